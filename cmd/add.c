@@ -1,0 +1,99 @@
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "role", required_argument, NULL, 'r' },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "at", required_argument, NULL, OPT_AT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* TEXT operands joined by spaces, as echo does, or all of standard input */
+static int
+read_text(struct ctx *ctx, struct buf *b)
+{
+	struct error e;
+	int i;
+
+	if (ctx->args.argc > 0) {
+		for (i = 0; i < ctx->args.argc; i++) {
+			if (i > 0)
+				buf_addc(b, ' ');
+			buf_adds(b, ctx->args.argv[i]);
+		}
+		return 0;
+	}
+	if (isatty(STDIN_FILENO))
+		return cmd_usage_error(ctx, "no TEXT given and standard input "
+		    "is a terminal");
+	if (buf_read_fd(b, STDIN_FILENO, "standard input", &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	/* as command substitution does, so `tool | convctl add` stores the reply */
+	while (b->len > 0 && b->data[b->len - 1] == '\n') {
+		b->data[--b->len] = '\0';
+		if (b->len > 0 && b->data[b->len - 1] == '\r')
+			b->data[--b->len] = '\0';
+	}
+	return 0;
+}
+
+static int
+add_exec(struct ctx *ctx)
+{
+	struct add_request rq = { .role = ROLE_USER };
+	struct add_result res;
+	struct store *st = NULL;
+	struct buf text = { 0 };
+	struct error e;
+	const char *role = args_get(&ctx->args, 'r');
+	long idle;
+	int rc;
+
+	if (role != NULL && role_parse(role, &rq.role) < 0)
+		return cmd_usage_error(ctx, "unknown role '%s' (expected user, "
+		    "assistant, system or tool)", role);
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
+	    &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	rq.idle_timeout = (int64_t)idle * 60000;
+	rq.tools = args_all(&ctx->args, OPT_TOOL, &rq.ntools);
+	if ((rc = cmd_now(ctx, &rq.at)) != 0 || (rc = read_text(ctx, &text)) != 0)
+		goto out;
+	rq.text = text.data ? text.data : "";
+	rq.len = text.len;
+	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
+		goto out;
+	if (conv_add(st, &rq, &res, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if ((rc = cmd_commit(ctx, st)) != 0)
+		goto out;
+	printf("%s\n", res.conv_id);
+out:
+	store_close(st);
+	buf_free(&text);
+	return rc;
+}
+
+const struct cmd_entry cmd_add_entry = {
+	.name = "add",
+	.summary = "add a message to the active conversation",
+	.usage = "[-r ROLE] [--tool NAME]... [--at TIME] [TEXT...]",
+	.help =
+	    "  -r, --role ROLE    user, assistant, system or tool (user)\n"
+	    "      --tool NAME    a tool used for this message; repeatable\n"
+	    "      --at TIME      the message's time, ISO 8601 (now)\n"
+	    "  TEXT               the message; standard input when absent\n",
+	.shortopts = "r:",
+	.longopts = longopts,
+	.min_args = 0, .max_args = -1,
+	.exec = add_exec,
+};

@@ -1,0 +1,91 @@
+/*
+ * cmd.h - what a command is, and the steps to add one.
+ *
+ * To add a command NAME:
+ *  1. Write cmd/NAME.c: its options, usage and help in a const struct
+ *     cmd_entry cmd_NAME_entry, and a static exec that parses nothing itself:
+ *     the table's parser has already checked the options and the number of
+ *     arguments. exec makes one library call and prints the result.
+ *  2. Declare the entry below and add it to the table in cmd/main.c.
+ *  3. Write man/convctl-NAME.1 (its SYNOPSIS is the usage line) and
+ *     tests/cli/NAME.t.
+ */
+#ifndef CONVCTL_CMD_H
+#define CONVCTL_CMD_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../lib/convctl.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* failed, nothing changed */
+	EXIT_USAGE = 2,
+	EXIT_PARTIAL = 3,	/* done in part */
+};
+
+/* option codes past the one-letter ones, for long-only options */
+enum {
+	OPT_WAIT = 256, OPT_IDLE_TIMEOUT, OPT_MAX_CONVERSATIONS,
+	OPT_AT, OPT_TOOL, OPT_FORMAT, OPT_LAST, OPT_MAX_TOKENS, OPT_JSON,
+	OPT_MAX, OPT_OLDER_THAN, OPT_DRY_RUN, OPT_NO_SUMMARY, OPT_PENDING,
+	OPT_ALL, OPT_FORCE, OPT_VERBOSE, OPT_SPLIT, OPT_RENAME_CONFLICTS,
+	OPT_SUMMARIZE, OPT_SUMMARIZER, OPT_MODEL, OPT_API_BASE,
+	OPT_CODE_MAX = 320
+};
+
+/* the options given, by code: how often, and each value */
+struct args {
+	int count[OPT_CODE_MAX];
+	const char **values[OPT_CODE_MAX];
+	int argc;		/* what is left after the options */
+	char **argv;
+};
+int args_has(const struct args *, int code);
+const char *args_get(const struct args *, int code);	/* the last value */
+const char *const *args_all(const struct args *, int code, size_t *n);
+
+struct ctx;
+
+struct cmd_entry {
+	const char *name;
+	const char *summary;		/* one line for the command list */
+	const char *usage;		/* after "convctl NAME", as in the man page */
+	const char *help;		/* the option lines of -h */
+	const char *shortopts;		/* the command's own, getopt style */
+	const struct option *longopts;	/* the command's own, or NULL */
+	int min_args, max_args;		/* operands; max -1: any number */
+	int (*exec)(struct ctx *);
+};
+
+struct ctx {
+	const struct cmd_entry *cmd;
+	struct settings settings;
+	struct args args;
+};
+
+/* common.c: each returns 0, or the exit status after printing the error */
+void cmd_error(const struct ctx *, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cmd_usage_error(const struct ctx *, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));	/* returns EXIT_USAGE */
+/* the whole number option code in [min, max] */
+int cmd_number(const struct ctx *, int code, const char *name, long min,
+    long max, long *out);
+/* opens the store the settings name */
+int cmd_open(struct ctx *, enum store_mode, struct store **);
+/* applies the rolling limit and writes */
+int cmd_commit(struct ctx *, struct store *);
+/* writes s[0..len) to stdout */
+int cmd_print(const struct ctx *, const char *s, size_t len);
+/* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
+int cmd_now(const struct ctx *, int64_t *ms);
+/* main.c */
+void cmd_print_usage(FILE *, const struct cmd_entry *);
+
+extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
+    cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,
+    cmd_summarize_entry;
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * common.c - what every command does the same way: report, open, commit, print.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+int
+args_has(const struct args *a, int code)
+{
+	return a->count[code] > 0;
+}
+
+const char *
+args_get(const struct args *a, int code)
+{
+	return a->count[code] ? a->values[code][a->count[code] - 1] : NULL;
+}
+
+const char *const *
+args_all(const struct args *a, int code, size_t *n)
+{
+	*n = (size_t)a->count[code];
+	return a->values[code];
+}
+
+static void
+vreport(const struct ctx *ctx, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "convctl: %s: ", ctx->cmd->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cmd_error(const struct ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(ctx, fmt, ap);
+	va_end(ap);
+}
+
+int
+cmd_usage_error(const struct ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(ctx, fmt, ap);
+	va_end(ap);
+	cmd_print_usage(stderr, ctx->cmd);
+	return EXIT_USAGE;
+}
+
+int
+cmd_number(const struct ctx *ctx, int code, const char *name, long min,
+    long max, long *out)
+{
+	const char *v = args_get(&ctx->args, code);
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
+		return cmd_usage_error(ctx, "%s expects a whole number from %ld "
+		    "to %ld, not '%s'", name, min, max, v);
+	}
+	*out = n;
+	return 0;
+}
+
+int
+cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
+{
+	struct error e;
+	double wait = 0;
+
+	if (mode == STORE_WRITE && settings_double(&ctx->settings, SET_WAIT, 0,
+	    86400, &wait, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (store_open(st, settings_get(&ctx->settings, SET_STORE), mode, wait,
+	    &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+cmd_commit(struct ctx *ctx, struct store *st)
+{
+	struct prune_request limit = { .older_than = -1 };
+	struct error e;
+
+	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
+	    &limit.max, &e) < 0 ||
+	    store_prune(st, &limit, NULL, NULL, &e) < 0 ||
+	    store_save(st, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+cmd_print(const struct ctx *ctx, const char *s, size_t len)
+{
+	if (fwrite(s, 1, len, stdout) != len) {
+		cmd_error(ctx, "cannot write to standard output: %s",
+		    strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+cmd_now(const struct ctx *ctx, int64_t *ms)
+{
+	const char *at = args_get(&ctx->args, OPT_AT);
+	struct error e;
+
+	if (at != NULL) {
+		if (ts_parse(at, ms) < 0)
+			return cmd_usage_error(ctx, "--at expects an ISO 8601 "
+			    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
+		return 0;
+	}
+	if (ts_now(ms, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	return 0;
+}

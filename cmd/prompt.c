@@ -1,0 +1,70 @@
+#include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "last", required_argument, NULL, OPT_LAST },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int
+prompt_exec(struct ctx *ctx)
+{
+	struct prompt_request rq = { FMT_TEXT, -1, -1 };
+	const char *fmt = args_get(&ctx->args, 'f');
+	struct store *st = NULL;
+	struct buf out = { 0 };
+	struct conv *c;
+	struct error e;
+	int rc;
+
+	if (args_has(&ctx->args, OPT_JSON))
+		rq.format = FMT_OPENAI;
+	if (fmt != NULL && (format_parse(fmt, &rq.format) < 0 ||
+	    rq.format == FMT_JSON))
+		return cmd_usage_error(ctx, "unknown format '%s' (expected text, "
+		    "markdown, openai or jsonl)", fmt);
+	if ((args_has(&ctx->args, OPT_LAST) &&
+	    (rc = cmd_number(ctx, OPT_LAST, "--last", 0, 1L << 40, &rq.last)) != 0) ||
+	    (args_has(&ctx->args, OPT_MAX_TOKENS) &&
+	    (rc = cmd_number(ctx, OPT_MAX_TOKENS, "--max-tokens", 0, 1L << 40,
+	    &rq.max_tokens)) != 0))
+		return rc;
+	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
+		return rc;
+	/* nothing active: nothing to say, and that is no error */
+	if ((c = store_active(st)) == NULL) {
+		if (rq.format == FMT_OPENAI)
+			rc = cmd_print(ctx, "[]\n", 3);
+		goto out;
+	}
+	if (render_prompt(&out, c, &rq, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = cmd_print(ctx, out.data, out.len);
+out:
+	buf_free(&out);
+	store_close(st);
+	return rc;
+}
+
+const struct cmd_entry cmd_prompt_entry = {
+	.name = "prompt",
+	.summary = "print the active conversation as context for an LLM",
+	.usage = "[-f text|markdown|openai|jsonl] [--json] [--last N] "
+	    "[--max-tokens N]",
+	.help =
+	    "  -f, --format FMT   text (SmartHole's), markdown, openai (a JSON\n"
+	    "                     messages array) or jsonl (text)\n"
+	    "      --json         the same as --format openai\n"
+	    "      --last N       only the newest N messages\n"
+	    "      --max-tokens N the newest messages whose estimated tokens\n"
+	    "                     fit in N (a token per 4 characters)\n",
+	.shortopts = "f:",
+	.longopts = longopts,
+	.min_args = 0, .max_args = 0,
+	.exec = prompt_exec,
+};

@@ -1,0 +1,79 @@
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "older-than", required_argument, NULL, OPT_OLDER_THAN },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int
+prune_exec(struct ctx *ctx)
+{
+	struct prune_request rq = { .older_than = -1 };
+	const char *age = args_get(&ctx->args, OPT_OLDER_THAN);
+	struct store *st = NULL;
+	struct error e;
+	struct buf out = { 0 };
+	char **ids = NULL;
+	size_t n;
+	int64_t now, span;
+	int rc;
+
+	rq.dry_run = args_has(&ctx->args, 'n');
+	if (args_has(&ctx->args, OPT_MAX))
+		rc = cmd_number(ctx, OPT_MAX, "--max", 0, 100000000, &rq.max);
+	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
+	    100000000, &rq.max, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+	} else
+		rc = 0;
+	if (rc != 0)
+		return rc;
+	if (age != NULL) {
+		if (duration_parse(age, &span) < 0)
+			return cmd_usage_error(ctx, "--older-than expects a "
+			    "duration such as 90m, 12h, 30d or 2w, not '%s'", age);
+		if ((rc = cmd_now(ctx, &now)) != 0)
+			return rc;
+		rq.older_than = now - span;
+	}
+	if ((rc = cmd_open(ctx, rq.dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
+		return rc;
+	if (store_prune(st, &rq, &ids, &n, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (!rq.dry_run && n > 0 && (rc = cmd_commit(ctx, st)) != 0)
+		goto out;
+	render_ids(&out, ids, n, args_has(&ctx->args, OPT_JSON));
+	rc = cmd_print(ctx, out.data, out.len);
+out:
+	buf_free(&out);
+	strv_free(ids);
+	store_close(st);
+	return rc;
+}
+
+const struct cmd_entry cmd_prune_entry = {
+	.name = "prune",
+	.summary = "remove the oldest ended conversations",
+	.usage = "[--max N] [--older-than DURATION] [-n | --dry-run] [--json]",
+	.help =
+	    "      --max N        keep at most N ended conversations\n"
+	    "                     (the max_conversations setting, 1000)\n"
+	    "      --older-than D also remove those ended more than D ago\n"
+	    "                     (90s, 45m, 12h, 30d, 2w)\n"
+	    "  -n, --dry-run      print what would be removed, remove nothing\n"
+	    "      --json         the ids as a JSON array\n",
+	.shortopts = "n",
+	.longopts = longopts,
+	.min_args = 0, .max_args = 0,
+	.exec = prune_exec,
+};

@@ -1,0 +1,79 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* the named one, else the active one, else the latest ended */
+static struct conv *
+pick(struct ctx *ctx, struct store *st)
+{
+	struct conv *c, **ended;
+	size_t n;
+
+	if (ctx->args.argc > 0) {
+		if ((c = store_find(st, ctx->args.argv[0])) == NULL)
+			cmd_error(ctx, "no conversation '%s' in '%s'",
+			    ctx->args.argv[0], store_path(st));
+		return c;
+	}
+	if ((c = store_active(st)) != NULL)
+		return c;
+	ended = store_ended(st, &n);
+	c = n > 0 ? ended[0] : NULL;
+	free(ended);
+	if (c == NULL)
+		cmd_error(ctx, "no conversations in '%s'", store_path(st));
+	return c;
+}
+
+static int
+show_exec(struct ctx *ctx)
+{
+	const char *fmt = args_get(&ctx->args, 'f');
+	enum format f = args_has(&ctx->args, OPT_JSON) ? FMT_JSON : FMT_TEXT;
+	struct store *st = NULL;
+	struct conv *c;
+	struct error e;
+	struct buf out = { 0 };
+	int rc;
+
+	if (fmt != NULL && (format_parse(fmt, &f) < 0 ||
+	    (f != FMT_TEXT && f != FMT_MARKDOWN && f != FMT_JSON)))
+		return cmd_usage_error(ctx, "unknown format '%s' (expected text, "
+		    "markdown or json)", fmt);
+	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
+		return rc;
+	rc = EXIT_FAIL;
+	if ((c = pick(ctx, st)) == NULL)
+		goto out;
+	if (render_conv(&out, c, f, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		goto out;
+	}
+	rc = cmd_print(ctx, out.data, out.len);
+out:
+	buf_free(&out);
+	store_close(st);
+	return rc;
+}
+
+const struct cmd_entry cmd_show_entry = {
+	.name = "show",
+	.summary = "show one conversation",
+	.usage = "[-f text|markdown|json] [--json] [ID]",
+	.help =
+	    "  -f, --format FMT   text, markdown or json (text)\n"
+	    "      --json         the same as --format json\n"
+	    "  ID                 the conversation; default: the active one,\n"
+	    "                     else the one that ended last\n",
+	.shortopts = "f:",
+	.longopts = longopts,
+	.min_args = 0, .max_args = 1,
+	.exec = show_exec,
+};

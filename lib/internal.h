@@ -1,0 +1,32 @@
+/*
+ * internal.h - what the modules of lib/ share and the rest of the tree does
+ * not see: the jansson side of conversations and messages.
+ */
+#ifndef CONVCTL_INTERNAL_H
+#define CONVCTL_INTERNAL_H
+
+#include <jansson.h>
+
+#include "convctl.h"
+
+/* flags for every parse of stored or imported JSON: \u0000 must round-trip,
+ * and a duplicated key would silently lose one of its values */
+#define JSON_LOAD_FLAGS (JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES)
+
+/* store.c: the conversation as JSON, parsed when first asked for */
+json_t *conv_json(struct conv *);
+/* after changing conv_json(c): refresh what the store caches about c */
+int conv_refresh(struct conv *, struct error *);
+/* appends a conversation object (the store takes the reference) */
+struct conv *store_append(struct store *, json_t *, struct error *);
+/* the store's top-level object, without "conversations" */
+json_t *store_root(struct store *);
+/* checks one conversation's shape; where is its JSON path for errors */
+int conv_validate(json_t *, const char *where, struct error *);
+
+/* the one JSON writer: compact, UTF-8, keys in their order */
+void json_dump_buf(struct buf *, const json_t *);
+/* a string value, its length (it may hold NUL bytes) */
+const char *json_str(const json_t *obj, const char *key, size_t *len);
+
+#endif

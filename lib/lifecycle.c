@@ -1,0 +1,193 @@
+/*
+ * lifecycle.c - conversations start, take messages, end and are pruned.
+ *
+ * A message joins the active conversation unless that one has been idle longer
+ * than the timeout; then it is ended at its last message's time and the
+ * message starts a new conversation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static uint32_t
+random32(void)
+{
+	static uint32_t fallback;
+	uint32_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+		return r;
+	/* no entropy yet (early boot): ids stay unique by the check below */
+	return (uint32_t)getpid() * 2654435761u + ++fallback;
+}
+
+static int
+has_message_id(json_t *msgs, const char *id)
+{
+	json_t *m;
+	size_t i;
+	const char *mid;
+
+	json_array_foreach(msgs, i, m)
+		if ((mid = json_str(m, "id", NULL)) != NULL && strcmp(mid, id) == 0)
+			return 1;
+	return 0;
+}
+
+/* conv-<ms> as SmartHole names them, with -N after it if that is taken */
+static char *
+new_conv_id(struct store *st, int64_t at)
+{
+	struct buf b = { 0 };
+	int n;
+
+	buf_addf(&b, "conv-%lld", (long long)at);
+	for (n = 2; store_find(st, b.data) != NULL; n++) {
+		b.len = 0;
+		buf_addf(&b, "conv-%lld-%d", (long long)at, n);
+	}
+	return buf_detach(&b);
+}
+
+static int
+set_ended(struct conv *c, int64_t at, struct error *e)
+{
+	char ts[TS_LEN];
+
+	ts_format(at, ts);
+	json_object_set_new(conv_json(c), "endedAt", json_string(ts));
+	return conv_refresh(c, e);
+}
+
+int
+conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
+    struct error *e)
+{
+	struct conv *c = store_active(st);
+	json_t *obj, *msgs, *msg, *tools;
+	char ts[TS_LEN], last[TS_LEN];
+	char *cid;
+	struct buf id = { 0 };
+	size_t i;
+	long bad;
+
+	memset(res, 0, sizeof(*res));
+	if (rq->len == 0)
+		return error_set(e, "empty message");
+	if ((bad = utf8_invalid_at(rq->text, rq->len)) >= 0)
+		return error_set(e, "message text is not valid UTF-8 at byte %ld", bad);
+	for (i = 0; i < rq->ntools; i++)
+		if (*rq->tools[i] == '\0' ||
+		    utf8_invalid_at(rq->tools[i], strlen(rq->tools[i])) >= 0)
+			return error_set(e, "tool name '%s' is empty or not UTF-8",
+			    rq->tools[i]);
+	if (c != NULL) {
+		if (rq->at < conv_last_activity(c)) {
+			ts_format(rq->at, ts);
+			ts_format(conv_last_activity(c), last);
+			return error_set(e, "time %s is before the last message "
+			    "of '%s' (%s)", ts, conv_id(c), last);
+		}
+		if (rq->at - conv_last_activity(c) > rq->idle_timeout) {
+			if (set_ended(c, conv_last_activity(c), e) < 0)
+				return -1;
+			res->ended_id = conv_id(c);
+			c = NULL;
+		}
+	}
+	ts_format(rq->at, ts);
+	if (c == NULL) {
+		cid = new_conv_id(st, rq->at);
+		obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:[]}", "id", cid,
+		    "startedAt", ts, "endedAt", "title", "summary", "messages");
+		free(cid);
+		if ((c = store_append(st, obj, e)) == NULL)
+			return -1;
+		res->started = 1;
+	}
+	msgs = json_object_get(conv_json(c), "messages");
+	do {
+		id.len = 0;
+		buf_addf(&id, "m-%lld-%08x", (long long)rq->at, random32());
+	} while (has_message_id(msgs, id.data));
+	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id.data, "timestamp", ts,
+	    "role", role_name(rq->role), "content", rq->text, rq->len);
+	buf_free(&id);
+	if (rq->ntools > 0) {
+		tools = json_array();
+		for (i = 0; i < rq->ntools; i++)
+			json_array_append_new(tools, json_string(rq->tools[i]));
+		json_object_set_new(msg, "toolsUsed", tools);
+	}
+	json_array_append_new(msgs, msg);
+	if (conv_refresh(c, e) < 0)
+		return -1;
+	res->conv_id = conv_id(c);
+	return 0;
+}
+
+int
+conv_end(struct store *st, int64_t now, const char **id, struct error *e)
+{
+	struct conv *c = store_active(st);
+
+	if (c == NULL)
+		return 1;
+	/* a clock behind the last message must not end it before it was said */
+	if (now < conv_last_activity(c))
+		now = conv_last_activity(c);
+	if (set_ended(c, now, e) < 0)
+		return -1;
+	*id = conv_id(c);
+	return 0;
+}
+
+void
+strv_free(char **v)
+{
+	char **p;
+
+	if (v == NULL)
+		return;
+	for (p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
+int
+store_prune(struct store *st, const struct prune_request *rq, char ***ids,
+    size_t *n, struct error *e)
+{
+	struct conv **ended;
+	size_t nended, i, k = 0, keep;
+	char **out;
+
+	(void)e;
+	ended = store_ended(st, &nended);	/* newest first */
+	out = xmalloc((nended + 1) * sizeof(*out));
+	keep = rq->max < 0 || (size_t)rq->max > nended ? nended : (size_t)rq->max;
+	/* oldest first: walk from the end of the newest-first list */
+	for (i = nended; i-- > 0;) {
+		if (i < keep && (rq->older_than < 0 ||
+		    conv_ended(ended[i]) >= rq->older_than))
+			continue;
+		out[k++] = xstrdup(conv_id(ended[i]));
+		if (!rq->dry_run)
+			store_remove(st, ended[i]);
+	}
+	out[k] = NULL;
+	free(ended);
+	if (ids != NULL)
+		*ids = out;
+	else
+		strv_free(out);
+	if (n != NULL)
+		*n = k;
+	return 0;
+}

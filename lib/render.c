@@ -1,0 +1,311 @@
+/*
+ * render.c - conversations as text for people, scripts and other LLM tools.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const formats[] = {
+	[FMT_TEXT] = "text", [FMT_MARKDOWN] = "markdown", [FMT_JSON] = "json",
+	[FMT_OPENAI] = "openai", [FMT_JSONL] = "jsonl",
+};
+
+int
+format_parse(const char *s, enum format *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(s, formats[i]) == 0) {
+			*out = (enum format)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+format_name(enum format f)
+{
+	return formats[f];
+}
+
+/* SmartHole's speaker names: User, Assistant; and for the roles it lacks */
+static const char *
+speaker(const char *role)
+{
+	if (strcmp(role, "user") == 0)
+		return "User";
+	if (strcmp(role, "system") == 0)
+		return "System";
+	if (strcmp(role, "tool") == 0)
+		return "Tool";
+	return "Assistant";
+}
+
+/* "a, b" of a message's toolsUsed, or "" */
+static void
+add_tools(struct buf *b, json_t *m, const char *before, const char *after)
+{
+	json_t *tools = json_object_get(m, "toolsUsed"), *t;
+	size_t i;
+
+	if (json_array_size(tools) == 0)
+		return;
+	buf_adds(b, before);
+	json_array_foreach(tools, i, t) {
+		if (i > 0)
+			buf_adds(b, ", ");
+		buf_adds(b, json_string_value(t));
+	}
+	buf_adds(b, after);
+}
+
+static void
+add_content(struct buf *b, json_t *m)
+{
+	size_t len;
+	const char *s = json_str(m, "content", &len);
+
+	buf_add(b, s, len);
+}
+
+/* one message as SmartHole's context prompt writes it */
+static void
+message_text(struct buf *b, json_t *m)
+{
+	buf_addf(b, "[%s]\n%s: ", json_str(m, "timestamp", NULL),
+	    speaker(json_str(m, "role", NULL)));
+	add_content(b, m);
+	add_tools(b, m, " [used: ", "]");
+}
+
+static void
+message_markdown(struct buf *b, json_t *m)
+{
+	buf_addf(b, "### %s · %s\n\n", speaker(json_str(m, "role", NULL)),
+	    json_str(m, "timestamp", NULL));
+	add_content(b, m);
+	add_tools(b, m, "\n\n*Tools used: ", "*");
+}
+
+/* a message for a chat-completions request: role and content, and the
+ * fields that API reads when they are there */
+static void
+message_openai(struct buf *b, json_t *m)
+{
+	const char *role = json_str(m, "role", NULL);
+	const char *call = json_str(m, "tool_call_id", NULL);
+	json_t *o;
+	struct buf content = { 0 };
+
+	if (strcmp(role, "tool") == 0 && call == NULL) {
+		/* the API rejects a tool message without the call it answers */
+		role = "user";
+		buf_adds(&content, "Tool output:\n");
+	}
+	add_content(&content, m);
+	o = json_pack("{s:s, s:s%}", "role", role, "content", content.data,
+	    content.len);
+	if (call != NULL)
+		json_object_set(o, "tool_call_id", json_object_get(m, "tool_call_id"));
+	json_dump_buf(b, o);
+	json_decref(o);
+	buf_free(&content);
+}
+
+size_t
+tokens_estimate(const char *s, size_t len)
+{
+	return (utf8_count(s, len) + 3) / 4;
+}
+
+/* index of the first message to render under the request's limits */
+static size_t
+first_message(json_t *msgs, const struct prompt_request *rq)
+{
+	size_t n = json_array_size(msgs), first = 0, used = 0, t;
+	struct buf b = { 0 };
+
+	if (rq->last >= 0 && (size_t)rq->last < n)
+		first = n - (size_t)rq->last;
+	if (rq->max_tokens >= 0) {
+		size_t i = n;
+
+		while (i > first) {
+			b.len = 0;
+			message_text(&b, json_array_get(msgs, i - 1));
+			t = tokens_estimate(b.data, b.len);
+			if (used + t > (size_t)rq->max_tokens)
+				break;
+			used += t;
+			i--;
+		}
+		first = i;
+	}
+	buf_free(&b);
+	return first;
+}
+
+int
+render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
+    struct error *e)
+{
+	json_t *msgs = json_object_get(conv_json(c), "messages");
+	size_t n = json_array_size(msgs), i, first = first_message(msgs, rq);
+
+	if (first == n && rq->format != FMT_OPENAI)
+		return 0;
+	switch (rq->format) {
+	case FMT_TEXT:
+	case FMT_MARKDOWN:
+		buf_adds(b, "## Current Conversation\n");
+		for (i = first; i < n; i++) {
+			if (i > first)
+				buf_adds(b, "\n\n");
+			if (rq->format == FMT_TEXT)
+				message_text(b, json_array_get(msgs, i));
+			else
+				message_markdown(b, json_array_get(msgs, i));
+		}
+		buf_addc(b, '\n');
+		break;
+	case FMT_OPENAI:
+		buf_addc(b, '[');
+		for (i = first; i < n; i++) {
+			if (i > first)
+				buf_adds(b, ",\n ");
+			message_openai(b, json_array_get(msgs, i));
+		}
+		buf_adds(b, "]\n");
+		break;
+	case FMT_JSONL:
+		for (i = first; i < n; i++) {
+			json_dump_buf(b, json_array_get(msgs, i));
+			buf_addc(b, '\n');
+		}
+		break;
+	default:
+		return error_set(e, "a prompt cannot be written as %s",
+		    format_name(rq->format));
+	}
+	return 0;
+}
+
+static void
+add_time_or(struct buf *b, int64_t ms, const char *none)
+{
+	char ts[TS_LEN];
+
+	if (ms < 0) {
+		buf_adds(b, none);
+		return;
+	}
+	ts_format(ms, ts);
+	buf_adds(b, ts);
+}
+
+int
+render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
+{
+	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
+	size_t i;
+
+	switch (f) {
+	case FMT_JSON:
+		json_dump_buf(b, conv_json(c));
+		buf_addc(b, '\n');
+		break;
+	case FMT_TEXT:
+		buf_addf(b, "conversation %s\n", conv_id(c));
+		if (conv_title(c))
+			buf_addf(b, "Title:    %s\n", conv_title(c));
+		buf_adds(b, "Started:  ");
+		add_time_or(b, conv_started(c), "");
+		buf_adds(b, "\nEnded:    ");
+		add_time_or(b, conv_ended(c), "(active)");
+		buf_addf(b, "\nMessages: %zu\n", conv_message_count(c));
+		if (conv_summary(c))
+			buf_addf(b, "Summary:  %s\n", conv_summary(c));
+		json_array_foreach(msgs, i, m) {
+			buf_addc(b, '\n');
+			message_text(b, m);
+			buf_addc(b, '\n');
+		}
+		break;
+	case FMT_MARKDOWN:
+		if (conv_title(c))
+			buf_addf(b, "# %s\n\n", conv_title(c));
+		else
+			buf_addf(b, "# Conversation %s\n\n", conv_id(c));
+		buf_addf(b, "- **Id:** %s\n- **Started:** ", conv_id(c));
+		add_time_or(b, conv_started(c), "");
+		buf_adds(b, "\n- **Ended:** ");
+		add_time_or(b, conv_ended(c), "active");
+		buf_addf(b, "\n- **Messages:** %zu\n", conv_message_count(c));
+		if (conv_summary(c))
+			buf_addf(b, "\n> %s\n", conv_summary(c));
+		json_array_foreach(msgs, i, m) {
+			buf_addc(b, '\n');
+			message_markdown(b, m);
+			buf_addc(b, '\n');
+		}
+		break;
+	default:
+		return error_set(e, "a conversation cannot be shown as %s",
+		    format_name(f));
+	}
+	return 0;
+}
+
+void
+render_recent(struct buf *b, struct conv **v, size_t n, int json)
+{
+	char started[TS_LEN], ended[TS_LEN];
+	json_t *arr, *o;
+	size_t i;
+
+	if (!json) {
+		for (i = 0; i < n; i++) {
+			ts_format(conv_ended(v[i]), ended);
+			buf_addf(b, "%s\t%s\t%zu\t%s\n", conv_id(v[i]), ended,
+			    conv_message_count(v[i]),
+			    conv_title(v[i]) ? conv_title(v[i]) : "");
+		}
+		return;
+	}
+	arr = json_array();
+	for (i = 0; i < n; i++) {
+		ts_format(conv_started(v[i]), started);
+		ts_format(conv_ended(v[i]), ended);
+		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I}",
+		    "id", conv_id(v[i]), "title", conv_title(v[i]),
+		    "summary", conv_summary(v[i]), "startedAt", started,
+		    "endedAt", ended,
+		    "messageCount", (json_int_t)conv_message_count(v[i]));
+		json_array_append_new(arr, o);
+	}
+	json_dump_buf(b, arr);
+	buf_addc(b, '\n');
+	json_decref(arr);
+}
+
+void
+render_ids(struct buf *b, char *const *ids, size_t n, int json)
+{
+	json_t *arr;
+	size_t i;
+
+	if (!json) {
+		for (i = 0; i < n; i++)
+			buf_addf(b, "%s\n", ids[i]);
+		return;
+	}
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(ids[i]));
+	json_dump_buf(b, arr);
+	buf_addc(b, '\n');
+	json_decref(arr);
+}

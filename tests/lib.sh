@@ -1,0 +1,67 @@
+# tests/lib.sh - TAP helpers for the CLI tests; source it first.
+#   test_expect 'name' 'commands'   passes when the commands succeed
+#   test_done                       prints the plan; exits 1 if one failed
+# Each test file runs in its own temporary directory, $T, with its own store
+# ($CONVCTL_STORE) and config; convctl is the binary under test, run through
+# $CONVCTL_WRAPPER (valgrind, say) when that is set.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# nothing from the caller's environment may leak into a test
+for v in $(env | sed -n 's/^\(CONVCTL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR
+export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
+export CONVCTL_STORE="$T/store.json" TZ=UTC LC_ALL=C.UTF-8
+mkdir -p "$HOME"
+CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
+
+convctl() {
+	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
+
+test_n=0
+test_failed=0
+
+test_expect() {
+	test_n=$((test_n + 1))
+	if (cd "$T" && eval "$2") >"$T/.out" 2>&1; then
+		echo "ok $test_n - $1"
+	else
+		echo "not ok $test_n - $1"
+		sed 's/^/#   /' "$T/.out"
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+test_done() {
+	echo "1..$test_n"
+	[ "$test_failed" -eq 0 ]
+}
+
+# test_cmp EXPECTED ACTUAL: the files are the same, or the diff is shown
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# fails_with STATUS CMD...: CMD exits with STATUS (and output is kept in $T/err)
+fails_with() {
+	want=$1
+	shift
+	"$@" >"$T/stdout" 2>"$T/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "exit status $got, want $want; stderr:"
+		cat "$T/err"
+		return 1
+	fi
+}
+
+# stderr_has TEXT: the last fails_with printed TEXT on stderr
+stderr_has() {
+	grep -qF -- "$1" "$T/err" || { echo "stderr lacks '$1':"; cat "$T/err"; return 1; }
+}
+
+# unchanged FILE: FILE is byte for byte what snapshot FILE saved
+snapshot() { cp "$1" "$T/.snapshot"; }
+unchanged() { cmp "$T/.snapshot" "$1"; }
