@@ -7,6 +7,9 @@ static const struct option longopts[] = {
 	{ "role", required_argument, NULL, 'r' },
 	{ "tool", required_argument, NULL, OPT_TOOL },
 	{ "at", required_argument, NULL, OPT_AT },
+	{ "dedupe-key", required_argument, NULL, OPT_DEDUPE_KEY },
+	{ "expect-conversation", required_argument, NULL,
+	    OPT_EXPECT_CONVERSATION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -63,18 +66,28 @@ add_exec(struct ctx *ctx)
 	}
 	rq.idle_timeout = (int64_t)idle * 60000;
 	rq.tools = args_all(&ctx->args, OPT_TOOL, &rq.ntools);
+	rq.dedupe_key = args_get(&ctx->args, OPT_DEDUPE_KEY);
+	rq.expect_conv = args_get(&ctx->args, OPT_EXPECT_CONVERSATION);
 	if ((rc = cmd_now(ctx, &rq.at)) != 0 || (rc = read_text(ctx, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
 		goto out;
-	if (conv_add(st, &rq, &res, &e) < 0) {
+	switch (conv_add(st, &rq, &res, &e)) {
+	case 0:
+		break;
+	case 1:
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_CONFLICT;
+		goto out;
+	default:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if ((rc = cmd_commit(ctx, st)) != 0)
+	/* a duplicate changed nothing: the store is left as it is */
+	if (!res.duplicate && (rc = cmd_commit(ctx, st)) != 0)
 		goto out;
 	printf("%s\n", res.conv_id);
 out:
@@ -86,11 +99,17 @@ out:
 const struct cmd_entry cmd_add_entry = {
 	.name = "add",
 	.summary = "add a message to the active conversation",
-	.usage = "[-r ROLE] [--tool NAME]... [--at TIME] [TEXT...]",
+	.usage = "[-r ROLE] [--tool NAME]... [--at TIME] [--dedupe-key KEY] "
+	    "[--expect-conversation ID] [TEXT...]",
 	.help =
 	    "  -r, --role ROLE    user, assistant, system or tool (user)\n"
 	    "      --tool NAME    a tool used for this message; repeatable\n"
 	    "      --at TIME      the message's time, ISO 8601 (now)\n"
+	    "      --dedupe-key KEY\n"
+	    "                     add nothing when a message with this key is\n"
+	    "                     in the active or the last ended conversation\n"
+	    "      --expect-conversation ID\n"
+	    "                     write only into conversation ID, else exit 4\n"
 	    "  TEXT               the message; standard input when absent\n",
 	.shortopts = "r:",
 	.longopts = longopts,

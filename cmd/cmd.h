@@ -23,6 +23,7 @@ enum {
 	EXIT_FAIL = 1,		/* failed, nothing changed */
 	EXIT_USAGE = 2,
 	EXIT_PARTIAL = 3,	/* done in part */
+	EXIT_CONFLICT = 4,	/* add --expect-conversation: not that one */
 };
 
 /* option codes past the one-letter ones, for long-only options */
@@ -32,6 +33,8 @@ enum {
 	OPT_MAX, OPT_OLDER_THAN, OPT_DRY_RUN, OPT_NO_SUMMARY, OPT_PENDING,
 	OPT_ALL, OPT_FORCE, OPT_VERBOSE, OPT_SPLIT, OPT_RENAME_CONFLICTS,
 	OPT_SUMMARIZE, OPT_SUMMARIZER, OPT_MODEL, OPT_API_BASE,
+	OPT_DEDUPE_KEY, OPT_EXPECT_CONVERSATION, OPT_REGEX, OPT_SINCE,
+	OPT_UNTIL, OPT_CASE_SENSITIVE,
 	OPT_CODE_MAX = 320
 };
 
@@ -81,11 +84,35 @@ int cmd_commit(struct ctx *, struct store *);
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
+/*
+ * progress.c: a progress line on stderr, only when stderr is a terminal.
+ *	struct progress p;
+ *	progress_start(&p, ctx, "summarizing", n);
+ *	for (...) { ...; progress_step(&p, i + 1); }
+ *	progress_done(&p);
+ * progress_cb fits a library callback such as prune_request.progress, with
+ * the struct progress as its argument. Nothing shows for total < 2.
+ */
+struct progress {
+	const struct ctx *ctx;
+	const char *what;
+	size_t done, total;
+	int on;			/* stderr is a terminal */
+	int shown;		/* something is on the line */
+	long long last_ms;	/* when it was last drawn */
+};
+void progress_start(struct progress *, const struct ctx *, const char *what,
+    size_t total);
+void progress_step(struct progress *, size_t done);
+void progress_done(struct progress *);
+void progress_cb(void *progress, size_t done, size_t total);
 /* main.c */
 void cmd_print_usage(FILE *, const struct cmd_entry *);
 
 extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,
     cmd_summarize_entry;
+extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
+    cmd_delete_entry;
 
 #endif

@@ -19,6 +19,9 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_migrate_entry,
 	&cmd_prune_entry,
 	&cmd_summarize_entry,
+	&cmd_search_entry,
+	&cmd_delete_entry,
+	&cmd_config_entry,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -147,7 +150,9 @@ run(struct ctx *ctx, int argc, char **argv)
 	struct option *longopts = merge_options(c, shortopts, sizeof(shortopts));
 	int code, rc = EXIT_USAGE;
 
-	optind = 1;
+	/* 0, not 1: GNU getopt then forgets the "+" of the global scan and
+	 * lets options follow operands (convctl delete ID --force) */
+	optind = 0;
 	while ((code = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (code == '?') {
 			if (optopt != 0)

@@ -19,6 +19,7 @@ prune_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct error e;
 	struct buf out = { 0 };
+	struct progress prog;
 	char **ids = NULL;
 	size_t n;
 	int64_t now, span;
@@ -45,7 +46,13 @@ prune_exec(struct ctx *ctx)
 	}
 	if ((rc = cmd_open(ctx, rq.dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
-	if (store_prune(st, &rq, &ids, &n, &e) < 0) {
+	/* the total is known inside the library: it starts the line */
+	progress_start(&prog, ctx, rq.dry_run ? "would remove" : "removing", 0);
+	rq.progress = progress_cb;
+	rq.progress_arg = &prog;
+	rc = store_prune(st, &rq, &ids, &n, &e);
+	progress_done(&prog);
+	if (rc < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		goto out;

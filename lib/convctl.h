@@ -87,6 +87,7 @@ struct settings {
 };
 const char *setting_key(enum setting);		/* "idle_timeout" */
 const char *setting_env(enum setting);		/* "CONVCTL_IDLE_TIMEOUT" */
+const char *setting_env_alt(enum setting);	/* honoured after it, or NULL */
 int setting_is_secret(enum setting);
 const char *setting_source_name(enum setting_source);
 /* defaults, then the config file, then the environment */
@@ -100,6 +101,10 @@ int settings_long(const struct settings *, enum setting, long min, long max,
 int settings_double(const struct settings *, enum setting, double min,
     double max, double *out, struct error *);
 void settings_free(struct settings *);
+
+/* config.c: each setting's value (secrets masked) and source, one a line:
+ * KEY VALUE (SOURCE [VARIABLE]), or as JSON */
+void settings_render(struct buf *, const struct settings *, int json);
 
 /* store.c */
 enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL, ROLE_COUNT };
@@ -149,12 +154,20 @@ struct add_request {
 	size_t ntools;
 	int64_t at;			/* message time */
 	int64_t idle_timeout;		/* ms */
+	/* retry safety: a message already carrying this "dedupeKey" in the
+	 * active or the most recently ended conversation is not added again */
+	const char *dedupe_key;		/* NULL: none */
+	/* the conversation the message must go to; NULL: any */
+	const char *expect_conv;
 };
 struct add_result {
 	const char *conv_id;		/* valid while the store is open */
 	const char *ended_id;		/* conversation ended by the idle timeout, or NULL */
 	int started;			/* 1 when a new conversation was started */
+	int duplicate;			/* 1: dedupe_key found in conv_id, nothing added */
 };
+/* 0: added (or a duplicate); 1: the message would not go to (or was not
+ * found in) rq->expect_conv, nothing changed, e says where it would go */
 int conv_add(struct store *, const struct add_request *, struct add_result *,
     struct error *);
 /* 0: ended *id; 1: nothing was active */
@@ -164,11 +177,22 @@ struct prune_request {
 	long max;			/* ended conversations kept; <0: no limit */
 	int64_t older_than;		/* remove ended before this time; <0: none */
 	int dry_run;
+	/* called after each removal (done of total), when not NULL */
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *progress_arg;
 };
 /* ids of the conversations removed (or that would be), oldest first, NULL-ended */
 int store_prune(struct store *, const struct prune_request *, char ***ids,
     size_t *n, struct error *);
 void strv_free(char **);
+/*
+ * Removes the conversations named by ids[0..n) for good; the active one only
+ * with force. Every id is checked first: an unknown one, or the active one
+ * without force, fails with nothing removed. A repeated id counts once.
+ * With dry_run nothing is removed. *out: the ids, NULL-ended; caller frees.
+ */
+int store_delete(struct store *, char *const *ids, size_t n, int force,
+    int dry_run, char ***out, size_t *nout, struct error *);
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
@@ -187,5 +211,42 @@ struct prompt_request {
 size_t tokens_estimate(const char *s, size_t len);
 int render_prompt(struct buf *out, struct conv *, const struct prompt_request *,
     struct error *);
+
+/* search.c: lines of messages that match a query, in every conversation */
+struct search;
+/* a plain query (regex 0) or a POSIX extended regular expression; case is
+ * ignored unless match_case */
+int search_compile(struct search **, const char *query, int regex,
+    int match_case, struct error *);
+void search_free(struct search *);
+struct search_request {
+	int role;			/* an enum conv_role; <0: any */
+	int64_t since, until;		/* since <= time < until; <0: open */
+	long max;			/* the newest max hits; <0: all */
+};
+struct search_match {
+	size_t start, end;		/* bytes into the line */
+};
+struct search_hit {
+	const char *conv_id, *msg_id;	/* valid while the store is open */
+	int64_t time;
+	enum conv_role role;
+	const char *line;		/* into the message; not NUL-terminated */
+	size_t len, lineno;		/* lineno counts from 1 */
+	struct search_match *match;	/* every match in the line, nmatch >= 1 */
+	size_t nmatch, seq;
+};
+struct search_result {
+	struct search_hit *hits;	/* oldest first */
+	size_t n, cap;
+};
+int search_run(struct store *, const struct search *,
+    const struct search_request *, struct search_result *, struct error *);
+void search_result_free(struct search_result *);
+/* ID TIME ROLE LINE, tab-separated, the matches in bold red when colour;
+ * or a JSON array of {id, messageId, timestamp, role, lineNumber, line,
+ * match, matches: [[start, end]…]} (byte offsets into line) */
+void search_render(struct buf *, const struct search_result *, int json,
+    int colour);
 
 #endif

@@ -55,6 +55,32 @@ new_conv_id(struct store *st, int64_t at)
 	return buf_detach(&b);
 }
 
+/* the conversation among the active one and the latest ended that holds a
+ * message with this dedupeKey, or NULL */
+static struct conv *
+find_dedupe(struct store *st, const char *key)
+{
+	struct conv *cand[2], **ended;
+	json_t *m;
+	const char *k;
+	size_t n, i, j;
+
+	cand[0] = store_active(st);
+	ended = store_ended(st, &n);
+	cand[1] = n > 0 ? ended[0] : NULL;
+	free(ended);
+	for (j = 0; j < 2; j++) {
+		if (cand[j] == NULL)
+			continue;
+		json_array_foreach(json_object_get(conv_json(cand[j]), "messages"),
+		    i, m)
+			if ((k = json_str(m, "dedupeKey", NULL)) != NULL &&
+			    strcmp(k, key) == 0)
+				return cand[j];
+	}
+	return NULL;
+}
+
 static int
 set_ended(struct conv *c, int64_t at, struct error *e)
 {
@@ -69,7 +95,7 @@ int
 conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
     struct error *e)
 {
-	struct conv *c = store_active(st);
+	struct conv *c = store_active(st), *dup;
 	json_t *obj, *msgs, *msg, *tools;
 	char ts[TS_LEN], last[TS_LEN];
 	char *cid;
@@ -87,6 +113,42 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 		    utf8_invalid_at(rq->tools[i], strlen(rq->tools[i])) >= 0)
 			return error_set(e, "tool name '%s' is empty or not UTF-8",
 			    rq->tools[i]);
+	if (rq->dedupe_key != NULL && (*rq->dedupe_key == '\0' ||
+	    utf8_invalid_at(rq->dedupe_key, strlen(rq->dedupe_key)) >= 0))
+		return error_set(e, "dedupe key '%s' is empty or not UTF-8",
+		    rq->dedupe_key);
+	if (rq->dedupe_key != NULL &&
+	    (dup = find_dedupe(st, rq->dedupe_key)) != NULL) {
+		if (rq->expect_conv != NULL &&
+		    strcmp(rq->expect_conv, conv_id(dup)) != 0) {
+			error_set(e, "the message with dedupe key '%s' is in "
+			    "conversation '%s', not '%s'", rq->dedupe_key,
+			    conv_id(dup), rq->expect_conv);
+			return 1;
+		}
+		res->conv_id = conv_id(dup);
+		res->duplicate = 1;
+		return 0;
+	}
+	/* checked before anything changes: a refused message ends nothing */
+	if (rq->expect_conv != NULL) {
+		if (c == NULL) {
+			error_set(e, "no active conversation; the message would "
+			    "start a new one, not go to '%s'", rq->expect_conv);
+			return 1;
+		}
+		if (strcmp(conv_id(c), rq->expect_conv) != 0) {
+			error_set(e, "the active conversation is '%s', not '%s'",
+			    conv_id(c), rq->expect_conv);
+			return 1;
+		}
+		if (rq->at - conv_last_activity(c) > rq->idle_timeout) {
+			error_set(e, "conversation '%s' has been idle longer than "
+			    "the idle timeout; the message would start a new one",
+			    conv_id(c));
+			return 1;
+		}
+	}
 	if (c != NULL) {
 		if (rq->at < conv_last_activity(c)) {
 			ts_format(rq->at, ts);
@@ -125,6 +187,8 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 			json_array_append_new(tools, json_string(rq->tools[i]));
 		json_object_set_new(msg, "toolsUsed", tools);
 	}
+	if (rq->dedupe_key != NULL)
+		json_object_set_new(msg, "dedupeKey", json_string(rq->dedupe_key));
 	json_array_append_new(msgs, msg);
 	if (conv_refresh(c, e) < 0)
 		return -1;
@@ -160,26 +224,38 @@ strv_free(char **v)
 	free(v);
 }
 
+/* whether the i-th newest ended conversation c stays */
+static int
+prune_keeps(const struct prune_request *rq, const struct conv *c, size_t i,
+    size_t keep)
+{
+	return i < keep && (rq->older_than < 0 || conv_ended(c) >= rq->older_than);
+}
+
 int
 store_prune(struct store *st, const struct prune_request *rq, char ***ids,
     size_t *n, struct error *e)
 {
 	struct conv **ended;
-	size_t nended, i, k = 0, keep;
+	size_t nended, i, k = 0, keep, total = 0;
 	char **out;
 
 	(void)e;
 	ended = store_ended(st, &nended);	/* newest first */
 	out = xmalloc((nended + 1) * sizeof(*out));
 	keep = rq->max < 0 || (size_t)rq->max > nended ? nended : (size_t)rq->max;
+	for (i = 0; i < nended; i++)
+		if (!prune_keeps(rq, ended[i], i, keep))
+			total++;
 	/* oldest first: walk from the end of the newest-first list */
 	for (i = nended; i-- > 0;) {
-		if (i < keep && (rq->older_than < 0 ||
-		    conv_ended(ended[i]) >= rq->older_than))
+		if (prune_keeps(rq, ended[i], i, keep))
 			continue;
 		out[k++] = xstrdup(conv_id(ended[i]));
 		if (!rq->dry_run)
 			store_remove(st, ended[i]);
+		if (rq->progress != NULL)
+			rq->progress(rq->progress_arg, k, total);
 	}
 	out[k] = NULL;
 	free(ended);
@@ -190,4 +266,51 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 	if (n != NULL)
 		*n = k;
 	return 0;
+}
+
+int
+store_delete(struct store *st, char *const *ids, size_t n, int force,
+    int dry_run, char ***out, size_t *nout, struct error *e)
+{
+	struct conv **victims;
+	char **names;
+	size_t i, j, k = 0;
+	int rc = -1;
+
+	victims = xmalloc((n + 1) * sizeof(*victims));
+	names = xmalloc((n + 1) * sizeof(*names));
+	names[0] = NULL;
+	for (i = 0; i < n; i++) {
+		struct conv *c = store_find(st, ids[i]);
+
+		if (c == NULL) {
+			error_set(e, "no conversation '%s' in '%s'", ids[i],
+			    store_path(st));
+			goto out;
+		}
+		if (conv_ended(c) < 0 && !force) {
+			error_set(e, "conversation '%s' is active; --force "
+			    "deletes it", ids[i]);
+			goto out;
+		}
+		for (j = 0; j < k; j++)
+			if (victims[j] == c)
+				break;
+		if (j < k)
+			continue;
+		victims[k] = c;
+		names[k++] = xstrdup(ids[i]);
+		names[k] = NULL;
+	}
+	if (!dry_run)
+		for (i = 0; i < k; i++)
+			store_remove(st, victims[i]);
+	*out = names;
+	*nout = k;
+	names = NULL;
+	rc = 0;
+out:
+	strv_free(names);
+	free(victims);
+	return rc;
 }

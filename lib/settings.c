@@ -44,6 +44,12 @@ setting_env(enum setting s)
 	return table[s].env;
 }
 
+const char *
+setting_env_alt(enum setting s)
+{
+	return table[s].env2;
+}
+
 int
 setting_is_secret(enum setting s)
 {

@@ -1,0 +1,73 @@
+/*
+ * progress.c - "convctl: CMD: what N/M" redrawn on stderr while a command
+ * works through many conversations; only on a terminal, so logs and pipes
+ * never see it.
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+draw(struct progress *p)
+{
+	fprintf(stderr, "\r\033[Kconvctl: %s: %s %zu/%zu", p->ctx->cmd->name,
+	    p->what, p->done, p->total);
+	fflush(stderr);
+	p->shown = 1;
+	p->last_ms = now_ms();
+}
+
+void
+progress_start(struct progress *p, const struct ctx *ctx, const char *what,
+    size_t total)
+{
+	p->ctx = ctx;
+	p->what = what;
+	p->done = 0;
+	p->total = total;
+	p->on = total > 1 && isatty(STDERR_FILENO);
+	p->shown = 0;
+	p->last_ms = 0;
+	if (p->on)
+		draw(p);
+}
+
+void
+progress_step(struct progress *p, size_t done)
+{
+	p->done = done;
+	/* a terminal redrawn more than ten times a second only slows us down */
+	if (p->on && (done == p->total || now_ms() - p->last_ms >= 100))
+		draw(p);
+}
+
+void
+progress_done(struct progress *p)
+{
+	/* the line is erased: what was done is the command's output */
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+	p->on = p->shown = 0;
+}
+
+void
+progress_cb(void *arg, size_t done, size_t total)
+{
+	struct progress *p = arg;
+
+	if (p->total != total && !p->shown)
+		progress_start(p, p->ctx, p->what, total);
+	progress_step(p, done);
+}
