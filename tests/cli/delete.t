@@ -1,0 +1,54 @@
+#!/bin/sh
+# delete: conversations removed for good
+. "$(dirname "$0")/../lib.sh"
+
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'secret plan alpha' >/dev/null
+CONVCTL_NOW=2026-02-04T12:00:00Z convctl add 'public note beta' >/dev/null
+CONVCTL_NOW=2026-02-04T14:00:00Z convctl add 'active gamma' >/dev/null
+a=conv-1770199200000 b=conv-1770206400000 c=conv-1770213600000
+
+test_expect '--dry-run names them and leaves the store as it is' '
+	snapshot "$CONVCTL_STORE" &&
+	convctl delete --dry-run $a $b >out &&
+	printf "%s\n" $a $b >want && test_cmp want out &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'an unknown id fails and deletes nothing' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl delete $a conv-nope &&
+	stderr_has "no conversation '\''conv-nope'\''" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'the active one is refused without --force, and nothing goes' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl delete $a $c &&
+	stderr_has "'\''$c'\'' is active; --force" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'delete leaves nothing of the conversation in the store file' '
+	convctl delete $a >out && test "$(cat out)" = $a &&
+	! grep -q "$a" "$CONVCTL_STORE" &&
+	! grep -q "secret plan alpha" "$CONVCTL_STORE" &&
+	grep -q "public note beta" "$CONVCTL_STORE" &&
+	convctl recent --json | jq -e "map(.id) == [\"$b\"]" >/dev/null
+'
+
+test_expect '--force deletes the active one; options may follow the ids' '
+	convctl delete $c --force --json >out &&
+	jq -e ". == [\"$c\"]" out >/dev/null &&
+	! grep -q "active gamma" "$CONVCTL_STORE" &&
+	convctl prompt >out && test ! -s out
+'
+
+test_expect 'a repeated id is deleted once' '
+	convctl delete $b $b >out && test "$(cat out)" = $b &&
+	test "$(jq ".conversations | length" "$CONVCTL_STORE")" = 0
+'
+
+test_expect 'no id is a usage error' '
+	fails_with 2 convctl delete && stderr_has "too few arguments"
+'
+test_done

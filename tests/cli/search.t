@@ -1,0 +1,107 @@
+#!/bin/sh
+# search: lines of messages across every conversation
+. "$(dirname "$0")/../lib.sh"
+
+# two conversations: the first ended by the idle timeout
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'Buy MILK and eggs' >/dev/null
+CONVCTL_NOW=2026-02-04T10:00:05Z convctl add -r assistant 'Added.
+Milk is on Lists/Groceries.md
+nothing else' >/dev/null
+CONVCTL_NOW=2026-02-05T09:00:00Z convctl add 'Is the milk bought?' >/dev/null
+CONVCTL_NOW=2026-02-05T09:00:02Z convctl add -r tool --tool grep 'grep: m.lk' >/dev/null
+
+test_expect 'a plain query ignores case and finds every conversation' '
+	convctl search milk >out &&
+	printf "%s\t%s\t%s\t%s\n" \
+	    conv-1770199200000 2026-02-04T10:00:00.000Z user "Buy MILK and eggs" \
+	    conv-1770199200000 2026-02-04T10:00:05.000Z assistant "Milk is on Lists/Groceries.md" \
+	    conv-1770282000000 2026-02-05T09:00:00.000Z user "Is the milk bought?" >want &&
+	test_cmp want out
+'
+
+test_expect 'a plain query is literal, not a pattern' '
+	convctl search m.lk >out &&
+	test "$(cut -f3,4 out)" = "$(printf "tool\tgrep: m.lk")"
+'
+
+test_expect '--regex takes a POSIX extended regular expression' '
+	convctl search --regex "^(buy|is) " >out &&
+	test "$(cut -f4 out)" = "$(printf "Buy MILK and eggs\nIs the milk bought?")"
+'
+
+test_expect '--case-sensitive tells MILK from milk' '
+	convctl search --case-sensitive MILK >out &&
+	test "$(cut -f4 out)" = "Buy MILK and eggs"
+'
+
+test_expect '--role, --since and --until narrow it' '
+	convctl search -r assistant milk >out &&
+	test "$(cut -f3 out)" = assistant &&
+	convctl search --since 2026-02-05 milk >out &&
+	test "$(cut -f1 out)" = conv-1770282000000 &&
+	convctl search --until 2026-02-04T10:00:05Z milk >out &&
+	test "$(cut -f2 out)" = 2026-02-04T10:00:00.000Z
+'
+
+test_expect '-n N keeps the newest N matching lines, oldest first' '
+	convctl search -n 2 milk >out &&
+	test "$(cut -f2 out)" = "$(printf "2026-02-04T10:00:05.000Z\n2026-02-05T09:00:00.000Z")"
+'
+
+test_expect '--json gives id, message id, time, role, line and the matches' '
+	convctl search --json milk | jq -e "length == 3 and
+	    .[1].id == \"conv-1770199200000\" and .[1].role == \"assistant\" and
+	    .[1].lineNumber == 2 and .[1].match == \"Milk\" and
+	    .[1].matches == [[0, 4]] and (.[1].messageId | startswith(\"m-\")) and
+	    .[2].timestamp == \"2026-02-05T09:00:00.000Z\"" >/dev/null
+'
+
+test_expect 'no colour when stdout is not a terminal' '
+	convctl search milk >out &&
+	! grep -q "$(printf "\033")" out
+'
+
+# stdout on a pseudo-terminal, through python3's pty module
+on_tty() {
+	python3 - "$@" <<-\PY
+	import os, pty, sys
+	pid, fd = pty.fork()
+	if pid == 0:
+	    os.execvp(sys.argv[1], sys.argv[1:])
+	out = b""
+	while True:
+	    try:
+	        d = os.read(fd, 4096)
+	    except OSError:
+	        break
+	    if not d:
+	        break
+	    out += d
+	os.waitpid(pid, 0)
+	sys.stdout.buffer.write(out)
+	PY
+}
+
+test_expect 'the match is coloured on a terminal' '
+	on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
+	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out
+'
+
+test_expect 'NO_COLOR turns the colour off even on a terminal' '
+	NO_COLOR=1 on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
+	grep -q "Buy MILK and eggs" out &&
+	! grep -q "$(printf "\033")" out
+'
+
+test_expect 'nothing found: empty output, exit 0' '
+	convctl search zebra >out && test ! -s out
+'
+
+test_expect 'a bad pattern, role or time is a usage error' '
+	fails_with 2 convctl search --regex "(" &&
+	stderr_has "invalid regular expression" &&
+	fails_with 2 convctl search -r robot x && stderr_has "unknown role" &&
+	fails_with 2 convctl search --since yesterday x && stderr_has "--since" &&
+	fails_with 2 convctl search "" && stderr_has "empty query"
+'
+test_done
