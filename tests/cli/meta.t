@@ -1,0 +1,68 @@
+#!/bin/sh
+# every command in the table: -h, help CMD, and a man page whose SYNOPSIS is
+# the usage line
+. "$(dirname "$0")/../lib.sh"
+
+man=$top/man
+
+# the commands convctl --help lists
+convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' >"$T/commands"
+
+# standard input on one line, spaces squeezed and trimmed
+one_line() {
+	tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
+	echo
+}
+
+# the SYNOPSIS of page $1 as mandoc renders it, on one line
+synopsis() {
+	mandoc -Tascii -O width=1000 "$1" | sed 's/.\x08//g' |
+	    sed -n '/^SYNOPSIS$/,/^[A-Z]/{/^[A-Z]/d;p;}' | one_line
+}
+
+test_expect 'the command list is not empty and has the known commands' '
+	for c in add end show recent prompt migrate prune summarize search \
+	    delete config; do
+		grep -qx "$c" commands || { echo "no $c"; exit 1; }
+	done
+'
+
+for c in $(cat "$T/commands"); do
+	test_expect "$c -h exits 0 and starts with its usage line" '
+		convctl '"$c"' -h >out &&
+		head -n 1 out | grep -q "^usage: convctl '"$c"'"
+	'
+	test_expect "help $c is $c -h" '
+		convctl '"$c"' -h >a && convctl help '"$c"' >b && test_cmp a b
+	'
+	test_expect "$c has a man page that mandoc -Tlint passes" '
+		test -f "$man/convctl-'"$c"'.1" &&
+		mandoc -Tlint -W warning "$man/convctl-'"$c"'.1" >lint 2>&1 &&
+		test ! -s lint || { cat lint; exit 1; }
+	'
+	test_expect "the SYNOPSIS of convctl-$c(1) is its usage line" '
+		convctl '"$c"' -h | head -n 1 | sed "s/^usage: //" |
+		    one_line >want &&
+		synopsis "$man/convctl-'"$c"'.1" >got &&
+		test_cmp want got
+	'
+	test_expect "convctl-$c(1) has the sections a page needs" '
+		for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" \
+		    EXAMPLES "SEE ALSO"; do
+			grep -q "^\.Sh $s\$" "$man/convctl-'"$c"'.1" ||
+			    { echo "no $s"; exit 1; }
+		done
+	'
+done
+
+test_expect 'no page for a command that is not in the table' '
+	for f in "$man"/convctl-*.1; do
+		c=${f##*/convctl-}; c=${c%.1}
+		grep -qx "$c" commands || { echo "stray page $f"; exit 1; }
+	done
+'
+
+test_expect 'help for an unknown command is a usage error' '
+	fails_with 2 convctl help frobnicate && stderr_has "unknown command"
+'
+test_done
