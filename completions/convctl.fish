@@ -1,0 +1,104 @@
+# fish completion for convctl(1)
+# Installed as share/fish/vendor_completions.d/convctl.fish.
+
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete config help
+
+# the ids of ended conversations, from the store named on the line
+function __convctl_ids
+    set -l tokens (commandline -opc)
+    set -l store
+    for i in (seq (count $tokens))
+        switch $tokens[$i]
+            case -s --store
+                set -l j (math $i + 1)
+                if test $j -le (count $tokens)
+                    set store --store $tokens[$j]
+                end
+            case '--store=*'
+                set store --store (string replace -- --store= '' $tokens[$i])
+        end
+    end
+    set -l json (command convctl $store recent --json -n 1000 2>/dev/null); or return
+    if command -sq jq
+        printf '%s\n' $json | jq -r '.[].id'
+    else
+        printf '%s\n' $json | string match -ar '\{"id":"[^"]*"' |
+            string replace -r '^\{"id":"(.*)"$' '$1'
+    end
+end
+
+complete -c convctl -f
+# before a command
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -l version -d 'show the version'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a add -d 'add a message to the active conversation'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a show -d 'show one conversation'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a recent -d 'list ended conversations'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'the active conversation for an LLM'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a migrate -d 'import legacy history'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prune -d 'remove the oldest ended conversations'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a search -d 'find messages'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
+
+# common options, anywhere
+complete -c convctl -s s -l store -r -F -d 'the store file'
+complete -c convctl -l wait -x -d 'seconds to wait for the lock'
+complete -c convctl -l idle-timeout -x -d 'idle minutes that end a conversation'
+complete -c convctl -l max-conversations -x -d 'ended conversations kept'
+complete -c convctl -s h -l help -d 'show help'
+
+# add
+complete -c convctl -n '__fish_seen_subcommand_from add' -s r -l role -x -a 'user assistant system tool' -d 'the speaker'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l tool -x -d 'a tool used'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l at -x -d 'the message time'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l dedupe-key -x -d 'add nothing if a message has this key'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l expect-conversation -x -a '(__convctl_ids)' -d 'write only into this conversation'
+# show
+complete -c convctl -n '__fish_seen_subcommand_from show' -s f -l format -x -a 'text markdown json' -d 'output format'
+complete -c convctl -n '__fish_seen_subcommand_from show' -l json -d 'as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from show' -a '(__convctl_ids)'
+# recent
+complete -c convctl -n '__fish_seen_subcommand_from recent' -s n -x -d 'at most N'
+complete -c convctl -n '__fish_seen_subcommand_from recent' -l json -d 'as JSON'
+# prompt
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -s f -l format -x -a 'text markdown openai jsonl' -d 'output format'
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -l json -d 'as --format openai'
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -l last -x -d 'the newest N messages'
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -l max-tokens -x -d 'what fits in N tokens'
+# migrate
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer' -d 'input format'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l dry-run -d 'import nothing'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l json -d 'report as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -F
+# prune
+complete -c convctl -n '__fish_seen_subcommand_from prune' -l max -x -d 'keep at most N'
+complete -c convctl -n '__fish_seen_subcommand_from prune' -l older-than -x -d 'also those ended longer ago'
+complete -c convctl -n '__fish_seen_subcommand_from prune' -s n -l dry-run -d 'remove nothing'
+complete -c convctl -n '__fish_seen_subcommand_from prune' -l json -d 'as JSON'
+# summarize
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -l pending -d 'every one without a summary'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -l all -d 'every ended one'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -l force -d 'redo existing summaries'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -l dry-run -d 'change nothing'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -l json -d 'report as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -a '(__convctl_ids)'
+# search
+complete -c convctl -n '__fish_seen_subcommand_from search' -s E -l regex -d 'an extended regular expression'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l case-sensitive -d 'tell upper from lower case'
+complete -c convctl -n '__fish_seen_subcommand_from search' -s r -l role -x -a 'user assistant system tool' -d 'only messages of ROLE'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l since -x -d 'at or after TIME'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l until -x -d 'before TIME'
+complete -c convctl -n '__fish_seen_subcommand_from search' -s n -x -d 'the newest N lines'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l json -d 'as JSON'
+# delete
+complete -c convctl -n '__fish_seen_subcommand_from delete' -s f -l force -d 'also the active conversation'
+complete -c convctl -n '__fish_seen_subcommand_from delete' -s n -l dry-run -d 'delete nothing'
+complete -c convctl -n '__fish_seen_subcommand_from delete' -l json -d 'as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from delete' -a '(__convctl_ids)'
+# config
+complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
+# help
+complete -c convctl -n '__fish_seen_subcommand_from help' -a "$__convctl_commands"

@@ -1,0 +1,131 @@
+#!/bin/sh
+# shell completion: bash driven for real; zsh and fish loaded by their shells
+. "$(dirname "$0")/../lib.sh"
+
+comp=$top/completions
+mkdir -p "$T/bin"
+ln -s "$CONVCTL_BIN" "$T/bin/convctl"
+PATH=$T/bin:$PATH
+
+# complete_bash WORD...: COMPREPLY, sorted, for the words typed, the cursor
+# in the last one
+complete_bash() {
+	bash -c '
+		. "$1" || exit 1
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		_convctl
+		printf "%s\n" "${COMPREPLY[@]}"
+	' sh "$comp/convctl.bash" "$@" | sed '/^$/d' | sort
+}
+
+# the options convctl CMD -h names, in its usage line and its option lines
+help_options() {
+	convctl "$1" -h >"$T/help" &&
+	{ head -n 1 "$T/help" | grep -oE '(\[| )--?[a-zA-Z][a-z-]*' | tr -d '[ ';
+	  grep -oE '^ +(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
+	    tr -d ' ' | tr ',' '\n'; } | sort -u
+}
+
+test_expect 'bash: the first word completes to every command and help' '
+	complete_bash convctl "" >got &&
+	{ convctl --help | sed -n "/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p";
+	  echo help; } | sort >want &&
+	test_cmp want got &&
+	complete_bash convctl se >got && test "$(cat got)" = search
+'
+
+for c in $(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p'); do
+	test_expect "bash: the options of $c are those $c -h lists" '
+		help_options '"$c"' >want &&
+		complete_bash convctl '"$c"' - >got &&
+		test_cmp want got
+	'
+done
+
+test_expect 'bash: global options before the command do not hide it' '
+	complete_bash convctl -s "$T/x.json" --wait 3 add --r >got &&
+	test "$(cat got)" = --role &&
+	complete_bash convctl --store = "$T/x.json" show --f >got &&
+	test "$(cat got)" = --format
+'
+
+test_expect 'bash: roles complete after --role and -r' '
+	complete_bash convctl add --role "" >got &&
+	printf "%s\n" assistant system tool user >want && test_cmp want got &&
+	complete_bash convctl search -r a >got && test "$(cat got)" = assistant &&
+	complete_bash convctl add --role = s >got && test "$(cat got)" = system
+'
+
+test_expect 'bash: formats complete for show, prompt and migrate' '
+	complete_bash convctl show -f "" >got &&
+	printf "%s\n" json markdown text >want && test_cmp want got &&
+	complete_bash convctl prompt --format "" >got &&
+	printf "%s\n" jsonl markdown openai text >want && test_cmp want got &&
+	complete_bash convctl migrate --format "" >got &&
+	printf "%s\n" aiwhisperer chatsidian jsonl messages smarthole >want &&
+	test_cmp want got
+'
+
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add one >/dev/null
+CONVCTL_NOW=2026-02-04T12:00:00Z convctl add two >/dev/null
+CONVCTL_NOW=2026-02-04T12:05:00Z convctl end >/dev/null
+CONVCTL_NOW=2026-02-05T08:00:00Z convctl --store "$T/other.json" add x >/dev/null
+CONVCTL_NOW=2026-02-05T08:01:00Z convctl --store "$T/other.json" end >/dev/null
+
+test_expect 'bash: conversation ids for show, summarize, delete' '
+	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
+	complete_bash convctl show "" >got && test_cmp want got &&
+	complete_bash convctl summarize conv >got && test_cmp want got &&
+	complete_bash convctl delete --force conv-17702064 >got &&
+	test "$(cat got)" = conv-1770206400000 &&
+	complete_bash convctl add --expect-conversation "" >got && test_cmp want got
+'
+
+test_expect 'bash: ids come from the store --store names' '
+	complete_bash convctl --store "$T/other.json" show "" >got &&
+	test "$(cat got)" = conv-1770278400000
+'
+
+test_expect 'bash: ids without jq, through grep and sed' '
+	mkdir nojq && ln -s "$CONVCTL_BIN" nojq/convctl &&
+	for p in bash grep sed sort diff cat; do
+		ln -s "$(command -v $p)" nojq/$p
+	done &&
+	PATH=$T/nojq && export PATH &&
+	complete_bash convctl show "" >got &&
+	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
+	test_cmp want got
+'
+
+test_expect 'bash: no ids where none belong, and help completes commands' '
+	complete_bash convctl recent "" >got && test ! -s got &&
+	complete_bash convctl help pr >got &&
+	printf "%s\n" prompt prune >want && test_cmp want got
+'
+
+test_expect 'zsh: the completion function loads and names every command' '
+	zsh -n "$comp/_convctl" &&
+	for c in $(convctl --help | sed -n "/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p"); do
+		grep -q "^[[:space:]]*$c:" "$comp/_convctl" || { echo "zsh: no $c"; exit 1; }
+	done
+'
+
+test_expect 'fish: completes commands, options, roles and ids' '
+	fish -n "$comp/convctl.fish" &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl sea\"" >got &&
+	grep -q "^search" got &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl add --rol\"" >got &&
+	grep -q "^--role" got &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl add --role \"" |
+	    cut -f1 | sort >got &&
+	printf "%s\n" assistant system tool user >want && test_cmp want got &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl show \"" |
+	    cut -f1 | sort >got &&
+	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
+	test_cmp want got
+'
+test_done
