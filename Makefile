@@ -6,6 +6,11 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -63,16 +68,36 @@ check: convctl $(UNIT_BIN)
 demo: convctl
 	@scripts/demo ./convctl
 
-install: convctl
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+# convctl.pc names where the library is installed, so it is written then
+install: convctl lib/libconvctl.a
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BASHCOMPDIR) \
+	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 convctl $(DESTDIR)$(BINDIR)/convctl
-	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(if $(MAN1),install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(MAN5),install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	install -m 0644 lib/libconvctl.a $(DESTDIR)$(LIBDIR)/libconvctl.a
+	install -m 0644 lib/convctl.h $(DESTDIR)$(INCLUDEDIR)/convctl.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+	    'includedir=$(INCLUDEDIR)' '' 'Name: convctl' \
+	    'Description: LLM conversations kept in one JSON store' \
+	    'Version: $(VERSION)' 'Requires.private: jansson libcurl' \
+	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lconvctl' \
+	    >$(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
+	install -m 0644 completions/convctl.bash $(DESTDIR)$(BASHCOMPDIR)/convctl
+	install -m 0644 completions/_convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
+	install -m 0644 completions/convctl.fish $(DESTDIR)$(FISHCOMPDIR)/convctl.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/convctl
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(DESTDIR)$(LIBDIR)/libconvctl.a $(DESTDIR)$(INCLUDEDIR)/convctl.h
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/convctl.fish
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
