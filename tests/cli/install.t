@@ -68,8 +68,8 @@ test_expect 'a C program builds against the installed library with pkg-config' '
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add hello >/dev/null &&
 	export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" &&
 	pkg-config --cflags convctl | grep -q -- "-I$root/include" &&
-	# static library: --static brings in Requires.private; --pure (pkgconf,
-	# Debian's pkg-config) stops before libcurl's own private libraries,
+	# a static library: --static brings in Requires.private; --pure (pkgconf,
+	# the pkg-config of Debian) stops before the private libraries of libcurl,
 	# whose static archives Debian does not ship
 	pkg-config --libs --static --pure convctl >libs &&
 	grep -q -- "-lconvctl .*-ljansson -lcurl" libs &&
