@@ -93,6 +93,13 @@ test_expect 'NO_COLOR turns the colour off even on a terminal' '
 	! grep -q "$(printf "\033")" out
 '
 
+test_expect 'case folds beyond ASCII, whatever the locale' '
+	CONVCTL_NOW=2026-02-05T09:00:03Z convctl add "Grüße: ÄPFEL und Öl" >/dev/null &&
+	LC_ALL=C convctl search äpfel >out &&
+	test "$(cut -f4 out)" = "Grüße: ÄPFEL und Öl" &&
+	convctl search --json -E "gr.ße" | jq -e ".[0].match == \"Grüße\"" >/dev/null
+'
+
 test_expect 'nothing found: empty output, exit 0' '
 	convctl search zebra >out && test ! -s out
 '
