@@ -100,6 +100,12 @@ test_expect 'case folds beyond ASCII, whatever the locale' '
 	convctl search --json -E "gr.ße" | jq -e ".[0].match == \"Grüße\"" >/dev/null
 '
 
+test_expect 'a pattern that matches the empty string ends, one line a hit' '
+	convctl search --json -E "z*" >out &&
+	test "$(jq length out)" = 7 &&
+	test "$(jq -c ".[0].matches[:2]" out)" = "[[0,0],[1,1]]"
+'
+
 test_expect 'nothing found: empty output, exit 0' '
 	convctl search zebra >out && test ! -s out
 '
