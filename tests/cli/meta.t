@@ -46,6 +46,11 @@ for c in $(cat "$T/commands"); do
 		synopsis "$man/convctl-'"$c"'.1" >got &&
 		test_cmp want got
 	'
+	test_expect "man -l renders convctl-$c(1) without a complaint" '
+		MANPAGER=cat MANWIDTH=80 man -l "$man/convctl-'"$c"'.1" >page 2>err &&
+		test ! -s err || { cat err; exit 1; }
+		grep -q "^SYNOPSIS" page && grep -q "^EXIT STATUS" page
+	'
 	test_expect "convctl-$c(1) has the sections a page needs" '
 		for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" \
 		    EXAMPLES "SEE ALSO"; do
