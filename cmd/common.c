@@ -97,12 +97,18 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 int
 cmd_commit(struct ctx *ctx, struct store *st)
 {
+	return cmd_commit_pruned(ctx, st, NULL, NULL);
+}
+
+int
+cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
+{
 	struct prune_request limit = { .older_than = -1 };
 	struct error e;
 
 	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
 	    &limit.max, &e) < 0 ||
-	    store_prune(st, &limit, NULL, NULL, &e) < 0 ||
+	    store_prune(st, &limit, ids, n, &e) < 0 ||
 	    store_save(st, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;

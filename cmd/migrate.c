@@ -1,17 +1,156 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "rename-conflicts", no_argument, NULL, OPT_RENAME_CONFLICTS },
+	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* below this many entries an import is quick enough to need no progress line */
+#define PROGRESS_MIN 1000
+
+/* the library's progress, one source at a time, onto cmd/progress.c's line */
+struct reading {
+	struct ctx *ctx;
+	struct progress line;
+	const char *file;		/* the source the line is about */
+	char what[512];
+};
+
+static void
+reading(void *arg, const char *file, size_t done, size_t total)
+{
+	struct reading *r = arg;
+
+	if (total < PROGRESS_MIN)
+		return;
+	if (r->file != file) {
+		progress_done(&r->line);
+		r->file = file;
+		snprintf(r->what, sizeof(r->what), "reading '%s'", file);
+		progress_start(&r->line, r->ctx, r->what, total);
+	}
+	progress_step(&r->line, done);
+}
+
+/* what the rolling limit removed, or would; loudest when it was the import */
+static void
+report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
+    size_t n, int dry_run)
+{
+	size_t i, mine = 0;
+
+	for (i = 0; i < n; i++)
+		mine += migrate_was_imported(res, ids[i]);
+	if (n == 0)
+		return;
+	cmd_error(ctx, "the rolling limit (max_conversations %s) %s %zu "
+	    "conversation%s, %zu of them just imported; see 'convctl prune'",
+	    settings_get(&ctx->settings, SET_MAX_CONVERSATIONS),
+	    dry_run ? "would remove" : "removed", n, n == 1 ? "" : "s", mine);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "  %s\n", ids[i]);
+}
 
 static int
 migrate_exec(struct ctx *ctx)
 {
-	cmd_error(ctx, "not built yet");
-	return EXIT_FAIL;
+	struct migrate_request rq = { .format = MIGRATE_DETECT };
+	struct reading prog = { .ctx = ctx };
+	struct prune_request limit = { .older_than = -1, .dry_run = 1 };
+	struct migrate_result *res = NULL;
+	const char *fmt = args_get(&ctx->args, 'f'), *note;
+	int dry_run = args_has(&ctx->args, 'n');
+	struct store *st = NULL;
+	struct buf out = { 0 };
+	struct error e;
+	char **pruned = NULL;
+	size_t npruned = 0, i;
+	long idle;
+	int rc;
+
+	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
+		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
+		    fmt, migrate_formats);
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
+	    &e) < 0 || settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
+	    100000000, &limit.max, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	rq.path = ctx->args.argv[0];
+	rq.idle_timeout = (int64_t)idle * 60000;
+	rq.split = args_has(&ctx->args, OPT_SPLIT);
+	rq.rename_conflicts = args_has(&ctx->args, OPT_RENAME_CONFLICTS);
+	rq.progress = reading;
+	rq.progress_arg = &prog;
+	if ((rc = cmd_now(ctx, &rq.now)) != 0 ||
+	    (rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
+		return rc;
+	/* on error the store in memory may hold part of it: it is not saved */
+	rc = migrate_run(st, &rq, &res, &e);
+	progress_done(&prog.line);
+	if (rc < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (migrate_changed(res)) {
+		if (dry_run) {
+			if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
+				cmd_error(ctx, "%s", e.msg);
+				rc = EXIT_FAIL;
+				goto out;
+			}
+		} else if ((rc = cmd_commit_pruned(ctx, st, &pruned,
+		    &npruned)) != 0)
+			goto out;
+	}
+	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
+		cmd_error(ctx, "%s", note);
+	report_pruned(ctx, res, pruned, npruned, dry_run);
+	migrate_report(&out, res, dry_run, pruned, npruned,
+	    args_has(&ctx->args, OPT_JSON));
+	rc = cmd_print(ctx, out.data, out.len);
+out:
+	buf_free(&out);
+	strv_free(pruned);
+	migrate_free(res);
+	store_close(st);
+	return rc;
 }
 
 const struct cmd_entry cmd_migrate_entry = {
 	.name = "migrate",
-	.summary = "import legacy history into conversations (not built yet)",
-	.usage = "[--format NAME] [--dry-run] [--json] FILE|DIR",
-	.help = "",
+	.summary = "import other tools' history into conversations, once",
+	.usage = "[-f NAME] [-n | --dry-run] [--json] [--rename-conflicts] "
+	    "[--split] FILE|DIR",
+	.help =
+	    "  -f, --format NAME    the source's format, instead of telling it\n"
+	    "                       from the name and content: smarthole,\n"
+	    "                       messages, jsonl, chatsidian or aiwhisperer\n"
+	    "  -n, --dry-run        say what would be imported, change nothing\n"
+	    "      --json           the report as one JSON object\n"
+	    "      --rename-conflicts\n"
+	    "                       import a conversation whose id is taken as\n"
+	    "                       ID-2 (ID-3…) instead of failing\n"
+	    "      --split          cut a flat history into conversations at\n"
+	    "                       gaps longer than the idle timeout\n"
+	    "  FILE|DIR             a file, or a directory of NAME.json,\n"
+	    "                       NAME.jsonl and SESSION/events.jsonl files\n"
+	    "\n"
+	    "A source imported before (the same SHA-256) is skipped. On any\n"
+	    "error nothing is imported. A progress line is shown on standard\n"
+	    "error, when it is a terminal, for sources of 1000 entries or more.\n",
+	.shortopts = "f:n",
+	.longopts = longopts,
 	.min_args = 1, .max_args = 1,
 	.exec = migrate_exec,
 };

@@ -249,4 +249,47 @@ void search_result_free(struct search_result *);
 void search_render(struct buf *, const struct search_result *, int json,
     int colour);
 
+/* sha256.c */
+#define SHA256_HEX_LEN 65	/* 64 hex digits and a NUL */
+void sha256(const void *, size_t, unsigned char out[32]);
+void sha256_hex(const void *, size_t, char out[SHA256_HEX_LEN]);
+
+/* migrate.c: other tools' histories into conversations, all or nothing */
+enum migrate_format {
+	MIGRATE_SMARTHOLE, MIGRATE_MESSAGES, MIGRATE_JSONL, MIGRATE_CHATSIDIAN,
+	MIGRATE_AIWHISPERER, MIGRATE_DETECT
+};
+extern const char migrate_formats[];	/* "smarthole, messages, …" for errors */
+int migrate_format_parse(const char *, enum migrate_format *);
+const char *migrate_format_name(enum migrate_format);
+struct migrate_request {
+	const char *path;		/* a file, or a directory of them */
+	enum migrate_format format;	/* MIGRATE_DETECT: from name and content */
+	int rename_conflicts;		/* a taken id gets -2, -3…; else an error */
+	int split;			/* cut at gaps longer than idle_timeout */
+	int64_t idle_timeout;		/* ms */
+	int64_t now;			/* for messages without a time, and the record */
+	/* called as entries are read, so a caller may show progress; or NULL */
+	void (*progress)(void *arg, const char *file, size_t done, size_t total);
+	void *progress_arg;
+};
+struct migrate_result;
+/*
+ * Reads every source under rq->path, checks it, and adds what is new to st in
+ * memory: its conversations, a record of each source in "imports" and
+ * lastMigrated. Sources recorded before are skipped. On error st may hold part
+ * of the import: the caller must not save it.
+ */
+int migrate_run(struct store *, const struct migrate_request *,
+    struct migrate_result **, struct error *);
+size_t migrate_imported(const struct migrate_result *);	/* conversations */
+int migrate_changed(const struct migrate_result *);	/* a source was new */
+int migrate_was_imported(const struct migrate_result *, const char *id);
+/* the i-th line to tell the user (a torn line skipped…); NULL past the last */
+const char *migrate_note(const struct migrate_result *, size_t i);
+/* what was found and done; pruned: ids the rolling limit removed after */
+void migrate_report(struct buf *, const struct migrate_result *, int dry_run,
+    char *const *pruned, size_t npruned, int json);
+void migrate_free(struct migrate_result *);
+
 #endif

@@ -19,7 +19,7 @@ main(void)
 {
 	char *million;
 	size_t i;
-	char buf[200];
+	char buf[200], first[SHA256_HEX_LEN];
 
 	is_str(hex("", 0),
 	    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -56,6 +56,7 @@ main(void)
 	    "64 bytes: one whole block and a padding block");
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = (char)i;
-	ok(strcmp(hex(buf, 200), hex(buf, 199)) != 0, "one byte changes the hash");
+	memcpy(first, hex(buf, 200), sizeof(first));
+	ok(strcmp(first, hex(buf, 199)) != 0, "one byte changes the hash");
 	return done();
 }

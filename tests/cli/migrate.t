@@ -1,0 +1,341 @@
+#!/bin/sh
+# convctl migrate: five formats in, once, all or nothing
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+NOW_MS=1780315200000
+
+test_expect 'smarthole: one ended conversation named as SmartHole names it' '
+	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
+	grep -qx "imported 1 conversation (8 messages) from 1 source" out &&
+	convctl -s sh.json show --format json conv-migrated-$NOW_MS >c.json &&
+	test "$(jq -r .title c.json)" = "Migrated Conversation History" &&
+	test "$(jq -r .startedAt c.json)" = 2026-02-04T17:26:40.000Z &&
+	test "$(jq -r .endedAt c.json)" = 2026-02-05T17:28:20.000Z &&
+	test "$(jq -r .lastSummarized c.json)" = 2026-02-02T22:00:00.000Z
+'
+
+test_expect 'smarthole: each entry is a user and an assistant message at its time' '
+	jq -c "[.messages[] | [.id, .role, .timestamp]]" c.json >got &&
+	cat >want <<-\END &&
+	[["1738690000000-k3j9-user","user","2026-02-04T17:26:40.000Z"],["1738690000000-k3j9-assistant","assistant","2026-02-04T17:26:40.000Z"],["1738690090000-p2x1-user","user","2026-02-04T17:28:10.500Z"],["1738690090000-p2x1-assistant","assistant","2026-02-04T17:28:10.500Z"],["1738776400000-z8q4-user","user","2026-02-05T17:26:40.000Z"],["1738776400000-z8q4-assistant","assistant","2026-02-05T17:26:40.000Z"],["1738776500000-a0b0-user","user","2026-02-05T17:28:20.000Z"],["1738776500000-a0b0-assistant","assistant","2026-02-05T17:28:20.000Z"]]
+	END
+	test_cmp want got &&
+	test "$(jq -c ".messages[1].toolsUsed" c.json)" = "[\"read_file\",\"edit_file\"]" &&
+	test "$(jq -c ".messages[0].toolsUsed" c.json)" = null &&
+	test "$(jq -r ".messages[3].content" c.json | tail -1)" = "- 18:00 Dinner with Aiko (居酒屋 Torikizoku)" &&
+	test "$(jq -r ".messages[2].source" c.json)" = websocket
+'
+
+test_expect 'smarthole: the summary is SmartHole'\''s text, line for line' '
+	jq -r .summary c.json >got &&
+	cat >want <<-\END &&
+	Historical summaries:
+	- 2026-01-20T08:00:00.000Z to 2026-01-26T21:15:00.000Z (14 conversations): Planned the kitchen renovation; compared quotes from two contractors.
+	- 2026-01-27T07:45:00.000Z to 2026-02-02T22:00:00.000Z (9 conversations): Drafted the trip to Kyōto: rail passes, ryokan shortlist, budget.
+	Migrated 4 recent conversations from previous format.
+	Tools used: read_file, edit_file, search_files, write_file
+	END
+	test_cmp want got
+'
+
+test_expect 'smarthole: the store records the source, its SHA-256 and lastMigrated' '
+	sum=$(sha256sum <"$F/smarthole-history.json" | cut -d" " -f1) &&
+	jq -c ".imports" sh.json >got &&
+	echo "[{\"sha256\":\"$sum\",\"format\":\"smarthole\",\"file\":\"$F/smarthole-history.json\",\"importedAt\":\"2026-06-01T12:00:00.000Z\",\"conversations\":[\"conv-migrated-$NOW_MS\"]}]" >want &&
+	test_cmp want got &&
+	test "$(jq -r .lastMigrated sh.json)" = 2026-06-01T12:00:00.000Z
+'
+
+test_expect 'running it again imports nothing new, says so, and writes nothing' '
+	snapshot sh.json &&
+	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
+	unchanged sh.json &&
+	grep -q "smarthole, imported before (2026-06-01T12:00:00.000Z); skipped" out &&
+	grep -qx "nothing new to import from '\''$F/smarthole-history.json'\''" out
+'
+
+test_expect 'the same bytes under another name are the same source' '
+	cp "$F/smarthole-history.json" copy.json &&
+	snapshot sh.json &&
+	convctl -s sh.json migrate copy.json >out &&
+	unchanged sh.json &&
+	grep -q "nothing new to import" out
+'
+
+test_expect 'data.json: the flat history and conversationData, both imported' '
+	convctl -s d.json migrate "$F/data.json" >out &&
+	grep -qx "imported 3 conversations (7 messages) from 1 source" out &&
+	jq -c "[.conversations[].id]" d.json >got &&
+	echo "[\"conv-migrated-$NOW_MS\",\"conv-1768900000000\",\"conv-1769000000000\"]" >want &&
+	test_cmp want got &&
+	jq -c ".conversationData.conversations" "$F/data.json" >want &&
+	jq -c "[.conversations[1], .conversations[2]]" d.json >got &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].summary" d.json)" = "Migrated 2 recent conversations from previous format.
+Tools used: create_file, read_file, edit_file"
+'
+
+test_expect 'data.json: the plugin'\''s settings (an API key) are not copied' '
+	! grep -q "sk-ant" d.json
+'
+
+test_expect 'messages: one conversation; tool calls, parts and bare strings' '
+	convctl -s m.json migrate "$F/messages.json" >out &&
+	grep -q "messages, 1 conversation, 8 messages" out &&
+	convctl -s m.json show --format json conv-1772359200000 >c.json &&
+	jq -c "[.messages[] | [.role, .timestamp]]" c.json >got &&
+	echo "[[\"system\",\"2026-03-01T10:00:00.000Z\"],[\"user\",\"2026-03-01T10:00:05.000Z\"],[\"assistant\",\"2026-03-01T10:00:06.120Z\"],[\"tool\",\"2026-03-01T10:00:07.000Z\"],[\"tool\",\"2026-03-01T10:00:07.300Z\"],[\"assistant\",\"2026-03-01T10:00:09.000Z\"],[\"user\",\"2026-03-01T10:01:40.000Z\"],[\"assistant\",\"2026-06-01T12:00:00.000Z\"]]" >want &&
+	test_cmp want got &&
+	test "$(jq -c ".messages[2].toolsUsed" c.json)" = "[\"get_weather\",\"convert_units\"]" &&
+	test "$(jq -r ".messages[2].content" c.json)" = "" &&
+	test "$(jq -r ".messages[2].tool_calls[1].id" c.json)" = call_def456 &&
+	test "$(jq -r ".messages[3].tool_call_id" c.json)" = call_abc123 &&
+	test "$(jq -r ".messages[3].name" c.json)" = get_weather &&
+	test "$(jq -r ".messages[5].content" c.json)" = "It is 4 °C and snowing in Zürich.
+20 °C is 68 °F." &&
+	test "$(jq -r ".messages[6].contentParts[1].type" c.json)" = image_url &&
+	test "$(jq -r ".messages[7].content" c.json)" = "A grey cat asleep on a keyboard — 🐱." &&
+	test "$(jq -r .endedAt c.json)" = 2026-06-01T12:00:00.000Z
+'
+
+test_expect 'messages without a time get the import time, in order' '
+	printf "[\"first\", {\"role\": \"user\", \"content\": \"second\"}, \"third\"]" >nt.json &&
+	convctl -s nt-store.json migrate nt.json >/dev/null &&
+	jq -c "[.conversations[0].messages[] | [.content, .timestamp]]" nt-store.json >got &&
+	echo "[[\"first\",\"2026-06-01T12:00:00.000Z\"],[\"second\",\"2026-06-01T12:00:00.000Z\"],[\"third\",\"2026-06-01T12:00:00.000Z\"]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'jsonl: a directory of sessions, one conversation each, named by session' '
+	convctl -s j.json migrate "$F/sessions" >out &&
+	grep -qx "imported 2 conversations (8 messages) from 2 sources" out &&
+	test "$(jq -c "[.conversations[].id]" j.json)" = "[\"sess-2b61\",\"sess-9f3e\"]" &&
+	convctl -s j.json show --format json sess-2b61 >c.json &&
+	test "$(jq -r .startedAt c.json)" = 2026-04-02T08:00:01.000Z &&
+	test "$(jq -r .endedAt c.json)" = 2026-04-02T08:00:10.000Z &&
+	test "$(jq -r ".events[0].event_type" c.json)" = session_start
+'
+
+test_expect 'jsonl: one reply'\''s records merge; tool_name becomes toolsUsed' '
+	jq -c "[.messages[] | [.id, .role, .toolsUsed]]" c.json >got &&
+	echo "[[\"ev-1\",\"user\",null],[\"ev-2\",\"assistant\",[\"read_file\",\"grep\"]],[\"ev-4\",\"tool\",[\"grep\"]],[\"ev-5\",\"assistant\",[\"edit_file\"]],[\"ev-6\",\"assistant\",[\"run_tests\"]]]" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".messages[1].content" c.json)" = "Let me look at the test first.
+And the parser itself." &&
+	test "$(jq -r ".messages[1].merged[0].id" c.json)" = ev-3 &&
+	test "$(jq -r ".messages[1].metadata.tokens" c.json)" = 12 &&
+	test "$(jq -r ".messages[2].content | fromjson | .lines[1]" c.json)" = 57
+'
+
+test_expect 'jsonl: a torn last line is reported and skipped' '
+	convctl -s t.json migrate "$F/torn.jsonl" >out 2>err &&
+	grep -q "^convctl: migrate: '\''$F/torn.jsonl'\'':3: the last line is torn" err &&
+	grep -q "torn: 2 messages" out &&
+	test "$(jq -c "[.conversations[0].messages[].id]" t.json)" = "[\"r1\",\"r2\"]"
+'
+
+test_expect 'jsonl: a bad line that is not the last fails, naming line and column' '
+	printf "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\": \"user\" \"content\"}\n{\"role\":\"user\",\"content\":\"b\"}\n" >mid.jsonl &&
+	snapshot t.json &&
+	fails_with 1 convctl -s t.json migrate mid.jsonl &&
+	stderr_has "convctl: migrate: '\''mid.jsonl'\'':2:25: " &&
+	unchanged t.json
+'
+
+test_expect 'chatsidian: a folder, ids and titles kept, times in ISO 8601' '
+	convctl -s c.json migrate "$F/chatsidian" >out &&
+	convctl -s c.json show --format json chat_1743500000000_garden >g.json &&
+	test "$(jq -r .title g.json)" = "Balcony garden 🌱" &&
+	test "$(jq -r .startedAt g.json)" = 2025-04-01T09:33:20.000Z &&
+	test "$(jq -r .endedAt g.json)" = 2025-04-01T09:49:20.000Z &&
+	test "$(jq -r ".messages[1].timestamp" g.json)" = 2025-04-01T09:33:32.345Z &&
+	test "$(jq -c ".messages[1].toolsUsed" g.json)" = "[\"createNote\"]" &&
+	test "$(jq -r ".messages[1].toolResults[0].toolCallId" g.json)" = tc1 &&
+	test "$(jq -c "[.tags, .folderId, .isStarred]" g.json)" = "[[\"garden\",\"home\"],\"folder-hobbies\",true]" &&
+	test "$(convctl -s c.json show --format json chat_1743600000000_tax | jq -c ".messages[2].toolsUsed")" = "[\"searchFiles\",\"listFolder\"]"
+'
+
+test_expect 'aiwhisperer: one conversation per task with a history, titled by it' '
+	convctl -s a.json migrate "$F/aiwhisperer.json" >out &&
+	jq -c "[.conversations[] | [.title, (.messages | length), .task.status]]" a.json >got &&
+	echo "[[\"task-7c1e\",5,\"completed\"],[\"task-9a02\",2,\"failed\"]]" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].planId" a.json)" = plan-2026-05-01 &&
+	test "$(jq -c ".conversations[0].messages[2].toolsUsed" a.json)" = "[\"write_plan\"]" &&
+	test "$(jq -r ".conversations[0].messages[4].role" a.json)" = assistant
+'
+
+test_expect 'every imported conversation loads and renders' '
+	for s in sh d m j t c a; do
+		convctl -s $s.json recent -n 100 >/dev/null || exit 1
+	done &&
+	convctl -s j.json prompt >/dev/null &&
+	convctl -s m.json show conv-1772359200000 | grep -q "convert_units"
+'
+
+test_expect '--dry-run says what it would import and leaves the store alone' '
+	snapshot sh.json &&
+	convctl -s sh.json migrate --dry-run "$F/chatsidian" >out &&
+	unchanged sh.json &&
+	grep -qx "would import 2 conversations (7 messages) from 2 sources" out &&
+	convctl -s none.json migrate -n "$F/messages.json" >/dev/null &&
+	test ! -e none.json
+'
+
+test_expect 'an id already in the store is a conflict: nothing imported' '
+	mkdir again &&
+	sed "s/Balcony garden/Balcony garden, edited/" "$F/chatsidian/garden.json" >again/garden.json &&
+	cp "$F/chatsidian/tax.json" again/tax2.json && echo >>again/tax2.json &&
+	snapshot c.json &&
+	fails_with 1 convctl -s c.json migrate again &&
+	stderr_has "'\''again/garden.json'\'': conversation '\''chat_1743500000000_garden'\'' is already in the store; nothing imported (--rename-conflicts imports it as '\''chat_1743500000000_garden-2'\'')" &&
+	unchanged c.json
+'
+
+test_expect '--rename-conflicts imports it under a free id and says so' '
+	convctl -s c.json migrate --rename-conflicts again >out &&
+	grep -q "chat_1743500000000_garden-2: 4 messages (renamed from '\''chat_1743500000000_garden'\'')" out &&
+	test "$(convctl -s c.json show --format json chat_1743500000000_garden-2 | jq -r .title)" = "Balcony garden, edited 🌱" &&
+	test "$(jq ".conversations | length" c.json)" = 4
+'
+
+test_expect 'two sources in one run with one id conflict with each other' '
+	mkdir twin && cp "$F/chatsidian/garden.json" twin/a.json &&
+	sed "s/north-facing/south-facing/" "$F/chatsidian/garden.json" >twin/b.json &&
+	fails_with 1 convctl -s twin.json migrate twin &&
+	stderr_has "'\''twin/b.json'\'': conversation '\''chat_1743500000000_garden'\'' is also in '\''twin/a.json'\''" &&
+	test ! -e twin.json
+'
+
+test_expect '--split cuts a flat history at gaps longer than the idle timeout' '
+	convctl -s sp.json migrate --split "$F/smarthole-history.json" >out &&
+	jq -c "[.conversations[] | [.id, .title, (.messages | length), .startedAt, .endedAt]]" sp.json >got &&
+	echo "[[\"conv-migrated-$NOW_MS\",\"Migrated Conversation History (1 of 2)\",4,\"2026-02-04T17:26:40.000Z\",\"2026-02-04T17:28:10.500Z\"],[\"conv-migrated-$NOW_MS-2\",\"Migrated Conversation History (2 of 2)\",4,\"2026-02-05T17:26:40.000Z\",\"2026-02-05T17:28:20.000Z\"]]" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[1].summary" sp.json)" = "Migrated 2 recent conversations from previous format.
+Tools used: read_file, write_file" &&
+	jq -r ".conversations[0].summary" sp.json | grep -q "^Historical summaries:"
+'
+
+test_expect '--split cuts other formats too, the pieces named ID-2…' '
+	convctl -s sp2.json --idle-timeout 1 migrate --split "$F/messages.json" >/dev/null &&
+	jq -c "[.conversations[] | [.id, (.messages | length), .splitFrom]]" sp2.json >got &&
+	echo "[[\"conv-1772359200000\",6,null],[\"conv-1772359200000-2\",1,\"conv-1772359200000\"],[\"conv-1772359200000-3\",1,\"conv-1772359200000\"]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'the rolling limit applies after, and says when the import pushed some out' '
+	convctl -s lim.json --max-conversations 1 migrate "$F/chatsidian" >out 2>err &&
+	grep -q "removed 1 conversation, 1 of them just imported" err &&
+	grep -q "^  chat_1743500000000_garden$" err &&
+	test "$(jq -c "[.conversations[].id]" lim.json)" = "[\"chat_1743600000000_tax\"]"
+'
+
+test_expect '--json reports each source and conversation' '
+	convctl -s js.json migrate --json "$F/sessions" >out &&
+	jq -e ".dryRun == false and .conversations == 2 and .messages == 8" out >/dev/null &&
+	jq -c "[.sources[] | [.format, .status, .conversations[0].id, .conversations[0].messages]]" out >got &&
+	echo "[[\"jsonl\",\"imported\",\"sess-2b61\",5],[\"jsonl\",\"imported\",\"sess-9f3e\",3]]" >want &&
+	test_cmp want got &&
+	convctl -s js.json migrate --json "$F/sessions" | jq -e "[.sources[].status] == [\"already-imported\", \"already-imported\"] and .conversations == 0" >/dev/null
+'
+
+test_expect 'thousands of entries import in one go, no progress line off a terminal' '
+	sh "$top/tests/gen-smarthole.sh" 5000 >big.json &&
+	convctl -s big-store.json migrate big.json >out 2>err &&
+	test ! -s err &&
+	grep -qx "imported 1 conversation (10000 messages) from 1 source" out &&
+	jq -r ".conversations[0].summary" big-store.json | grep -qx "Migrated 5000 recent conversations from previous format." &&
+	convctl -s big-split.json migrate --split big.json | grep -qx "imported 100 conversations (10000 messages) from 1 source"
+'
+
+test_expect 'unknown format: a usage error that lists the formats' '
+	snapshot sh.json &&
+	fails_with 2 convctl -s sh.json migrate --format slack "$F/messages.json" &&
+	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer)" &&
+	unchanged sh.json
+'
+
+test_expect 'a shape no format has: asks for --format, listing them' '
+	echo "{\"hello\": 1}" >odd.json &&
+	fails_with 1 convctl -s sh.json migrate odd.json &&
+	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer)" &&
+	unchanged sh.json
+'
+
+test_expect 'malformed JSON: file, line and column, store unchanged' '
+	printf "{\n  \"recentConversations\": [\n    {\"id\": \"x\",, }\n  ]\n}\n" >broken.json &&
+	fails_with 1 convctl -s sh.json migrate broken.json &&
+	stderr_has "convctl: migrate: '\''broken.json'\'':3:16: " &&
+	unchanged sh.json
+'
+
+test_expect 'wrong shapes name the JSON path, store unchanged' '
+	jq "del(.recentConversations[1].userMessage)" "$F/smarthole-history.json" >s1.json &&
+	fails_with 1 convctl -s sh.json migrate s1.json &&
+	stderr_has "'\''s1.json'\'': recentConversations[1]: missing '\''userMessage'\''" &&
+	jq ".conversationHistory.recentConversations[0].timestamp = 5" "$F/data.json" >s2.json &&
+	fails_with 1 convctl -s sh.json migrate s2.json &&
+	stderr_has "'\''s2.json'\'': conversationHistory.recentConversations[0].timestamp: expected an ISO 8601 time" &&
+	jq ".conversationData.conversations[0].messages[1].role = \"robot\"" "$F/data.json" >s3.json &&
+	fails_with 1 convctl -s sh.json migrate s3.json &&
+	stderr_has "'\''s3.json'\'': conversationData.conversations[0].messages[1].role: unknown role '\''robot'\''" &&
+	jq ".[3].role = 7" "$F/messages.json" >s4.json &&
+	fails_with 1 convctl -s sh.json migrate s4.json &&
+	stderr_has "'\''s4.json'\'': [3].role: expected a string" &&
+	jq ".messages[2].toolCalls = {}" "$F/chatsidian/tax.json" >s5.json &&
+	fails_with 1 convctl -s sh.json migrate s5.json &&
+	stderr_has "'\''s5.json'\'': messages[2].toolCalls: expected an array" &&
+	jq ".tasks[\"task-9a02\"].context_manager.history[1] = 3" "$F/aiwhisperer.json" >s6.json &&
+	fails_with 1 convctl -s sh.json migrate s6.json &&
+	stderr_has "'\''s6.json'\'': tasks.task-9a02.context_manager.history[1]: expected a message object or a string" &&
+	printf "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"wizard\",\"content\":\"b\"}\n" >s7.jsonl &&
+	fails_with 1 convctl -s sh.json migrate s7.jsonl &&
+	stderr_has "'\''s7.jsonl'\'': line 2: role: unknown role \"wizard\"" &&
+	unchanged sh.json
+'
+
+test_expect 'one bad file in a directory: nothing from the others either' '
+	mkdir mixed && cp "$F/chatsidian/tax.json" mixed/a.json &&
+	echo "{\"id\": \"x\", \"messages\": [{\"content\": \"hi\"}]}" >mixed/b.json &&
+	snapshot c.json &&
+	fails_with 1 convctl -s c.json migrate mixed &&
+	stderr_has "'\''mixed/b.json'\'': messages[0].role: missing" &&
+	unchanged c.json
+'
+
+test_expect '--format overrides what the name and content say' '
+	cp "$F/sessions/sess-9f3e.jsonl" log.txt &&
+	convctl -s f.json migrate --format jsonl log.txt | grep -q "log.txt: jsonl, 1 conversation, 3 messages" &&
+	snapshot f.json &&
+	fails_with 1 convctl -s f.json migrate --format chatsidian "$F/messages.json" &&
+	stderr_has "expected a Chatsidian conversation object at the top" &&
+	unchanged f.json
+'
+
+test_expect 'a path that is not there, or an empty directory, fails cleanly' '
+	fails_with 1 convctl -s e.json migrate nowhere.json &&
+	stderr_has "cannot read '\''nowhere.json'\''" &&
+	mkdir empty &&
+	fails_with 1 convctl -s e.json migrate empty &&
+	stderr_has "'\''empty'\'': no .json or .jsonl files in it" &&
+	test ! -e e.json
+'
+
+test_expect 'an active conversation imported beside the store'\''s own is ended' '
+	convctl -s act.json add "hello" >/dev/null &&
+	convctl -s act.json migrate "$F/data.json" >/dev/null 2>err &&
+	grep -q "conversation '\''conv-1769000000000'\'' was active; ended it at 2026-01-21T12:53:20.000Z" err &&
+	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" act.json)" = 1
+'
+
+test_expect 'migrate -h names every option' '
+	convctl migrate -h >out &&
+	for o in --format --dry-run --json --rename-conflicts --split FILE\|DIR; do
+		grep -q -- "$o" out || exit 1
+	done
+'
+
+test_done
