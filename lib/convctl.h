@@ -278,7 +278,8 @@ struct migrate_result;
  * Reads every source under rq->path, checks it, and adds what is new to st in
  * memory: its conversations, a record of each source in "imports" and
  * lastMigrated. Sources recorded before are skipped. On error st may hold part
- * of the import: the caller must not save it.
+ * of the import: the caller must not save it. Either way the caller frees
+ * *result with migrate_free().
  */
 int migrate_run(struct store *, const struct migrate_request *,
     struct migrate_result **, struct error *);

@@ -374,6 +374,11 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 			rc = 0;
 			goto out;
 		}
+	/* a byte order mark (Windows editors write one) is not JSON */
+	if (text.len >= 3 && memcmp(text.data, "\xef\xbb\xbf", 3) == 0) {
+		memmove(text.data, text.data + 3, text.len - 2);
+		text.len -= 3;
+	}
 	if (detect(&r, &text, &root, e) < 0)
 		goto out;
 	switch (s->format) {

@@ -251,6 +251,17 @@ test_expect 'thousands of entries import in one go, no progress line off a termi
 	convctl -s big-split.json migrate --split big.json | grep -qx "imported 100 conversations (10000 messages) from 1 source"
 '
 
+test_expect 'on a terminal, a large import shows a progress line on stderr' '
+	python3 -c "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)" \
+	    "$CONVCTL_BIN" -s big-tty.json migrate big.json </dev/null >tty.out &&
+	tr "\r" "\n" <tty.out >tty.lines &&
+	grep -q "^convctl: migrate: reading '\''big.json'\'': 2500 of 5000 (50%)" tty.lines &&
+	grep -q "^convctl: migrate: reading '\''big.json'\'': 5000 of 5000 (100%)" tty.lines &&
+	python3 -c "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)" \
+	    "$CONVCTL_BIN" -s small-tty2.json migrate "$F/messages.json" </dev/null >tty.out &&
+	! grep -q reading tty.out
+'
+
 test_expect 'unknown format: a usage error that lists the formats' '
 	snapshot sh.json &&
 	fails_with 2 convctl -s sh.json migrate --format slack "$F/messages.json" &&
@@ -313,6 +324,11 @@ test_expect '--format overrides what the name and content say' '
 	fails_with 1 convctl -s f.json migrate --format chatsidian "$F/messages.json" &&
 	stderr_has "expected a Chatsidian conversation object at the top" &&
 	unchanged f.json
+'
+
+test_expect 'a byte order mark at the start is skipped' '
+	printf "\357\273\277[{\"role\": \"user\", \"content\": \"hi\"}]" >bom.json &&
+	convctl -s bom-store.json migrate bom.json | grep -q "bom.json: messages, 1 conversation, 1 message"
 '
 
 test_expect 'a path that is not there, or an empty directory, fails cleanly' '
