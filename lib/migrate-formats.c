@@ -555,27 +555,31 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	return rc;
 }
 
-/* SmartHole's new format, PersistedConversations: already the store's shape */
+/*
+ * SmartHole's new format, PersistedConversations, under base ("conversationData"
+ * in a data.json, "" on its own): already the store's shape, taken as it is
+ */
 static int
-smarthole_data(struct mig_reader *r, json_t *data, struct error *e)
+smarthole_data(struct mig_reader *r, json_t *data, const char *base,
+    struct error *e)
 {
-	char at[PATH_LEN];
+	char at[PATH_LEN], msg[sizeof(e->msg)];
 	json_t *convs, *c;
 	size_t i;
 
 	if (!json_is_object(data))
-		return bad(r, e, "conversationData: expected an object");
+		return bad(r, e, "%s: expected an object", base);
 	convs = json_object_get(data, "conversations");
 	if (convs == NULL)
-		return bad(r, e, "conversationData: missing 'conversations'");
+		return bad(r, e, "%s%smissing 'conversations'", base,
+		    *base ? ": " : "");
 	if (!json_is_array(convs))
-		return bad(r, e, "conversationData.conversations: expected an "
-		    "array");
+		return bad(r, e, "%s%sconversations: expected an array", base,
+		    *base ? "." : "");
 	json_array_foreach(convs, i, c) {
-		snprintf(at, sizeof(at), "conversationData.conversations[%zu]", i);
+		snprintf(at, sizeof(at), "%s%sconversations[%zu]", base,
+		    *base ? "." : "", i);
 		if (conv_validate(c, at, e) < 0) {
-			char msg[sizeof(e->msg)];
-
 			memcpy(msg, e->msg, sizeof(msg));
 			return bad(r, e, "%s", msg);
 		}
@@ -594,12 +598,18 @@ mig_read_smarthole(struct mig_reader *r, json_t *root, struct error *e)
 		    "data.json or PersistedHistory)");
 	hist = json_object_get(root, "conversationHistory");
 	data = json_object_get(root, "conversationData");
-	if (hist == NULL && data == NULL)	/* a bare PersistedHistory */
+	if (hist == NULL && data == NULL) {
+		/* a bare PersistedConversations (or a convctl store), or History */
+		if (json_object_get(root, "conversations") != NULL &&
+		    json_object_get(root, "recentConversations") == NULL)
+			return smarthole_data(r, root, "", e);
 		return smarthole_history(r, root, "", e);
+	}
 	if (hist != NULL && !json_is_null(hist) &&
 	    smarthole_history(r, hist, "conversationHistory.", e) < 0)
 		return -1;
-	if (data != NULL && !json_is_null(data) && smarthole_data(r, data, e) < 0)
+	if (data != NULL && !json_is_null(data) &&
+	    smarthole_data(r, data, "conversationData", e) < 0)
 		return -1;
 	return 0;
 }
@@ -919,9 +929,11 @@ mig_read_chatsidian(struct mig_reader *r, json_t *root, struct error *e)
 		return -1;
 	}
 	/* absent, they default to the messages' times, not to now */
-	if (json_object_get(root, "createdAt") == NULL && n > 0)
+	v = json_object_get(root, "createdAt");
+	if ((v == NULL || json_is_null(v)) && n > 0)
 		start = conv_time(c, "startedAt");
-	if (json_object_get(root, "modifiedAt") == NULL)
+	v = json_object_get(root, "modifiedAt");
+	if (v == NULL || json_is_null(v))
 		end = conv_time(c, "endedAt");
 	conv_set_time(c, "startedAt", start);
 	conv_set_time(c, "endedAt", end);

@@ -206,12 +206,17 @@ add_source(struct migrate_result *res, const char *file)
 	s->renamed = json_object();
 }
 
-/* a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by name */
+/*
+ * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
+ * name; never the store itself, should it live there
+ */
 static int
-collect_dir(struct migrate_result *res, const char *dir, struct error *e)
+collect_dir(struct migrate_result *res, const char *dir, const char *store,
+    struct error *e)
 {
 	struct dirent **names = NULL;
-	struct stat sb;
+	struct stat sb, self;
+	int have_self = stat(store, &self) == 0;
 	struct buf p = { 0 };
 	const char *n;
 	int i, count, rc = -1;
@@ -228,6 +233,9 @@ collect_dir(struct migrate_result *res, const char *dir, struct error *e)
 			error_errno(e, "cannot read '%s'", p.data);
 			goto out;
 		}
+		if (have_self && sb.st_dev == self.st_dev &&
+		    sb.st_ino == self.st_ino)
+			continue;
 		if (S_ISDIR(sb.st_mode)) {
 			buf_adds(&p, "/events.jsonl");
 			if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode))
@@ -297,7 +305,8 @@ detect(struct mig_reader *r, const struct buf *text, json_t **root,
 		;
 	else if (json_object_get(v, "conversationHistory") != NULL ||
 	    json_object_get(v, "conversationData") != NULL ||
-	    json_object_get(v, "recentConversations") != NULL)
+	    json_object_get(v, "recentConversations") != NULL ||
+	    json_is_array(json_object_get(v, "conversations")))
 		s->format = MIGRATE_SMARTHOLE;
 	else if (json_object_get(v, "tasks") != NULL)
 		s->format = MIGRATE_AIWHISPERER;
@@ -547,7 +556,7 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);
 	if (S_ISDIR(sb.st_mode)) {
-		if (collect_dir(res, rq->path, e) < 0)
+		if (collect_dir(res, rq->path, store_path(st), e) < 0)
 			return -1;
 	} else
 		add_source(res, rq->path);

@@ -81,6 +81,26 @@ test_expect 'data.json: the plugin'\''s settings (an API key) are not copied' '
 	! grep -q "sk-ant" d.json
 '
 
+test_expect 'a bare PersistedConversations (or another store) loads as it is' '
+	jq ".conversationData" "$F/data.json" >pc.json &&
+	convctl -s pc-store.json migrate pc.json >out &&
+	grep -q "pc.json: smarthole, 2 conversations, 3 messages" out &&
+	jq -c ".conversations" pc.json >want &&
+	jq -c ".conversations" pc-store.json >got &&
+	test_cmp want got &&
+	jq ".conversations[1].messages[0].timestamp = \"yesterday\"" pc.json >pc-bad.json &&
+	fails_with 1 convctl -s pc-store2.json migrate pc-bad.json &&
+	stderr_has "'\''pc-bad.json'\'': conversations[1].messages[0].timestamp: not an ISO 8601 time: '\''yesterday'\''"
+'
+
+test_expect 'a directory holding the store does not import the store' '
+	mkdir here && cp "$F/messages.json" here/chat.json &&
+	convctl -s here/store.json add "hi" >/dev/null &&
+	convctl -s here/store.json migrate here >out &&
+	grep -qx "imported 1 conversation (8 messages) from 1 source" out &&
+	! grep -q "store.json:" out
+'
+
 test_expect 'messages: one conversation; tool calls, parts and bare strings' '
 	convctl -s m.json migrate "$F/messages.json" >out &&
 	grep -q "messages, 1 conversation, 8 messages" out &&
