@@ -61,7 +61,7 @@ _convctl()
 	show) opts="-f --format --json"; ids=1 ;;
 	recent) opts="-n --json" ;;
 	prompt) opts="-f --format --json --last --max-tokens" ;;
-	migrate) opts="--format --dry-run --json" ;;
+	migrate) opts="-f --format -n --dry-run --json --rename-conflicts --split" ;;
 	prune) opts="--max --older-than -n --dry-run --json" ;;
 	summarize) opts="--pending --all --force --dry-run --json"; ids=1 ;;
 	search)

@@ -275,8 +275,7 @@ test_expect 'on a terminal, a large import shows a progress line on stderr' '
 	python3 -c "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)" \
 	    "$CONVCTL_BIN" -s big-tty.json migrate big.json </dev/null >tty.out &&
 	tr "\r" "\n" <tty.out >tty.lines &&
-	grep -q "^convctl: migrate: reading '\''big.json'\'': 2500 of 5000 (50%)" tty.lines &&
-	grep -q "^convctl: migrate: reading '\''big.json'\'': 5000 of 5000 (100%)" tty.lines &&
+	grep -q "convctl: migrate: reading '\''big.json'\'' 5000/5000" tty.lines &&
 	python3 -c "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)" \
 	    "$CONVCTL_BIN" -s small-tty2.json migrate "$F/messages.json" </dev/null >tty.out &&
 	! grep -q reading tty.out
