@@ -45,7 +45,7 @@ MAN5 = $(wildcard man/*.5)
 
 all: convctl
 
-lib/%.o: lib/%.c lib/convctl.h lib/internal.h
+lib/%.o: lib/%.c lib/convctl.h lib/internal.h lib/migrate.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 cmd/%.o: cmd/%.c cmd/cmd.h lib/convctl.h

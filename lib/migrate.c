@@ -55,18 +55,66 @@ migrate_format_name(enum migrate_format f)
 	return f < MIGRATE_DETECT ? format_names[f] : "detect";
 }
 
+/*
+ * s with each byte that is not UTF-8 replaced by U+FFFD: file names are bytes,
+ * and jansson takes only valid strings (a name it refused would be lost)
+ */
+static char *
+utf8_clean(const char *s)
+{
+	struct buf b = { 0 };
+	size_t len = strlen(s);
+	long bad;
+
+	while ((bad = utf8_invalid_at(s, len)) >= 0) {
+		buf_add(&b, s, (size_t)bad);
+		buf_adds(&b, "\xef\xbf\xbd");
+		s += bad + 1;
+		len -= (size_t)bad + 1;
+	}
+	buf_add(&b, s, len);
+	return buf_detach(&b);
+}
+
+static json_t *
+clean_string(const char *s)
+{
+	char *c = utf8_clean(s);
+	json_t *v = json_string(c);
+
+	free(c);
+	return v;
+}
+
+static void
+vnote(json_t *notes, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	json_array_append_new(notes, clean_string(msg));
+}
+
+static void
+note(json_t *notes, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(notes, fmt, ap);
+	va_end(ap);
+}
+
 /* what readers call */
 
 void
 mig_note(struct mig_reader *r, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vnote(r->notes, fmt, ap);
 	va_end(ap);
-	json_array_append_new(r->notes, json_string(msg));
 }
 
 void
@@ -200,7 +248,8 @@ add_source(struct migrate_result *res, const char *file)
 	s = &res->src[res->nsrc++];
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(file);
-	s->session = session_of(file);
+	s->name = utf8_clean(file);
+	s->session = session_of(s->name);
 	s->convs = json_array();
 	s->own = json_array();
 	s->renamed = json_object();
@@ -442,7 +491,7 @@ place_ids(struct store *st, struct migrate_result *res, struct error *e)
 		json_array_foreach(s->convs, i, c) {
 			id = json_str(c, "id", NULL);
 			if (!id_taken(st, taken, id)) {
-				json_object_set_new(taken, id, json_string(s->file));
+				json_object_set_new(taken, id, json_string(s->name));
 				continue;
 			}
 			fresh = free_id(st, taken, id);
@@ -467,7 +516,7 @@ place_ids(struct store *st, struct migrate_result *res, struct error *e)
 				json_object_set_new(s->renamed, fresh,
 				    json_string(id));
 			json_object_set_new(c, "id", json_string(fresh));
-			json_object_set_new(taken, fresh, json_string(s->file));
+			json_object_set_new(taken, fresh, json_string(s->name));
 			free(fresh);
 		}
 	}
@@ -501,10 +550,10 @@ one_active(struct store *st, struct migrate_result *res)
 			end = n > 0 ? json_object_get(json_array_get(msgs, n - 1),
 			    "timestamp") : json_object_get(c, "startedAt");
 			json_object_set(c, "endedAt", end);
-			json_array_append_new(res->notes, json_sprintf("'%s': "
-			    "conversation '%s' was active; ended it at %s, as "
-			    "the store has an active one", s->file,
-			    json_str(c, "id", NULL), json_string_value(end)));
+			note(res->notes, "'%s': conversation '%s' was active; "
+			    "ended it at %s, as the store has an active one",
+			    s->file, json_str(c, "id", NULL),
+			    json_string_value(end));
 		}
 	}
 }
@@ -525,10 +574,10 @@ record(struct store *st, struct migrate_result *res, json_t *imports)
 		ids = json_array();
 		json_array_foreach(s->convs, i, c)
 			json_array_append(ids, json_object_get(c, "id"));
-		rec = json_pack("{s:s, s:s, s:s, s:s, s:o}", "sha256", s->sha,
+		rec = json_pack("{s:s, s:s, s:o, s:s, s:o}", "sha256", s->sha,
 		    "format", migrate_format_name(s->format), "file",
-		    realpath(s->file, real) ? real : s->file, "importedAt", ts,
-		    "conversations", ids);
+		    clean_string(realpath(s->file, real) ? real : s->file),
+		    "importedAt", ts, "conversations", ids);
 		json_array_append_new(imports, rec);
 	}
 	json_object_set_new(store_root(st), "lastMigrated", json_string(ts));
@@ -657,21 +706,21 @@ report_json(const struct migrate_result *res, int dry_run,
 				    s->renamed, json_str(c, "id", NULL)));
 			json_array_append_new(convs, o);
 		}
-		src = json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "file", s->file,
+		src = json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "file", s->name,
 		    "format", migrate_format_name(s->format), "sha256", s->sha,
 		    "status", status_names[s->status], "conversations", convs,
 		    "messages", (json_int_t)s->messages);
 		if (s->status == SRC_BEFORE)
 			json_object_set_new(src, "importedAt", json_string(s->before));
 		else if (s->status == SRC_DUPLICATE)
-			json_object_set_new(src, "sameAs", json_string(s->before));
+			json_object_set_new(src, "sameAs", clean_string(s->before));
 		json_array_append_new(sources, src);
 	}
 	ids = json_array();
 	for (i = 0; i < npruned; i++)
 		json_array_append_new(ids, json_string(pruned[i]));
-	root = json_pack("{s:s, s:b, s:I, s:I, s:o, s:O, s:o}", "path",
-	    res->rq->path, "dryRun", dry_run, "conversations",
+	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o}", "path",
+	    clean_string(res->rq->path), "dryRun", dry_run, "conversations",
 	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
 	    "sources", sources, "notes", res->notes, "pruned", ids);
 	return root;
@@ -740,6 +789,7 @@ migrate_free(struct migrate_result *res)
 		return;
 	for (k = 0; k < res->nsrc; k++) {
 		free(res->src[k].file);
+		free(res->src[k].name);
 		free(res->src[k].session);
 		free(res->src[k].before);
 		json_decref(res->src[k].convs);

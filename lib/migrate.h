@@ -12,6 +12,7 @@ enum source_status { SRC_NEW, SRC_BEFORE, SRC_DUPLICATE };
 /* one file read: what it was, and the conversations found in it */
 struct mig_source {
 	char *file;			/* as found: PATH or DIR/NAME */
+	char *name;			/* file as valid UTF-8, for JSON */
 	char *session;			/* the session id its name gives, for jsonl */
 	enum migrate_format format;
 	char sha[SHA256_HEX_LEN];

@@ -345,6 +345,15 @@ test_expect '--format overrides what the name and content say' '
 	unchanged f.json
 '
 
+test_expect 'a file name that is not UTF-8 is imported and recorded' '
+	name=$(printf "caf\351") &&
+	cp "$F/sessions/sess-9f3e.jsonl" "$name.jsonl" &&
+	convctl -s l1.json migrate "$name.jsonl" >/dev/null &&
+	test "$(jq -r ".conversations[0].id" l1.json)" = "caf�" &&
+	jq -r ".imports[0].file" l1.json | grep -q "/caf�.jsonl$" &&
+	convctl -s l1.json migrate "$name.jsonl" | grep -q "nothing new to import"
+'
+
 test_expect 'a byte order mark at the start is skipped' '
 	printf "\357\273\277[{\"role\": \"user\", \"content\": \"hi\"}]" >bom.json &&
 	convctl -s bom-store.json migrate bom.json | grep -q "bom.json: messages, 1 conversation, 1 message"
