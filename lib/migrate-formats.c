@@ -512,14 +512,14 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	struct entry_group *groups = NULL;
 	json_t *entries, *summaries, *v;
 	size_t i, ng = 0;
-	int rc = -1;
 
 	if (!json_is_object(hist))
 		return bad(r, e, "%s: expected a PersistedHistory object",
 		    *base ? "conversationHistory" : "top");
 	entries = json_object_get(hist, "recentConversations");
 	if (entries == NULL)
-		return bad(r, e, "%smissing 'recentConversations'", base);
+		return bad(r, e, "%s%smissing 'recentConversations'", *base ?
+		    "conversationHistory" : "", *base ? ": " : "");
 	if (!json_is_array(entries))
 		return bad(r, e, "%srecentConversations: expected an array", base);
 	summaries = json_object_get(hist, "summaries");
@@ -550,9 +550,8 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	}
 	for (i = 0; i < ng; i++)
 		mig_add(r, smarthole_conv(r, hist, entries, groups[i], i, ng), 0, 0);
-	rc = 0;
 	free(groups);
-	return rc;
+	return 0;
 }
 
 /*

@@ -309,6 +309,9 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	jq ".conversationHistory.recentConversations[0].timestamp = 5" "$F/data.json" >s2.json &&
 	fails_with 1 convctl -s sh.json migrate s2.json &&
 	stderr_has "'\''s2.json'\'': conversationHistory.recentConversations[0].timestamp: expected an ISO 8601 time" &&
+	jq ".conversationHistory = {}" "$F/data.json" >s8.json &&
+	fails_with 1 convctl -s sh.json migrate s8.json &&
+	stderr_has "'\''s8.json'\'': conversationHistory: missing '\''recentConversations'\''" &&
 	jq ".conversationData.conversations[0].messages[1].role = \"robot\"" "$F/data.json" >s3.json &&
 	fails_with 1 convctl -s sh.json migrate s3.json &&
 	stderr_has "'\''s3.json'\'': conversationData.conversations[0].messages[1].role: unknown role '\''robot'\''" &&
