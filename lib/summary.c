@@ -63,10 +63,15 @@ bad_setting(const struct settings *st, enum setting s, const char *what,
     struct error *e)
 {
 	const char *v = settings_get(st, s);
+	char flag[64], *p;
 
 	switch (st->source[s]) {
 	case SRC_FLAG:
-		return error_set(e, "invalid --%s '%s': %s", setting_key(s), v, what);
+		snprintf(flag, sizeof(flag), "%s", setting_key(s));
+		for (p = flag; *p != '\0'; p++)	/* api_base: --api-base */
+			if (*p == '_')
+				*p = '-';
+		return error_set(e, "invalid --%s '%s': %s", flag, v, what);
 	case SRC_FILE:
 		return error_set(e, "invalid %s '%s' in '%s': %s", setting_key(s),
 		    v, st->config_path, what);
@@ -533,7 +538,8 @@ label_value(const char *s, const char *label)
 	if (*s != ':')
 		return NULL;
 	s++;
-	while (*s != '\0' && strchr(" \t*_`", *s) != NULL)
+	/* the rest of "**Title:**" */
+	while (*s != '\0' && strchr(" \t*", *s) != NULL)
 		s++;
 	return s;
 }
