@@ -58,6 +58,8 @@ log_line(void *arg, const char *line)
 {
 	struct ctx *ctx = arg;
 
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);	/* over any progress line */
 	cmd_error(ctx, "%s", line);
 }
 

@@ -90,6 +90,24 @@ want_url(const struct settings *st, enum setting s, struct error *e)
 	return 0;
 }
 
+/* a key goes into a header line: a control character there could forge one */
+static int
+want_key(const struct settings *st, enum setting s, struct error *e)
+{
+	const unsigned char *k = (const unsigned char *)settings_get(st, s);
+
+	for (; k != NULL && *k != '\0'; k++)
+		if (*k < 0x20 || *k == 0x7f) {
+			if (st->source[s] == SRC_FILE)
+				return error_set(e, "the %s in '%s' holds a "
+				    "control character", setting_key(s),
+				    st->config_path);
+			return error_set(e, "the key in %s holds a control "
+			    "character", setting_env(s));
+		}
+	return 0;
+}
+
 int
 summary_config_load(struct summary_config *cf, const struct settings *st,
     struct error *e)
@@ -131,7 +149,8 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 		l->key = settings_get(st, SET_ANTHROPIC_API_KEY);
 		if (l->model == NULL)
 			l->model = "claude-3-5-haiku-latest";
-		if (want_url(st, SET_ANTHROPIC_BASE, e) < 0)
+		if (want_url(st, SET_ANTHROPIC_BASE, e) < 0 ||
+		    want_key(st, SET_ANTHROPIC_API_KEY, e) < 0)
 			return -1;
 		if (l->key == NULL)
 			return error_set(e, "the anthropic summarizer needs an API "
@@ -141,6 +160,8 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	}
 	l->api = LLM_OPENAI;
 	l->key = settings_get(st, SET_API_KEY);
+	if (want_key(st, SET_API_KEY, e) < 0)
+		return -1;
 	if ((l->base = settings_get(st, SET_API_BASE)) == NULL) {
 		l->base = "https://api.openai.com/v1";
 		/* a local server needs no key; OpenAI's own API does */

@@ -315,6 +315,8 @@ test_expect 'bad requests: usage errors and missing conversations' '
 	CONVCTL_TIMEOUT=soon fails_with 1 convctl summarize && stderr_has "invalid CONVCTL_TIMEOUT '"'"'soon'"'"'" &&
 	CONVCTL_API_BASE=ftp://x fails_with 1 convctl summarize && stderr_has "expected an http:// or https:// URL" &&
 	CONVCTL_SUMMARIZER=none fails_with 1 convctl summarize && stderr_has "summaries are turned off" &&
+	CONVCTL_API_KEY="$(printf "sk-1\r\nX-Evil: 1")" fails_with 1 convctl summarize &&
+	stderr_has "the key in CONVCTL_API_KEY holds a control character" && ! grep -q Evil "$T/err" &&
 	(unset CONVCTL_API_BASE CONVCTL_API_KEY && CONVCTL_SUMMARIZER=openai fails_with 1 convctl summarize) &&
 	stderr_has "needs an API key"
 '
