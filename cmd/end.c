@@ -90,13 +90,13 @@ const struct cmd_entry cmd_end_entry = {
 	.usage = "[--no-summary] [-v | --verbose] [--summarizer NAME] "
 	    "[--model NAME] [--api-base URL]",
 	.help =
-	    "      --no-summary    end it without a title or summary\n"
-	    "  -v, --verbose       show the summary request and reply on\n"
-	    "                      stderr (the API key as [redacted])\n"
-	    "      --summarizer S  openai, anthropic, offline or none\n"
-	    "                      (the summarizer setting)\n"
-	    "      --model NAME    the model (the model setting)\n"
-	    "      --api-base URL  an OpenAI-compatible API root (api_base)\n"
+	    "      --no-summary      end it without a title or summary\n"
+	    "  -v, --verbose         show the summary request and reply on\n"
+	    "                        stderr (the API key as [redacted])\n"
+	    "      --summarizer NAME openai, anthropic, offline or none\n"
+	    "                        (the summarizer setting)\n"
+	    "      --model NAME      the model (the model setting)\n"
+	    "      --api-base URL    an OpenAI-compatible API root (api_base)\n"
 	    "  Prints the id of the conversation ended. Exit status 3: it was\n"
 	    "  ended, but its summary failed (convctl summarize --pending).\n",
 	.shortopts = "v",
