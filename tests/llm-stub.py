@@ -2,6 +2,7 @@
 """A stub LLM server for convctl's tests: real HTTP on 127.0.0.1, no model.
 
 usage: llm-stub.py --port-file FILE --script FILE --log FILE
+                   [--tls-cert PEM --tls-key PEM]
 
 It listens on a free port and writes the port to --port-file once it is
 ready. It speaks OpenAI's chat completions (POST .../chat/completions) and
@@ -22,10 +23,13 @@ again from its first response. A response is an object:
 Every request is appended to --log as one JSON line, before it is answered:
 {"method", "path", "headers" (names in lower case), "body" (parsed when it is
 JSON, else the text)}.
+
+With --tls-cert and --tls-key it speaks HTTPS with that certificate.
 """
 import argparse
 import json
 import os
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -130,8 +134,14 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--script", required=True)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--tls-cert")
+    ap.add_argument("--tls-key")
     a = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if a.tls_cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.tls_cert, a.tls_key)
+        server.socket = ctx.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     server.script = a.script
     server.log = a.log

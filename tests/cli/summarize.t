@@ -20,6 +20,15 @@ MARKDOWN='[{"reply": "<think>they want a summary</think>\nHere you go:\n\n**Titl
 SLOW='[{"delay": 4, "reply": "TITLE: Too late\nSUMMARY: Too late."}]'
 HELD="[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added.\"}]"
 
+# an HTTPS stub with a self-signed certificate for 127.0.0.1
+TLS=
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" \
+    -out "$T/cert.pem" -days 2 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1; then
+	stub_start tls --tls-cert "$T/cert.pem" --tls-key "$T/key.pem"
+	TLS=https://127.0.0.1:$(cat "$T/tls.port")
+fi
+
 # a conversation ended without a summary; prints its id
 seed() {
 	convctl add --at 2026-02-04T17:26:40Z "Add milk to my groceries list" >/dev/null &&
@@ -265,6 +274,20 @@ test_expect 'the proxy variables libcurl honours are used' '
 	http_proxy=$STUB CONVCTL_API_BASE=http://llm.invalid/v1 convctl summarize >out &&
 	test "$(req 1 .path)" = http://llm.invalid/v1/chat/completions &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list"
+'
+
+test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
+	test -n "$TLS" || { echo "no openssl to make a certificate"; exit 1; }
+	export CONVCTL_STORE=$T/tls.json && id=$(seed) && stub_script "$OK" &&
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
+	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
+	stderr_has "certificate" && stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	CONVCTL_API_BASE=$TLS/v1 CONVCTL_CA_BUNDLE=$T/cert.pem convctl summarize >out &&
+	stub_count 1 && test "$(req 1 .path)" = /v1/chat/completions &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	CONVCTL_CA_BUNDLE=$T/nonexistent.pem fails_with 1 convctl summarize --force &&
+	stderr_has "cannot read ca_bundle '"'"'$T/nonexistent.pem'"'"'"
 '
 
 test_expect '--pending, --all, --force, --dry-run and --json' '
