@@ -473,7 +473,9 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 		}
 		if (i == attempts)
 			break;
-		if (after >= 0) {
+		/* libcurl says 0 for no Retry-After (and "0" asks for no wait:
+		 * backing off is the kinder reading of both) */
+		if (after > 0) {
 			wait = (double)after;
 			if (wait > MAX_WAIT) {
 				buf_addf(&why, " (the server asks to wait %.0f "
