@@ -489,7 +489,8 @@ summary_prompt(const struct summary_job *j, long max)
 		buf_addf(&text, "[%s]\n%c%s: ", json_str(m, "timestamp", NULL),
 		    toupper((unsigned char)role[0]), role + 1);
 		s = json_str(m, "content", &len);
-		buf_add(&text, s, len);
+		for (k = 0; k < len; k++)	/* a NUL would end the request text */
+			buf_addc(&text, s[k] != '\0' ? s[k] : ' ');
 		tools = json_object_get(m, "toolsUsed");
 		json_array_foreach(tools, k, t)
 			buf_addf(&text, "%s%s%s", k ? ", " : " [used: ",

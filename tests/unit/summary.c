@@ -184,6 +184,15 @@ test_prompt(void)
 	ok(strlen(p) < 1000 + 100, "about max characters are sent");
 	free(p);
 	summary_job_free(j);
+
+	j = job_from(CONV(MSG("2026-02-04T17:26:40.000Z", "user",
+	    "before\\u0000after")), path);
+	if (!ok(j != NULL, "a conversation with a NUL loads"))
+		return;
+	p = summary_prompt(j, 100000);
+	ok(strstr(p, "User: before after") != NULL, "a NUL is sent as a space");
+	free(p);
+	summary_job_free(j);
 }
 
 static char *
