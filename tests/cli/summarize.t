@@ -315,6 +315,17 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 	test "$(field "$b" title)" = "Adding milk to the grocery list"
 '
 
+test_expect 'a progress line on a terminal, none elsewhere' '
+	command -v script >/dev/null || { echo "no script(1) for a terminal"; exit 1; }
+	export CONVCTL_STORE=$T/progress.json && seed >/dev/null &&
+	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
+	convctl end --no-summary >/dev/null &&
+	SHELL=/bin/sh script -qec "\"$CONVCTL_BIN\" summarize --all --summarizer offline" /dev/null >tty &&
+	grep -q "summarizing 1/2 " tty && grep -q "summarizing 2/2 " tty &&
+	convctl summarize --all --force --summarizer offline >out 2>err &&
+	test ! -s err && test "$(wc -l <out)" -eq 2
+'
+
 test_expect 'an already summarized conversation is left alone without --force' '
 	export CONVCTL_STORE=$T/again.json && id=$(seed) && stub_script "$OK" &&
 	convctl summarize >/dev/null && stub_script "$OK" &&
