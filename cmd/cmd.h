@@ -110,6 +110,13 @@ void progress_done(struct progress *);
 void progress_cb(void *progress, size_t done, size_t total);
 /* main.c */
 void cmd_print_usage(FILE *, const struct cmd_entry *);
+/* summarize.c: shared with end (and migrate --summarize) */
+/* the summarizer, the --summarizer, --model and --api-base flags applied */
+int cmd_summary_config(struct ctx *, struct summary_config *, struct error *);
+/* summarizes each job with the store unlocked, storing what is still current;
+ * prints why any failed; returns EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
+int cmd_summarize_jobs(struct ctx *, const struct summary_config *,
+    struct summary_job *const *, size_t n);
 
 extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,

@@ -293,4 +293,87 @@ void migrate_report(struct buf *, const struct migrate_result *, int dry_run,
     char *const *pruned, size_t npruned, int json);
 void migrate_free(struct migrate_result *);
 
+/* llm.c: one chat request over HTTP (libcurl, started by the first request) */
+enum llm_api { LLM_OPENAI, LLM_ANTHROPIC };
+struct llm_config {
+	enum llm_api api;
+	const char *base;		/* the API root, e.g. https://api.openai.com/v1 */
+	const char *model;
+	const char *key;		/* NULL: no key is sent */
+	const char *ca_bundle;		/* NULL: the system's CA certificates */
+	double connect_timeout;		/* seconds */
+	double timeout;			/* seconds, for each attempt */
+	long retries;			/* attempts after the first */
+	/* --verbose: each line of the exchange, the key replaced by [redacted] */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
+};
+/* sends system and user text; *text is the model's reply, caller frees */
+int llm_chat(const struct llm_config *, const char *system, const char *user,
+    char **text, struct error *);
+/* the provider's own error message in a reply body, one line; caller frees */
+char *llm_error_message(const char *body, size_t len);
+/* replaces every copy of secret in b with [redacted] */
+void llm_redact(struct buf *, const char *secret);
+void llm_cleanup(void);			/* after the last request */
+
+/* summary.c: titles and summaries of ended conversations */
+enum summary_kind { SUMMARY_NONE, SUMMARY_OFFLINE, SUMMARY_OPENAI,
+	SUMMARY_ANTHROPIC };
+int summary_kind_parse(const char *, enum summary_kind *);
+const char *summary_kind_name(enum summary_kind);
+struct summary_config {
+	enum summary_kind kind;
+	struct llm_config llm;		/* openai and anthropic */
+	long context_chars;		/* conversation text sent, in code points */
+};
+/*
+ * The summarizer and its settings. Without a summarizer setting: openai when
+ * an OpenAI API key or a base URL is configured, else anthropic when an
+ * Anthropic key is, else offline. Pointers are into the settings.
+ */
+int summary_config_load(struct summary_config *, const struct settings *,
+    struct error *);
+
+/* a copy of one conversation, summarized while the store is closed */
+struct summary_job;
+struct summary_job *summary_job_new(struct conv *);
+const char *summary_job_id(const struct summary_job *);
+void summary_job_free(struct summary_job *);
+
+struct summary_result {
+	char *title, *summary;
+	int offline_title;		/* the reply had no title: the offline one */
+	int offline_summary;		/* nor a summary */
+};
+void summary_result_free(struct summary_result *);
+extern const char summary_instructions[];	/* the system prompt */
+/* the conversation as sent: longer than max code points, its start and its
+ * end with a marked gap between them; caller frees */
+char *summary_prompt(const struct summary_job *, long max);
+/* the TITLE: and SUMMARY: of a model's reply, NULL where it has none */
+void summary_parse_reply(const char *reply, char **title, char **summary);
+/* deterministic: from the first request, the last answer, the tools, the
+ * message count and the time span */
+void summary_offline(const struct summary_job *, struct summary_result *);
+/* with the configured summarizer; never touches the store */
+int summary_make(const struct summary_config *, const struct summary_job *,
+    struct summary_result *, struct error *);
+/* 0: stored in st; 1: the conversation is gone; 2: it changed since the
+ * job was made, and is left as it is */
+int summary_store(struct store *, const struct summary_job *,
+    const struct summary_result *, struct error *);
+
+enum summary_status { SUMMARY_DONE, SUMMARY_WOULD, SUMMARY_SKIPPED,
+	SUMMARY_FAILED, SUMMARY_CHANGED, SUMMARY_GONE };
+struct summary_outcome {
+	const char *id;
+	enum summary_status status;
+	const char *title, *summary;	/* SUMMARY_DONE */
+	const char *error;		/* SUMMARY_FAILED */
+};
+/* text: "ID\tTITLE" for each done, "ID" for each that would be; json: all */
+void summary_render(struct buf *, const struct summary_outcome *, size_t n,
+    int json);
+
 #endif

@@ -1,0 +1,516 @@
+/*
+ * llm.c - one chat request to an LLM over HTTP (libcurl), done carefully.
+ *
+ * Two APIs: OpenAI's chat completions, which OpenAI, Ollama, llama.cpp's
+ * server, vLLM, LM Studio and OpenRouter all speak, and Anthropic's Messages.
+ * A request is retried on 429, 408, 5xx and transport hiccups such as a
+ * timeout, with exponential backoff and jitter or the server's Retry-After;
+ * never on 400, 401, 403 or 404, which another try cannot mend. Every failure
+ * becomes one line: the HTTP status and the provider's own message.
+ *
+ * The API key travels only in a request header. It is never logged: the
+ * --verbose lines are written from the header names, not the header values,
+ * and any error text is scrubbed of it, in case a server echoes it back.
+ *
+ * TLS verification is always on; libcurl's proxy variables (http_proxy,
+ * https_proxy, no_proxy, all_proxy) are honoured as libcurl honours them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "internal.h"
+
+#define MAX_REPLY (8 * 1024 * 1024)	/* a summary reply is a few hundred bytes */
+#define BACKOFF_BASE 1.0		/* seconds before the first retry, doubled after */
+#define MAX_WAIT 60.0			/* the longest Retry-After we sit through */
+#define ANTHROPIC_VERSION "2023-06-01"
+#define ANTHROPIC_MAX_TOKENS 512	/* the Messages API requires a bound */
+
+static int curl_ready;
+static CURL *handle;	/* kept between requests: its connections are reused */
+
+struct reply {
+	struct buf body;
+	int too_big;
+};
+
+static size_t
+on_data(char *p, size_t size, size_t n, void *arg)
+{
+	struct reply *r = arg;
+
+	if (r->body.len + size * n > MAX_REPLY) {
+		r->too_big = 1;
+		return 0;	/* makes libcurl stop with CURLE_WRITE_ERROR */
+	}
+	buf_add(&r->body, p, size * n);
+	return size * n;
+}
+
+static void
+say(const struct llm_config *cf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* a line for --verbose; the caller decides where it goes */
+static void
+say(const struct llm_config *cf, const char *fmt, ...)
+{
+	struct buf b = { 0 };
+	va_list ap;
+	int n;
+
+	if (cf->log == NULL)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	b.data = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(b.data, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b.len = (size_t)n;
+	llm_redact(&b, cf->key);
+	cf->log(cf->log_arg, b.data);
+	buf_free(&b);
+}
+
+void
+llm_redact(struct buf *b, const char *secret)
+{
+	static const char mark[] = "[redacted]";
+	size_t slen, i;
+	struct buf out = { 0 };
+	char *hit;
+
+	if (secret == NULL || (slen = strlen(secret)) == 0 || b->data == NULL ||
+	    memmem(b->data, b->len, secret, slen) == NULL)
+		return;
+	for (i = 0; i < b->len;) {
+		hit = memmem(b->data + i, b->len - i, secret, slen);
+		if (hit == NULL) {
+			buf_add(&out, b->data + i, b->len - i);
+			break;
+		}
+		buf_add(&out, b->data + i, (size_t)(hit - (b->data + i)));
+		buf_adds(&out, mark);
+		i = (size_t)(hit - b->data) + slen;
+	}
+	buf_free(b);
+	*b = out;
+	if (b->data == NULL)
+		buf_adds(b, "");
+}
+
+/* s as one printable line of at most max bytes, cut on a character boundary */
+static void
+one_line(struct buf *out, const char *s, size_t len, size_t max)
+{
+	size_t i, start = out->len;
+	int space = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			space = 1;
+			continue;
+		}
+		if (space && out->len > start)
+			buf_addc(out, ' ');
+		space = 0;
+		if (out->len - start >= max) {
+			while (out->len > start &&
+			    ((unsigned char)out->data[out->len - 1] & 0xc0) == 0x80)
+				out->len--;
+			if (out->len > start &&
+			    (unsigned char)out->data[out->len - 1] >= 0xc0)
+				out->len--;
+			out->data[out->len] = '\0';
+			buf_adds(out, "...");
+			return;
+		}
+		buf_addc(out, (char)c);
+	}
+}
+
+/*
+ * The provider's own words in an error reply: OpenAI, llama.cpp and vLLM say
+ * {"error": {"message": …}}, Anthropic {"type": "error", "error": {"type": …,
+ * "message": …}}, Ollama {"error": "…"}, others {"message"|"detail": "…"};
+ * anything else is shown as its first line of text.
+ */
+char *
+llm_error_message(const char *body, size_t len)
+{
+	struct buf out = { 0 };
+	json_t *root, *err, *v = NULL;
+	const char *p, *nl;
+
+	root = json_loadb(body, len, 0, NULL);
+	if (json_is_object(root)) {
+		err = json_object_get(root, "error");
+		if (json_is_string(err))
+			v = err;
+		else if (json_is_object(err)) {
+			v = json_object_get(err, "message");
+			if (!json_is_string(v))
+				v = json_object_get(err, "type");
+			if (!json_is_string(v))
+				v = json_object_get(err, "code");
+		}
+		if (!json_is_string(v))
+			v = json_object_get(root, "message");
+		if (!json_is_string(v))
+			v = json_object_get(root, "detail");
+	}
+	if (json_is_string(v))
+		one_line(&out, json_string_value(v), json_string_length(v), 300);
+	else {
+		p = body;
+		while (p < body + len && (*p == '\n' || *p == '\r' || *p == ' '))
+			p++;
+		nl = memchr(p, '\n', (size_t)(body + len - p));
+		one_line(&out, p, nl ? (size_t)(nl - p) : (size_t)(body + len - p),
+		    200);
+	}
+	json_decref(root);
+	if (out.len == 0)
+		buf_adds(&out, "no error message in the reply");
+	return buf_detach(&out);
+}
+
+static char *
+request_body(const struct llm_config *cf, const char *system, const char *user)
+{
+	struct buf b = { 0 };
+	json_t *o;
+
+	if (cf->api == LLM_ANTHROPIC)
+		o = json_pack("{s:s, s:i, s:s, s:[{s:s, s:s}]}", "model", cf->model,
+		    "max_tokens", ANTHROPIC_MAX_TOKENS, "system", system,
+		    "messages", "role", "user", "content", user);
+	else
+		o = json_pack("{s:s, s:[{s:s, s:s}, {s:s, s:s}], s:b}", "model",
+		    cf->model, "messages", "role", "system", "content", system,
+		    "role", "user", "content", user, "stream", 0);
+	json_dump_buf(&b, o);
+	json_decref(o);
+	return buf_detach(&b);
+}
+
+/* the model's text in a successful reply */
+static int
+reply_text(const struct llm_config *cf, const char *url, const struct buf *body,
+    char **text, struct error *e)
+{
+	json_error_t je;
+	json_t *root, *v, *blk;
+	struct buf out = { 0 };
+	const char *type;
+	size_t i;
+	int rc = -1;
+
+	root = json_loadb(body->data ? body->data : "", body->len, 0, &je);
+	if (root == NULL) {
+		error_set(e, "malformed reply from '%s': not JSON (line %d, "
+		    "column %d: %s)", url, je.line, je.column, je.text);
+		return -1;
+	}
+	if (cf->api == LLM_ANTHROPIC) {
+		v = json_object_get(root, "content");
+		if (!json_is_array(v)) {
+			error_set(e, "malformed reply from '%s': no 'content' array",
+			    url);
+			goto out;
+		}
+		json_array_foreach(v, i, blk) {
+			type = json_str(blk, "type", NULL);
+			if (type != NULL && strcmp(type, "text") == 0 &&
+			    json_str(blk, "text", NULL) != NULL) {
+				if (out.len > 0)
+					buf_addc(&out, '\n');
+				buf_adds(&out, json_str(blk, "text", NULL));
+			}
+		}
+		if (out.data == NULL) {
+			error_set(e, "malformed reply from '%s': no text in "
+			    "'content'", url);
+			goto out;
+		}
+	} else {
+		v = json_object_get(json_object_get(json_array_get(
+		    json_object_get(root, "choices"), 0), "message"), "content");
+		if (!json_is_string(v)) {
+			error_set(e, "malformed reply from '%s': no "
+			    "'choices[0].message.content' string", url);
+			goto out;
+		}
+		buf_add(&out, json_string_value(v), json_string_length(v));
+	}
+	*text = buf_detach(&out);
+	rc = 0;
+out:
+	buf_free(&out);
+	json_decref(root);
+	return rc;
+}
+
+static double
+jitter01(void)
+{
+	uint32_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint32_t)time(NULL) * 2654435761u;
+	return r / 4294967296.0;
+}
+
+static void
+nap(double seconds)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int
+retryable_status(long status)
+{
+	return status == 408 || status == 429 || (status >= 500 && status <= 599);
+}
+
+static int
+retryable_curl(CURLcode c)
+{
+	switch (c) {
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_PARTIAL_FILE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* sets up the handle for one attempt */
+static int
+setup(const struct llm_config *cf, const char *url, const char *body,
+    struct curl_slist *headers, struct reply *r, char *errbuf, struct error *e)
+{
+	CURL *h = handle;
+	CURLcode c = CURLE_OK;
+
+	curl_easy_reset(h);
+#define SET(opt, val) if (c == CURLE_OK) c = curl_easy_setopt(h, opt, val)
+	SET(CURLOPT_URL, url);
+	SET(CURLOPT_POST, 1L);
+	SET(CURLOPT_POSTFIELDS, body);
+	SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	SET(CURLOPT_HTTPHEADER, headers);
+	SET(CURLOPT_USERAGENT, "convctl/" CONVCTL_VERSION);
+	SET(CURLOPT_WRITEFUNCTION, on_data);
+	SET(CURLOPT_WRITEDATA, r);
+	SET(CURLOPT_ERRORBUFFER, errbuf);
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_CONNECTTIMEOUT_MS, (long)(cf->connect_timeout * 1000));
+	SET(CURLOPT_TIMEOUT_MS, (long)(cf->timeout * 1000));
+	SET(CURLOPT_SSL_VERIFYPEER, 1L);
+	SET(CURLOPT_SSL_VERIFYHOST, 2L);
+	/* a redirect would carry the key to wherever it points: not followed */
+	SET(CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	SET(CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	if (cf->ca_bundle != NULL)
+		SET(CURLOPT_CAINFO, cf->ca_bundle);
+#undef SET
+	if (c != CURLE_OK)
+		return error_set(e, "cannot set up the request to '%s': %s", url,
+		    curl_easy_strerror(c));
+	return 0;
+}
+
+static struct curl_slist *
+make_headers(const struct llm_config *cf, int *failed)
+{
+	struct curl_slist *l = NULL, *n;
+	struct buf b = { 0 };
+	int bad = 0;
+
+#define ADD(s) do { if ((n = curl_slist_append(l, (s))) == NULL) bad = 1; \
+	else l = n; } while (0)
+	ADD("Content-Type: application/json");
+	ADD("Accept: application/json");
+	if (cf->api == LLM_ANTHROPIC) {
+		ADD("anthropic-version: " ANTHROPIC_VERSION);
+		if (cf->key != NULL) {
+			buf_addf(&b, "x-api-key: %s", cf->key);
+			ADD(b.data);
+		}
+	} else if (cf->key != NULL) {
+		buf_addf(&b, "Authorization: Bearer %s", cf->key);
+		ADD(b.data);
+	}
+	/* no "Expect: 100-continue" pause on large bodies */
+	ADD("Expect:");
+#undef ADD
+	if (b.data != NULL)
+		explicit_bzero(b.data, b.len);
+	buf_free(&b);
+	*failed = bad;
+	return l;
+}
+
+static void
+log_request(const struct llm_config *cf, const char *url, const char *body)
+{
+	say(cf, "> POST %s", url);
+	say(cf, "> Content-Type: application/json");
+	if (cf->api == LLM_ANTHROPIC) {
+		say(cf, "> anthropic-version: %s", ANTHROPIC_VERSION);
+		if (cf->key != NULL)
+			say(cf, "> x-api-key: [redacted]");
+	} else if (cf->key != NULL)
+		say(cf, "> Authorization: Bearer [redacted]");
+	say(cf, "> %s", body);
+}
+
+int
+llm_chat(const struct llm_config *cf, const char *system, const char *user,
+    char **text, struct error *e)
+{
+	char errbuf[CURL_ERROR_SIZE], *body = NULL, *msg;
+	struct buf url = { 0 }, why = { 0 };
+	struct curl_slist *headers = NULL;
+	struct reply r = { { 0 }, 0 };
+	long status, attempts = cf->retries + 1, i;
+	curl_off_t after;
+	double wait;
+	CURLcode c;
+	int rc = -1, bad;
+
+	*text = NULL;
+	if (!curl_ready) {
+		if ((c = curl_global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
+			return error_set(e, "cannot start libcurl: %s",
+			    curl_easy_strerror(c));
+		curl_ready = 1;
+	}
+	if (handle == NULL && (handle = curl_easy_init()) == NULL)
+		return error_set(e, "cannot start libcurl: out of memory");
+	buf_adds(&url, cf->base);
+	while (url.len > 0 && url.data[url.len - 1] == '/')
+		url.data[--url.len] = '\0';
+	buf_adds(&url, cf->api == LLM_ANTHROPIC ? "/messages" : "/chat/completions");
+	body = request_body(cf, system, user);
+	headers = make_headers(cf, &bad);
+	if (bad) {
+		error_set(e, "cannot set up the request to '%s': out of memory",
+		    url.data);
+		goto out;
+	}
+	log_request(cf, url.data, body);
+	for (i = 1; i <= attempts; i++) {
+		buf_free(&r.body);
+		r.too_big = 0;
+		errbuf[0] = '\0';
+		why.len = 0;
+		status = 0;
+		after = -1;
+		if (setup(cf, url.data, body, headers, &r, errbuf, e) < 0)
+			goto out;
+		c = curl_easy_perform(handle);
+		if (c == CURLE_OK) {
+			curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+#if LIBCURL_VERSION_NUM >= 0x074200
+			curl_easy_getinfo(handle, CURLINFO_RETRY_AFTER, &after);
+#endif
+			say(cf, "< HTTP %ld (%zu bytes)", status, r.body.len);
+			if (r.body.len > 0)
+				say(cf, "< %s", r.body.data);
+			if (status >= 200 && status <= 299) {
+				rc = reply_text(cf, url.data, &r.body, text, e);
+				goto out;
+			}
+			msg = llm_error_message(r.body.data ? r.body.data : "",
+			    r.body.len);
+			buf_addf(&why, "HTTP %ld from '%s': %s", status, url.data,
+			    msg);
+			free(msg);
+			if (!retryable_status(status))
+				break;
+		} else {
+			if (r.too_big)
+				buf_addf(&why, "reply from '%s' is larger than "
+				    "%d bytes", url.data, MAX_REPLY);
+			else {
+				/* libcurl's words begin with a capital; ours do not */
+				if (errbuf[0] >= 'A' && errbuf[0] <= 'Z')
+					errbuf[0] = (char)(errbuf[0] - 'A' + 'a');
+				buf_addf(&why, "request to '%s' failed: %s",
+				    url.data, *errbuf ? errbuf :
+				    curl_easy_strerror(c));
+			}
+			say(cf, "< %s", why.data);
+			if (!retryable_curl(c))
+				break;
+		}
+		if (i == attempts)
+			break;
+		/* libcurl says 0 for no Retry-After (and "0" asks for no wait:
+		 * backing off is the kinder reading of both) */
+		if (after > 0) {
+			wait = (double)after;
+			if (wait > MAX_WAIT) {
+				buf_addf(&why, " (the server asks to wait %.0f "
+				    "seconds; try again later)", wait);
+				break;
+			}
+		} else {
+			/* 1, 2, 4 seconds, each somewhere in its upper half */
+			wait = BACKOFF_BASE * (double)(1L << (i - 1));
+			wait = wait / 2 + wait / 2 * jitter01();
+		}
+		say(cf, "retrying in %.1f seconds (attempt %ld of %ld)", wait,
+		    i + 1, attempts);
+		nap(wait);
+	}
+	if (i > 1)	/* the loop only ends by break: i attempts were made */
+		buf_addf(&why, " (gave up after %ld attempts)", i);
+	llm_redact(&why, cf->key);
+	error_set(e, "%s", why.data);
+out:
+	curl_slist_free_all(headers);
+	buf_free(&r.body);
+	buf_free(&why);
+	buf_free(&url);
+	free(body);
+	return rc;
+}
+
+void
+llm_cleanup(void)
+{
+	if (handle != NULL)
+		curl_easy_cleanup(handle);
+	handle = NULL;
+	if (curl_ready)
+		curl_global_cleanup();
+	curl_ready = 0;
+}

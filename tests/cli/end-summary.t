@@ -1,0 +1,131 @@
+#!/bin/sh
+# end: the end is written first, then the conversation is summarized
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/llm-stub.sh"
+
+KEY=sk-convctl-test-CANARY-7f3a9c0d
+export CONVCTL_API_BASE="$STUB/v1" CONVCTL_API_KEY="$KEY" CONVCTL_MODEL=test-model
+
+OK='[{"reply": "TITLE: Adding milk to the grocery list\nSUMMARY: The user asked to add milk. It was added."}]'
+E401='[{"status": 401, "body": {"error": {"message": "Incorrect API key provided"}}}]'
+HELD="[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added.\"}]"
+
+# an active conversation of two messages
+seed() {
+	convctl add --at 2026-02-04T17:26:40Z "Add milk to my groceries list" >/dev/null &&
+	convctl add --role assistant --tool edit_file --at 2026-02-04T17:26:41.250Z \
+	    "Added milk to Lists/Groceries.md." >/dev/null
+}
+
+field() {	# field ID NAME: the stored value, "null" when null
+	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+}
+
+req() {		# req N JQ: JQ applied to request N (from 1)
+	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
+}
+
+test_expect 'end summarizes the conversation it ends' '
+	export CONVCTL_STORE=$T/ok.json && seed && stub_script "$OK" &&
+	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
+	id=$(cat out) && test "$(wc -l <out)" -eq 1 && test ! -s err &&
+	stub_count 1 &&
+	test "$(req 1 .path)" = /v1/chat/completions &&
+	req 1 ".body.messages[1].content" | grep -qF "User: Add milk to my groceries list" &&
+	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	test "$(field "$id" summary)" = "The user asked to add milk. It was added."
+'
+
+test_expect 'a failed summary never undoes the end: exit 3, summary null' '
+	export CONVCTL_STORE=$T/fail.json && seed && stub_script "$E401" &&
+	CONVCTL_NOW=2026-02-04T17:30:00Z fails_with 3 convctl end &&
+	id=$(cat "$T/stdout") &&
+	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
+	test "$(field "$id" summary)" = null && test "$(field "$id" title)" = null &&
+	stderr_has "convctl: end: cannot summarize '"'"'$id'"'"': HTTP 401 from '"'"'$STUB/v1/chat/completions'"'"': Incorrect API key provided" &&
+	stderr_has "convctl: end: '"'"'$id'"'"' is ended; its summary is pending (convctl summarize --pending)" &&
+	! grep -F "$KEY" "$T/err" "$T/stdout" &&
+	stub_script "$OK" && convctl summarize --pending >out &&
+	printf "%s\tAdding milk to the grocery list\n" "$id" >expect && test_cmp expect out &&
+	test "$(field "$id" summary)" = "The user asked to add milk. It was added."
+'
+
+test_expect 'a server that is down: ended all the same, exit 3' '
+	export CONVCTL_STORE=$T/down.json && seed &&
+	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
+	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 3 convctl end &&
+	id=$(cat "$T/stdout") &&
+	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null &&
+	stderr_has "failed: " && stderr_has "its summary is pending"
+'
+
+test_expect 'end --no-summary sends nothing' '
+	export CONVCTL_STORE=$T/nosum.json && seed && stub_script "$OK" &&
+	id=$(convctl end --no-summary) &&
+	stub_count 0 &&
+	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null
+'
+
+test_expect 'summarizer none: end sends nothing, exit 0' '
+	export CONVCTL_STORE=$T/none.json && seed && stub_script "$OK" &&
+	id=$(CONVCTL_SUMMARIZER=none convctl end) && stub_count 0 &&
+	test "$(field "$id" summary)" = null &&
+	seed && id=$(convctl end --summarizer none) && stub_count 0
+'
+
+test_expect 'with no key and no base URL, end uses the offline summarizer' '
+	export CONVCTL_STORE=$T/offline.json && seed && stub_script "$OK" &&
+	id=$(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end) && stub_count 0 &&
+	test "$(field "$id" title)" = "Add milk to my groceries list" &&
+	field "$id" summary | grep -q "^User asked: \"Add milk to my groceries list\". Assistant answered:"
+'
+
+test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
+	export CONVCTL_STORE=$T/bad.json && seed && stub_script "$OK" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl end --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
+	fails_with 2 convctl end --api-base ftp://x && stderr_has "invalid --api-base '"'"'ftp://x'"'"'" &&
+	unchanged "$CONVCTL_STORE" &&
+	CONVCTL_TIMEOUT=soon fails_with 3 convctl end &&
+	stderr_has "convctl: end: no summary: invalid CONVCTL_TIMEOUT '"'"'soon'"'"'" &&
+	id=$(cat "$T/stdout") && test "$(field "$id" endedAt)" != null &&
+	stub_count 0
+'
+
+test_expect 'end --verbose shows the request with the key redacted' '
+	export CONVCTL_STORE=$T/verbose.json && seed && stub_script "$OK" &&
+	convctl end --verbose >out 2>err &&
+	grep -qF "convctl: end: > POST $STUB/v1/chat/completions" err &&
+	grep -qF "convctl: end: > Authorization: Bearer [redacted]" err &&
+	grep -qF "convctl: end: < HTTP 200" err &&
+	! grep -F "$KEY" err out
+'
+
+test_expect 'no lock is held while end summarizes: a writer goes on' '
+	{ export CONVCTL_STORE=$T/race.json && seed && stub_script "$HELD" &&
+	  rm -f "$T/release"; } || exit 1
+	{ convctl end >out 2>err; echo $? >status; } &
+	wait_for_request &&
+	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation") &&
+	touch "$T/release" && wait &&
+	test "$(cat status)" = 0 && id=$(cat out) &&
+	test "$id" != "$new" &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	test "$(field "$new" "messages[0].content")" = "the next conversation" &&
+	test "$(field "$new" endedAt)" = null
+'
+
+test_expect 'nothing active: nothing is sent' '
+	export CONVCTL_STORE=$T/empty.json && stub_script "$OK" &&
+	convctl end >out 2>err; stub_count 0 && grep -q "no active conversation" err
+'
+
+test_expect 'end --help lists its options' '
+	convctl end --help >out &&
+	for o in --no-summary --verbose --summarizer --model --api-base; do
+		grep -q -- "$o" out || { echo "no $o"; exit 1; }
+	done
+'
+
+test_done

@@ -1,0 +1,382 @@
+#!/bin/sh
+# summarize: titles and summaries through a stub LLM server, and offline
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/llm-stub.sh"
+
+KEY=sk-convctl-test-CANARY-7f3a9c0d
+export CONVCTL_API_BASE="$STUB/v1" CONVCTL_API_KEY="$KEY" CONVCTL_MODEL=test-model
+
+OK='[{"reply": "TITLE: Adding milk to the grocery list\nSUMMARY: The user asked to add milk. The assistant edited Lists/Groceries.md."}]'
+E500='[{"status": 500, "body": {"error": {"message": "The server had an error"}}},
+  {"reply": "TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added."}]'
+E429='[{"status": 429, "headers": {"Retry-After": "1"}, "body": {"error": {"message": "Rate limit reached for requests"}}},
+  {"reply": "TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added."}]'
+E401='[{"status": 401, "body": {"error": {"message": "Incorrect API key provided: sk-convctl-test-CANARY-7f3a9c0d", "type": "invalid_request_error"}}}]'
+A401='[{"status": 401, "body": {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}}]'
+HTML='[{"status": 200, "headers": {"Content-Type": "text/html"}, "body": "<html><body>gateway says hi</body></html>"}]'
+NOCHOICE='[{"status": 200, "body": {"id": "x", "object": "chat.completion", "choices": []}}]'
+NOTITLE='[{"reply": "Sure! The user wanted milk added, and it was added to the groceries list."}]'
+MARKDOWN='[{"reply": "<think>they want a summary</think>\nHere you go:\n\n**Title:** \"Milk for the groceries\"\n\n**Summary:**\nThe user asked for milk.\nThe assistant added it.\n\nAnything else?"}]'
+SLOW='[{"delay": 4, "reply": "TITLE: Too late\nSUMMARY: Too late."}]'
+HELD="[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added.\"}]"
+
+# an HTTPS stub with a self-signed certificate for 127.0.0.1
+TLS=
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" \
+    -out "$T/cert.pem" -days 2 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1; then
+	stub_start tls --tls-cert "$T/cert.pem" --tls-key "$T/key.pem"
+	TLS=https://127.0.0.1:$(cat "$T/tls.port")
+fi
+
+# a conversation ended without a summary; prints its id
+seed() {
+	convctl add --at 2026-02-04T17:26:40Z "Add milk to my groceries list" >/dev/null &&
+	convctl add --role assistant --tool read_file --tool edit_file \
+	    --at 2026-02-04T17:26:41.250Z "Added milk to Lists/Groceries.md." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary
+}
+
+field() {	# field ID NAME: the stored value, "null" when null
+	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+}
+
+req() {		# req N JQ: JQ applied to request N (from 1)
+	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
+}
+
+no_key() {	# the fake key appears in none of the files given
+	! grep -F -- "$KEY" "$@"
+}
+
+test_expect 'success: the request is a chat completion with the conversation' '
+	export CONVCTL_STORE=$T/ok.json && id=$(seed) && stub_script "$OK" &&
+	convctl summarize >out 2>err &&
+	printf "%s\tAdding milk to the grocery list\n" "$id" >expect &&
+	test_cmp expect out && stub_count 1 &&
+	test "$(req 1 .method)" = POST &&
+	test "$(req 1 .path)" = /v1/chat/completions &&
+	test "$(req 1 .body.model)" = test-model &&
+	test "$(req 1 ".headers.authorization")" = "Bearer $KEY" &&
+	test "$(req 1 ".headers[\"content-type\"]")" = application/json &&
+	test "$(req 1 ".body.messages[0].role")" = system &&
+	req 1 ".body.messages[0].content" | grep -q "^TITLE: " &&
+	req 1 ".body.messages[0].content" | grep -q "^SUMMARY: " &&
+	req 1 ".body.messages[1].content" >sent &&
+	grep -qF "User: Add milk to my groceries list" sent &&
+	grep -qF "Assistant: Added milk to Lists/Groceries.md. [used: read_file, edit_file]" sent &&
+	grep -qF "[2026-02-04T17:26:40.000Z]" sent &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	test "$(field "$id" summary)" = "The user asked to add milk. The assistant edited Lists/Groceries.md." &&
+	test "$(field "$id" endedAt)" = 2026-02-04T17:27:00.000Z &&
+	test "$(field "$id" "messages | length")" = 2 &&
+	no_key out err
+'
+
+test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
+	export CONVCTL_STORE=$T/anthropic.json && id=$(seed) && stub_script "$OK" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
+	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" CONVCTL_MODEL=claude-test \
+	    convctl summarize "$id" >out 2>err &&
+	stub_count 1 &&
+	test "$(req 1 .path)" = /v1/messages &&
+	test "$(req 1 ".headers[\"x-api-key\"]")" = sk-ant-CANARY-anthro &&
+	test "$(req 1 ".headers[\"anthropic-version\"]")" = 2023-06-01 &&
+	test "$(req 1 ".headers.authorization")" = null &&
+	test "$(req 1 .body.model)" = claude-test &&
+	test "$(req 1 .body.max_tokens)" -gt 0 &&
+	req 1 .body.system | grep -q "^TITLE: " &&
+	test "$(req 1 ".body.messages[0].role")" = user &&
+	req 1 ".body.messages[0].content" | grep -qF "User: Add milk to my groceries list" &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	! grep -F sk-ant-CANARY-anthro out err
+'
+
+test_expect 'anthropic is the default when only an Anthropic key is set' '
+	export CONVCTL_STORE=$T/anthropic-default.json && id=$(seed) && stub_script "$OK" &&
+	(unset CONVCTL_API_KEY CONVCTL_API_BASE &&
+	 ANTHROPIC_API_KEY=sk-ant-CANARY-anthro CONVCTL_ANTHROPIC_BASE="$STUB/v1" \
+	    convctl summarize >out 2>err) &&
+	test "$(req 1 .path)" = /v1/messages &&
+	test "$(req 1 .body.model)" = test-model
+'
+
+test_expect '500 then success: retried, and stored once' '
+	export CONVCTL_STORE=$T/500.json && id=$(seed) && stub_script "$E500" &&
+	convctl summarize --verbose >out 2>err &&
+	stub_count 2 &&
+	test "$(req 1 .body)" = "$(req 2 .body)" &&
+	grep -Eq "retrying in (0\.[5-9]|1\.0) seconds \(attempt 2 of 4\)" err &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	test "$(field "$id" summary)" = "Milk was added."
+'
+
+test_expect '429 with Retry-After: waits as told, then stores' '
+	export CONVCTL_STORE=$T/429.json && id=$(seed) && stub_script "$E429" &&
+	convctl summarize --verbose >out 2>err &&
+	stub_count 2 &&
+	grep -qF "< HTTP 429" err &&
+	grep -qF "retrying in 1.0 seconds (attempt 2 of 4)" err &&
+	test "$(field "$id" summary)" = "Milk was added."
+'
+
+test_expect '429 past the retries: one line with the status and the message' '
+	export CONVCTL_STORE=$T/429-all.json && id=$(seed) &&
+	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"0\"}, \"body\": {\"error\": {\"message\": \"Rate limit reached\"}}}]" &&
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_RETRIES=2 fails_with 1 convctl summarize &&
+	stub_count 3 &&
+	test "$(wc -l <"$T/err")" -eq 1 &&
+	stderr_has "convctl: summarize: cannot summarize '"'"'$id'"'"': HTTP 429 from '"'"'$STUB/v1/chat/completions'"'"': Rate limit reached (gave up after 3 attempts)" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect '401: no retry, the provider message, the key redacted, store unchanged' '
+	export CONVCTL_STORE=$T/401.json && id=$(seed) && stub_script "$E401" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl summarize --verbose &&
+	stub_count 1 &&
+	stderr_has "HTTP 401 from '"'"'$STUB/v1/chat/completions'"'"': Incorrect API key provided: [redacted]" &&
+	stderr_has "> Authorization: Bearer [redacted]" &&
+	no_key "$T/err" "$T/stdout" &&
+	test "$(field "$id" summary)" = null &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect '401 from Anthropic: its error shape is read' '
+	export CONVCTL_STORE=$T/a401.json && id=$(seed) && stub_script "$A401" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
+	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" fails_with 1 convctl summarize &&
+	stub_count 1 &&
+	stderr_has "HTTP 401 from '"'"'$STUB/v1/messages'"'"': invalid x-api-key"
+'
+
+test_expect 'a malformed body: a clear error, nothing stored' '
+	export CONVCTL_STORE=$T/html.json && id=$(seed) && stub_script "$HTML" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl summarize &&
+	stub_count 1 &&
+	stderr_has "malformed reply from '"'"'$STUB/v1/chat/completions'"'"': not JSON" &&
+	unchanged "$CONVCTL_STORE" &&
+	stub_script "$NOCHOICE" &&
+	fails_with 1 convctl summarize &&
+	stderr_has "no '"'"'choices[0].message.content'"'"' string" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'a reply without TITLE: the offline title, the reply as summary' '
+	export CONVCTL_STORE=$T/notitle.json && id=$(seed) && stub_script "$NOTITLE" &&
+	convctl summarize >out 2>err &&
+	test "$(field "$id" title)" = "Add milk to my groceries list" &&
+	test "$(field "$id" summary)" = "Sure! The user wanted milk added, and it was added to the groceries list."
+'
+
+test_expect 'a reply in markdown with a <think> block is read tolerantly' '
+	export CONVCTL_STORE=$T/markdown.json && id=$(seed) && stub_script "$MARKDOWN" &&
+	convctl summarize >out 2>err &&
+	test "$(field "$id" title)" = "Milk for the groceries" &&
+	test "$(field "$id" summary)" = "The user asked for milk. The assistant added it."
+'
+
+test_expect 'a server slower than the timeout: retried, then one clear line' '
+	export CONVCTL_STORE=$T/slow.json && id=$(seed) && stub_script "$SLOW" &&
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_TIMEOUT=1 CONVCTL_RETRIES=1 fails_with 1 convctl summarize &&
+	stub_count 2 &&
+	test "$(wc -l <"$T/err")" -eq 1 &&
+	stderr_has "request to '"'"'$STUB/v1/chat/completions'"'"' failed: operation timed out" &&
+	stderr_has "(gave up after 2 attempts)" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'connection refused: no retry, a clear error, store unchanged' '
+	export CONVCTL_STORE=$T/refused.json && id=$(seed) &&
+	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 1 convctl summarize --verbose &&
+	stderr_has "cannot summarize '"'"'$id'"'"': request to '"'"'http://127.0.0.1:$port/v1/chat/completions'"'"' failed: " &&
+	! grep -q retrying "$T/err" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'the offline summarizer: exact, deterministic, no request' '
+	export CONVCTL_STORE=$T/offline.json CONVCTL_IDLE_TIMEOUT=600 && stub_script "$OK" &&
+	convctl add --at 2026-02-04T17:26:40Z "add milk to the groceries list, please. And eggs." >/dev/null &&
+	convctl add --role assistant --tool read_file --tool edit_file --at 2026-02-04T17:26:41.250Z \
+	    "Added milk to Lists/Groceries.md." >/dev/null &&
+	convctl add --at 2026-02-04T17:28:00Z "Thanks!
+Also eggs." >/dev/null &&
+	convctl add --role assistant --tool edit_file --at 2026-02-04T19:31:10Z "Added eggs too." >/dev/null &&
+	id=$(CONVCTL_NOW=2026-02-04T20:00:00Z convctl end --no-summary) &&
+	CONVCTL_SUMMARIZER=offline convctl summarize >out &&
+	stub_count 0 &&
+	printf "%s\tAdd milk to the groceries list, please\n" "$id" >expect && test_cmp expect out &&
+	field "$id" summary >got &&
+	echo "User asked: \"add milk to the groceries list, please. And eggs.\" Assistant answered: \"Added eggs too.\" Tools used: read_file, edit_file. 4 messages over 2 hours 4 minutes, 2026-02-04 17:26 to 19:31 UTC." >expect &&
+	test_cmp expect got &&
+	cp "$CONVCTL_STORE" first.json &&
+	CONVCTL_SUMMARIZER=offline convctl summarize --force >/dev/null &&
+	cmp first.json "$CONVCTL_STORE"
+'
+
+test_expect 'offline is the default when no key or base URL is set' '
+	export CONVCTL_STORE=$T/default.json && id=$(seed) && stub_script "$OK" &&
+	(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl summarize >out) &&
+	stub_count 0 &&
+	test "$(field "$id" title)" = "Add milk to my groceries list" &&
+	test "$(field "$id" summary)" = "User asked: \"Add milk to my groceries list\". Assistant answered: \"Added milk to Lists/Groceries.md.\" Tools used: read_file, edit_file. 2 messages within a minute, 2026-02-04 17:26 UTC."
+'
+
+test_expect 'a writer adding messages while a summary is in flight: nothing lost' '
+	{ export CONVCTL_STORE=$T/race.json && id=$(seed) && stub_script "$HELD" &&
+	  rm -f "$T/release"; } || exit 1
+	{ convctl summarize >out 2>err; echo $? >status; } &
+	wait_for_request &&
+	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "a message said meanwhile") &&
+	convctl --wait 0 add --role assistant --at 2026-02-04T18:00:01Z "and its answer" >/dev/null &&
+	touch "$T/release" && wait &&
+	test "$(cat status)" = 0 &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	test "$(field "$id" "messages | length")" = 2 &&
+	test "$(field "$new" "messages | length")" = 2 &&
+	test "$(field "$new" "messages[0].content")" = "a message said meanwhile" &&
+	test "$(field "$new" endedAt)" = null &&
+	test "$(jq ".conversations | length" "$CONVCTL_STORE")" = 2
+'
+
+test_expect 'a conversation changed while in flight is not overwritten' '
+	{ export CONVCTL_STORE=$T/race2.json && id=$(seed) && stub_script "$HELD" &&
+	  rm -f "$T/release"; } || exit 1
+	{ convctl summarize >out 2>err; echo $? >status; } &
+	wait_for_request &&
+	CONVCTL_SUMMARIZER=offline convctl --wait 0 summarize "$id" >/dev/null &&
+	touch "$T/release" && wait &&
+	test "$(cat status)" = 1 &&
+	grep -qF "convctl: summarize: '"'"'$id'"'"' changed while it was summarized; its summary is dropped" err &&
+	test "$(field "$id" title)" = "Add milk to my groceries list"
+'
+
+test_expect 'a long conversation is sent as its start and end with a marked gap' '
+	export CONVCTL_STORE=$T/long.json && stub_script "$OK" &&
+	convctl add --at 2026-02-04T17:00:00Z "FIRST-WORDS $(python3 -c "print(\"lorem ipsum \" * 2000)")" >/dev/null &&
+	convctl add --role assistant --at 2026-02-04T17:00:01Z "$(python3 -c "print(\"dolor sit \" * 2000)") LAST-WORDS" >/dev/null &&
+	id=$(convctl end --no-summary) &&
+	CONVCTL_CONTEXT_CHARS=2000 convctl summarize >out &&
+	req 1 ".body.messages[1].content" >sent &&
+	grep -qF FIRST-WORDS sent && grep -qF LAST-WORDS sent &&
+	grep -q "^\[\.\.\. [0-9]* characters omitted \.\.\.\]$" sent &&
+	test "$(wc -c <sent)" -lt 2300 &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list"
+'
+
+test_expect 'the proxy variables libcurl honours are used' '
+	export CONVCTL_STORE=$T/proxy.json && id=$(seed) && stub_script "$OK" &&
+	http_proxy=$STUB CONVCTL_API_BASE=http://llm.invalid/v1 convctl summarize >out &&
+	test "$(req 1 .path)" = http://llm.invalid/v1/chat/completions &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list"
+'
+
+test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
+	test -n "$TLS" || { echo "no openssl to make a certificate"; exit 1; }
+	export CONVCTL_STORE=$T/tls.json && id=$(seed) && stub_script "$OK" &&
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
+	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
+	stderr_has "certificate" && stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	CONVCTL_API_BASE=$TLS/v1 CONVCTL_CA_BUNDLE=$T/cert.pem convctl summarize >out &&
+	stub_count 1 && test "$(req 1 .path)" = /v1/chat/completions &&
+	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
+	CONVCTL_CA_BUNDLE=$T/nonexistent.pem fails_with 1 convctl summarize --force &&
+	stderr_has "cannot read ca_bundle '"'"'$T/nonexistent.pem'"'"'"
+'
+
+test_expect '--pending, --all, --force, --dry-run and --json' '
+	export CONVCTL_STORE=$T/many.json && stub_script "$OK" &&
+	a=$(seed) &&
+	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
+	b=$(CONVCTL_NOW=2026-02-05T10:05:00Z convctl end --no-summary) &&
+	convctl add --at 2026-02-06T10:00:00Z "Third one" >/dev/null &&
+	c=$(CONVCTL_NOW=2026-02-06T10:05:00Z convctl end --no-summary) &&
+	convctl add --at 2026-02-07T10:00:00Z "still active" >/dev/null &&
+	CONVCTL_SUMMARIZER=offline convctl summarize "$b" >/dev/null &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl summarize --pending --dry-run >out &&
+	printf "%s\n%s\n" "$c" "$a" >expect && test_cmp expect out &&
+	stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	convctl summarize --all --dry-run --json >out &&
+	test "$(jq -c "[.[] | [.id, .status]]" out)" = "[[\"$c\",\"would-summarize\"],[\"$b\",\"skipped\"],[\"$a\",\"would-summarize\"]]" &&
+	convctl summarize --pending --json >out &&
+	stub_count 2 &&
+	test "$(jq -c "[.[] | [.id, .status, .title, .error]]" out)" = "[[\"$c\",\"summarized\",\"Adding milk to the grocery list\",null],[\"$a\",\"summarized\",\"Adding milk to the grocery list\",null]]" &&
+	test "$(field "$b" title)" = "Second one" &&
+	stub_script "$OK" && convctl summarize --pending >out && test ! -s out && stub_count 0 &&
+	convctl summarize --all --force >out && stub_count 3 &&
+	test "$(wc -l <out)" -eq 3 &&
+	test "$(field "$b" title)" = "Adding milk to the grocery list"
+'
+
+test_expect 'a progress line on a terminal, none elsewhere' '
+	command -v script >/dev/null || { echo "no script(1) for a terminal"; exit 1; }
+	export CONVCTL_STORE=$T/progress.json && seed >/dev/null &&
+	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
+	convctl end --no-summary >/dev/null &&
+	SHELL=/bin/sh script -qec "\"$CONVCTL_BIN\" summarize --all --summarizer offline" /dev/null >tty &&
+	grep -q "summarizing 1/2 " tty && grep -q "summarizing 2/2 " tty &&
+	convctl summarize --all --force --summarizer offline >out 2>err &&
+	test ! -s err && test "$(wc -l <out)" -eq 2
+'
+
+test_expect 'an already summarized conversation is left alone without --force' '
+	export CONVCTL_STORE=$T/again.json && id=$(seed) && stub_script "$OK" &&
+	convctl summarize >/dev/null && stub_script "$OK" &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl summarize "$id" >out 2>err && test ! -s out && stub_count 0 &&
+	grep -qF "already has a summary; --force makes a new one" err &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'bad requests: usage errors and missing conversations' '
+	export CONVCTL_STORE=$T/bad.json && id=$(seed) &&
+	fails_with 2 convctl summarize --pending "$id" && stderr_has "give one of ID, --pending or --all" &&
+	fails_with 2 convctl summarize --pending --all &&
+	fails_with 2 convctl summarize --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
+	fails_with 2 convctl summarize --api-key x &&
+	fails_with 1 convctl summarize conv-nope && stderr_has "no conversation '"'"'conv-nope'"'"'" &&
+	convctl add "open one" >/dev/null && act=$(convctl add "still open") &&
+	fails_with 1 convctl summarize "$act" && stderr_has "is still active; end it first" &&
+	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl summarize &&
+	stderr_has "invalid CONVCTL_SUMMARIZER '"'"'bogus'"'"': expected openai, anthropic, offline or none" &&
+	CONVCTL_TIMEOUT=soon fails_with 1 convctl summarize && stderr_has "invalid CONVCTL_TIMEOUT '"'"'soon'"'"'" &&
+	CONVCTL_API_BASE=ftp://x fails_with 1 convctl summarize && stderr_has "expected an http:// or https:// URL" &&
+	CONVCTL_SUMMARIZER=none fails_with 1 convctl summarize && stderr_has "summaries are turned off" &&
+	CONVCTL_API_KEY="$(printf "sk-1\r\nX-Evil: 1")" fails_with 1 convctl summarize &&
+	stderr_has "the key in CONVCTL_API_KEY holds a control character" && ! grep -q Evil "$T/err" &&
+	(unset CONVCTL_API_BASE CONVCTL_API_KEY && CONVCTL_SUMMARIZER=openai fails_with 1 convctl summarize) &&
+	stderr_has "needs an API key"
+'
+
+test_expect 'a config file holding a key readable by others is refused' '
+	export CONVCTL_STORE=$T/config.json && id=$(seed) && stub_script "$OK" &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "api_key = %s\napi_base = %s/v1\n" "$KEY" "$STUB" >"$XDG_CONFIG_HOME/convctl/config" &&
+	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
+	(unset CONVCTL_API_KEY CONVCTL_API_BASE &&
+	 fails_with 1 convctl summarize &&
+	 stderr_has "holds an API key but is readable by others (mode 644)" &&
+	 no_key "$T/err" && stub_count 0 &&
+	 chmod 600 "$XDG_CONFIG_HOME/convctl/config" &&
+	 convctl summarize >out 2>err) &&
+	rm "$XDG_CONFIG_HOME/convctl/config" &&
+	test "$(req 1 ".headers.authorization")" = "Bearer $KEY" &&
+	no_key out err
+'
+
+test_expect '--help tells the whole story' '
+	convctl summarize --help >out &&
+	grep -q "^usage: convctl summarize \[ID | --pending | --all\]" out &&
+	for o in --pending --all --force --dry-run --json --verbose --summarizer --model --api-base; do
+		grep -q -- "$o" out || { echo "no $o"; exit 1; }
+	done
+'
+
+test_done
