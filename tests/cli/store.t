@@ -224,6 +224,14 @@ test_expect 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HO
 	test -f "$HOME/.local/share/convctl/store.json"
 '
 
+test_expect 'an empty store path is refused' '
+	fails_with 1 convctl -s "" add hi &&
+	stderr_has "convctl: add: the store path is empty" &&
+	fails_with 1 convctl --store= show &&
+	stderr_has "the store path is empty" &&
+	test ! -e .lock
+'
+
 # idle_timeout: messages 15 minutes apart join when it is 30 or 20 and
 # split when it is 10
 two_messages() {
