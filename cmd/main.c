@@ -61,7 +61,8 @@ list_commands(FILE *f)
 void
 cmd_print_usage(FILE *f, const struct cmd_entry *c)
 {
-	fprintf(f, "usage: convctl %s %s\n", c->name, c->usage);
+	fprintf(f, "usage: convctl %s%s%s\n", c->name, *c->usage ? " " : "",
+	    c->usage);
 }
 
 static void

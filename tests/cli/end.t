@@ -66,4 +66,10 @@ test_expect 'a bad CONVCTL_NOW is an error and changes nothing' '
 	unchanged "$S"
 '
 
+test_expect 'end -h prints the usage and options and exits 0' '
+	convctl end -h >out &&
+	grep -q "^usage: convctl end" out &&
+	convctl help end | cmp out -
+'
+
 test_done

@@ -122,4 +122,10 @@ test_expect 'prompt never writes the store' '
 	convctl prompt >/dev/null && unchanged "$S" && test ! -e "$S.lock"
 '
 
+test_expect 'prompt -h prints the usage and options and exits 0' '
+	convctl prompt -h >out &&
+	grep -q "^usage: convctl prompt" out &&
+	convctl help prompt | cmp out -
+'
+
 test_done

@@ -87,4 +87,10 @@ test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
 	unchanged "$S"
 '
 
+test_expect 'prune -h prints the usage and options and exits 0' '
+	convctl prune -h >out &&
+	grep -q "^usage: convctl prune" out &&
+	convctl help prune | cmp out -
+'
+
 test_done

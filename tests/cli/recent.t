@@ -76,4 +76,10 @@ test_expect 'recent never writes the store' '
 	convctl recent >/dev/null && unchanged "$S" && test ! -e "$S.lock"
 '
 
+test_expect 'recent -h prints the usage and options and exits 0' '
+	convctl recent -h >out &&
+	grep -q "^usage: convctl recent" out &&
+	convctl help recent | cmp out -
+'
+
 test_done

@@ -131,4 +131,10 @@ test_expect 'show to a full disk fails' '
 	fi
 '
 
+test_expect 'show -h prints the usage and options and exits 0' '
+	convctl show -h >out &&
+	grep -q "^usage: convctl show" out &&
+	convctl help show | cmp out -
+'
+
 test_done
