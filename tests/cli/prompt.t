@@ -54,6 +54,28 @@ test_expect 'openai: system stays system, a tool message becomes user text' '
 	test_cmp want got
 '
 
+test_expect '--format markdown gives each message a section' '
+	convctl prompt --format markdown --last 3 >out &&
+	cat >want <<-\EOF &&
+	## Current Conversation
+
+	### Assistant · 2026-02-04T17:27:01.000Z
+
+	Bye
+
+	*Tools used: x*
+
+	### System · 2026-02-04T17:27:02.000Z
+
+	Be brief
+
+	### Tool · 2026-02-04T17:27:03.000Z
+
+	42
+	EOF
+	test_cmp want out
+'
+
 test_expect '--format jsonl prints each stored message on its own line' '
 	convctl prompt --format jsonl >out &&
 	test "$(wc -l <out)" -eq 6 &&

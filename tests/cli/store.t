@@ -190,6 +190,32 @@ test_expect 'readers do not need the lock' '
 	test $rc -eq 0 && grep -q "^User: second" out
 '
 
+test_expect 'writers running at once lose nothing' '
+	rm -f "$S" &&
+	i=0 && pids= &&
+	while [ $i -lt 16 ]; do
+		CONVCTL_NOW=2026-04-01T00:00:00Z convctl --wait 60 add "writer $i" >/dev/null &
+		pids="$pids $!"
+		i=$((i + 1))
+	done &&
+	failed=0 &&
+	for p in $pids; do wait $p || failed=$((failed + 1)); done &&
+	test $failed -eq 0 &&
+	test "$(q ".conversations | length")" = 1 &&
+	test "$(q ".conversations[0].messages | length")" = 16 &&
+	test "$(q "[.conversations[0].messages[].content] | unique | length")" = 16 &&
+	test "$(q "[.conversations[0].messages[].id] | unique | length")" = 16
+'
+
+test_expect 'a temporary file left by a killed writer is removed by the next' '
+	echo torn >"$T/.store.json.Ab12Cd" &&
+	echo keep >"$T/.store.json.notmine" &&
+	CONVCTL_NOW=2026-04-01T00:00:01Z convctl add more >/dev/null &&
+	test ! -e "$T/.store.json.Ab12Cd" &&
+	test -e "$T/.store.json.notmine" &&
+	test "$(q ".conversations[0].messages | length")" = 17
+'
+
 test_expect 'a new store is created 0600 in directories made 0700' '
 	umask 022 &&
 	convctl -s "$T/new/a/b/store.json" add hi >/dev/null &&
