@@ -154,14 +154,17 @@ test_expect 'an unreadable store is refused and left alone' '
 '
 
 test_expect 'a directory that cannot be written is an error; the store stays' '
-	mkdir -m 755 ro && echo "{}" >ro/store.json && chmod 644 ro/store.json &&
+	mkdir ro && echo "{}" >ro/store.json && chmod 644 ro/store.json &&
+	chmod 555 ro &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
 	stderr_has "cannot open lock '\''$T/ro/store.json.lock'\''" &&
-	touch ro/store.json.lock && chmod 666 ro/store.json.lock &&
+	chmod 755 ro && touch ro/store.json.lock && chmod 666 ro/store.json.lock &&
+	chmod 555 ro &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
 	stderr_has "cannot create a temporary file in '\''$T/ro'\''" &&
 	echo "{}" >want && cmp want ro/store.json &&
-	test "$(ls -A ro | tr "\n" " ")" = "store.json store.json.lock "
+	test "$(ls -A ro | tr "\n" " ")" = "store.json store.json.lock " &&
+	chmod 755 ro
 '
 
 test_expect 'a lock held longer than --wait is an error; the store stays' '
