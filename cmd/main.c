@@ -151,11 +151,15 @@ run(struct ctx *ctx, int argc, char **argv)
 	optind = 1;
 	while ((code = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (code == '?') {
-			if (optopt != 0)
-				cmd_usage_error(ctx, "unknown option '-%c'", optopt);
+			const char *arg = argv[optind - 1];
+
+			if (optopt == 0)
+				cmd_usage_error(ctx, "unknown option '%s'", arg);
+			else if (strncmp(arg, "--", 2) == 0)	/* --json=3 */
+				cmd_usage_error(ctx, "option '%.*s' takes no value",
+				    (int)strcspn(arg, "="), arg);
 			else
-				cmd_usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+				cmd_usage_error(ctx, "unknown option '-%c'", optopt);
 			goto out;
 		}
 		if (code == ':') {
@@ -249,8 +253,13 @@ main(int argc, char **argv)
 		settings_free(&flags);
 		return EXIT_USAGE;
 	}
-	if (strcmp(argv[0], "help") == 0 && argc <= 2) {
+	if (strcmp(argv[0], "help") == 0) {
 		settings_free(&flags);
+		if (argc > 2) {
+			fprintf(stderr, "convctl: help: unexpected argument '%s'\n",
+			    argv[2]);
+			return EXIT_USAGE;
+		}
 		if (argc == 1) {
 			list_commands(stdout);
 			return check_stdout();

@@ -68,7 +68,13 @@ test_expect 'a bad -n is a usage error' '
 	fails_with 2 convctl recent -n ten &&
 	stderr_has "-n expects a whole number" &&
 	fails_with 2 convctl recent -n -1 &&
-	fails_with 2 convctl recent extra
+	fails_with 2 convctl recent extra &&
+	fails_with 2 convctl recent --json=yes &&
+	stderr_has "convctl: recent: option '\''--json'\'' takes no value" &&
+	fails_with 2 convctl recent --jsn &&
+	stderr_has "unknown option '\''--jsn'\''" &&
+	fails_with 2 convctl recent -x &&
+	stderr_has "unknown option '\''-x'\''"
 '
 
 test_expect 'recent never writes the store' '
@@ -79,7 +85,9 @@ test_expect 'recent never writes the store' '
 test_expect 'recent -h prints the usage and options and exits 0' '
 	convctl recent -h >out &&
 	grep -q "^usage: convctl recent" out &&
-	convctl help recent | cmp out -
+	convctl help recent | cmp out - &&
+	fails_with 2 convctl help recent extra &&
+	stderr_has "convctl: help: unexpected argument '\''extra'\''"
 '
 
 test_done
