@@ -155,6 +155,14 @@ test_expect 'an empty tool name is refused' '
 	unchanged "$S"
 '
 
+test_expect 'no TEXT and a terminal on standard input is a usage error' '
+	snapshot "$S" &&
+	script -qec "\"$CONVCTL_BIN\" add" /dev/null </dev/null >out 2>&1;
+	test $? -eq 2 &&
+	grep -q "no TEXT given and standard input is a terminal" out &&
+	unchanged "$S"
+'
+
 test_expect 'every add applies the rolling limit, oldest endedAt first' '
 	rm -f "$S" &&
 	for h in 10 11 12 13; do
