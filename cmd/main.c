@@ -193,14 +193,15 @@ out:
 	return rc;
 }
 
-/* a full disk or a closed pipe must not pass for success */
+/* a full disk or a closed pipe must not pass for success; cmd may be NULL */
 static int
-check_stdout(void)
+check_stdout(const struct cmd_entry *cmd)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return EXIT_FAIL;
-		fprintf(stderr, "convctl: cannot write to standard output: %s\n",
+		fprintf(stderr, "convctl: %s%scannot write to standard output: "
+		    "%s\n", cmd ? cmd->name : "", cmd ? ": " : "",
 		    strerror(errno));
 		return EXIT_FAIL;
 	}
@@ -229,10 +230,10 @@ main(int argc, char **argv)
 		switch (code) {
 		case 'V':
 			printf("convctl %s\n", CONVCTL_VERSION);
-			return check_stdout();
+			return check_stdout(NULL);
 		case 'h':
 			list_commands(stdout);
-			return check_stdout();
+			return check_stdout(NULL);
 		case ':':
 			fprintf(stderr, "convctl: option '%s' needs a value\n",
 			    argv[optind - 1]);
@@ -262,7 +263,7 @@ main(int argc, char **argv)
 		}
 		if (argc == 1) {
 			list_commands(stdout);
-			return check_stdout();
+			return check_stdout(NULL);
 		}
 		if ((ctx.cmd = find_command(argv[1])) == NULL) {
 			fprintf(stderr, "convctl: help: unknown command '%s'\n",
@@ -270,7 +271,7 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		print_help(ctx.cmd);
-		return check_stdout();
+		return check_stdout(ctx.cmd);
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
 		fprintf(stderr, "convctl: unknown command '%s'; see 'convctl "
@@ -292,7 +293,7 @@ main(int argc, char **argv)
 	rc = run(&ctx, argc, argv);
 	args_free(&ctx.args);
 	settings_free(&ctx.settings);
-	if (check_stdout() != EXIT_OK && rc == EXIT_OK)
+	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	return rc;
 }
