@@ -167,29 +167,37 @@ test_expect 'a directory that cannot be written is an error; the store stays' '
 	chmod 755 ro
 '
 
+# hold_lock: another process takes the store's lock and keeps it until
+# release; util-linux flock(1) takes it the way convctl does
+hold_lock() {
+	rm -f "$T/.held" &&
+	( exec 9>"$S.lock" && flock -x 9 && touch "$T/.held" && exec sleep 120 ) &
+	holder=$!
+	n=0
+	while [ ! -e "$T/.held" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+	test -e "$T/.held"
+}
+release() { kill $holder; wait $holder 2>/dev/null; true; }
+
 test_expect 'a lock held longer than --wait is an error; the store stays' '
 	rm -f "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	snapshot "$S" &&
-	rm -f ready &&
-	( exec 9>"$S.lock" && flock -x 9 && touch ready && exec sleep 60 ) &
-	holder=$! &&
-	while [ ! -e ready ]; do sleep 0.05; done &&
-	fails_with 1 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
-	stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds" &&
-	CONVCTL_WAIT=0 fails_with 1 convctl end &&
-	stderr_has "is locked" &&
-	unchanged "$S" &&
-	kill $holder && wait $holder;
+	hold_lock &&
+	check() {
+		fails_with 1 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
+		stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds" &&
+		CONVCTL_WAIT=0 fails_with 1 convctl end &&
+		stderr_has "is locked" &&
+		unchanged "$S"
+	}
+	check; rc=$?; release; test $rc -eq 0 &&
 	convctl --wait 5 add --at 2026-01-01T00:00:01Z second >/dev/null &&
 	test "$(q ".conversations[0].messages | length")" = 2
 '
 
 test_expect 'readers do not need the lock' '
-	( exec 9>"$S.lock" && flock -x 9 && touch ready2 && exec sleep 60 ) &
-	holder=$! &&
-	while [ ! -e ready2 ]; do sleep 0.05; done &&
-	convctl --wait 0 show >out; rc=$?;
-	kill $holder; wait $holder;
+	hold_lock &&
+	convctl --wait 0 show >out; rc=$?; release;
 	test $rc -eq 0 && grep -q "^User: second" out
 '
 
