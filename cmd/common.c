@@ -78,16 +78,21 @@ cmd_number(const struct ctx *ctx, int code, const char *name, long min,
 int
 cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 {
+	const char *path = settings_get(&ctx->settings, SET_STORE);
 	struct error e;
 	double wait = 0;
 
+	/* "" would read as a missing store and then fail to be written */
+	if (path == NULL || *path == '\0') {
+		cmd_error(ctx, "the store path is empty (see -s, CONVCTL_STORE)");
+		return EXIT_FAIL;
+	}
 	if (mode == STORE_WRITE && settings_double(&ctx->settings, SET_WAIT, 0,
 	    86400, &wait, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
-	if (store_open(st, settings_get(&ctx->settings, SET_STORE), mode, wait,
-	    &e) < 0) {
+	if (store_open(st, path, mode, wait, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}

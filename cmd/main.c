@@ -156,11 +156,15 @@ run(struct ctx *ctx, int argc, char **argv)
 	optind = 0;
 	while ((code = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (code == '?') {
-			if (optopt != 0)
-				cmd_usage_error(ctx, "unknown option '-%c'", optopt);
+			const char *arg = argv[optind - 1];
+
+			if (optopt == 0)
+				cmd_usage_error(ctx, "unknown option '%s'", arg);
+			else if (strncmp(arg, "--", 2) == 0)	/* --json=3 */
+				cmd_usage_error(ctx, "option '%.*s' takes no value",
+				    (int)strcspn(arg, "="), arg);
 			else
-				cmd_usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+				cmd_usage_error(ctx, "unknown option '-%c'", optopt);
 			goto out;
 		}
 		if (code == ':') {
@@ -194,14 +198,15 @@ out:
 	return rc;
 }
 
-/* a full disk or a closed pipe must not pass for success */
+/* a full disk or a closed pipe must not pass for success; cmd may be NULL */
 static int
-check_stdout(void)
+check_stdout(const struct cmd_entry *cmd)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return EXIT_FAIL;
-		fprintf(stderr, "convctl: cannot write to standard output: %s\n",
+		fprintf(stderr, "convctl: %s%scannot write to standard output: "
+		    "%s\n", cmd ? cmd->name : "", cmd ? ": " : "",
 		    strerror(errno));
 		return EXIT_FAIL;
 	}
@@ -230,10 +235,10 @@ main(int argc, char **argv)
 		switch (code) {
 		case 'V':
 			printf("convctl %s\n", CONVCTL_VERSION);
-			return check_stdout();
+			return check_stdout(NULL);
 		case 'h':
 			list_commands(stdout);
-			return check_stdout();
+			return check_stdout(NULL);
 		case ':':
 			fprintf(stderr, "convctl: option '%s' needs a value\n",
 			    argv[optind - 1]);
@@ -254,11 +259,16 @@ main(int argc, char **argv)
 		settings_free(&flags);
 		return EXIT_USAGE;
 	}
-	if (strcmp(argv[0], "help") == 0 && argc <= 2) {
+	if (strcmp(argv[0], "help") == 0) {
 		settings_free(&flags);
+		if (argc > 2) {
+			fprintf(stderr, "convctl: help: unexpected argument '%s'\n",
+			    argv[2]);
+			return EXIT_USAGE;
+		}
 		if (argc == 1) {
 			list_commands(stdout);
-			return check_stdout();
+			return check_stdout(NULL);
 		}
 		if ((ctx.cmd = find_command(argv[1])) == NULL) {
 			fprintf(stderr, "convctl: help: unknown command '%s'\n",
@@ -266,7 +276,7 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		print_help(ctx.cmd);
-		return check_stdout();
+		return check_stdout(ctx.cmd);
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
 		fprintf(stderr, "convctl: unknown command '%s'; see 'convctl "
@@ -277,6 +287,7 @@ main(int argc, char **argv)
 	/* read only once a command is known: --version and help stay instant */
 	if (settings_load(&ctx.settings, &e) < 0) {
 		cmd_error(&ctx, "%s", e.msg);
+		settings_free(&ctx.settings);	/* what it read before the error */
 		settings_free(&flags);
 		return EXIT_FAIL;
 	}
@@ -288,7 +299,7 @@ main(int argc, char **argv)
 	rc = run(&ctx, argc, argv);
 	args_free(&ctx.args);
 	settings_free(&ctx.settings);
-	if (check_stdout() != EXIT_OK && rc == EXIT_OK)
+	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	return rc;
 }

@@ -161,6 +161,9 @@ render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
 	case FMT_TEXT:
 	case FMT_MARKDOWN:
 		buf_adds(b, "## Current Conversation\n");
+		/* SmartHole's text runs on; Markdown wants a blank line */
+		if (rq->format == FMT_MARKDOWN)
+			buf_addc(b, '\n');
 		for (i = first; i < n; i++) {
 			if (i > first)
 				buf_adds(b, "\n\n");

@@ -8,8 +8,11 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-# nothing from the caller's environment may leak into a test
+# nothing from the caller's environment may leak into a test, but the
+# harness's own two variables
+wrapper=${CONVCTL_WRAPPER:-} bin=${CONVCTL_BIN:-}
 for v in $(env | sed -n 's/^\(CONVCTL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+CONVCTL_WRAPPER=$wrapper CONVCTL_BIN=$bin
 unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export CONVCTL_STORE="$T/store.json" TZ=UTC LC_ALL=C.UTF-8

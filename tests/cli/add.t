@@ -1,0 +1,185 @@
+#!/bin/sh
+# convctl add: messages join the active conversation or start a new one
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+# jq over the store
+q() { jq -r "$1" "$S"; }
+
+test_expect 'the first add starts a conversation and prints its id' '
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >out &&
+	echo conv-1770226000000 >want && test_cmp want out &&
+	test "$(q ".version")" = 1 &&
+	test "$(q ".conversations | length")" = 1 &&
+	test "$(q ".conversations[0].startedAt")" = 2026-02-04T17:26:40.000Z &&
+	test "$(q ".conversations[0].endedAt")" = null &&
+	test "$(q ".conversations[0].messages[0].role")" = user &&
+	test "$(q ".conversations[0].messages[0].content")" = "Add milk" &&
+	test "$(q ".conversations[0].messages[0].timestamp")" = 2026-02-04T17:26:40.000Z
+'
+
+test_expect 'a message 29 minutes after the last joins the conversation' '
+	CONVCTL_NOW=2026-02-04T17:55:40Z convctl add --role assistant ok >out &&
+	echo conv-1770226000000 >want && test_cmp want out &&
+	test "$(q ".conversations | length")" = 1 &&
+	test "$(q ".conversations[0].messages | length")" = 2 &&
+	test "$(q ".conversations[0].messages[1].role")" = assistant
+'
+
+test_expect 'exactly the idle timeout after the last still joins' '
+	CONVCTL_NOW=2026-02-04T18:25:40Z convctl add again >out &&
+	echo conv-1770226000000 >want && test_cmp want out &&
+	test "$(q ".conversations[0].messages | length")" = 3
+'
+
+test_expect 'a message 31 minutes after the last ends the old one and starts anew' '
+	CONVCTL_NOW=2026-02-04T18:56:40Z convctl add later >out &&
+	echo conv-1770231400000 >want && test_cmp want out &&
+	test "$(q ".conversations | length")" = 2 &&
+	test "$(q ".conversations[0].endedAt")" = 2026-02-04T18:25:40.000Z &&
+	test "$(q ".conversations[1].endedAt")" = null &&
+	test "$(q ".conversations[1].startedAt")" = 2026-02-04T18:56:40.000Z &&
+	test "$(q ".conversations[1].messages[0].content")" = later
+'
+
+test_expect 'after an explicit end the next add starts a new conversation' '
+	CONVCTL_NOW=2026-02-04T18:57:00Z convctl end &&
+	CONVCTL_NOW=2026-02-04T18:57:10Z convctl add next >out &&
+	echo conv-1770231430000 >want && test_cmp want out &&
+	test "$(q ".conversations | length")" = 3 &&
+	test "$(q ".conversations[1].endedAt")" = 2026-02-04T18:57:00.000Z &&
+	test "$(q "[.conversations[] | select(.endedAt == null)] | length")" = 1
+'
+
+test_expect '--idle-timeout sets the gap that ends a conversation' '
+	CONVCTL_NOW=2026-02-04T19:03:10Z convctl --idle-timeout 5 add six >out &&
+	test "$(cat out)" != conv-1770231430000 &&
+	test "$(q ".conversations | length")" = 4 &&
+	CONVCTL_NOW=2026-02-04T19:07:10Z convctl add --idle-timeout 5 four >out2 &&
+	test_cmp out out2
+'
+
+test_expect '--role, --tool and --at are stored on the message' '
+	convctl add --role assistant --tool read_file --tool edit_file \
+	    --at 2026-02-04T21:08:00+02:00 done >out &&
+	test "$(q ".conversations[-1].messages[-1].role")" = assistant &&
+	test "$(q ".conversations[-1].messages[-1].toolsUsed | join(\",\")")" = read_file,edit_file &&
+	test "$(q ".conversations[-1].messages[-1].timestamp")" = 2026-02-04T19:08:00.000Z
+'
+
+test_expect 'text comes from standard input when no TEXT is given' '
+	printf "line one\nline two\n\n" | CONVCTL_NOW=2026-02-04T19:09:00Z convctl add &&
+	printf "line one\nline two" >want &&
+	q ".conversations[-1].messages[-1].content" | head -c -1 >got &&
+	test_cmp want got
+'
+
+test_expect 'several TEXT operands are joined by spaces' '
+	CONVCTL_NOW=2026-02-04T19:09:01Z convctl add one two "three four" &&
+	test "$(q ".conversations[-1].messages[-1].content")" = "one two three four"
+'
+
+test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are stored exactly' '
+	printf "a\000b \"q\" \\\\ \\\\n \360\237\230\200 \346\274\242\345\255\227\tend" >text &&
+	CONVCTL_NOW=2026-02-04T19:09:02Z convctl add --role assistant <text &&
+	jq -j ".conversations[-1].messages[-1].content" "$S" >got &&
+	cmp text got &&
+	convctl prompt --format jsonl --last 1 | jq -j .content >got2 &&
+	cmp text got2
+'
+
+test_expect 'many messages in the same millisecond get distinct ids' '
+	i=0 &&
+	while [ $i -lt 40 ]; do
+		CONVCTL_NOW=2026-02-04T19:10:00.123Z convctl add "m $i" >/dev/null || exit 1
+		i=$((i + 1))
+	done &&
+	test "$(q "[.conversations[].messages[].id] | length")" = \
+	    "$(q "[.conversations[].messages[].id] | unique | length")" &&
+	test "$(q "[.conversations[-1].messages[] | select(.timestamp == \"2026-02-04T19:10:00.123Z\")] | length")" = 40
+'
+
+test_expect 'conversations started in the same millisecond get distinct ids' '
+	rm -f "$S" &&
+	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add a >id1 &&
+	CONVCTL_NOW=2026-02-04T20:00:00Z convctl end >/dev/null &&
+	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add b >id2 &&
+	! cmp -s id1 id2 &&
+	test "$(q "[.conversations[].id] | unique | length")" = 2
+'
+
+test_expect 'an unknown role is a usage error and changes nothing' '
+	snapshot "$S" &&
+	fails_with 2 convctl add --role wizard hi &&
+	stderr_has "convctl: add: unknown role '\''wizard'\''" &&
+	unchanged "$S"
+'
+
+test_expect 'an empty message is refused and changes nothing' '
+	fails_with 1 convctl add "" &&
+	stderr_has "convctl: add: empty message" &&
+	printf "" >empty &&
+	fails_with 1 convctl add <empty &&
+	stderr_has "empty message" &&
+	unchanged "$S"
+'
+
+test_expect 'text that is not UTF-8 is refused, naming the byte offset' '
+	fails_with 1 convctl add "$(printf "caf\351 au lait")" &&
+	stderr_has "not valid UTF-8 at byte 3" &&
+	printf "ok \355\240\200" >surrogate &&
+	fails_with 1 convctl add <surrogate &&
+	stderr_has "at byte 3" &&
+	unchanged "$S"
+'
+
+test_expect 'an --at that is not ISO 8601 is a usage error' '
+	fails_with 2 convctl add --at yesterday hi &&
+	stderr_has "--at expects an ISO 8601 time" &&
+	stderr_has "yesterday" &&
+	fails_with 2 convctl add --at 2026-02-30T10:00:00Z hi &&
+	fails_with 2 convctl add --at 2026-02-04T25:00:00Z hi &&
+	unchanged "$S"
+'
+
+test_expect 'an --at older than the active conversation'\''s last message is refused' '
+	fails_with 1 convctl add --at 2026-02-04T19:59:59.999Z hi &&
+	stderr_has "2026-02-04T19:59:59.999Z is before the last message" &&
+	stderr_has "2026-02-04T20:00:00.000Z" &&
+	unchanged "$S"
+'
+
+test_expect 'an empty tool name is refused' '
+	fails_with 1 convctl add --tool "" --at 2026-02-04T20:01:00Z hi &&
+	stderr_has "tool name" &&
+	unchanged "$S"
+'
+
+test_expect 'no TEXT and a terminal on standard input is a usage error' '
+	snapshot "$S" &&
+	script -qec "\"$CONVCTL_BIN\" add" /dev/null </dev/null >out 2>&1;
+	test $? -eq 2 &&
+	grep -q "no TEXT given and standard input is a terminal" out &&
+	unchanged "$S"
+'
+
+test_expect 'every add applies the rolling limit, oldest endedAt first' '
+	rm -f "$S" &&
+	for h in 10 11 12 13; do
+		CONVCTL_NOW=2026-03-01T$h:00:00Z convctl add "at $h" >/dev/null || exit 1
+	done &&
+	test "$(q ".conversations | length")" = 4 &&
+	CONVCTL_NOW=2026-03-01T14:00:00Z convctl --max-conversations 2 add last >/dev/null &&
+	q "[.conversations[].messages[0].content] | join(\",\")" >got &&
+	echo "at 12,at 13,last" >want && test_cmp want got &&
+	CONVCTL_MAX_CONVERSATIONS=1 CONVCTL_NOW=2026-03-01T14:01:00Z convctl add more &&
+	test "$(q ".conversations | length")" = 2 &&
+	test "$(q ".conversations[0].messages[0].content")" = "at 13"
+'
+
+test_expect 'add -h prints the usage and exits 0' '
+	convctl add -h >out &&
+	grep -q "^usage: convctl add" out
+'
+
+test_done

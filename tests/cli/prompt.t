@@ -1,0 +1,153 @@
+#!/bin/sh
+# convctl prompt: the active conversation as context for another LLM tool
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+
+test_expect 'with no store, prompt prints nothing and exits 0' '
+	convctl prompt >out 2>err &&
+	test ! -s out && test ! -s err
+'
+
+test_expect 'with nothing active, prompt prints nothing and exits 0' '
+	CONVCTL_NOW=2026-02-04T17:00:00Z convctl add old >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:01:00Z convctl end >/dev/null &&
+	convctl prompt >out 2>err &&
+	test ! -s out && test ! -s err &&
+	convctl prompt --format jsonl >out && test ! -s out &&
+	convctl prompt --format openai >out && echo "[]" >want && test_cmp want out
+'
+
+test_expect 'prompt prints SmartHole'\''s context format byte for byte' '
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:26:41.25Z convctl add --role assistant \
+	    --tool read_file --tool edit_file "Added milk to Lists/Groceries.md." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl add "Thanks
+see you" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:01Z convctl add --role assistant --tool x "Bye" >/dev/null &&
+	convctl prompt >out &&
+	printf "## Current Conversation\n[2026-02-04T17:26:40.000Z]\nUser: Add milk\n\n[2026-02-04T17:26:41.250Z]\nAssistant: Added milk to Lists/Groceries.md. [used: read_file, edit_file]\n\n[2026-02-04T17:27:00.000Z]\nUser: Thanks\nsee you\n\n[2026-02-04T17:27:01.000Z]\nAssistant: Bye [used: x]\n" >want &&
+	cmp want out &&
+	convctl prompt --format text | cmp want -
+'
+
+test_expect '--format openai is a chat-completions messages array' '
+	convctl prompt --format openai >out &&
+	jq -e "type == \"array\" and length == 4 and
+	    all(.[]; type == \"object\" and keys == [\"content\",\"role\"] and
+	        (.role | IN(\"system\",\"user\",\"assistant\")) and
+	        (.content | type == \"string\"))" out >/dev/null &&
+	jq -c "[.[].role]" out >got &&
+	echo "[\"user\",\"assistant\",\"user\",\"assistant\"]" >want && test_cmp want got &&
+	jq -j ".[2].content" out >got && printf "Thanks\nsee you" >want && test_cmp want got &&
+	jq -n --slurpfile m out "{model: \"m\", messages: \$m[0]}" |
+	    jq -e ".messages | length == 4" >/dev/null &&
+	convctl prompt --json | cmp out -
+'
+
+test_expect 'openai: system stays system, a tool message becomes user text' '
+	CONVCTL_NOW=2026-02-04T17:27:02Z convctl add --role system "Be brief" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:03Z convctl add --role tool "42" >/dev/null &&
+	convctl prompt --format openai --last 2 >out &&
+	jq -c . out >got &&
+	printf "%s\n" "[{\"role\":\"system\",\"content\":\"Be brief\"},{\"role\":\"user\",\"content\":\"Tool output:\\n42\"}]" >want &&
+	test_cmp want got
+'
+
+test_expect '--format markdown gives each message a section' '
+	convctl prompt --format markdown --last 3 >out &&
+	cat >want <<-\EOF &&
+	## Current Conversation
+
+	### Assistant · 2026-02-04T17:27:01.000Z
+
+	Bye
+
+	*Tools used: x*
+
+	### System · 2026-02-04T17:27:02.000Z
+
+	Be brief
+
+	### Tool · 2026-02-04T17:27:03.000Z
+
+	42
+	EOF
+	test_cmp want out
+'
+
+test_expect '--format jsonl prints each stored message on its own line' '
+	convctl prompt --format jsonl >out &&
+	test "$(wc -l <out)" -eq 6 &&
+	jq -c . out >got &&
+	jq -c ".conversations[-1].messages[]" "$S" >want &&
+	test_cmp want got
+'
+
+test_expect '--last N keeps the newest N messages' '
+	convctl prompt --last 1 >out &&
+	printf "## Current Conversation\n[2026-02-04T17:27:03.000Z]\nTool: 42\n" >want &&
+	cmp want out &&
+	convctl prompt --format jsonl --last 3 | jq -r .content >got &&
+	printf "Bye\nBe brief\n42\n" >want && test_cmp want got &&
+	convctl prompt >all && convctl prompt --last 100 | cmp all - &&
+	convctl prompt --last 0 >out && test ! -s out
+'
+
+# a token for every 4 code points (rounded up) of the message as the text
+# format writes it: "[TIMESTAMP]\nUser: " is 33 code points
+test_expect '--max-tokens keeps the newest whole messages that fit' '
+	rm -f "$S" &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "$(printf "%040d" 0)" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T10:00:01Z convctl add "abcd" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T10:00:02Z convctl add "漢字漢字" >/dev/null &&
+	printf "## Current Conversation\n[2026-02-04T10:00:01.000Z]\nUser: abcd\n\n[2026-02-04T10:00:02.000Z]\nUser: 漢字漢字\n" >two &&
+	printf "## Current Conversation\n[2026-02-04T10:00:02.000Z]\nUser: 漢字漢字\n" >one &&
+	convctl prompt --max-tokens 20 | cmp two - &&
+	convctl prompt --max-tokens 38 | cmp two - &&
+	convctl prompt --max-tokens 19 | cmp one - &&
+	convctl prompt --max-tokens 10 | cmp one - &&
+	convctl prompt --max-tokens 39 >out && test "$(grep -c "^User: " out)" = 3 &&
+	convctl prompt --max-tokens 9 >out && test ! -s out &&
+	convctl prompt --max-tokens 9 --format openai >out && echo "[]" >want && test_cmp want out
+'
+
+test_expect '--max-tokens and --last together: the tighter one wins' '
+	convctl prompt --max-tokens 1000 --last 1 --format jsonl | jq -r .content >got &&
+	echo "漢字漢字" >want && test_cmp want got &&
+	convctl prompt --max-tokens 20 --last 3 --format jsonl | jq -r .content >got &&
+	printf "abcd\n漢字漢字\n" >want && test_cmp want got
+'
+
+test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are printed exactly' '
+	printf "a\000b \"q\" \\\\ \360\237\230\200 \346\274\242" >text &&
+	CONVCTL_NOW=2026-02-04T10:00:03Z convctl add --role assistant <text >/dev/null &&
+	convctl prompt --last 1 >out &&
+	{ printf "## Current Conversation\n[2026-02-04T10:00:03.000Z]\nAssistant: "; cat text; printf "\n"; } >want &&
+	cmp want out &&
+	convctl prompt --format openai --last 1 | jq -j ".[0].content" >got &&
+	cmp text got
+'
+
+test_expect 'bad options are usage errors' '
+	fails_with 2 convctl prompt --format json &&
+	stderr_has "unknown format '\''json'\''" &&
+	fails_with 2 convctl prompt --last many &&
+	stderr_has "--last expects a whole number" &&
+	fails_with 2 convctl prompt --max-tokens -5 &&
+	stderr_has "--max-tokens expects a whole number" &&
+	fails_with 2 convctl prompt extra
+'
+
+test_expect 'prompt never writes the store' '
+	rm -f "$S.lock" && snapshot "$S" &&
+	convctl prompt >/dev/null && unchanged "$S" && test ! -e "$S.lock"
+'
+
+test_expect 'prompt -h prints the usage and options and exits 0' '
+	convctl prompt -h >out &&
+	grep -q "^usage: convctl prompt" out &&
+	convctl help prompt | cmp out -
+'
+
+test_done

@@ -1,0 +1,96 @@
+#!/bin/sh
+# convctl prune: the rolling limit, oldest endedAt first, never the active one
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+q() { jq -r "$1" "$S"; }
+
+# five ended conversations, in file order unlike their end order, and an
+# active one that is the oldest of all
+fixture() {
+	cat >"$S" <<'JSON'
+{"version": 1, "conversations": [
+ {"id": "c-act", "startedAt": "2026-01-01T00:00:00Z", "endedAt": null, "messages": [], "x": 1},
+ {"id": "c-3", "startedAt": "2026-01-03T00:00:00Z", "endedAt": "2026-01-03T00:00:00Z", "messages": []},
+ {"id": "c-5", "startedAt": "2026-01-02T00:00:00Z", "endedAt": "2026-01-05T00:00:00Z", "messages": []},
+ {"id": "c-1", "startedAt": "2026-01-04T00:00:00Z", "endedAt": "2026-01-01T00:00:00Z", "messages": []},
+ {"id": "c-4", "startedAt": "2026-01-01T00:00:00Z", "endedAt": "2026-01-04T00:00:00Z", "messages": []},
+ {"id": "c-2", "startedAt": "2026-01-01T00:00:00Z", "endedAt": "2026-01-02T00:00:00Z", "messages": []}
+]}
+JSON
+}
+
+test_expect 'prune on a missing store removes nothing and creates nothing' '
+	convctl prune >out && test ! -s out && test ! -e "$S"
+'
+
+test_expect 'prune --dry-run lists the oldest ended first and removes nothing' '
+	fixture && snapshot "$S" &&
+	convctl prune --max 2 --dry-run >out &&
+	printf "c-1\nc-2\nc-3\n" >want && test_cmp want out &&
+	unchanged "$S" &&
+	convctl prune --max 2 -n --json >out &&
+	echo "[\"c-1\",\"c-2\",\"c-3\"]" >want && test_cmp want out &&
+	unchanged "$S"
+'
+
+test_expect 'prune --max N keeps the N newest ended and the active one' '
+	convctl prune --max 2 >out &&
+	printf "c-1\nc-2\nc-3\n" >want && test_cmp want out &&
+	q "[.conversations[].id] | join(\",\")" >got &&
+	echo "c-act,c-5,c-4" >want && test_cmp want got &&
+	test "$(q ".conversations[0].x")" = 1
+'
+
+test_expect 'prune --max 0 removes every ended one but never the active one' '
+	convctl prune --max 0 --json >out &&
+	echo "[\"c-4\",\"c-5\"]" >want && test_cmp want out &&
+	q "[.conversations[].id] | join(\",\")" >got &&
+	echo c-act >want && test_cmp want got
+'
+
+test_expect 'with nothing to remove, prune leaves the store byte for byte' '
+	fixture && snapshot "$S" &&
+	convctl prune >out && test ! -s out && unchanged "$S"
+'
+
+test_expect 'prune without --max uses max_conversations' '
+	CONVCTL_MAX_CONVERSATIONS=4 convctl prune >out &&
+	echo c-1 >want && test_cmp want out &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "max_conversations = 3\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	convctl prune >out && echo c-2 >want && test_cmp want out &&
+	convctl --max-conversations 2 prune >out && echo c-3 >want && test_cmp want out &&
+	rm "$XDG_CONFIG_HOME/convctl/config"
+'
+
+test_expect 'prune --older-than removes those that ended before now minus D' '
+	fixture &&
+	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 3d >out &&
+	printf "c-1\nc-2\n" >want && test_cmp want out &&
+	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 47h >out &&
+	printf "c-3\nc-4\n" >want && test_cmp want out &&
+	q "[.conversations[].id] | join(\",\")" >got &&
+	echo "c-act,c-5" >want && test_cmp want got
+'
+
+test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
+	fixture && snapshot "$S" &&
+	fails_with 2 convctl prune --max -1 &&
+	stderr_has "--max expects a whole number" &&
+	fails_with 2 convctl prune --max lots &&
+	fails_with 2 convctl prune --older-than soon &&
+	stderr_has "--older-than expects a duration" &&
+	fails_with 2 convctl prune --older-than 3y &&
+	fails_with 1 env CONVCTL_MAX_CONVERSATIONS=many "$CONVCTL_BIN" prune &&
+	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '\''many'\''" &&
+	unchanged "$S"
+'
+
+test_expect 'prune -h prints the usage and options and exits 0' '
+	convctl prune -h >out &&
+	grep -q "^usage: convctl prune" out &&
+	convctl help prune | cmp out -
+'
+
+test_done

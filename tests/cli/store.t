@@ -1,0 +1,325 @@
+#!/bin/sh
+# the store: refusing what is corrupt, keeping what is unknown, locking,
+# permissions, paths and settings
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+q() { jq -r "$1" "$S"; }
+
+# refused WHAT: a write and a read of $S both fail with exit 1, naming the
+# store's file and WHAT, and the store is byte for byte unchanged
+refused() {
+	snapshot "$S" &&
+	fails_with 1 convctl add --at 2026-06-01T00:00:00Z hello &&
+	stderr_has "convctl: add: '$S'" && stderr_has "$1" &&
+	unchanged "$S" &&
+	fails_with 1 convctl end &&
+	stderr_has "$1" && unchanged "$S" &&
+	fails_with 1 convctl show &&
+	stderr_has "convctl: show: '$S'" && stderr_has "$1" &&
+	fails_with 1 convctl prompt && stderr_has "$1" &&
+	fails_with 1 convctl recent && stderr_has "$1" &&
+	unchanged "$S"
+}
+
+conv='{"id":"c1","startedAt":"2026-01-01T00:00:00Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m1","timestamp":"2026-01-01T00:00:00Z","role":"user","content":"hi"}]}'
+
+test_expect 'a truncated store is refused with its line and column' '
+	printf "{\"version\": 1,\n\"conversations\": [%s" "$conv" >"$S" &&
+	refused "'\''$S'\'':2:" &&
+	grep -q "expected near end of file" err
+'
+
+test_expect 'invalid UTF-8 in the store is refused with its line and column' '
+	printf "{\"conversations\": [\n{\"id\": \"c\377\"}]}" >"$S" &&
+	refused "'\''$S'\'':2:" &&
+	stderr_has "unable to decode byte 0xff"
+'
+
+test_expect 'conversations that is not an array is refused, naming the path' '
+	printf "{\"conversations\": {}}" >"$S" &&
+	refused "conversations: expected an array"
+'
+
+test_expect 'a message without a role is refused, naming its JSON path' '
+	printf "%s" "{\"conversations\": [$conv]}" | jq -c "del(.conversations[0].messages[0].role)" >"$S" &&
+	refused "conversations[0].messages[0]: missing '\''role'\''"
+'
+
+test_expect 'a message with an unknown role is refused' '
+	printf "%s" "{\"conversations\": [$conv]}" | jq -c ".conversations[0].messages[0].role = \"robot\"" >"$S" &&
+	refused "conversations[0].messages[0].role: unknown role '\''robot'\''"
+'
+
+test_expect 'two active conversations are refused' '
+	printf "%s" "{\"conversations\": [$conv, $conv]}" |
+	    jq -c ".conversations[1].id = \"c2\"" >"$S" &&
+	refused "conversations[1]: two active conversations ('\''c1'\'' and '\''c2'\'')"
+'
+
+test_expect 'two conversations with one id are refused' '
+	printf "%s" "{\"conversations\": [$conv, $conv]}" |
+	    jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\"" >"$S" &&
+	refused "conversations[1].id: '\''c1'\'' is also the id of conversations[0]"
+'
+
+test_expect 'a newer store version is refused' '
+	printf "{\"version\": 2, \"conversations\": []}" >"$S" &&
+	refused "store version 2 is newer than this convctl knows (1)"
+'
+
+test_expect 'a bad time, a duplicated key and a non-object top are refused' '
+	printf "%s" "{\"conversations\": [$conv]}" |
+	    jq -c ".conversations[0].startedAt = \"yesterday\"" >"$S" &&
+	refused "conversations[0].startedAt: not an ISO 8601 time" &&
+	printf "{\"conversations\": [],\n \"conversations\": []}" >"$S" &&
+	refused "duplicate object key" &&
+	printf "[]" >"$S" &&
+	refused "expected a JSON object at the top"
+'
+
+test_expect 'unknown fields at every level survive writes' '
+	cat >"$S" <<-\EOF &&
+	{"version": 1, "top": {"deep": [1, 2.5, "ü", null, true]},
+	 "conversations": [
+	  {"id": "c0", "startedAt": "2026-01-01T00:00:00.000Z", "endedAt": "2026-01-01T00:01:00.000Z",
+	   "title": "t", "summary": "s", "tags": ["a"], "messages": [
+	   {"id": "m0", "timestamp": "2026-01-01T00:00:00.000Z", "role": "user", "content": "x", "source": "direct"}]},
+	  {"id": "c1", "startedAt": "2026-01-02T00:00:00.000Z", "endedAt": null, "title": null,
+	   "summary": null, "rating": 5, "messages": [
+	   {"id": "m1", "timestamp": "2026-01-02T00:00:00.000Z", "role": "user", "content": "y",
+	    "meta": {"lang": "漢字", "n": -3}}]}],
+	 "lastMigrated": "2026-01-01T00:00:00.000Z", "after": "kept"}
+	EOF
+	cp "$S" orig.json &&
+	convctl add --at 2026-01-02T00:10:00Z more >/dev/null &&
+	convctl end >/dev/null &&
+	convctl add --at 2030-01-01T00:00:00Z new >/dev/null &&
+	jq -S "{top, lastMigrated, after, c0: .conversations[0],
+	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" orig.json >want &&
+	jq -S "{top, lastMigrated, after, c0: .conversations[0],
+	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" "$S" >got &&
+	test_cmp want got &&
+	test "$(q ".conversations[1].rating")" = 5 &&
+	test "$(q ".conversations | length")" = 3
+'
+
+test_expect 'a SmartHole conversationData object without version loads and is written back whole' '
+	cat >"$S" <<-\EOF &&
+	{"conversations":[
+	 {"id":"conv-1738690000000","startedAt":"2025-02-04T17:26:40.000Z","endedAt":"2025-02-04T17:40:00.000Z",
+	  "title":"Milk","summary":"User added milk.","messages":[
+	  {"id":"msg-1","timestamp":"2025-02-04T17:26:40.000Z","role":"user","content":"Add milk"},
+	  {"id":"msg-2","timestamp":"2025-02-04T17:26:41.250Z","role":"assistant","content":"Added milk to Lists/Groceries.md.","toolsUsed":["read_file","edit_file"]}]},
+	 {"id":"conv-1738700000000","startedAt":"2025-02-04T20:13:20.000Z","endedAt":null,"title":null,"summary":null,
+	  "messages":[{"id":"msg-3","timestamp":"2025-02-04T20:13:20.000Z","role":"user","content":"And eggs"}]}],
+	 "lastMigrated":"2025-02-04T18:00:00.000Z"}
+	EOF
+	cp "$S" orig.json &&
+	convctl show >out && grep -qx "conversation conv-1738700000000" out &&
+	convctl add --at 2025-02-04T20:14:00Z --role assistant "Added eggs." >id &&
+	echo conv-1738700000000 >want && test_cmp want id &&
+	test "$(q .version)" = 1 &&
+	jq -S . orig.json >want &&
+	jq -S "del(.version) | .conversations[1].messages |= .[:-1]" "$S" >got &&
+	test_cmp want got
+'
+
+test_expect 'a store path that is a directory is refused' '
+	mkdir dir.json &&
+	fails_with 1 convctl -s dir.json show &&
+	stderr_has "store '\''dir.json'\'' is a directory" &&
+	fails_with 1 convctl -s dir.json add hi &&
+	stderr_has "is a directory" &&
+	test -d dir.json && test -z "$(ls dir.json)"
+'
+
+# as_other CMD...: runs CMD as a user that is not root, so permissions bite
+as_other() {
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+
+test_expect 'an unreadable store is refused and left alone' '
+	chmod 711 "$T" && mkdir -m 777 u && echo "{}" >u/store.json &&
+	chmod 000 u/store.json &&
+	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/u/store.json" show &&
+	stderr_has "cannot open store '\''$T/u/store.json'\'': Permission denied" &&
+	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/u/store.json" add hi &&
+	stderr_has "Permission denied" &&
+	chmod 600 u/store.json && echo "{}" >want && cmp want u/store.json
+'
+
+test_expect 'a directory that cannot be written is an error; the store stays' '
+	mkdir ro && echo "{}" >ro/store.json && chmod 644 ro/store.json &&
+	chmod 555 ro &&
+	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
+	stderr_has "cannot open lock '\''$T/ro/store.json.lock'\''" &&
+	chmod 755 ro && touch ro/store.json.lock && chmod 666 ro/store.json.lock &&
+	chmod 555 ro &&
+	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
+	stderr_has "cannot create a temporary file in '\''$T/ro'\''" &&
+	echo "{}" >want && cmp want ro/store.json &&
+	test "$(ls -A ro | tr "\n" " ")" = "store.json store.json.lock " &&
+	chmod 755 ro
+'
+
+# hold_lock: another process takes the store's lock and keeps it until
+# release; util-linux flock(1) takes it the way convctl does
+hold_lock() {
+	rm -f "$T/.held" &&
+	( exec 9>"$S.lock" && flock -x 9 && touch "$T/.held" && exec sleep 120 ) &
+	holder=$!
+	n=0
+	while [ ! -e "$T/.held" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+	test -e "$T/.held"
+}
+release() { kill $holder; wait $holder 2>/dev/null; true; }
+
+test_expect 'a lock held longer than --wait is an error; the store stays' '
+	rm -f "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
+	snapshot "$S" &&
+	hold_lock &&
+	check() {
+		fails_with 1 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
+		stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds" &&
+		CONVCTL_WAIT=0 fails_with 1 convctl end &&
+		stderr_has "is locked" &&
+		unchanged "$S"
+	}
+	check; rc=$?; release; test $rc -eq 0 &&
+	convctl --wait 5 add --at 2026-01-01T00:00:01Z second >/dev/null &&
+	test "$(q ".conversations[0].messages | length")" = 2
+'
+
+test_expect 'readers do not need the lock' '
+	hold_lock &&
+	convctl --wait 0 show >out; rc=$?; release;
+	test $rc -eq 0 && grep -q "^User: second" out
+'
+
+test_expect 'writers running at once lose nothing' '
+	rm -f "$S" &&
+	i=0 && pids= &&
+	while [ $i -lt 16 ]; do
+		CONVCTL_NOW=2026-04-01T00:00:00Z convctl --wait 60 add "writer $i" >/dev/null &
+		pids="$pids $!"
+		i=$((i + 1))
+	done &&
+	failed=0 &&
+	for p in $pids; do wait $p || failed=$((failed + 1)); done &&
+	test $failed -eq 0 &&
+	test "$(q ".conversations | length")" = 1 &&
+	test "$(q ".conversations[0].messages | length")" = 16 &&
+	test "$(q "[.conversations[0].messages[].content] | unique | length")" = 16 &&
+	test "$(q "[.conversations[0].messages[].id] | unique | length")" = 16
+'
+
+test_expect 'a temporary file left by a killed writer is removed by the next' '
+	echo torn >"$T/.store.json.Ab12Cd" &&
+	echo keep >"$T/.store.json.notmine" &&
+	CONVCTL_NOW=2026-04-01T00:00:01Z convctl add more >/dev/null &&
+	test ! -e "$T/.store.json.Ab12Cd" &&
+	test -e "$T/.store.json.notmine" &&
+	test "$(q ".conversations[0].messages | length")" = 17
+'
+
+test_expect 'a new store is created 0600 in directories made 0700' '
+	umask 022 &&
+	convctl -s "$T/new/a/b/store.json" add hi >/dev/null &&
+	test "$(stat -c %a new new/a new/a/b)" = "700
+700
+700" &&
+	test "$(stat -c %a new/a/b/store.json)" = 600 &&
+	test "$(stat -c %a new/a/b/store.json.lock)" = 600 &&
+	test "$(ls -A new/a/b | tr "\n" " ")" = "store.json store.json.lock "
+'
+
+test_expect 'a rewrite keeps the mode the user gave the store' '
+	chmod 640 new/a/b/store.json &&
+	convctl -s "$T/new/a/b/store.json" add again >/dev/null &&
+	test "$(stat -c %a new/a/b/store.json)" = 640
+'
+
+test_expect 'a store that is a symbolic link is written through the link' '
+	ln -s new/a/b/store.json link.json &&
+	convctl -s link.json add third >/dev/null &&
+	test -L link.json &&
+	test "$(jq -r ".conversations[0].messages | length" new/a/b/store.json)" = 3
+'
+
+test_expect 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HOME' '
+	convctl -s flag.json add a >/dev/null && test -f flag.json &&
+	CONVCTL_STORE=env.json convctl add a >/dev/null && test -f env.json &&
+	CONVCTL_STORE=env.json convctl -s flag2.json add a >/dev/null && test -f flag2.json &&
+	(unset CONVCTL_STORE; convctl add a >/dev/null) &&
+	test -f "$XDG_DATA_HOME/convctl/store.json" &&
+	(unset CONVCTL_STORE XDG_DATA_HOME; convctl add a >/dev/null) &&
+	test -f "$HOME/.local/share/convctl/store.json"
+'
+
+test_expect 'an empty store path is refused' '
+	fails_with 1 convctl -s "" add hi &&
+	stderr_has "convctl: add: the store path is empty" &&
+	fails_with 1 convctl --store= show &&
+	stderr_has "the store path is empty" &&
+	test ! -e .lock
+'
+
+# idle_timeout: messages 15 minutes apart join when it is 30 or 20 and
+# split when it is 10
+two_messages() {
+	rm -f "$S" &&
+	convctl add --at 2026-01-01T00:00:00Z one >/dev/null &&
+	convctl "$@" add --at 2026-01-01T00:15:00Z two >/dev/null &&
+	q ".conversations | length"
+}
+
+test_expect 'idle_timeout: the default is 30 minutes' '
+	test "$(two_messages)" = 1
+'
+
+test_expect 'idle_timeout: the config file beats the default' '
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "# comment\n\nidle_timeout = 10\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	test "$(two_messages)" = 2
+'
+
+test_expect 'idle_timeout: the environment beats the config file' '
+	test "$(CONVCTL_IDLE_TIMEOUT=20 two_messages)" = 1
+'
+
+test_expect 'idle_timeout: the flag beats the environment' '
+	test "$(CONVCTL_IDLE_TIMEOUT=20 two_messages --idle-timeout 10)" = 2 &&
+	test "$(two_messages --idle-timeout 20)" = 1
+'
+
+test_expect 'CONVCTL_CONFIG names another config file' '
+	printf "idle_timeout = 20\n" >other.conf &&
+	test "$(CONVCTL_CONFIG=$T/other.conf two_messages)" = 1
+'
+
+test_expect 'a bad config file or setting is an error naming where it is' '
+	rm -f "$S" && convctl add --at 2026-01-01T00:00:00Z x >/dev/null && snapshot "$S" &&
+	printf "idle_timeout = 10\nidle timeout\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl add y &&
+	stderr_has "$XDG_CONFIG_HOME/convctl/config:2: expected '\''key = value'\''" &&
+	printf "idel_timeout = 10\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl add y &&
+	stderr_has "config:1: unknown setting '\''idel_timeout'\''" &&
+	printf "idle_timeout = soon\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl add y &&
+	stderr_has "invalid idle_timeout '\''soon'\'' in '\''$XDG_CONFIG_HOME/convctl/config'\''" &&
+	rm "$XDG_CONFIG_HOME/convctl/config" &&
+	CONVCTL_IDLE_TIMEOUT=-5 fails_with 1 convctl add y &&
+	stderr_has "invalid CONVCTL_IDLE_TIMEOUT '\''-5'\''" &&
+	fails_with 1 convctl --idle-timeout x add y &&
+	stderr_has "invalid --idle-timeout '\''x'\''" &&
+	fails_with 1 convctl --wait forever add y &&
+	unchanged "$S"
+'
+
+test_done

@@ -1,0 +1,200 @@
+/*
+ * settings.c - each setting comes from the flag, else the CONVCTL_*
+ * environment, else the config file, else its default.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convctl.h"
+#include "tap.h"
+
+extern char **environ;
+
+static char dir[64], cfgdir[128], cfg[160];
+
+static void
+write_config(const char *text, mode_t mode)
+{
+	FILE *f = fopen(cfg, "w");
+
+	if (f == NULL) {
+		perror(cfg);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+	chmod(cfg, mode);
+}
+
+/* nothing from the caller's environment may leak in */
+static void
+clean_env(void)
+{
+	char **p, name[256], *eq;
+
+again:
+	for (p = environ; *p != NULL; p++)
+		if (strncmp(*p, "CONVCTL_", 8) == 0 ||
+		    strncmp(*p, "OPENAI_API_KEY=", 15) == 0 ||
+		    strncmp(*p, "ANTHROPIC_API_KEY=", 18) == 0 ||
+		    strncmp(*p, "XDG_", 4) == 0) {
+			snprintf(name, sizeof(name), "%s", *p);
+			if ((eq = strchr(name, '=')) != NULL)
+				*eq = '\0';
+			unsetenv(name);
+			goto again;
+		}
+}
+
+int
+main(void)
+{
+	struct settings st;
+	struct error e;
+	char want[256];
+	long n;
+	double d;
+
+	clean_env();
+	snprintf(dir, sizeof(dir), "%s", "/tmp/convctl-unit.XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	snprintf(cfgdir, sizeof(cfgdir), "%s/config/convctl", dir);
+	snprintf(cfg, sizeof(cfg), "%s/config", cfgdir);
+	setenv("HOME", dir, 1);
+
+	/* defaults */
+	is_int(settings_load(&st, &e), 0, "with nothing set, settings load");
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "30", "idle_timeout is 30 by default");
+	is_int(st.source[SET_IDLE_TIMEOUT], SRC_DEFAULT, "from the default");
+	is_str(settings_get(&st, SET_MAX_CONVERSATIONS), "1000", "max_conversations is 1000");
+	is_str(settings_get(&st, SET_WAIT), "10", "wait is 10");
+	snprintf(want, sizeof(want), "%s/.local/share/convctl/store.json", dir);
+	is_str(settings_get(&st, SET_STORE), want, "the store is under HOME/.local/share");
+	snprintf(want, sizeof(want), "%s/.config/convctl/config", dir);
+	is_str(st.config_path, want, "the config is under HOME/.config");
+	ok(settings_get(&st, SET_API_KEY) == NULL, "no API key by default");
+	settings_free(&st);
+
+	setenv("XDG_DATA_HOME", "relative/data", 1);
+	settings_load(&st, &e);
+	snprintf(want, sizeof(want), "%s/.local/share/convctl/store.json", dir);
+	is_str(settings_get(&st, SET_STORE), want, "a relative XDG_DATA_HOME is ignored");
+	settings_free(&st);
+
+	snprintf(want, sizeof(want), "%s/data", dir);
+	setenv("XDG_DATA_HOME", want, 1);
+	snprintf(want, sizeof(want), "%s/config", dir);
+	setenv("XDG_CONFIG_HOME", want, 1);
+	settings_load(&st, &e);
+	snprintf(want, sizeof(want), "%s/data/convctl/store.json", dir);
+	is_str(settings_get(&st, SET_STORE), want, "the store is under XDG_DATA_HOME");
+	is_str(st.config_path, cfg, "the config is under XDG_CONFIG_HOME");
+	settings_free(&st);
+
+	/* the config file beats the default */
+	snprintf(want, sizeof(want), "mkdir -p '%s'", cfgdir);
+	if (system(want) != 0)
+		return 1;
+	write_config("# a comment\n\n  idle_timeout =  10  \nmodel = \" spaced \"\n"
+	    "store=/x/store.json\n", 0644);
+	is_int(settings_load(&st, &e), 0, "a config file loads");
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "10", "the config file beats the default");
+	is_int(st.source[SET_IDLE_TIMEOUT], SRC_FILE, "from the config file");
+	is_str(settings_get(&st, SET_MODEL), " spaced ", "double quotes keep outer spaces");
+	is_str(settings_get(&st, SET_STORE), "/x/store.json", "store may be set in the file");
+	is_str(settings_get(&st, SET_WAIT), "10", "what the file does not set keeps its default");
+	settings_free(&st);
+
+	/* the environment beats the config file */
+	setenv("CONVCTL_IDLE_TIMEOUT", "20", 1);
+	setenv("CONVCTL_STORE", "/env/store.json", 1);
+	is_int(settings_load(&st, &e), 0, "environment and config load");
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "20", "the environment beats the config file");
+	is_int(st.source[SET_IDLE_TIMEOUT], SRC_ENV, "from the environment");
+	is_str(settings_get(&st, SET_STORE), "/env/store.json", "CONVCTL_STORE beats the file");
+
+	/* the flag beats the environment */
+	settings_set(&st, SET_IDLE_TIMEOUT, "40", SRC_FLAG, &e);
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "40", "the flag beats the environment");
+	is_int(st.source[SET_IDLE_TIMEOUT], SRC_FLAG, "from the flag");
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), 0, "a whole number");
+	is_int(n, 40, "is read as one");
+	settings_free(&st);
+
+	setenv("CONVCTL_IDLE_TIMEOUT", "", 1);
+	settings_load(&st, &e);
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "10", "an empty variable counts as unset");
+	settings_free(&st);
+	unsetenv("CONVCTL_IDLE_TIMEOUT");
+
+	/* each bad value is named with where it came from */
+	write_config("idle_timeout = soon\n", 0644);
+	settings_load(&st, &e);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	    "a word is not a whole number");
+	snprintf(want, sizeof(want), "invalid idle_timeout 'soon' in '%s': not a "
+	    "whole number", cfg);
+	is_str(e.msg, want, "the error names the key and the file");
+	settings_set(&st, SET_IDLE_TIMEOUT, "500", SRC_ENV, &e);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	    "out of range is refused");
+	is_str(e.msg, "invalid CONVCTL_IDLE_TIMEOUT '500': must be from 0 to 100",
+	    "the error names the variable and the range");
+	settings_set(&st, SET_IDLE_TIMEOUT, "7x", SRC_FLAG, &e);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	    "trailing junk is refused");
+	is_str(e.msg, "invalid --idle-timeout '7x': not a whole number",
+	    "the error names the flag as it is typed");
+	settings_set(&st, SET_WAIT, "0.25", SRC_FLAG, &e);
+	is_int(settings_double(&st, SET_WAIT, 0, 60, &d, &e), 0, "wait may be a fraction");
+	ok(d == 0.25, "and is read as one");
+	settings_set(&st, SET_WAIT, "nan", SRC_FLAG, &e);
+	is_int(settings_double(&st, SET_WAIT, 0, 60, &d, &e), -1, "NaN is no wait");
+	settings_free(&st);
+
+	write_config("idle_timeout = 1\nidle timeout\n", 0644);
+	is_int(settings_load(&st, &e), -1, "a line without '=' is refused");
+	snprintf(want, sizeof(want), "%s:2: expected 'key = value'", cfg);
+	is_str(e.msg, want, "naming the file and line");
+	settings_free(&st);
+	write_config("idel_timeout = 1\n", 0644);
+	is_int(settings_load(&st, &e), -1, "an unknown key is refused");
+	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'", cfg);
+	is_str(e.msg, want, "naming the file, line and key");
+	settings_free(&st);
+
+	/* a key in a file others can read is refused */
+	write_config("api_key = sk-secret\n", 0644);
+	is_int(settings_load(&st, &e), -1, "an API key in a 0644 config is refused");
+	ok(strstr(e.msg, "readable by others (mode 644)") != NULL, "saying why");
+	settings_free(&st);
+	write_config("api_key = sk-secret\n", 0600);
+	is_int(settings_load(&st, &e), 0, "an API key in a 0600 config loads");
+	is_str(settings_get(&st, SET_API_KEY), "sk-secret", "and is read");
+	settings_free(&st);
+	setenv("OPENAI_API_KEY", "sk-openai", 1);
+	settings_load(&st, &e);
+	is_str(settings_get(&st, SET_API_KEY), "sk-openai", "OPENAI_API_KEY beats the file");
+	settings_free(&st);
+	setenv("CONVCTL_API_KEY", "sk-convctl", 1);
+	settings_load(&st, &e);
+	is_str(settings_get(&st, SET_API_KEY), "sk-convctl", "CONVCTL_API_KEY beats OPENAI_API_KEY");
+	settings_free(&st);
+
+	/* CONVCTL_CONFIG names another file */
+	snprintf(want, sizeof(want), "%s/other", dir);
+	setenv("CONVCTL_CONFIG", want, 1);
+	settings_load(&st, &e);
+	is_str(st.config_path, want, "CONVCTL_CONFIG names the config file");
+	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "30", "a missing config file is no error");
+	settings_free(&st);
+
+	snprintf(want, sizeof(want), "rm -rf '%s'", dir);
+	if (system(want) != 0)
+		return 1;
+	return done();
+}
