@@ -62,7 +62,9 @@ _convctl()
 	show) opts="-f --format --json"; ids=1 ;;
 	recent) opts="-n --json" ;;
 	prompt) opts="-f --format --json --last --max-tokens" ;;
-	migrate) opts="-f --format -n --dry-run --json --rename-conflicts --split" ;;
+	migrate)
+		opts="-f --format -n --dry-run --json --rename-conflicts --split"
+		opts+=" --summarize -v --verbose $summary" ;;
 	prune) opts="--max --older-than -n --dry-run --json" ;;
 	summarize)
 		opts="--pending --all --force -n --dry-run --json -v --verbose $summary"

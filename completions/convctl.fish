@@ -58,11 +58,11 @@ complete -c convctl -n '__fish_seen_subcommand_from add' -l dedupe-key -x -d 'ad
 complete -c convctl -n '__fish_seen_subcommand_from add' -l expect-conversation -x -a '(__convctl_ids)' -d 'write only into this conversation'
 # end
 complete -c convctl -n '__fish_seen_subcommand_from end' -l no-summary -d 'end it without a summary'
-# end and summarize: the summarizer
-complete -c convctl -n '__fish_seen_subcommand_from end summarize' -s v -l verbose -d 'show each request and reply'
-complete -c convctl -n '__fish_seen_subcommand_from end summarize' -l summarizer -x -a 'openai anthropic offline none' -d 'the summarizer'
-complete -c convctl -n '__fish_seen_subcommand_from end summarize' -l model -x -d 'the model'
-complete -c convctl -n '__fish_seen_subcommand_from end summarize' -l api-base -x -d 'an OpenAI-compatible API root'
+# end, summarize and migrate: the summarizer
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -s v -l verbose -d 'show each request and reply'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l summarizer -x -a 'openai anthropic offline none' -d 'the summarizer'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l model -x -d 'the model'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l api-base -x -d 'an OpenAI-compatible API root'
 # show
 complete -c convctl -n '__fish_seen_subcommand_from show' -s f -l format -x -a 'text markdown json' -d 'output format'
 complete -c convctl -n '__fish_seen_subcommand_from show' -l json -d 'as JSON'
@@ -81,6 +81,7 @@ complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l json -d 'report as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l rename-conflicts -d 'import a taken id as ID-2'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l split -d 'cut at idle gaps'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l summarize -d 'then summarize what was imported'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -F
 # prune
 complete -c convctl -n '__fish_seen_subcommand_from prune' -l max -x -d 'keep at most N'
