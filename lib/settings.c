@@ -221,10 +221,16 @@ bad_value(const struct settings *st, enum setting s, const char *what,
     struct error *e)
 {
 	const char *v = st->value[s] ? st->value[s] : "";
+	char flag[64], *p;
 
 	switch (st->source[s]) {
 	case SRC_FLAG:
-		return error_set(e, "invalid --%s '%s': %s", table[s].key, v, what);
+		/* keys are spelt with '_', their flags with '-' */
+		snprintf(flag, sizeof(flag), "%s", table[s].key);
+		for (p = flag; *p != '\0'; p++)
+			if (*p == '_')
+				*p = '-';
+		return error_set(e, "invalid --%s '%s': %s", flag, v, what);
 	case SRC_ENV:
 		return error_set(e, "invalid %s '%s': %s", table[s].env, v, what);
 	case SRC_FILE:
