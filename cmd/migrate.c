@@ -10,6 +10,11 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "rename-conflicts", no_argument, NULL, OPT_RENAME_CONFLICTS },
 	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "summarize", no_argument, NULL, OPT_SUMMARIZE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "summarizer", required_argument, NULL, OPT_SUMMARIZER },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "api-base", required_argument, NULL, OPT_API_BASE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,6 +64,78 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 		fprintf(stderr, "  %s\n", ids[i]);
 }
 
+/*
+ * The conversations the import added that are still in the store, ended, and
+ * in want of a summary: those without one, and those with the summary migrate
+ * wrote itself, which a model may better but the offline summarizer, saying
+ * less, may not. A summary the source gave is kept.
+ */
+static struct summary_job **
+summary_jobs(struct store *st, const struct migrate_result *res,
+    const struct summary_config *cf, char *const *pruned, size_t npruned,
+    size_t *njobs)
+{
+	struct summary_job **jobs;
+	struct conv **ended;
+	const char *id;
+	size_t n, i, k;
+	int model = cf->kind == SUMMARY_OPENAI || cf->kind == SUMMARY_ANTHROPIC;
+
+	ended = store_ended(st, &n);
+	jobs = xmalloc((n + 1) * sizeof(*jobs));
+	*njobs = 0;
+	for (i = 0; i < n; i++) {
+		id = conv_id(ended[i]);
+		if (!migrate_was_imported(res, id))
+			continue;
+		/* --dry-run's rolling limit names what it would remove */
+		for (k = 0; k < npruned && strcmp(pruned[k], id) != 0; k++)
+			;
+		if (k < npruned)
+			continue;
+		if (conv_summary(ended[i]) == NULL ||
+		    (model && migrate_made_summary(res, id)))
+			jobs[(*njobs)++] = summary_job_new(ended[i]);
+	}
+	free(ended);
+	return jobs;
+}
+
+/* --summarize: the summarizer, checked before anything is read; 0 or status */
+static int
+summary_setup(struct ctx *ctx, struct summary_config *cf)
+{
+	static const int needs[] = { 'v', OPT_SUMMARIZER, OPT_MODEL,
+	    OPT_API_BASE };
+	static const char *const names[] = { "--verbose", "--summarizer",
+	    "--model", "--api-base" };
+	const char *kind = args_get(&ctx->args, OPT_SUMMARIZER);
+	enum summary_kind k;
+	struct error e;
+	size_t i;
+
+	if (!args_has(&ctx->args, OPT_SUMMARIZE)) {
+		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+			if (args_has(&ctx->args, needs[i]))
+				return cmd_usage_error(ctx, "%s goes with "
+				    "--summarize", names[i]);
+		return 0;
+	}
+	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
+		return cmd_usage_error(ctx, "unknown summarizer '%s' (expected "
+		    "openai, anthropic, offline or none)", kind);
+	if (cmd_summary_config(ctx, cf, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (cf->kind == SUMMARY_NONE) {
+		cmd_error(ctx, "--summarize, but summaries are turned off (the "
+		    "summarizer is 'none'); see --summarizer");
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
@@ -66,19 +143,24 @@ migrate_exec(struct ctx *ctx)
 	struct reading prog = { .ctx = ctx };
 	struct prune_request limit = { .older_than = -1, .dry_run = 1 };
 	struct migrate_result *res = NULL;
+	struct summary_job **jobs = NULL;
+	struct summary_config cf;
 	const char *fmt = args_get(&ctx->args, 'f'), *note;
 	int dry_run = args_has(&ctx->args, 'n');
+	int summarize = args_has(&ctx->args, OPT_SUMMARIZE);
 	struct store *st = NULL;
 	struct buf out = { 0 };
 	struct error e;
 	char **pruned = NULL;
-	size_t npruned = 0, i;
+	size_t npruned = 0, njobs = 0, i;
 	long idle;
 	int rc;
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
 		    fmt, migrate_formats);
+	if ((rc = summary_setup(ctx, &cf)) != 0)
+		return rc;
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
 	    &e) < 0 || settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
 	    100000000, &limit.max, &e) < 0) {
@@ -118,8 +200,28 @@ migrate_exec(struct ctx *ctx)
 	report_pruned(ctx, res, pruned, npruned, dry_run);
 	migrate_report(&out, res, dry_run, pruned, npruned,
 	    args_has(&ctx->args, OPT_JSON));
-	rc = cmd_print(ctx, out.data, out.len);
+	if ((rc = cmd_print(ctx, out.data, out.len)) != 0 || !summarize ||
+	    !migrate_changed(res))
+		goto out;
+	jobs = summary_jobs(st, res, &cf, pruned, npruned, &njobs);
+	if (dry_run) {
+		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
+		    "by the %s summarizer; nothing is sent", njobs,
+		    njobs == 1 ? "" : "s", summary_kind_name(cf.kind));
+		goto out;
+	}
+	store_close(st);	/* no lock is held while summarizing */
+	st = NULL;
+	if (njobs > 0 && cmd_summarize_jobs(ctx, &cf, jobs, njobs) != EXIT_OK) {
+		cmd_error(ctx, "the import stands; 'convctl summarize --pending' "
+		    "summarizes those left without a summary, 'convctl summarize "
+		    "ID --force' one that kept migrate's");
+		rc = EXIT_PARTIAL;
+	}
 out:
+	for (i = 0; i < njobs; i++)
+		summary_job_free(jobs[i]);
+	free(jobs);
 	buf_free(&out);
 	strv_free(pruned);
 	migrate_free(res);
@@ -131,7 +233,8 @@ const struct cmd_entry cmd_migrate_entry = {
 	.name = "migrate",
 	.summary = "import other tools' history into conversations, once",
 	.usage = "[-f NAME] [-n | --dry-run] [--json] [--rename-conflicts] "
-	    "[--split] FILE|DIR",
+	    "[--split] [--summarize] [-v | --verbose] [--summarizer NAME] "
+	    "[--model NAME] [--api-base URL] FILE|DIR",
 	.help =
 	    "  -f, --format NAME    the source's format, instead of telling it\n"
 	    "                       from the name and content: smarthole,\n"
@@ -144,13 +247,25 @@ const struct cmd_entry cmd_migrate_entry = {
 	    "      --split          cut what is imported into conversations at\n"
 	    "                       gaps longer than the idle timeout; the\n"
 	    "                       pieces after the first are ID-2, ID-3…\n"
+	    "      --summarize      then title and summarize what was imported\n"
+	    "                       (as convctl end does); those that fail are\n"
+	    "                       left for convctl summarize --pending\n"
+	    "  -v, --verbose        show each request and reply on stderr\n"
+	    "                       (the API key as [redacted])\n"
+	    "      --summarizer NAME\n"
+	    "                       openai, anthropic, offline or none (the\n"
+	    "                       summarizer setting)\n"
+	    "      --model NAME     the model (the model setting)\n"
+	    "      --api-base URL   an OpenAI-compatible API root (api_base)\n"
 	    "  FILE|DIR             a file, or a directory of NAME.json,\n"
 	    "                       NAME.jsonl and SESSION/events.jsonl files\n"
 	    "\n"
 	    "A source imported before (the same SHA-256) is skipped. On any\n"
 	    "error nothing is imported. A progress line is shown on standard\n"
-	    "error, when it is a terminal, for sources of 1000 entries or more.\n",
-	.shortopts = "f:n",
+	    "error, when it is a terminal, for sources of 1000 entries or more.\n"
+	    "With --summarize, a summary the source gave is kept; exit status\n"
+	    "3: imported, but some summaries failed.\n",
+	.shortopts = "f:nv",
 	.longopts = longopts,
 	.min_args = 1, .max_args = 1,
 	.exec = migrate_exec,

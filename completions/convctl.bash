@@ -34,6 +34,7 @@ _convctl()
 	local commands="add end show recent prompt migrate prune summarize search delete config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
+	local summary="--summarizer --model --api-base"
 	local i w cmd= opts= ids=
 
 	# --opt=value: bash splits it at the '=' into three words
@@ -57,13 +58,17 @@ _convctl()
 	case $cmd in
 	add)
 		opts="-r --role --tool --at --dedupe-key --expect-conversation" ;;
-	end) opts= ;;
+	end) opts="--no-summary -v --verbose $summary" ;;
 	show) opts="-f --format --json"; ids=1 ;;
 	recent) opts="-n --json" ;;
 	prompt) opts="-f --format --json --last --max-tokens" ;;
-	migrate) opts="-f --format -n --dry-run --json --rename-conflicts --split" ;;
+	migrate)
+		opts="-f --format -n --dry-run --json --rename-conflicts --split"
+		opts+=" --summarize -v --verbose $summary" ;;
 	prune) opts="--max --older-than -n --dry-run --json" ;;
-	summarize) opts="--pending --all --force --dry-run --json"; ids=1 ;;
+	summarize)
+		opts="--pending --all --force -n --dry-run --json -v --verbose $summary"
+		ids=1 ;;
 	search)
 		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
 	delete) opts="-f --force -n --dry-run --json"; ids=1 ;;
@@ -96,9 +101,12 @@ _convctl()
 	--expect-conversation)
 		COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))
 		return ;;
+	--summarizer)
+		COMPREPLY=($(compgen -W "openai anthropic offline none" -- "$cur"))
+		return ;;
 	--wait | --idle-timeout | --max-conversations | --tool | --at | \
 	    --dedupe-key | --since | --until | --max | --older-than | --last | \
-	    --max-tokens)
+	    --max-tokens | --model | --api-base)
 		COMPREPLY=()
 		return ;;
 	-n)

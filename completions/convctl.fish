@@ -31,7 +31,7 @@ complete -c convctl -f
 # before a command
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -l version -d 'show the version'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a add -d 'add a message to the active conversation'
-complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation and summarize it'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a show -d 'show one conversation'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a recent -d 'list ended conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'the active conversation for an LLM'
@@ -56,6 +56,13 @@ complete -c convctl -n '__fish_seen_subcommand_from add' -l tool -x -d 'a tool u
 complete -c convctl -n '__fish_seen_subcommand_from add' -l at -x -d 'the message time'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l dedupe-key -x -d 'add nothing if a message has this key'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l expect-conversation -x -a '(__convctl_ids)' -d 'write only into this conversation'
+# end
+complete -c convctl -n '__fish_seen_subcommand_from end' -l no-summary -d 'end it without a summary'
+# end, summarize and migrate: the summarizer
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -s v -l verbose -d 'show each request and reply'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l summarizer -x -a 'openai anthropic offline none' -d 'the summarizer'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l model -x -d 'the model'
+complete -c convctl -n '__fish_seen_subcommand_from end summarize migrate' -l api-base -x -d 'an OpenAI-compatible API root'
 # show
 complete -c convctl -n '__fish_seen_subcommand_from show' -s f -l format -x -a 'text markdown json' -d 'output format'
 complete -c convctl -n '__fish_seen_subcommand_from show' -l json -d 'as JSON'
@@ -74,6 +81,7 @@ complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l json -d 'report as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l rename-conflicts -d 'import a taken id as ID-2'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l split -d 'cut at idle gaps'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l summarize -d 'then summarize what was imported'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -F
 # prune
 complete -c convctl -n '__fish_seen_subcommand_from prune' -l max -x -d 'keep at most N'
@@ -84,7 +92,7 @@ complete -c convctl -n '__fish_seen_subcommand_from prune' -l json -d 'as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from summarize' -l pending -d 'every one without a summary'
 complete -c convctl -n '__fish_seen_subcommand_from summarize' -l all -d 'every ended one'
 complete -c convctl -n '__fish_seen_subcommand_from summarize' -l force -d 'redo existing summaries'
-complete -c convctl -n '__fish_seen_subcommand_from summarize' -l dry-run -d 'change nothing'
+complete -c convctl -n '__fish_seen_subcommand_from summarize' -s n -l dry-run -d 'send nothing, change nothing'
 complete -c convctl -n '__fish_seen_subcommand_from summarize' -l json -d 'report as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from summarize' -a '(__convctl_ids)'
 # search

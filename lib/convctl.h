@@ -286,6 +286,8 @@ int migrate_run(struct store *, const struct migrate_request *,
 size_t migrate_imported(const struct migrate_result *);	/* conversations */
 int migrate_changed(const struct migrate_result *);	/* a source was new */
 int migrate_was_imported(const struct migrate_result *, const char *id);
+/* 1: imported, with a summary migrate wrote rather than the source's */
+int migrate_made_summary(const struct migrate_result *, const char *id);
 /* the i-th line to tell the user (a torn line skipped…); NULL past the last */
 const char *migrate_note(const struct migrate_result *, size_t i);
 /* what was found and done; pruned: ids the rolling limit removed after */

@@ -26,7 +26,8 @@ struct migrate_result {
 	struct mig_source *src;
 	size_t nsrc;
 	json_t *notes;			/* strings */
-	json_t *imported;		/* id -> true: the conversations added */
+	json_t *imported;		/* id -> the conversations added; true: its
+					 * summary is migrate's own */
 	size_t nconv, nmsg, nnew;
 };
 
@@ -634,8 +635,12 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 		json_array_foreach(res->src[k].convs, i, c) {
 			if (store_append(st, json_incref(c), e) == NULL)
 				return -1;
+			/* a summary on a conversation the source did not name
+			 * is one the reader wrote (SmartHole's flat history) */
 			json_object_set_new(res->imported, json_str(c, "id", NULL),
-			    json_true());
+			    json_boolean(!json_is_true(json_array_get(
+			    res->src[k].own, i)) && json_is_string(
+			    json_object_get(c, "summary"))));
 			res->nconv++;
 			res->nmsg += json_array_size(json_object_get(c,
 			    "messages"));
@@ -664,6 +669,12 @@ int
 migrate_was_imported(const struct migrate_result *res, const char *id)
 {
 	return json_object_get(res->imported, id) != NULL;
+}
+
+int
+migrate_made_summary(const struct migrate_result *res, const char *id)
+{
+	return json_is_true(json_object_get(res->imported, id));
 }
 
 const char *

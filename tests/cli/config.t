@@ -60,6 +60,19 @@ test_expect 'a missing config file is said to be missing' '
 	grep -qx "idle_timeout       30  (default)" out
 '
 
+test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
+	fails_with 1 convctl --idle-timeout abc add hi &&
+	stderr_has "convctl: add: invalid --idle-timeout '"'"'abc'"'"': not a whole number" &&
+	fails_with 1 convctl --max-conversations -1 prune &&
+	stderr_has "invalid --max-conversations '"'"'-1'"'"': must be from 0 to" &&
+	printf "idle_timeout = soon\n" >bad.conf &&
+	CONVCTL_CONFIG=$T/bad.conf fails_with 1 convctl add hi &&
+	stderr_has "invalid idle_timeout '"'"'soon'"'"' in '"'"'$T/bad.conf'"'"'" &&
+	CONVCTL_MAX_CONVERSATIONS=x fails_with 1 convctl prune &&
+	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '"'"'x'"'"'" &&
+	test ! -e "$CONVCTL_STORE"
+'
+
 test_expect 'config takes no operand' '
 	fails_with 2 convctl config extra && stderr_has "unexpected argument"
 '

@@ -128,4 +128,23 @@ test_expect 'end --help lists its options' '
 	done
 '
 
+test_expect 'add past the idle timeout ends the old one unsummarized, for --pending' '
+	export CONVCTL_STORE=$T/idle.json && seed && stub_script "$OK" &&
+	old=$(convctl add --at 2026-02-04T17:27:00Z "one more") &&
+	new=$(convctl add --at 2026-02-04T19:00:00Z "much later") &&
+	test "$old" != "$new" && stub_count 0 &&
+	test "$(field "$old" endedAt)" = 2026-02-04T17:27:00.000Z &&
+	test "$(field "$old" summary)" = null &&
+	test "$(field "$old" title)" = null &&
+	convctl summarize --pending >out &&
+	printf "%s\tAdding milk to the grocery list\n" "$old" >want &&
+	test_cmp want out && stub_count 1 &&
+	test "$(field "$new" endedAt)" = null
+'
+
+test_expect 'convctl-add(1) says an idle end is summarized by summarize --pending' '
+	mandoc -Tascii -O width=1000 "$top/man/convctl-add.1" | sed "s/.\x08//g" |
+	    grep -q "left without a title or summary.*convctl summarize --pending"
+'
+
 test_done

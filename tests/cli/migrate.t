@@ -378,9 +378,124 @@ test_expect 'an active conversation imported beside the store'\''s own is ended'
 	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" act.json)" = 1
 '
 
+# --summarize: through the stub LLM server, and offline
+. "$top/tests/llm-stub.sh"
+OK='[{"reply": "TITLE: Groceries, a dinner and two tools\nSUMMARY: The user asked for errands. The assistant edited the lists."}]'
+E401='[{"status": 401, "body": {"error": {"message": "Incorrect API key provided"}}}]'
+HELD="[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Held a while\nSUMMARY: It waited.\"}]"
+field() {	# field STORE ID NAME: the stored value, "null" when null
+	jq -r --arg id "$2" ".conversations[] | select(.id == \$id) | .$3" "$1"
+}
+
+test_expect '--summarize --summarizer offline: what summarize makes, no request' '
+	stub_script "$OK" &&
+	convctl -s off.json migrate --summarize --summarizer offline \
+	    "$F/messages.json" >out 2>err &&
+	grep -q "^imported 1 conversation" out && test ! -s err &&
+	id=$(jq -r ".conversations[0].id" off.json) &&
+	convctl -s plain.json migrate "$F/messages.json" >/dev/null &&
+	test "$(field plain.json "$id" summary)" = null &&
+	convctl -s plain.json summarize --summarizer offline "$id" >/dev/null &&
+	test "$(field off.json "$id" title)" = "$(field plain.json "$id" title)" &&
+	test "$(field off.json "$id" summary)" = "$(field plain.json "$id" summary)" &&
+	test "$(field off.json "$id" title)" != null &&
+	stub_count 0
+'
+
+test_expect '--summarize offline keeps SmartHole'\''s summary and a source'\''s own' '
+	convctl -s keep.json migrate --summarize --summarizer offline \
+	    "$F/smarthole-history.json" >/dev/null &&
+	id=conv-migrated-$NOW_MS &&
+	test "$(field keep.json $id title)" = "Migrated Conversation History" &&
+	field keep.json $id summary | head -n 1 | grep -qx "Historical summaries:" &&
+	convctl -s keep2.json migrate --summarize --summarizer offline \
+	    "$F/data.json" >/dev/null &&
+	test "$(field keep2.json conv-1768900000000 title)" = "Weekly review"
+'
+
+test_expect '--summarize with a model: SmartHole'\''s made-up summary is replaced' '
+	stub_script "$OK" &&
+	CONVCTL_API_BASE=$STUB/v1 CONVCTL_MODEL=test-model \
+	    convctl -s model.json migrate --summarize "$F/smarthole-history.json" >out &&
+	stub_count 1 &&
+	id=conv-migrated-$NOW_MS &&
+	test "$(field model.json $id title)" = "Groceries, a dinner and two tools" &&
+	test "$(field model.json $id summary)" = "The user asked for errands. The assistant edited the lists." &&
+	sed -n 1p "$STUB_LOG" | jq -r ".body.messages[1].content" >sent &&
+	grep -qF "Conversation $id, 8 messages" sent &&
+	grep -qF "Dinner with Aiko" sent
+'
+
+test_expect '--summarize with a model: a source'\''s summary and an active one are left' '
+	stub_script "$OK" &&
+	CONVCTL_API_BASE=$STUB/v1 convctl -s model2.json migrate --summarize \
+	    "$F/data.json" >out 2>err &&
+	stub_count 1 &&
+	test "$(field model2.json conv-migrated-$NOW_MS title)" = "Groceries, a dinner and two tools" &&
+	test "$(field model2.json conv-1768900000000 title)" = "Weekly review" &&
+	test "$(field model2.json conv-1769000000000 endedAt)" = null &&
+	test "$(field model2.json conv-1769000000000 summary)" = null
+'
+
+test_expect '--summarize: a failed summary leaves the import, exit 3, pending' '
+	stub_script "$E401" &&
+	CONVCTL_API_BASE=$STUB/v1 CONVCTL_RETRIES=0 \
+	    fails_with 3 convctl -s fail.json migrate --summarize "$F/messages.json" &&
+	stderr_has "HTTP 401" && stderr_has "summarize --pending" &&
+	id=$(jq -r ".conversations[0].id" fail.json) &&
+	test "$(field fail.json "$id" "messages | length")" = 8 &&
+	test "$(field fail.json "$id" summary)" = null &&
+	stub_script "$OK" &&
+	CONVCTL_API_BASE=$STUB/v1 convctl -s fail.json summarize --pending >out &&
+	grep -q "^$id	Groceries, a dinner and two tools$" out &&
+	snapshot fail.json &&
+	convctl -s fail.json migrate --summarize "$F/messages.json" >out &&
+	grep -q "skipped" out && unchanged fail.json
+'
+
+test_expect '--summarize --dry-run sends nothing and writes nothing' '
+	stub_script "$OK" &&
+	CONVCTL_API_BASE=$STUB/v1 convctl -s dry.json migrate -n --summarize \
+	    "$F/messages.json" >out 2>err &&
+	grep -q "^would import 1 conversation" out &&
+	grep -q "1 conversation would be summarized by the openai summarizer; nothing is sent" err &&
+	stub_count 0 && test ! -e dry.json
+'
+
+test_expect '--summarize: a bad summarizer fails before anything is imported' '
+	stub_script "$OK" &&
+	fails_with 2 convctl -s bad.json migrate --summarize --summarizer gpt \
+	    "$F/messages.json" &&
+	stderr_has "unknown summarizer '\''gpt'\''" && test ! -e bad.json &&
+	CONVCTL_API_BASE=ftp://example.com fails_with 1 convctl -s bad.json \
+	    migrate --summarize "$F/messages.json" &&
+	stderr_has "invalid CONVCTL_API_BASE '\''ftp://example.com'\''" &&
+	test ! -e bad.json &&
+	fails_with 1 convctl -s bad.json migrate --summarize --summarizer none \
+	    "$F/messages.json" &&
+	stderr_has "summaries are turned off" && test ! -e bad.json &&
+	fails_with 2 convctl -s bad.json migrate --model m "$F/messages.json" &&
+	stderr_has "--model goes with --summarize" && test ! -e bad.json &&
+	stub_count 0
+'
+
+test_expect '--summarize holds no lock while the request is out' '
+	{ stub_script "$HELD" && rm -f "$T/release"; } || exit 1
+	{ CONVCTL_API_BASE=$STUB/v1 convctl -s held.json migrate --summarize \
+	    "$F/messages.json" >out 2>err; echo $? >status; } &
+	wait_for_request &&
+	convctl -s held.json --wait 0 add "said meanwhile" >/dev/null &&
+	touch "$T/release" && wait &&
+	test "$(cat status)" = 0 &&
+	id=$(jq -r ".conversations[0].id" held.json) &&
+	test "$(field held.json "$id" title)" = "Held a while" &&
+	test "$(jq ".conversations | length" held.json)" = 2
+'
+
 test_expect 'migrate -h names every option' '
 	convctl migrate -h >out &&
-	for o in --format --dry-run --json --rename-conflicts --split FILE\|DIR; do
+	for o in --format --dry-run --json --rename-conflicts --split \
+	    --summarize --summarizer --model --api-base --verbose FILE\|DIR; do
 		grep -q -- "$o" out || exit 1
 	done
 '
