@@ -20,7 +20,7 @@ AR ?= ar
 
 # Building needs jansson and libcurl through pkg-config; when they are
 # missing, scripts/install-deps installs them (as root) or says how.
-NODEPS_GOALS = clean uninstall
+NODEPS_GOALS = clean uninstall lint
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 else ifneq ($(shell pkg-config --exists jansson libcurl 2>/dev/null && echo ok),ok)
 $(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps)
@@ -68,6 +68,10 @@ check: convctl $(UNIT_BIN)
 demo: convctl
 	@scripts/demo ./convctl
 
+# every page, warnings included; the style notes (pages not installed yet) are not
+lint:
+	mandoc -Tlint -Wwarning man/*.1 man/*.5
+
 # convctl.pc names where the library is installed, so it is written then
 install: convctl lib/libconvctl.a
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -102,4 +106,4 @@ uninstall:
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
 
-.PHONY: all check demo install uninstall clean
+.PHONY: all check demo lint install uninstall clean
