@@ -16,7 +16,9 @@
  *     with JSON_ALLOW_NUL) but never in a key;
  *   - integers that fit int64_t; reals that do not overflow to infinity;
  *   - a value nested at most 2048 deep (scalars count);
- *   - no key twice in an object (JSON_REJECT_DUPLICATES).
+ *   - no key twice in an object (JSON_REJECT_DUPLICATES);
+ *   - and a quirk: one NUL byte right after a number, true, false or null is
+ *     skipped (jansson's reader loses the byte it puts back when it is NUL).
  * Whatever the scanner refuses or is unsure of goes to jansson, which says
  * what is wrong and where; so the one thing it must never do is accept what
  * jansson refuses. fuzz/scan.c checks both directions and the fields.
@@ -419,6 +421,16 @@ key(struct scanner *s, size_t mark, struct str *k)
 	return expect(s, ':');
 }
 
+/* after a number or a word jansson puts a byte back; a NUL it loses */
+static void
+nul_quirk(struct scanner *s)
+{
+	if (s->p < s->end && *s->p == '\0') {
+		s->p++;
+		s->canon = 0;
+	}
+}
+
 static int
 isdigit_(int c)
 {
@@ -487,6 +499,7 @@ number(struct scanner *s, int64_t *iv)
 	if (buf != tmp)
 		free(buf);
 	s->p = p;
+	nul_quirk(s);
 	return rc;
 }
 
@@ -499,6 +512,7 @@ literal(struct scanner *s, const char *word, size_t n)
 	/* jansson reads a run of letters as one word */
 	if (s->p < s->end && ((*s->p | 0x20) >= 'a' && (*s->p | 0x20) <= 'z'))
 		return -1;
+	nul_quirk(s);
 	return 0;
 }
 
