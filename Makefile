@@ -83,7 +83,8 @@ fuzz/bin/scan: fuzz/scan.c $(LIB_SRC) lib/convctl.h lib/internal.h lib/scan.h
 
 fuzz-scan: fuzz/bin/scan
 	fuzz/bin/scan -dict=fuzz/scan.dict -max_total_time=$(FUZZ_TIME) \
-	    -print_final_stats=1 fuzz/bin/corpus-scan fuzz/seeds/scan
+	    -print_final_stats=1 fuzz/bin/corpus-scan fuzz/seeds/scan \
+	    fuzz/findings
 
 install: convctl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -30,6 +30,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <tmmintrin.h>
+#define HAVE_SSSE3_PATH 1
+#endif
 
 #include "convctl.h"
 #include "scan.h"
@@ -61,11 +65,11 @@ struct scanner {
 	size_t nkeys, capkeys;
 };
 
-/* bytes a string may hold as they are, outside the fast loop's blocks */
+/* bytes a string may hold as they are (UTF-8 is checked beforehand) */
 static int
 plain(unsigned c)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	return c >= 0x20 && c != '"' && c != '\\';
 }
 
 /* the first byte at or after p that is not plain, or end */
@@ -74,20 +78,30 @@ skip_plain(const unsigned char *p, const unsigned char *end)
 {
 #ifdef __SSE2__
 	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
-	const __m128i space = _mm_set1_epi8(0x20);
-	__m128i v;
-	int m;
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+	__m128i v, w;
+	unsigned m;
 
-	while (end - p >= 16) {
+	/* a byte below 0x20 is its own unsigned minimum with 0x1f */
+#define SPECIAL(v) _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8((v), quote),	\
+	_mm_cmpeq_epi8((v), bs)), _mm_cmpeq_epi8(_mm_min_epu8((v), ctl), (v)))
+	while (end - p >= 32) {
 		v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		/* signed: bytes from 0x80 are negative, so below 0x20 too */
-		m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
-		    _mm_cmplt_epi8(v, space)));
+		w = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+		m = (unsigned)_mm_movemask_epi8(SPECIAL(v)) |
+		    (unsigned)_mm_movemask_epi8(SPECIAL(w)) << 16;
 		if (m != 0)
-			return p + __builtin_ctz((unsigned)m);
+			return p + __builtin_ctz(m);
+		p += 32;
+	}
+	if (end - p >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		m = (unsigned)_mm_movemask_epi8(SPECIAL(v));
+		if (m != 0)
+			return p + __builtin_ctz(m);
 		p += 16;
 	}
+#undef SPECIAL
 #endif
 	while (p < end && plain(*p))
 		p++;
@@ -95,7 +109,7 @@ skip_plain(const unsigned char *p, const unsigned char *end)
 }
 
 /* length of the valid UTF-8 sequence at p (p[0] >= 0x80), or 0 */
-static size_t
+static inline size_t
 utf8_seq(const unsigned char *p, const unsigned char *end)
 {
 	unsigned c = p[0];
@@ -125,6 +139,148 @@ utf8_seq(const unsigned char *p, const unsigned char *end)
 		return 0;
 	return n;
 }
+
+/*
+ * Every byte of the file is UTF-8, as jansson's reader checks each byte it
+ * reads: checked once here, in blocks, so the string loop need not.
+ */
+static int
+utf8_valid(const unsigned char *p, const unsigned char *end)
+{
+	size_t n;
+#ifdef __SSE2__
+	unsigned m;
+
+	for (;;) {
+		while (end - p >= 16) {
+			m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128(
+			    (const __m128i *)(const void *)p));
+			if (m != 0) {
+				p += __builtin_ctz(m);
+				break;
+			}
+			p += 16;
+		}
+		if (end - p < 16)
+			break;
+		/* text in another script: its characters come in runs */
+		do {
+			if ((n = utf8_seq(p, end)) == 0)
+				return -1;
+			p += n;
+		} while (p < end && *p >= 0x80);
+	}
+#endif
+	while (p < end) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((n = utf8_seq(p, end)) == 0)
+			return -1;
+		p += n;
+	}
+	return 0;
+}
+
+#ifdef HAVE_SSSE3_PATH
+/*
+ * The same check 16 bytes at a time, without a branch a character: the
+ * lookup method of Keiser and Lemire, "Validating UTF-8 in less than one
+ * instruction per byte" (2021). Each byte's high nibble, its predecessor's
+ * high and low nibbles index three tables of the errors each could be part
+ * of; an error shows as a bit set in all three. Whether a byte must be the
+ * third or fourth of a sequence comes from the bytes two and three before.
+ */
+enum {
+	TOO_SHORT = 1, TOO_LONG = 2, OVERLONG_3 = 4, TOO_LARGE = 8,
+	SURROGATE = 16, OVERLONG_2 = 32, TOO_LARGE_1000 = 64, OVERLONG_4 = 64,
+	TWO_CONTS = 128, CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
+};
+
+__attribute__((target("ssse3"))) static __m128i
+utf8_block(__m128i in, __m128i prev)
+{
+	const __m128i nib = _mm_set1_epi8(0x0f);
+	const __m128i t1h = _mm_setr_epi8(TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+	    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, (char)TWO_CONTS,
+	    (char)TWO_CONTS, (char)TWO_CONTS, (char)TWO_CONTS,
+	    TOO_SHORT | OVERLONG_2, TOO_SHORT, TOO_SHORT | OVERLONG_3 | SURROGATE,
+	    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4);
+	const __m128i t1l = _mm_setr_epi8(
+	    (char)(CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4),
+	    (char)(CARRY | OVERLONG_2), (char)CARRY, (char)CARRY,
+	    (char)(CARRY | TOO_LARGE), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000));
+	const __m128i t2h = _mm_setr_epi8(TOO_SHORT, TOO_SHORT, TOO_SHORT,
+	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 |
+	    TOO_LARGE_1000 | OVERLONG_4),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
+	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
+	__m128i p1 = _mm_alignr_epi8(in, prev, 15);
+	__m128i p2 = _mm_alignr_epi8(in, prev, 14);
+	__m128i p3 = _mm_alignr_epi8(in, prev, 13);
+	__m128i sc, must23;
+
+	sc = _mm_and_si128(_mm_and_si128(
+	    _mm_shuffle_epi8(t1h, _mm_and_si128(_mm_srli_epi16(p1, 4), nib)),
+	    _mm_shuffle_epi8(t1l, _mm_and_si128(p1, nib))),
+	    _mm_shuffle_epi8(t2h, _mm_and_si128(_mm_srli_epi16(in, 4), nib)));
+	must23 = _mm_or_si128(_mm_subs_epu8(p2, _mm_set1_epi8(0xe0 - 0x80)),
+	    _mm_subs_epu8(p3, _mm_set1_epi8(0xf0 - 0x80)));
+	return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
+}
+
+__attribute__((target("ssse3"))) static int
+utf8_valid_ssse3(const unsigned char *p, const unsigned char *end)
+{
+	/* a sequence begun in the last three bytes is cut short */
+	const __m128i max = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1,
+	    -1, -1, -1, -1, -1, (char)(0xf0 - 1), (char)(0xe0 - 1),
+	    (char)(0xc0 - 1));
+	__m128i in, prev = _mm_setzero_si128(), err = _mm_setzero_si128();
+	__m128i incomplete = _mm_setzero_si128();
+	unsigned char last[16];
+	int done = 0;
+
+	while (!done) {
+		if (end - p >= 16) {
+			in = _mm_loadu_si128((const __m128i *)(const void *)p);
+			p += 16;
+		} else {
+			/* the tail, then zeros: ASCII, so a cut sequence shows */
+			memset(last, 0, sizeof(last));
+			memcpy(last, p, (size_t)(end - p));
+			in = _mm_loadu_si128((const __m128i *)(const void *)last);
+			p = end;
+			done = 1;
+		}
+		if (_mm_movemask_epi8(in) == 0) {
+			err = _mm_or_si128(err, incomplete);
+			incomplete = _mm_setzero_si128();
+		} else {
+			err = _mm_or_si128(err, utf8_block(in, prev));
+			incomplete = _mm_subs_epu8(in, max);
+		}
+		prev = in;
+	}
+	err = _mm_or_si128(err, incomplete);
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) ==
+	    0xffff ? 0 : -1;
+}
+#endif
 
 static int
 hex4(const unsigned char *p, unsigned *out)
@@ -170,7 +326,6 @@ string(struct scanner *s, struct str *t)
 {
 	const unsigned char *p = s->p + 1, *end = s->end;
 	unsigned c, u, u2;
-	size_t n;
 
 	t->p = p;
 	t->esc = t->nul = 0;
@@ -181,12 +336,6 @@ string(struct scanner *s, struct str *t)
 		c = *p;
 		if (c == '"')
 			break;
-		if (c >= 0x80) {
-			if ((n = utf8_seq(p, end)) == 0)
-				return -1;
-			p += n;
-			continue;
-		}
 		if (c != '\\')
 			return -1;	/* a control character */
 		t->esc = 1;
@@ -933,7 +1082,14 @@ scan_store(const char *p, size_t len, struct scan *out)
 	memset(&s, 0, sizeof(s));
 	s.base = s.p = (const unsigned char *)p;
 	s.end = s.p + len;
-	rc = top(&s, out);
+#ifdef HAVE_SSSE3_PATH
+	if (__builtin_cpu_supports("ssse3"))
+		rc = utf8_valid_ssse3(s.p, s.end);
+	else
+#endif
+		rc = utf8_valid(s.p, s.end);
+	if (rc == 0)
+		rc = top(&s, out);
 	free(s.keys);
 	if (rc < 0) {
 		scan_free(out);
