@@ -739,7 +739,7 @@ value(struct scanner *s, int depth)
 	}
 }
 
-/* a string, or null when nullable; *t->p is NULL for null */
+/* a string, or null when nullable; t->p is NULL for null */
 static int
 string_or_null(struct scanner *s, struct str *t, int nullable)
 {
@@ -752,7 +752,12 @@ string_or_null(struct scanner *s, struct str *t, int nullable)
 	return -1;	/* valid JSON perhaps, but not the store's shape */
 }
 
-/* the members of an object whose first key s->p is at; calls field for each */
+/*
+ * Loops over the members of an object, s->p at its first key: each pass has
+ * read key k and the ':' after it; the body reads the value and then calls
+ * next_member(). The keys seen from mark on are the object's, for the
+ * duplicate check; the caller sets s->nkeys back to mark after the loop.
+ */
 #define EACH_MEMBER(s, mark, k)						\
 	for (mark = (s)->nkeys; key((s), mark, &(k)) == 0;)
 

@@ -128,6 +128,50 @@ strings(void)
 	is_int(title("\"unterminated"), SCAN_INVALID, "an unterminated string");
 }
 
+/* every sequence at every offset of a 16-byte block, and near the end */
+static void
+blocks(void)
+{
+	static const struct {
+		const char *seq;
+		int ok;
+	} seqs[] = {
+		{ "\xc3\xa9", 1 }, { "\xe6\x97\xa5", 1 }, { "\xf0\x9f\x99\x82", 1 },
+		{ "\xef\xbf\xbf", 1 }, { "\xf4\x8f\xbf\xbf", 1 },
+		{ "\xc3", 0 }, { "\xe6\x97", 0 }, { "\xf0\x9f\x99", 0 },
+		{ "\xc1\xbf", 0 }, { "\xe0\x9f\xbf", 0 }, { "\xed\xa0\x80", 0 },
+		{ "\xf0\x8f\xbf\xbf", 0 }, { "\xf4\x90\x80\x80", 0 },
+		{ "\xa9", 0 }, { "\xe6\x97\xa5\xa5", 0 }, { "\xff", 0 },
+	};
+	char buf[256], name[64];
+	size_t i, off, bad = 0, n = 0;
+	int want;
+
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		for (off = 0; off < 40; off++) {
+			/* the sequence at off, then padding so it lands anywhere */
+			n = (size_t)snprintf(buf, sizeof(buf), "{\"a\":\"%.*s%s%.*s\"}",
+			    (int)off, "........................................",
+			    seqs[i].seq, (int)(off % 17), "zzzzzzzzzzzzzzzzz");
+			want = seqs[i].ok ? 0 : SCAN_INVALID;
+			if (scan(buf, n) != want) {
+				printf("# sequence %zu at %zu: wrong\n", i, off);
+				bad++;
+			}
+		}
+	snprintf(name, sizeof(name), "%zu sequences at 40 offsets each",
+	    sizeof(seqs) / sizeof(seqs[0]));
+	is_int(bad, 0, name);
+	/* a cut sequence as the last bytes of the file, every tail length */
+	for (off = 0, bad = 0; off < 40; off++) {
+		n = (size_t)snprintf(buf, sizeof(buf), "{\"a\":\"%.*s\"}  \xe6\x97",
+		    (int)off, "........................................");
+		if (scan(buf, n) != SCAN_INVALID)
+			bad++;
+	}
+	is_int(bad, 0, "a sequence cut by the end of the file");
+}
+
 static void
 keys(void)
 {
@@ -315,6 +359,7 @@ main(void)
 	syntax();
 	numbers();
 	strings();
+	blocks();
 	keys();
 	depth();
 	shape();
