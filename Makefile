@@ -68,6 +68,29 @@ check: convctl $(UNIT_BIN)
 demo: convctl
 	@scripts/demo ./convctl
 
+# the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
+# the write and read floors, jq and python3; the table goes to bench/out/
+bench: convctl bench/floor
+	@scripts/bench
+
+bench/floor: bench/floor.c
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -o $@ bench/floor.c
+
+# differential fuzzing of the store scanner (lib/scan.c) against jansson;
+# FUZZ_TIME seconds (60); inputs it finds go to fuzz/bin/corpus-scan
+FUZZ_CC = clang
+FUZZ_TIME = 60
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
+fuzz/bin/scan: fuzz/scan.c $(LIB_SRC) lib/convctl.h lib/internal.h lib/scan.h
+	@mkdir -p fuzz/bin/corpus-scan
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Ilib $(DEP_CFLAGS) -o $@ fuzz/scan.c $(LIB_SRC) \
+	    $(DEP_LIBS)
+
+fuzz-scan: fuzz/bin/scan
+	fuzz/bin/scan -dict=fuzz/scan.dict -max_total_time=$(FUZZ_TIME) \
+	    -print_final_stats=1 fuzz/bin/corpus-scan fuzz/seeds/scan \
+	    fuzz/findings
+
 # every page, warnings included; the style notes (pages not installed yet) are not
 lint:
 	mandoc -Tlint -Wwarning man/*.1 man/*.5
@@ -105,5 +128,6 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
+	rm -f bench/floor fuzz/bin/scan
 
-.PHONY: all check demo lint install uninstall clean
+.PHONY: all check demo lint bench fuzz-scan install uninstall clean

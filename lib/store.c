@@ -6,6 +6,13 @@
  * instant leaves the old store or the new one. Writers serialise on a lock
  * file beside the store (flock, so a killed holder never leaves it held);
  * readers never take it: rename makes each read see one whole version.
+ *
+ * Loading maps the file and checks it in one pass (scan.c) without building
+ * it: each conversation stays a range of the file's bytes with the few fields
+ * the store caches, and only those that conv_json() is asked for are parsed
+ * with jansson. Saving writes the unchanged ones back as the bytes they were,
+ * with one writev. A file the scanner refuses is parsed whole with jansson,
+ * whose error names the line and column.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,15 +22,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "scan.h"
 
 struct conv {
-	json_t *obj;
-	const char *id, *title, *summary;	/* point into obj */
+	json_t *obj;		/* NULL until conv_json() parses raw */
+	const char *raw;	/* its bytes in the store's file; NULL: new */
+	size_t rawlen;
+	int canonical;		/* raw is what json_dump_buf() would write */
+	char *own[3];		/* id, title, summary as the scanner decoded them */
+	const char *id, *title, *summary;	/* point into obj or own */
 	int64_t started, ended, last;
 	size_t nmsg;
 };
@@ -35,6 +49,9 @@ struct store {
 	json_t *root;		/* every top-level field but "conversations" */
 	struct conv **conv;
 	size_t n, cap;
+	char *data;		/* the file as loaded: raw conversations point here */
+	size_t len;
+	int mapped;		/* data is mmap()ed, else malloc()ed */
 };
 
 static const char *const roles[ROLE_COUNT] = { "user", "assistant", "system", "tool" };
@@ -194,7 +211,7 @@ conv_validate(json_t *c, const char *where, struct error *e)
 int
 conv_refresh(struct conv *c, struct error *e)
 {
-	json_t *msgs = json_object_get(c->obj, "messages"), *v;
+	json_t *msgs = json_object_get(conv_json(c), "messages"), *v;
 	size_t n = json_array_size(msgs);
 
 	c->id = json_str(c->obj, "id", NULL);
@@ -214,9 +231,21 @@ conv_refresh(struct conv *c, struct error *e)
 	return 0;
 }
 
+/*
+ * The scanner checked raw as jansson would, so this parse cannot fail; if it
+ * ever did, going on could write a store without this conversation.
+ */
 json_t *
 conv_json(struct conv *c)
 {
+	json_error_t je;
+
+	if (c->obj == NULL) {
+		c->obj = json_loadb(c->raw, c->rawlen, JSON_LOAD_FLAGS, &je);
+		if (c->obj == NULL)
+			abort();
+		c->raw = NULL;	/* the caller may change it: dump it when saving */
+	}
 	return c->obj;
 }
 
@@ -234,7 +263,20 @@ conv_free(struct conv *c)
 	if (c == NULL)
 		return;
 	json_decref(c->obj);
+	free(c->own[0]);
+	free(c->own[1]);
+	free(c->own[2]);
 	free(c);
+}
+
+static void
+store_push(struct store *st, struct conv *c)
+{
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 16;
+		st->conv = xrealloc(st->conv, st->cap * sizeof(*st->conv));
+	}
+	st->conv[st->n++] = c;
 }
 
 struct conv *
@@ -248,11 +290,7 @@ store_append(struct store *st, json_t *obj, struct error *e)
 		conv_free(c);
 		return NULL;
 	}
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 16;
-		st->conv = xrealloc(st->conv, st->cap * sizeof(*st->conv));
-	}
-	st->conv[st->n++] = c;
+	store_push(st, c);
 	return c;
 }
 
@@ -398,12 +436,98 @@ adopt(struct store *st, json_t *root, struct error *e)
 	return 0;
 }
 
+/* the scanner's result, which it checked, into st; it takes sc's strings */
+static void
+adopt_scan(struct store *st, struct scan *sc)
+{
+	json_error_t je;
+	json_t *v;
+	struct conv *c;
+	size_t i;
+
+	st->root = json_object();
+	for (i = 0; i < sc->nmember; i++) {
+		v = json_loadb(st->data + sc->member[i].off, sc->member[i].len,
+		    JSON_LOAD_FLAGS | JSON_DECODE_ANY, &je);
+		if (v == NULL)
+			abort();	/* checked: cannot happen (see conv_json) */
+		json_object_setn_new(st->root, sc->member[i].key,
+		    sc->member[i].klen, v);
+	}
+	for (i = 0; i < sc->n; i++) {
+		struct scan_conv *s = &sc->conv[i];
+
+		c = xmalloc(sizeof(*c));
+		memset(c, 0, sizeof(*c));
+		c->raw = st->data + s->off;
+		c->rawlen = s->len;
+		c->canonical = s->canonical;
+		c->id = c->own[0] = s->id;
+		c->title = c->own[1] = s->title;
+		c->summary = c->own[2] = s->summary;
+		s->id = s->title = s->summary = NULL;
+		c->started = s->started;
+		c->ended = s->ended;
+		c->last = s->last;
+		c->nmsg = s->nmsg;
+		store_push(st, c);
+	}
+	scan_free(sc);
+}
+
+/* the whole file through jansson: slow, but its errors name line and column */
+static int
+load_json(struct store *st, struct error *e)
+{
+	json_error_t je;
+	json_t *root;
+	int rc = -1;
+
+	root = json_loadb(st->data, st->len, JSON_LOAD_FLAGS, &je);
+	if (root == NULL)
+		return error_set(e, "'%s':%d:%d: %s", st->path, je.line,
+		    je.column, je.text);
+	if (adopt(st, root, e) < 0)
+		error_in_file(e, st->path);
+	else
+		rc = 0;
+	json_decref(root);
+	return rc;
+}
+
+/* the file into st->data: mapped when it is a regular file, else read */
+static int
+load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
+{
+	struct buf b = { 0 };
+	void *p;
+
+	if (S_ISREG(sb->st_mode) && sb->st_size > 0 &&
+	    (uintmax_t)sb->st_size <= SIZE_MAX) {
+		/* writers replace the file by rename, never in place, so the
+		 * mapped bytes cannot change under us */
+		p = mmap(NULL, (size_t)sb->st_size, PROT_READ,
+		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p != MAP_FAILED) {
+			st->data = p;
+			st->len = (size_t)sb->st_size;
+			st->mapped = 1;
+			return 0;
+		}
+	}
+	if (buf_read_fd(&b, fd, st->path, e) < 0) {
+		buf_free(&b);
+		return -1;
+	}
+	st->len = b.len;
+	st->data = buf_detach(&b);
+	return 0;
+}
+
 static int
 load(struct store *st, struct error *e)
 {
-	struct buf b = { 0 };
-	json_error_t je;
-	json_t *root = NULL;
+	struct scan sc;
 	struct stat sb;
 	int fd, rc = -1;
 
@@ -422,26 +546,19 @@ load(struct store *st, struct error *e)
 		error_set(e, "store '%s' is a directory", st->path);
 		goto out;
 	}
-	if (buf_read_fd(&b, fd, st->path, e) < 0)
+	if (load_bytes(st, fd, &sb, e) < 0)
 		goto out;
-	if (b.len == 0) {	/* an empty file holds no conversations */
+	if (st->len == 0) {	/* an empty file holds no conversations */
 		st->root = json_object();
 		rc = 0;
 		goto out;
 	}
-	root = json_loadb(b.data, b.len, JSON_LOAD_FLAGS, &je);
-	if (root == NULL) {
-		error_set(e, "'%s':%d:%d: %s", st->path, je.line, je.column, je.text);
-		goto out;
-	}
-	if (adopt(st, root, e) < 0) {
-		error_in_file(e, st->path);
-		goto out;
-	}
-	rc = 0;
+	if (scan_store(st->data, st->len, &sc) == 0) {
+		adopt_scan(st, &sc);
+		rc = 0;
+	} else
+		rc = load_json(st, e);
 out:
-	json_decref(root);
-	buf_free(&b);
 	close(fd);
 	return rc;
 }
@@ -579,6 +696,10 @@ store_close(struct store *st)
 	json_decref(st->root);
 	if (st->lockfd >= 0)
 		close(st->lockfd);	/* releases the lock */
+	if (st->mapped)
+		munmap(st->data, st->len);
+	else
+		free(st->data);
 	free(st->path);
 	free(st->file);
 	free(st);
@@ -586,47 +707,145 @@ store_close(struct store *st)
 
 /* saving */
 
+/*
+ * The new file as pieces: text made here, and ranges of the old file that
+ * are written back as they were. Ranges that follow each other in the old
+ * file become one piece, so a store where one conversation changed is
+ * written with a handful of iovecs.
+ */
+struct piece {
+	const char *p;		/* in the old file; NULL: text + off */
+	size_t off, len;
+};
+struct pieces {
+	struct buf text;
+	struct piece *v;
+	size_t n, cap;
+};
+
+static void
+piece_add(struct pieces *o, const char *p, size_t off, size_t len)
+{
+	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
+
+	if (len == 0)
+		return;
+	if (last != NULL && (p == NULL ? last->p == NULL &&
+	    last->off + last->len == off : last->p + last->len == p)) {
+		last->len += len;
+		return;
+	}
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 16;
+		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
+	}
+	o->v[o->n].p = p;
+	o->v[o->n].off = off;
+	o->v[o->n++].len = len;
+}
+
+static void
+piece_text(struct pieces *o, const char *s, size_t n)
+{
+	size_t off = o->text.len;
+
+	buf_add(&o->text, s, n);
+	piece_add(o, NULL, off, n);
+}
+
+static void
+piece_json(struct pieces *o, const json_t *v)
+{
+	size_t off = o->text.len;
+
+	json_dump_buf(&o->text, v);
+	piece_add(o, NULL, off, o->text.len - off);
+}
+
+/* sep and then c: the old bytes when the old file had them so */
+static void
+piece_conv(struct pieces *o, const char *sep, struct conv *c)
+{
+	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
+	size_t n = strlen(sep);
+
+	if (c->raw != NULL && !c->canonical)
+		conv_json(c);	/* as jansson writes it: one line */
+	if (c->raw == NULL) {
+		piece_text(o, sep, n);
+		piece_json(o, c->obj);
+		return;
+	}
+	if (last != NULL && last->p != NULL && last->p + last->len + n == c->raw &&
+	    memcmp(c->raw - n, sep, n) == 0)
+		piece_add(o, c->raw - n, 0, n + c->rawlen);
+	else {
+		piece_text(o, sep, n);
+		piece_add(o, c->raw, 0, c->rawlen);
+	}
+}
+
 /* the file's text: one conversation a line, so a diff or grep stays readable */
 static void
-serialize(struct store *st, struct buf *b)
+serialize(struct store *st, struct pieces *o)
 {
 	const char *key;
 	json_t *v, *k;
 	size_t i, klen;
+	char head[64];
 
-	buf_addf(b, "{\n  \"version\": %d,\n  \"conversations\": [", STORE_VERSION);
-	for (i = 0; i < st->n; i++) {
-		buf_adds(b, i ? ",\n    " : "\n    ");
-		json_dump_buf(b, st->conv[i]->obj);
-	}
-	buf_adds(b, st->n ? "\n  ]" : "]");
+	snprintf(head, sizeof(head), "{\n  \"version\": %d,\n  \"conversations\": [",
+	    STORE_VERSION);
+	piece_text(o, head, strlen(head));
+	for (i = 0; i < st->n; i++)
+		piece_conv(o, i ? ",\n    " : "\n    ", st->conv[i]);
+	piece_text(o, st->n ? "\n  ]" : "]", st->n ? 4 : 1);
 	json_object_keylen_foreach(st->root, key, klen, v) {
 		if (strcmp(key, "version") == 0)
 			continue;
 		k = json_stringn(key, klen);
-		buf_adds(b, ",\n  ");
-		json_dump_buf(b, k);
-		buf_adds(b, ": ");
-		json_dump_buf(b, v);
+		piece_text(o, ",\n  ", 4);
+		piece_json(o, k);
+		piece_text(o, ": ", 2);
+		piece_json(o, v);
 		json_decref(k);
 	}
-	buf_adds(b, "\n}\n");
+	piece_text(o, "\n}\n", 3);
 }
 
 static int
-write_all(int fd, const char *p, size_t n)
+write_pieces(int fd, struct pieces *o)
 {
+	struct iovec iov[64];
+	size_t i = 0, k, done = 0;	/* done: bytes of piece i written */
 	ssize_t w;
 
-	while (n > 0) {
-		w = write(fd, p, n);
+	while (i < o->n) {
+		for (k = 0; k < 64 && i + k < o->n; k++) {
+			const struct piece *pc = &o->v[i + k];
+			const char *p = pc->p ? pc->p : o->text.data + pc->off;
+
+			iov[k].iov_base = (void *)(uintptr_t)(p + (k ? 0 : done));
+			iov[k].iov_len = pc->len - (k ? 0 : done);
+		}
+		w = writev(fd, iov, (int)k);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		p += w;
-		n -= (size_t)w;
+		/* a short write: go on from where it stopped */
+		while (w > 0) {
+			size_t left = o->v[i].len - done;
+
+			if ((size_t)w < left) {
+				done += (size_t)w;
+				break;
+			}
+			w -= (ssize_t)left;
+			done = 0;
+			i++;
+		}
 	}
 	return 0;
 }
@@ -646,7 +865,8 @@ fsync_dir(const char *dir)
 int
 store_save(struct store *st, struct error *e)
 {
-	struct buf text = { 0 }, tmp = { 0 };
+	struct pieces text = { { 0 }, NULL, 0, 0 };
+	struct buf tmp = { 0 };
 	char *dir = dir_of(st->file), *copy = xstrdup(st->file);
 	struct stat sb;
 	int fd = -1, rc = -1;
@@ -665,7 +885,7 @@ store_save(struct store *st, struct error *e)
 	/* keep the mode a user gave an existing store */
 	if (stat(st->file, &sb) == 0 && S_ISREG(sb.st_mode))
 		fchmod(fd, sb.st_mode & 0777);
-	if (write_all(fd, text.data, text.len) < 0) {
+	if (write_pieces(fd, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
 	}
@@ -695,7 +915,8 @@ out:
 	if (tmp.data != NULL)
 		unlink(tmp.data);
 	buf_free(&tmp);
-	buf_free(&text);
+	buf_free(&text.text);
+	free(text.v);
 	free(copy);
 	free(dir);
 	return rc;

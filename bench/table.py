@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""table.py RAW RSS WORKDIR - the benchmark's one table, as Markdown.
+
+RAW lines: command, N, which (convctl, floor, jq, python), median wall ms,
+mean CPU ms (user + system).
+RSS lines: command, N, peak RSS in KiB. WORKDIR holds base-N.json.
+"""
+import os
+import sys
+
+WRITES = ("add", "end")
+TARGET_FLOOR = {"add": 2, "end": 2, "prompt": 3, "recent -n 10": 3, "show ID": 3}
+
+
+def main():
+    raw, rss, work = sys.argv[1:4]
+    t = {}
+    cpu = {}
+    for line in open(raw, encoding="utf-8"):
+        cmd, n, which, ms, cms = line.rstrip("\n").split("\t")
+        t[(cmd, n, which)] = float(ms)
+        cpu[(cmd, n, which)] = float(cms)
+    mem = {}
+    for line in open(rss, encoding="utf-8"):
+        cmd, n, kb = line.rstrip("\n").split("\t")
+        mem[(cmd, n)] = int(kb)
+    rows = []
+    order = []
+    for (cmd, n, which) in t:
+        if which == "convctl" and (cmd, n) not in order:
+            order.append((cmd, n))
+    print("| command | N | store MB | convctl ms | floor ms | x floor | jq ms "
+          "| jq / convctl | python3 ms | convctl CPU ms | floor CPU ms "
+          "| peak RSS MB | RSS limit MB | targets |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for cmd, n in order:
+        ms = t[(cmd, n, "convctl")]
+        size = 0
+        if n != "-":
+            size = os.path.getsize(os.path.join(work, "base-%s.json" % n))
+        fkey = ("floor-write" if cmd in WRITES else
+                "floor-read" if n != "-" else "start", n, "floor")
+        fl = t.get(fkey)
+        jq = t.get((cmd, n, "jq"))
+        py = t.get((cmd, n, "python"))
+        kb = mem.get((cmd, n))
+        limit = 1.5 * size / 2**20 + 8
+        notes = []
+        if fl and cmd in TARGET_FLOOR and n in ("1000", "5000"):
+            ok = ms / fl <= TARGET_FLOOR[cmd]
+            notes.append("floor %s" % ("ok" if ok else "MISSED"))
+        if jq and n in ("1000", "-") and cmd != "--version":
+            notes.append("jq %s" % ("ok" if jq / ms >= 10 else "MISSED"))
+        if kb is not None:
+            notes.append("rss %s" % ("ok" if kb / 1024 <= limit else "MISSED"))
+        if cmd == "--version":
+            notes.append("2 ms %s" % ("ok" if ms <= 2 else "MISSED"))
+        print("| %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %.1f | %s | %s | %.1f | %s |" % (
+            cmd, n, "%.1f" % (size / 2**20) if size else "-", ms,
+            "%.2f" % fl if fl else "-", "%.2f" % (ms / fl) if fl else "-",
+            "%.1f" % jq if jq else "-", "%.1f" % (jq / ms) if jq else "-",
+            "%.1f" % py if py else "-", cpu[(cmd, n, "convctl")],
+            "%.1f" % cpu[fkey] if fkey in cpu else "-",
+            "%.1f" % (kb / 1024) if kb is not None else "-", limit,
+            ", ".join(notes)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+/*
+ * fuzz/scan.c - differential fuzzing of lib/scan.c against jansson.
+ *
+ * For every input: the scanner's verdict against jansson's parse with
+ * JSON_LOAD_FLAGS followed by the store's shape checks (as adopt() in
+ * lib/store.c makes them: version, lastMigrated, conversations,
+ * conv_validate() of each, at most one active, unique ids). It aborts when
+ *   - the scanner accepts what jansson refuses (the one unsafe error),
+ *   - the scanner refuses, without punting, what jansson accepts,
+ *   - both accept but a field the store caches differs, a conversation's
+ *     bytes do not parse to jansson's object, bytes marked canonical are not
+ *     what json_dump_buf() writes, or a top-level member differs;
+ *   - store_save() of what store_open() loaded (through the scanner, the
+ *     unchanged bytes written back in pieces) is not the text that dumping
+ *     jansson's tree gives, as store.c wrote before the scanner. The store
+ *     lives in /dev/shm, where fsync costs nothing.
+ * Build and run: make fuzz-scan (FUZZ_TIME=seconds).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "scan.h"
+
+#define FAIL(...) do {						\
+	fprintf(stderr, "scan.c disagrees with jansson: ");	\
+	fprintf(stderr, __VA_ARGS__);				\
+	fputc('\n', stderr);					\
+	abort();						\
+} while (0)
+
+static int64_t
+time_of(json_t *v)
+{
+	int64_t ms;
+
+	if (!json_is_string(v))
+		return -1;
+	if (ts_parse(json_string_value(v), &ms) < 0)
+		FAIL("a time jansson's side checked does not parse");
+	return ms;
+}
+
+/* adopt()'s checks, on jansson's tree */
+static int
+store_valid(json_t *root)
+{
+	struct error e;
+	json_t *v, *convs, *c;
+	size_t i, j, active = 0;
+
+	if (!json_is_object(root))
+		return 0;
+	v = json_object_get(root, "version");
+	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > STORE_VERSION))
+		return 0;
+	v = json_object_get(root, "lastMigrated");
+	if (v != NULL && !json_is_null(v) && !json_is_string(v))
+		return 0;
+	convs = json_object_get(root, "conversations");
+	if (convs != NULL && !json_is_array(convs))
+		return 0;
+	json_array_foreach(convs, i, c) {
+		if (conv_validate(c, "c", &e) < 0)
+			return 0;
+		/* as conv_refresh() sees it: an end before 1970 is -1 too */
+		if (time_of(json_object_get(c, "endedAt")) < 0 && active++ > 0)
+			return 0;
+		for (j = 0; j < i; j++)
+			if (strcmp(json_str(c, "id", NULL), json_str(
+			    json_array_get(convs, j), "id", NULL)) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+static void
+same_str(const char *what, const char *got, json_t *want)
+{
+	const char *w = json_is_string(want) ? json_string_value(want) : NULL;
+
+	if ((got == NULL) != (w == NULL) || (got && strcmp(got, w) != 0))
+		FAIL("%s: '%s', jansson '%s'", what, got ? got : "(null)",
+		    w ? w : "(null)");
+}
+
+static void
+compare(const char *data, struct scan *sc, json_t *root)
+{
+	json_t *convs = json_object_get(root, "conversations"), *c, *msgs, *v;
+	json_error_t je;
+	struct buf dump = { 0 };
+	size_t i, n;
+
+	if (sc->n != json_array_size(convs))
+		FAIL("%zu conversations, jansson %zu", sc->n, json_array_size(convs));
+	for (i = 0; i < sc->n; i++) {
+		struct scan_conv *s = &sc->conv[i];
+
+		c = json_array_get(convs, i);
+		msgs = json_object_get(c, "messages");
+		n = json_array_size(msgs);
+		same_str("id", s->id, json_object_get(c, "id"));
+		same_str("title", s->title, json_object_get(c, "title"));
+		same_str("summary", s->summary, json_object_get(c, "summary"));
+		if (s->started != time_of(json_object_get(c, "startedAt")) ||
+		    s->ended != time_of(json_object_get(c, "endedAt")))
+			FAIL("conversation %zu: times differ", i);
+		if (s->nmsg != n)
+			FAIL("conversation %zu: %zu messages, jansson %zu", i,
+			    s->nmsg, n);
+		if (s->last != (n ? time_of(json_object_get(json_array_get(msgs,
+		    n - 1), "timestamp")) : s->started))
+			FAIL("conversation %zu: last activity differs", i);
+		v = json_loadb(data + s->off, s->len, JSON_LOAD_FLAGS, &je);
+		if (v == NULL || !json_equal(v, c))
+			FAIL("conversation %zu: its bytes are not its value", i);
+		json_decref(v);
+		if (s->canonical) {
+			dump.len = 0;
+			json_dump_buf(&dump, c);
+			if (dump.len != s->len || memcmp(dump.data, data + s->off,
+			    s->len) != 0)
+				FAIL("conversation %zu: canonical bytes are not "
+				    "jansson's: '%.*s' against '%s'", i,
+				    (int)s->len, data + s->off, dump.data);
+		}
+	}
+	buf_free(&dump);
+	if (sc->nmember != json_object_size(root) - (convs != NULL))
+		FAIL("%zu top-level members, jansson %zu", sc->nmember,
+		    json_object_size(root) - (convs != NULL));
+	for (i = 0; i < sc->nmember; i++) {
+		struct scan_member *m = &sc->member[i];
+
+		v = json_loadb(data + m->off, m->len, JSON_LOAD_FLAGS |
+		    JSON_DECODE_ANY, &je);
+		if (v == NULL || !json_equal(v, json_object_getn(root, m->key,
+		    m->klen)))
+			FAIL("member '%s' differs", m->key);
+		json_decref(v);
+	}
+}
+
+/* the store's text as store.c wrote it from jansson's whole tree */
+static void
+expected_text(struct buf *b, json_t *root)
+{
+	json_t *convs = json_object_get(root, "conversations"), *v, *k;
+	const char *key;
+	size_t i, klen;
+
+	buf_addf(b, "{\n  \"version\": %d,\n  \"conversations\": [", STORE_VERSION);
+	json_array_foreach(convs, i, v) {
+		buf_adds(b, i ? ",\n    " : "\n    ");
+		json_dump_buf(b, v);
+	}
+	buf_adds(b, json_array_size(convs) ? "\n  ]" : "]");
+	json_object_keylen_foreach(root, key, klen, v) {
+		if (strcmp(key, "version") == 0 || strcmp(key, "conversations") == 0)
+			continue;
+		k = json_stringn(key, klen);
+		buf_adds(b, ",\n  ");
+		json_dump_buf(b, k);
+		buf_adds(b, ": ");
+		json_dump_buf(b, v);
+		json_decref(k);
+	}
+	buf_adds(b, "\n}\n");
+}
+
+static char dir[64], path[80], lockpath[96];
+
+static void
+remove_dir(void)
+{
+	unlink(path);
+	unlink(lockpath);
+	rmdir(dir);
+}
+
+static void
+round_trip(const char *data, size_t len, json_t *root)
+{
+	struct buf want = { 0 }, got = { 0 };
+	struct store *st;
+	struct error e;
+	int fd;
+
+	if (dir[0] == '\0') {
+		snprintf(dir, sizeof(dir), "/dev/shm/convctl-fuzz-%d", (int)getpid());
+		snprintf(path, sizeof(path), "%s/store.json", dir);
+		snprintf(lockpath, sizeof(lockpath), "%s.lock", path);
+		mkdir(dir, 0700);
+		atexit(remove_dir);
+	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
+	    write(fd, data, len) != (ssize_t)len || close(fd) < 0)
+		FAIL("cannot write '%s'", path);	/* the harness's own trouble */
+	if (store_open(&st, path, STORE_WRITE, 0, &e) < 0)
+		FAIL("store_open refused what both accept: %s", e.msg);
+	if (store_save(st, &e) < 0)
+		FAIL("store_save: %s", e.msg);
+	store_close(st);
+	if ((fd = open(path, O_RDONLY)) < 0 || buf_read_fd(&got, fd, path, &e) < 0)
+		FAIL("cannot read '%s'", path);
+	close(fd);
+	expected_text(&want, root);
+	if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0)
+		FAIL("saved text differs:\n%s\nagainst jansson's:\n%s", got.data,
+		    want.data);
+	buf_free(&want);
+	buf_free(&got);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const unsigned char *in, size_t len)
+{
+	/* a copy exactly len long, so reading past it is caught */
+	char *data = malloc(len ? len : 1);
+	struct scan sc;
+	json_error_t je;
+	json_t *root;
+	int rc, ok;
+
+	memcpy(data, in, len);
+	rc = scan_store(data, len, &sc);
+	root = json_loadb(data, len, JSON_LOAD_FLAGS, &je);
+	ok = root != NULL && store_valid(root);
+	if (rc == 0 && !ok)
+		FAIL("accepted what jansson refuses (%s)",
+		    root ? "its shape" : je.text);
+	if (rc == SCAN_INVALID && ok)
+		FAIL("refused what jansson accepts");
+	if (rc == 0) {
+		compare(data, &sc, root);
+		round_trip(data, len, root);
+	}
+	scan_free(&sc);
+	json_decref(root);
+	free(data);
+	return 0;
+}

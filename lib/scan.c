@@ -1,0 +1,1107 @@
+/*
+ * scan.c - checks a store in one pass without building it.
+ *
+ * Building every conversation with jansson only to write most of them back
+ * unchanged costs ten times what reading and writing the file does. This
+ * scanner walks the bytes once, applies the rules jansson 2.14 applies when
+ * store.c loads with JSON_LOAD_FLAGS, and the store's shape rules of adopt()
+ * and conv_validate(), and keeps each conversation as its byte range and the
+ * few fields the store caches. jansson's rules:
+ *   - RFC 8259 syntax with an object or array at the top (the store wants an
+ *     object), whitespace only space, tab, newline and carriage return;
+ *   - strict UTF-8 everywhere: no overlong forms, no surrogates, nothing
+ *     past U+10FFFF;
+ *   - escapes \" \\ \/ \b \f \n \r \t \uXXXX; a high surrogate escape only
+ *     when a low one follows, no lone low one; \u0000 in a value (we load
+ *     with JSON_ALLOW_NUL) but never in a key;
+ *   - integers that fit int64_t; reals that do not overflow to infinity;
+ *   - a value nested at most 2048 deep (scalars count);
+ *   - no key twice in an object (JSON_REJECT_DUPLICATES);
+ *   - and a quirk: one NUL byte right after a number, true, false or null is
+ *     skipped (jansson's reader loses the byte it puts back when it is NUL).
+ * Whatever the scanner refuses or is unsure of goes to jansson, which says
+ * what is wrong and where; so the one thing it must never do is accept what
+ * jansson refuses. fuzz/scan.c checks both directions and the fields.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+/* SCAN_SCALAR builds the plain C paths only, to test them on x86 */
+#if defined(__SSE2__) && !defined(SCAN_SCALAR)
+#include <emmintrin.h>
+#define HAVE_SSE2_PATH 1
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SCAN_SCALAR)
+#include <tmmintrin.h>
+#define HAVE_SSSE3_PATH 1
+#endif
+
+#include "convctl.h"
+#include "scan.h"
+
+#define MAX_DEPTH 2048		/* jansson's JSON_PARSER_MAX_DEPTH */
+#define MAX_KEYS 64		/* an object with more keys is left to jansson */
+
+/* depths of the store's known values: the top object is 1 */
+#define D_TOP		1
+#define D_CONVS		2
+#define D_CONV		3
+#define D_CONV_FIELD	4
+#define D_MESSAGE	5
+#define D_MSG_FIELD	6
+#define D_TOOL		7
+
+struct str {			/* a string token */
+	const unsigned char *p;	/* the body, between the quotes, still escaped */
+	size_t len;
+	int esc;		/* has a backslash */
+	int nul;		/* decodes to a NUL byte somewhere */
+};
+
+struct scanner {
+	const unsigned char *base, *p, *end;
+	int canon;		/* what was scanned since it was set is canonical */
+	int punt;		/* an error was a refusal to decide */
+	struct str *keys;	/* the keys of the objects open now */
+	size_t nkeys, capkeys;
+};
+
+/* bytes a string may hold as they are (UTF-8 is checked beforehand) */
+static int
+plain(unsigned c)
+{
+	return c >= 0x20 && c != '"' && c != '\\';
+}
+
+/* the first byte at or after p that is not plain, or end */
+static const unsigned char *
+skip_plain(const unsigned char *p, const unsigned char *end)
+{
+#ifdef HAVE_SSE2_PATH
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+	__m128i v, w;
+	unsigned m;
+
+	/* a byte below 0x20 is its own unsigned minimum with 0x1f */
+#define SPECIAL(v) _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8((v), quote),	\
+	_mm_cmpeq_epi8((v), bs)), _mm_cmpeq_epi8(_mm_min_epu8((v), ctl), (v)))
+	while (end - p >= 32) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		w = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+		m = (unsigned)_mm_movemask_epi8(SPECIAL(v)) |
+		    (unsigned)_mm_movemask_epi8(SPECIAL(w)) << 16;
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 32;
+	}
+	if (end - p >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		m = (unsigned)_mm_movemask_epi8(SPECIAL(v));
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#undef SPECIAL
+#endif
+	while (p < end && plain(*p))
+		p++;
+	return p;
+}
+
+/* length of the valid UTF-8 sequence at p (p[0] >= 0x80), or 0 */
+static inline size_t
+utf8_seq(const unsigned char *p, const unsigned char *end)
+{
+	unsigned c = p[0];
+	unsigned long cp;
+	size_t n, k;
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (k = 1; k < n; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[k] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * Every byte of the file is UTF-8, as jansson's reader checks each byte it
+ * reads: checked once here, in blocks, so the string loop need not.
+ */
+static int
+utf8_valid(const unsigned char *p, const unsigned char *end)
+{
+	size_t n;
+#ifdef HAVE_SSE2_PATH
+	unsigned m;
+
+	for (;;) {
+		while (end - p >= 16) {
+			m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128(
+			    (const __m128i *)(const void *)p));
+			if (m != 0) {
+				p += __builtin_ctz(m);
+				break;
+			}
+			p += 16;
+		}
+		if (end - p < 16)
+			break;
+		/* text in another script: its characters come in runs */
+		do {
+			if ((n = utf8_seq(p, end)) == 0)
+				return -1;
+			p += n;
+		} while (p < end && *p >= 0x80);
+	}
+#endif
+	while (p < end) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((n = utf8_seq(p, end)) == 0)
+			return -1;
+		p += n;
+	}
+	return 0;
+}
+
+#ifdef HAVE_SSSE3_PATH
+/*
+ * The same check 16 bytes at a time, without a branch a character: the
+ * lookup method of Keiser and Lemire, "Validating UTF-8 in less than one
+ * instruction per byte" (2021). Each byte's high nibble, its predecessor's
+ * high and low nibbles index three tables of the errors each could be part
+ * of; an error shows as a bit set in all three. Whether a byte must be the
+ * third or fourth of a sequence comes from the bytes two and three before.
+ */
+enum {
+	TOO_SHORT = 1, TOO_LONG = 2, OVERLONG_3 = 4, TOO_LARGE = 8,
+	SURROGATE = 16, OVERLONG_2 = 32, TOO_LARGE_1000 = 64, OVERLONG_4 = 64,
+	TWO_CONTS = 128, CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
+};
+
+__attribute__((target("ssse3"))) static __m128i
+utf8_block(__m128i in, __m128i prev)
+{
+	const __m128i nib = _mm_set1_epi8(0x0f);
+	const __m128i t1h = _mm_setr_epi8(TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+	    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, (char)TWO_CONTS,
+	    (char)TWO_CONTS, (char)TWO_CONTS, (char)TWO_CONTS,
+	    TOO_SHORT | OVERLONG_2, TOO_SHORT, TOO_SHORT | OVERLONG_3 | SURROGATE,
+	    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4);
+	const __m128i t1l = _mm_setr_epi8(
+	    (char)(CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4),
+	    (char)(CARRY | OVERLONG_2), (char)CARRY, (char)CARRY,
+	    (char)(CARRY | TOO_LARGE), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
+	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000));
+	const __m128i t2h = _mm_setr_epi8(TOO_SHORT, TOO_SHORT, TOO_SHORT,
+	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 |
+	    TOO_LARGE_1000 | OVERLONG_4),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
+	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
+	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
+	__m128i p1 = _mm_alignr_epi8(in, prev, 15);
+	__m128i p2 = _mm_alignr_epi8(in, prev, 14);
+	__m128i p3 = _mm_alignr_epi8(in, prev, 13);
+	__m128i sc, must23;
+
+	sc = _mm_and_si128(_mm_and_si128(
+	    _mm_shuffle_epi8(t1h, _mm_and_si128(_mm_srli_epi16(p1, 4), nib)),
+	    _mm_shuffle_epi8(t1l, _mm_and_si128(p1, nib))),
+	    _mm_shuffle_epi8(t2h, _mm_and_si128(_mm_srli_epi16(in, 4), nib)));
+	must23 = _mm_or_si128(_mm_subs_epu8(p2, _mm_set1_epi8(0xe0 - 0x80)),
+	    _mm_subs_epu8(p3, _mm_set1_epi8(0xf0 - 0x80)));
+	return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
+}
+
+__attribute__((target("ssse3"))) static int
+utf8_valid_ssse3(const unsigned char *p, const unsigned char *end)
+{
+	__m128i in, prev = _mm_setzero_si128(), err = _mm_setzero_si128();
+	unsigned char last[16];
+
+	/* no branch on the data: text mixing scripts would mispredict it */
+	for (; end - p >= 16; p += 16) {
+		in = _mm_loadu_si128((const __m128i *)(const void *)p);
+		err = _mm_or_si128(err, utf8_block(in, prev));
+		prev = in;
+	}
+	/* the tail, then zeros: ASCII, so a sequence cut short shows */
+	memset(last, 0, sizeof(last));
+	memcpy(last, p, (size_t)(end - p));
+	in = _mm_loadu_si128((const __m128i *)(const void *)last);
+	err = _mm_or_si128(err, utf8_block(in, prev));
+	if (end - p > 13) {
+		prev = in;
+		err = _mm_or_si128(err, utf8_block(_mm_setzero_si128(), prev));
+	}
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) ==
+	    0xffff ? 0 : -1;
+}
+#endif
+
+static int
+hex4(const unsigned char *p, unsigned *out)
+{
+	unsigned v = 0, c;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		c = p[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else if (c >= 'A' && c <= 'F')
+			c -= 'A' - 10;
+		else
+			return -1;
+		v = v << 4 | c;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * jansson writes \uXXXX, upper case, only for control characters without a
+ * short form; anything else escaped that way is valid but not canonical.
+ */
+static int
+canonical_u(const unsigned char *p, unsigned u)
+{
+	static const char digits[] = "0123456789ABCDEF";
+
+	if (u >= 0x20 || u == '\b' || u == '\t' || u == '\n' || u == '\f' ||
+	    u == '\r')
+		return 0;
+	return p[0] == '0' && p[1] == '0' && p[2] == (unsigned char)digits[u >> 4] &&
+	    p[3] == (unsigned char)digits[u & 15];
+}
+
+/* s->p at the opening quote; on success just past the closing one */
+static int
+string(struct scanner *s, struct str *t)
+{
+	const unsigned char *p = s->p + 1, *end = s->end;
+	unsigned c, u, u2;
+
+	t->p = p;
+	t->esc = t->nul = 0;
+	for (;;) {
+		p = skip_plain(p, end);
+		if (p >= end)
+			return -1;
+		c = *p;
+		if (c == '"')
+			break;
+		if (c != '\\')
+			return -1;	/* a control character */
+		t->esc = 1;
+		if (end - p < 2)
+			return -1;
+		switch (p[1]) {
+		case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
+			p += 2;
+			continue;
+		case '/':
+			s->canon = 0;
+			p += 2;
+			continue;
+		case 'u':
+			break;
+		default:
+			return -1;
+		}
+		if (end - p < 6 || hex4(p + 2, &u) < 0)
+			return -1;
+		if (!canonical_u(p + 2, u))
+			s->canon = 0;
+		p += 6;
+		if (u >= 0xdc00 && u <= 0xdfff)
+			return -1;
+		if (u >= 0xd800 && u <= 0xdbff) {
+			if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
+			    hex4(p + 2, &u2) < 0 || u2 < 0xdc00 || u2 > 0xdfff)
+				return -1;
+			p += 6;
+		}
+		if (u == 0)
+			t->nul = 1;
+	}
+	t->len = (size_t)(p - t->p);
+	s->p = p + 1;
+	return 0;
+}
+
+static size_t
+utf8_put(unsigned long cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/*
+ * The value of a string string() accepted, NUL-terminated, into out, which
+ * has room for t->len + 1 bytes (a value is never longer than its text).
+ * Returns its length; it may hold NUL bytes.
+ */
+static size_t
+decode_into(const struct str *t, char *out)
+{
+	const unsigned char *p = t->p, *end = t->p + t->len;
+	unsigned u, u2;
+	size_t n = 0;
+
+	if (!t->esc) {
+		memcpy(out, p, t->len);
+		out[t->len] = '\0';
+		return t->len;
+	}
+	while (p < end) {
+		if (*p != '\\') {
+			out[n++] = (char)*p++;
+			continue;
+		}
+		switch (p[1]) {
+		case 'b': out[n++] = '\b'; break;
+		case 'f': out[n++] = '\f'; break;
+		case 'n': out[n++] = '\n'; break;
+		case 'r': out[n++] = '\r'; break;
+		case 't': out[n++] = '\t'; break;
+		case 'u':
+			hex4(p + 2, &u);
+			if (u >= 0xd800 && u <= 0xdbff) {
+				hex4(p + 8, &u2);
+				u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
+				p += 6;
+			}
+			n += utf8_put(u, out + n);
+			p += 6;
+			continue;
+		default: out[n++] = (char)p[1]; break;	/* " \ / */
+		}
+		p += 2;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static char *
+decode(const struct str *t)
+{
+	char *out = xmalloc(t->len + 1);
+
+	decode_into(t, out);
+	return out;
+}
+
+/* t's value is the n bytes of name */
+static int
+str_is(const struct str *t, const char *name, size_t n)
+{
+	char tmp[128];
+
+	if (!t->esc)
+		return t->len == n && memcmp(t->p, name, n) == 0;
+	/* a value is at least a sixth of its escaped text: longer than any name */
+	if (t->len >= sizeof(tmp))
+		return 0;
+	return decode_into(t, tmp) == n && memcmp(tmp, name, n) == 0;
+}
+
+static int
+str_eq(const struct str *a, const struct str *b)
+{
+	char *x, *y;
+	size_t nx, ny;
+	int eq;
+
+	if (!a->esc && !b->esc)
+		return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+	x = xmalloc(a->len + 1);
+	y = xmalloc(b->len + 1);
+	nx = decode_into(a, x);
+	ny = decode_into(b, y);
+	eq = nx == ny && memcmp(x, y, nx) == 0;
+	free(x);
+	free(y);
+	return eq;
+}
+
+/* ts_parse() of a string's value, as a C string as jansson's path gives it */
+static int
+str_time(const struct str *t, int64_t *ms)
+{
+	char tmp[64], *buf = t->len < sizeof(tmp) ? tmp : xmalloc(t->len + 1);
+	int rc;
+
+	decode_into(t, buf);
+	rc = ts_parse(buf, ms);
+	if (buf != tmp)
+		free(buf);
+	return rc;
+}
+
+/* role_parse() of a string's value, as a C string */
+static int
+str_role(const struct str *t)
+{
+	char tmp[64], *buf = t->len < sizeof(tmp) ? tmp : xmalloc(t->len + 1);
+	enum conv_role r;
+	int rc;
+
+	decode_into(t, buf);
+	rc = role_parse(buf, &r);
+	if (buf != tmp)
+		free(buf);
+	return rc;
+}
+
+static void
+ws(struct scanner *s)
+{
+	const unsigned char *p = s->p;
+
+	while (p < s->end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	if (p != s->p)
+		s->canon = 0;
+	s->p = p;
+}
+
+/* the next byte is c: step over it and the whitespace after it */
+static int
+expect(struct scanner *s, int c)
+{
+	if (s->p >= s->end || *s->p != c)
+		return -1;
+	s->p++;
+	ws(s);
+	return 0;
+}
+
+static int
+at(const struct scanner *s, int c)
+{
+	return s->p < s->end && *s->p == c;
+}
+
+/* a key of the object whose keys start at mark; then the ':' after it */
+static int
+key(struct scanner *s, size_t mark, struct str *k)
+{
+	size_t i;
+
+	if (!at(s, '"') || string(s, k) < 0 || k->nul)
+		return -1;
+	if (s->nkeys - mark >= MAX_KEYS) {
+		s->punt = 1;
+		return -1;
+	}
+	for (i = mark; i < s->nkeys; i++)
+		if (str_eq(&s->keys[i], k))
+			return -1;
+	if (s->nkeys == s->capkeys) {
+		s->capkeys = s->capkeys ? s->capkeys * 2 : 64;
+		s->keys = xrealloc(s->keys, s->capkeys * sizeof(*s->keys));
+	}
+	s->keys[s->nkeys++] = *k;
+	ws(s);
+	return expect(s, ':');
+}
+
+/* after a number or a word jansson puts a byte back; a NUL it loses */
+static void
+nul_quirk(struct scanner *s)
+{
+	if (s->p < s->end && *s->p == '\0') {
+		s->p++;
+		s->canon = 0;
+	}
+}
+
+static int
+isdigit_(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+number(struct scanner *s, int64_t *iv)
+{
+	const unsigned char *p = s->p, *end = s->end;
+	char tmp[64], *buf;
+	size_t n;
+	int real = 0, rc = 0;
+	long long v;
+	double d;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p >= end || !isdigit_(*p))
+		return -1;
+	if (*p++ == '0') {
+		if (p < end && isdigit_(*p))
+			return -1;
+	} else
+		while (p < end && isdigit_(*p))
+			p++;
+	if (p < end && *p == '.') {
+		real = 1;
+		if (++p >= end || !isdigit_(*p))
+			return -1;
+		while (p < end && isdigit_(*p))
+			p++;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		real = 1;
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= end || !isdigit_(*p))
+			return -1;
+		while (p < end && isdigit_(*p))
+			p++;
+	}
+	n = (size_t)(p - s->p);
+	buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
+	memcpy(buf, s->p, n);
+	buf[n] = '\0';
+	errno = 0;
+	if (!real) {
+		v = strtoll(buf, NULL, 10);
+		if (errno == ERANGE)
+			rc = -1;
+		if (v == 0 && buf[0] == '-')
+			s->canon = 0;	/* written back as 0 */
+		if (iv != NULL)
+			*iv = v;
+	} else {
+		/* jansson refuses a real only when it overflows */
+		d = strtod(buf, NULL);
+		if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+			rc = -1;
+		s->canon = 0;	/* written back as %.17g */
+		if (iv != NULL)
+			rc = -1;	/* a whole number was wanted */
+	}
+	if (buf != tmp)
+		free(buf);
+	s->p = p;
+	nul_quirk(s);
+	return rc;
+}
+
+static int
+literal(struct scanner *s, const char *word, size_t n)
+{
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+		return -1;
+	s->p += n;
+	/* jansson reads a run of letters as one word */
+	if (s->p < s->end && ((*s->p | 0x20) >= 'a' && (*s->p | 0x20) <= 'z'))
+		return -1;
+	nul_quirk(s);
+	return 0;
+}
+
+static int value(struct scanner *, int depth);
+
+static int
+object(struct scanner *s, int depth)
+{
+	size_t mark = s->nkeys;
+	struct str k;
+	int rc = -1;
+
+	s->p++;
+	ws(s);
+	if (at(s, '}')) {
+		s->p++;
+		return 0;
+	}
+	for (;;) {
+		if (key(s, mark, &k) < 0 || value(s, depth + 1) < 0)
+			break;
+		ws(s);
+		if (at(s, ',')) {
+			s->p++;
+			ws(s);
+			continue;
+		}
+		if (at(s, '}')) {
+			s->p++;
+			rc = 0;
+		}
+		break;
+	}
+	s->nkeys = mark;
+	return rc;
+}
+
+static int
+array(struct scanner *s, int depth)
+{
+	s->p++;
+	ws(s);
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	for (;;) {
+		if (value(s, depth + 1) < 0)
+			return -1;
+		ws(s);
+		if (at(s, ',')) {
+			s->p++;
+			ws(s);
+			continue;
+		}
+		if (!at(s, ']'))
+			return -1;
+		s->p++;
+		return 0;
+	}
+}
+
+/* any value, at depth (the top object is 1) */
+static int
+value(struct scanner *s, int depth)
+{
+	struct str t;
+
+	if (depth > MAX_DEPTH || s->p >= s->end)
+		return -1;
+	switch (*s->p) {
+	case '{':
+		return object(s, depth);
+	case '[':
+		return array(s, depth);
+	case '"':
+		return string(s, &t);
+	case 't':
+		return literal(s, "true", 4);
+	case 'f':
+		return literal(s, "false", 5);
+	case 'n':
+		return literal(s, "null", 4);
+	default:
+		return number(s, NULL);
+	}
+}
+
+/* a string, or null when nullable; t->p is NULL for null */
+static int
+string_or_null(struct scanner *s, struct str *t, int nullable)
+{
+	if (at(s, '"'))
+		return string(s, t);
+	if (nullable && at(s, 'n') && literal(s, "null", 4) == 0) {
+		t->p = NULL;
+		return 0;
+	}
+	return -1;	/* valid JSON perhaps, but not the store's shape */
+}
+
+/*
+ * Loops over the members of an object, s->p at its first key: each pass has
+ * read key k and the ':' after it; the body reads the value and then calls
+ * next_member(). The keys seen from mark on are the object's, for the
+ * duplicate check; the caller sets s->nkeys back to mark after the loop.
+ */
+#define EACH_MEMBER(s, mark, k)						\
+	for (mark = (s)->nkeys; key((s), mark, &(k)) == 0;)
+
+/* after a member's value: 1 at ',' (and past it), 0 at '}' (past it), -1 */
+static int
+next_member(struct scanner *s)
+{
+	ws(s);
+	if (at(s, ',')) {
+		s->p++;
+		ws(s);
+		return 1;
+	}
+	if (at(s, '}')) {
+		s->p++;
+		return 0;
+	}
+	return -1;
+}
+
+/* toolsUsed: null or an array of strings */
+static int
+tools(struct scanner *s)
+{
+	struct str t;
+
+	if (at(s, 'n'))
+		return literal(s, "null", 4);
+	if (!at(s, '['))
+		return -1;
+	s->p++;
+	ws(s);
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	for (;;) {
+		if (!at(s, '"') || string(s, &t) < 0)
+			return -1;
+		ws(s);
+		if (at(s, ',')) {
+			s->p++;
+			ws(s);
+			continue;
+		}
+		if (!at(s, ']'))
+			return -1;
+		s->p++;
+		return 0;
+	}
+}
+
+static int
+message(struct scanner *s, int64_t *ms)
+{
+	struct str k, role = { 0 }, content = { 0 }, stamp = { 0 }, id;
+	size_t mark;
+	int more = -1;
+
+	s->p++;
+	ws(s);
+	if (at(s, '}'))
+		return -1;	/* no role */
+	EACH_MEMBER(s, mark, k) {
+		if (str_is(&k, "role", 4))
+			more = string_or_null(s, &role, 0);
+		else if (str_is(&k, "content", 7))
+			more = string_or_null(s, &content, 0);
+		else if (str_is(&k, "timestamp", 9))
+			more = string_or_null(s, &stamp, 0);
+		else if (str_is(&k, "id", 2))
+			more = string_or_null(s, &id, 0);
+		else if (str_is(&k, "toolsUsed", 9))
+			more = tools(s);
+		else
+			more = value(s, D_MSG_FIELD);
+		if (more < 0 || (more = next_member(s)) <= 0)
+			break;
+	}
+	s->nkeys = mark;
+	if (more != 0 || role.p == NULL || content.p == NULL || stamp.p == NULL)
+		return -1;
+	if (str_role(&role) < 0)
+		return -1;
+	return str_time(&stamp, ms);
+}
+
+/* messages: their count and the last one's time */
+static int
+messages(struct scanner *s, size_t *n, int64_t *last)
+{
+	*n = 0;
+	if (!at(s, '['))
+		return -1;
+	s->p++;
+	ws(s);
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	for (;;) {
+		if (!at(s, '{') || message(s, last) < 0)
+			return -1;
+		(*n)++;
+		ws(s);
+		if (at(s, ',')) {
+			s->p++;
+			ws(s);
+			continue;
+		}
+		if (!at(s, ']'))
+			return -1;
+		s->p++;
+		return 0;
+	}
+}
+
+static void
+scan_conv_free(struct scan_conv *c)
+{
+	free(c->id);
+	free(c->title);
+	free(c->summary);
+}
+
+static int
+conv(struct scanner *s, struct scan *out, int *active)
+{
+	struct str k, id = { 0 }, started = { 0 }, ended = { 0 }, title = { 0 },
+	    summary = { 0 };
+	struct scan_conv c;
+	const unsigned char *start = s->p;
+	size_t mark;
+	int more = -1, msgs = 0;
+
+	memset(&c, 0, sizeof(c));
+	s->canon = 1;
+	s->p++;
+	ws(s);
+	if (at(s, '}'))
+		return -1;	/* no id */
+	EACH_MEMBER(s, mark, k) {
+		if (str_is(&k, "id", 2))
+			more = string_or_null(s, &id, 0);
+		else if (str_is(&k, "startedAt", 9))
+			more = string_or_null(s, &started, 0);
+		else if (str_is(&k, "endedAt", 7))
+			more = string_or_null(s, &ended, 1);
+		else if (str_is(&k, "title", 5))
+			more = string_or_null(s, &title, 1);
+		else if (str_is(&k, "summary", 7))
+			more = string_or_null(s, &summary, 1);
+		else if (str_is(&k, "messages", 8)) {
+			c.last = -1;
+			more = messages(s, &c.nmsg, &c.last);
+			msgs = 1;
+		} else
+			more = value(s, D_CONV_FIELD);
+		if (more < 0 || (more = next_member(s)) <= 0)
+			break;
+	}
+	s->nkeys = mark;
+	if (more != 0 || id.p == NULL || id.len == 0 || started.p == NULL ||
+	    !msgs)
+		return -1;
+	c.off = (size_t)(start - s->base);
+	c.len = (size_t)(s->p - start);
+	c.canonical = s->canon;
+	c.ended = -1;
+	if (str_time(&started, &c.started) < 0 ||
+	    (ended.p != NULL && str_time(&ended, &c.ended) < 0))
+		return -1;
+	if (c.nmsg == 0)
+		c.last = c.started;
+	if (c.ended < 0 && (*active)++ > 0)
+		return -1;	/* two active conversations */
+	c.id = decode(&id);
+	if (title.p != NULL)
+		c.title = decode(&title);
+	if (summary.p != NULL)
+		c.summary = decode(&summary);
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 64;
+		out->conv = xrealloc(out->conv, out->cap * sizeof(*out->conv));
+	}
+	out->conv[out->n++] = c;
+	return 0;
+}
+
+static int
+conversations(struct scanner *s, struct scan *out)
+{
+	int active = 0;
+
+	if (!at(s, '['))
+		return -1;
+	s->p++;
+	ws(s);
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	for (;;) {
+		if (!at(s, '{') || conv(s, out, &active) < 0)
+			return -1;
+		ws(s);
+		if (at(s, ',')) {
+			s->p++;
+			ws(s);
+			continue;
+		}
+		if (!at(s, ']'))
+			return -1;
+		s->p++;
+		return 0;
+	}
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp((*(struct scan_conv *const *)a)->id,
+	    (*(struct scan_conv *const *)b)->id);
+}
+
+/* ids compare as C strings, as store_find() does */
+static int
+ids_unique(struct scan *out)
+{
+	struct scan_conv **v;
+	size_t i;
+	int rc = 0;
+
+	if (out->n < 2)
+		return 0;
+	v = xmalloc(out->n * sizeof(*v));
+	for (i = 0; i < out->n; i++)
+		v[i] = &out->conv[i];
+	qsort(v, out->n, sizeof(*v), by_id);
+	for (i = 1; i < out->n; i++)
+		if (strcmp(v[i - 1]->id, v[i]->id) == 0)
+			rc = -1;
+	free(v);
+	return rc;
+}
+
+/* a top-level member, its value at s->p */
+static int
+member(struct scanner *s, struct scan *out, const struct str *k)
+{
+	struct scan_member m;
+	int64_t v;
+
+	m.off = (size_t)(s->p - s->base);
+	if (str_is(k, "version", 7)) {
+		if (number(s, &v) < 0 || v < 1 || v > STORE_VERSION)
+			return -1;
+	} else if (str_is(k, "lastMigrated", 12)) {
+		struct str t;
+
+		if (string_or_null(s, &t, 1) < 0)
+			return -1;
+	} else if (value(s, D_CONVS) < 0)
+		return -1;
+	m.len = (size_t)(s->p - s->base) - m.off;
+	m.key = xmalloc(k->len + 1);
+	m.klen = decode_into(k, m.key);
+	if (out->nmember == out->capmember) {
+		out->capmember = out->capmember ? out->capmember * 2 : 8;
+		out->member = xrealloc(out->member,
+		    out->capmember * sizeof(*out->member));
+	}
+	out->member[out->nmember++] = m;
+	return 0;
+}
+
+static int
+top(struct scanner *s, struct scan *out)
+{
+	struct str k;
+	size_t mark;
+	int more = -1;
+
+	ws(s);
+	if (!at(s, '{'))
+		return -1;
+	s->p++;
+	ws(s);
+	if (at(s, '}')) {
+		s->p++;
+		more = 0;
+	} else
+		EACH_MEMBER(s, mark, k) {
+			if (str_is(&k, "conversations", 13))
+				more = conversations(s, out);
+			else
+				more = member(s, out, &k);
+			if (more < 0 || (more = next_member(s)) <= 0)
+				break;
+		}
+	if (more != 0)
+		return -1;
+	ws(s);
+	if (s->p != s->end)
+		return -1;
+	return ids_unique(out);
+}
+
+int
+scan_store(const char *p, size_t len, struct scan *out)
+{
+	struct scanner s;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
+	s.base = s.p = (const unsigned char *)p;
+	s.end = s.p + len;
+#ifdef HAVE_SSSE3_PATH
+	if (__builtin_cpu_supports("ssse3"))
+		rc = utf8_valid_ssse3(s.p, s.end);
+	else
+#endif
+		rc = utf8_valid(s.p, s.end);
+	if (rc == 0)
+		rc = top(&s, out);
+	free(s.keys);
+	if (rc < 0) {
+		scan_free(out);
+		return s.punt ? SCAN_PUNT : SCAN_INVALID;
+	}
+	return 0;
+}
+
+void
+scan_free(struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		scan_conv_free(&s->conv[i]);
+	for (i = 0; i < s->nmember; i++)
+		free(s->member[i].key);
+	free(s->conv);
+	free(s->member);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# The store is loaded by a scanner and unchanged conversations are written
+# back as their bytes: what a user sees in the file must be what jansson's
+# full parse and dump gave before.
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+export CONVCTL_NOW=2026-02-04T18:00:00.000Z
+
+test_expect 'conversations that do not change keep their exact line' '
+	convctl add --at 2026-02-01T10:00:00Z "first: café 日本語 🙂 \"q\" \\ b" &&
+	convctl end &&
+	convctl add --at 2026-02-02T10:00:00Z "second" &&
+	convctl end &&
+	convctl add --at 2026-02-03T10:00:00Z "third" &&
+	sed -n 4,5p "$S" >before &&
+	convctl add --at 2026-02-03T10:01:00Z "more" &&
+	sed -n 4,5p "$S" >after &&
+	test_cmp before after
+'
+
+test_expect 'a pretty-printed store is written back one conversation a line' '
+	cat >"$S" <<-\EOF &&
+	{
+	  "conversations": [
+	    {
+	      "id": "conv-1",
+	      "startedAt": "2026-02-04T17:26:40.000Z",
+	      "endedAt": "2026-02-04T17:30:00.000Z",
+	      "title": "caf\u00e9 \/ x",
+	      "summary": null,
+	      "messages": [],
+	      "extra": {"n": [1, 2.5, -0]}
+	    }
+	  ],
+	  "lastMigrated": null
+	}
+	EOF
+	convctl add --at 2026-02-04T17:40:00Z "hi" &&
+	sed -n 4p "$S" >line &&
+	printf "%s\n" "    {\"id\":\"conv-1\",\"startedAt\":\"2026-02-04T17:26:40.000Z\",\"endedAt\":\"2026-02-04T17:30:00.000Z\",\"title\":\"café / x\",\"summary\":null,\"messages\":[],\"extra\":{\"n\":[1,2.5,0]}}," >want &&
+	test_cmp want line &&
+	grep -q "\"lastMigrated\": null" "$S"
+'
+
+test_expect 'unknown fields survive a write, in their place' '
+	printf "%s\n" "{\"version\":1,\"conversations\":[{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"endedAt\":\"2026-02-04T17:10:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m\",\"timestamp\":\"2026-02-04T17:00:00.000Z\",\"role\":\"user\",\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}],\"zzz\":{\"a\":1}}" >"$S" &&
+	convctl add --at 2026-02-04T17:20:00Z "new" &&
+	grep -qF "\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}," "$S" &&
+	grep -qF "\"zzz\": {\"a\":1}" "$S"
+'
+
+test_expect 'broken JSON is refused with line and column, the store unchanged' '
+	printf "{\"conversations\": [\n  {\"id\": \"a\",,}\n]}\n" >"$S" &&
+	snapshot "$S" &&
+	fails_with 1 convctl add "x" &&
+	stderr_has "store.json'"'"':2:14: string or '"'"'}'"'"' expected" &&
+	unchanged "$S"
+'
+
+test_expect 'a bad shape is refused with its JSON path, the store unchanged' '
+	printf "{\"conversations\": [{\"id\": \"a\", \"startedAt\": \"2026-02-04\", \"messages\": [{\"role\": \"robot\", \"content\": \"\", \"timestamp\": \"2026-02-04\"}]}]}\n" >"$S" &&
+	snapshot "$S" &&
+	fails_with 1 convctl add "x" &&
+	stderr_has "conversations[0].messages[0].role: unknown role '"'"'robot'"'"'" &&
+	unchanged "$S"
+'
+
+test_expect 'a duplicate key is refused, as jansson refuses it' '
+	printf "{\"conversations\": [], \"conversations\": []}\n" >"$S" &&
+	snapshot "$S" &&
+	fails_with 1 convctl add "x" &&
+	stderr_has "duplicate object key" &&
+	unchanged "$S"
+'
+
+test_expect 'readers see the same fields the scanner kept' '
+	printf "%s\n" "{\"conversations\":[{\"id\":\"c\\u00e9\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"endedAt\":\"2026-02-04T17:10:00.000Z\",\"title\":\"T\\\\u0021\",\"summary\":null,\"messages\":[{\"timestamp\":\"2026-02-04T17:05:00Z\",\"role\":\"user\",\"content\":\"x\"}]}]}" >"$S" &&
+	convctl recent >out &&
+	printf "cé\t2026-02-04T17:10:00.000Z\t1\tT\\\\u0021\n" >want &&
+	test_cmp want out
+'
+
+test_done
