@@ -63,11 +63,16 @@ add_exec(struct ctx *ctx)
 	}
 	rq.idle_timeout = (int64_t)idle * 60000;
 	rq.tools = args_all(&ctx->args, OPT_TOOL, &rq.ntools);
-	if ((rc = cmd_now(ctx, &rq.at)) != 0 || (rc = read_text(ctx, &text)) != 0)
+	/* --at is checked before anything is read; the clock is read only
+	 * under the lock, so writers waiting on each other never add a message
+	 * older than the one the previous lock holder added */
+	if ((args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0) ||
+	    (rc = read_text(ctx, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
-	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
+	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
+	    (!args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
 	if (conv_add(st, &rq, &res, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);

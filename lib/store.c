@@ -101,7 +101,7 @@ want_time(json_t *obj, const char *key, int nullable, const char *where,
 		return error_set(e, "%s.%s: expected a time string%s", where, key,
 		    nullable ? " or null" : "");
 	if (ts_parse(json_string_value(v), ms) < 0)
-		return error_set(e, "%s.%s: not an ISO 8601 time: '%s'", where,
+		return error_set(e, "%s.%s: not an ISO 8601 time from 1970 on: '%s'", where,
 		    key, json_string_value(v));
 	return 0;
 }
