@@ -85,4 +85,33 @@ test_expect 'a symlink loop is a clear error' '
 	test -L "$T/loop1.json" && test -L "$T/loop2.json"
 '
 
+# every command; summarize and migrate runs join this list as they land
+KEY_RUNS='add x
+add --at nonsense x
+end
+show
+show --format json
+show no-such-id
+recent --json
+prompt --format openai
+prune --dry-run
+prune --max nope
+summarize
+migrate /nonexistent'
+test_expect 'the API key never shows in output or errors' '
+	key=sk-FAKE-KEY-4f1c9a7e2b &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "api_key = %s\nidle_timeout = 30\n" "$key" >"$XDG_CONFIG_HOME/convctl/config" &&
+	chmod 600 "$XDG_CONFIG_HOME/convctl/config" &&
+	echo "$KEY_RUNS" | while read -r args; do
+		CONVCTL_API_KEY=$key OPENAI_API_KEY=$key ANTHROPIC_API_KEY=$key \
+		    convctl $args >"$T/o" 2>&1
+		! grep -F "$key" "$T/o" || { echo "in: $args"; exit 1; }
+	done &&
+	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl recent && stderr_has "holds an API key" &&
+	! grep -F "$key" "$T/err" &&
+	rm "$XDG_CONFIG_HOME/convctl/config"
+'
+
 test_done
