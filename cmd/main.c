@@ -275,6 +275,7 @@ main(int argc, char **argv)
 	/* read only once a command is known: --version and help stay instant */
 	if (settings_load(&ctx.settings, &e) < 0) {
 		cmd_error(&ctx, "%s", e.msg);
+		settings_free(&ctx.settings);	/* what it read before the error */
 		settings_free(&flags);
 		return EXIT_FAIL;
 	}
