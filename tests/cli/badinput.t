@@ -17,6 +17,7 @@ bad_stores() {
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
 [ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
+[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-6}
 for c in $cats; do
 	test_expect "bad stores: ${c##*/}" "bad_stores '$c'"
 	sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"

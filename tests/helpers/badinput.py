@@ -162,7 +162,11 @@ def main():
     store = os.environ["CONVCTL_STORE"]
     env = dict(os.environ, CONVCTL_NOW="2026-06-01T00:00:00Z")
     n = bad = refused = accepted = 0
-    for case in cases(cat):
+    # BADINPUT_STRIDE=K tries every Kth input only (for slow wrappers)
+    stride = int(os.environ.get("BADINPUT_STRIDE", "1"))
+    for i, case in enumerate(cases(cat)):
+        if i % stride:
+            continue
         what, doc = case[0], case[1]
         # where the error must point: the field, or a line and column
         place = case[2] if len(case) > 2 else None
