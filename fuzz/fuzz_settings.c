@@ -14,6 +14,12 @@
 
 static char path[96];
 
+static void
+cleanup(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 int
@@ -31,6 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((fd = mkstemp(path)) < 0)
 			abort();
 		close(fd);
+		atexit(cleanup);
 		setenv("CONVCTL_CONFIG", path, 1);
 		for (i = 0; i < SET_COUNT; i++)
 			unsetenv(setting_env((enum setting)i));

@@ -17,6 +17,17 @@
 static char dir[64], path[96];
 
 static void
+cleanup(void)
+{
+	char lock[128];
+
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	unlink(path);
+	unlink(lock);
+	rmdir(dir);
+}
+
+static void
 setup(void)
 {
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
@@ -25,6 +36,7 @@ setup(void)
 	if (mkdtemp(dir) == NULL)
 		abort();
 	snprintf(path, sizeof(path), "%s/store.json", dir);
+	atexit(cleanup);
 }
 
 static void
