@@ -65,6 +65,39 @@ check: convctl $(UNIT_BIN)
 	@scripts/install-deps
 	@scripts/run-tests $(UNIT_BIN) tests/cli/*.t
 
+# Robustness (tests/README.md): thousands of kills; the whole suite under
+# AddressSanitizer + UBSan in its own tree, build/asan; the CLI tests under
+# valgrind; libFuzzer harnesses fuzz/fuzz_NAME.c for FUZZ_SECONDS each.
+CLI_TESTS = $(wildcard tests/cli/*.t)
+STRESS_TRIALS ?= 2000
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:exitcode=86 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
+VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect -q
+FUZZ_SECONDS ?= 60
+# one name a harness; the migrate format parsers and the LLM reply parser
+# join this list as fuzz/fuzz_migrate_FORMAT.c and fuzz/fuzz_llm_reply.c
+FUZZ_HARNESSES = store settings time
+
+stress: convctl
+	@CRASH_TRIALS=$(STRESS_TRIALS) scripts/run-tests tests/cli/crash.t \
+	    tests/cli/concurrency.t
+
+check-asan:
+	rm -rf build/asan
+	mkdir -p build/asan
+	tar --exclude=./build --exclude=./.git -cf - . | tar -C build/asan -xf -
+	$(MAKE) -C build/asan clean
+	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" check
+
+check-valgrind: convctl
+	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests $(CLI_TESTS)
+
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_HARNESSES)
+
 demo: convctl
 	@scripts/demo ./convctl
 
@@ -129,5 +162,7 @@ uninstall:
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
 	rm -f bench/floor fuzz/bin/scan
+	rm -rf build
 
-.PHONY: all check demo lint bench fuzz-scan install uninstall clean
+.PHONY: all check demo lint bench fuzz-scan install uninstall clean stress \
+	check-asan check-valgrind fuzz

@@ -68,11 +68,16 @@ add_exec(struct ctx *ctx)
 	rq.tools = args_all(&ctx->args, OPT_TOOL, &rq.ntools);
 	rq.dedupe_key = args_get(&ctx->args, OPT_DEDUPE_KEY);
 	rq.expect_conv = args_get(&ctx->args, OPT_EXPECT_CONVERSATION);
-	if ((rc = cmd_now(ctx, &rq.at)) != 0 || (rc = read_text(ctx, &text)) != 0)
+	/* --at is checked before anything is read; the clock is read only
+	 * under the lock, so writers waiting on each other never add a message
+	 * older than the one the previous lock holder added */
+	if ((args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0) ||
+	    (rc = read_text(ctx, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
-	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
+	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
+	    (!args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
 	switch (conv_add(st, &rq, &res, &e)) {
 	case 0:

@@ -3,6 +3,7 @@
  * options and operands checked, then its exec, then stdout checked.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,9 @@ main(int argc, char **argv)
 	int code, rc;
 
 	memset(&ctx, 0, sizeof(ctx));
+	/* past a file size limit, a write fails (EFBIG) and is reported;
+	 * the signal would kill convctl mid-write without a word */
+	signal(SIGXFSZ, SIG_IGN);
 	while ((code = getopt_long(argc, argv, "+:s:h", global_long, NULL)) != -1) {
 		switch (code) {
 		case 'V':

@@ -52,7 +52,8 @@ char *xstrdup(const char *);
 
 /* time.c: times are milliseconds since the epoch, UTC */
 #define TS_LEN sizeof("2026-02-04T17:26:40.000Z")
-/* ISO 8601: YYYY-MM-DD[THH:MM[:SS[.fff…]]][Z|±HH[:]MM]; no zone means UTC */
+/* ISO 8601: YYYY-MM-DD[THH:MM[:SS[.fff…]]][Z|±HH[:]MM]; no zone means UTC;
+ * times before 1970-01-01T00:00Z are refused */
 int ts_parse(const char *s, int64_t *ms);
 void ts_format(int64_t ms, char out[TS_LEN]);	/* 2026-02-04T17:26:40.000Z */
 /* the clock, or CONVCTL_NOW when set */

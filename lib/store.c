@@ -118,7 +118,7 @@ want_time(json_t *obj, const char *key, int nullable, const char *where,
 		return error_set(e, "%s.%s: expected a time string%s", where, key,
 		    nullable ? " or null" : "");
 	if (ts_parse(json_string_value(v), ms) < 0)
-		return error_set(e, "%s.%s: not an ISO 8601 time: '%s'", where,
+		return error_set(e, "%s.%s: not an ISO 8601 time from 1970 on: '%s'", where,
 		    key, json_string_value(v));
 	return 0;
 }
@@ -663,18 +663,50 @@ lock(struct store *st, double wait, struct error *e)
 	return 0;
 }
 
+/*
+ * The file a path names, links followed, even to a target that does not exist
+ * yet: a store that is a dangling link gets its target created, and the link
+ * is never replaced by a regular file.
+ */
+static char *
+resolve(const char *path)
+{
+	char real[PATH_MAX], target[PATH_MAX], *cur = xstrdup(path), *dir;
+	struct buf b = { 0 };
+	ssize_t n;
+	int depth;
+
+	for (depth = 0; depth < 40; depth++) {
+		if (realpath(cur, real) != NULL) {
+			free(cur);
+			return xstrdup(real);
+		}
+		if ((n = readlink(cur, target, sizeof(target) - 1)) < 0)
+			break;		/* not a link: the file is made here */
+		target[n] = '\0';
+		if (target[0] != '/') {
+			dir = dir_of(cur);
+			buf_addf(&b, "%s/", dir);
+			free(dir);
+		}
+		buf_adds(&b, target);
+		free(cur);
+		cur = buf_detach(&b);
+	}
+	return cur;
+}
+
 int
 store_open(struct store **out, const char *path, enum store_mode mode,
     double wait, struct error *e)
 {
 	struct store *st = xmalloc(sizeof(*st));
-	char real[PATH_MAX];
 
 	memset(st, 0, sizeof(*st));
 	st->lockfd = -1;
 	st->path = xstrdup(path);
 	/* a store that is a symlink is followed: its target is what gets replaced */
-	st->file = xstrdup(realpath(path, real) ? real : path);
+	st->file = resolve(path);
 	if ((mode == STORE_WRITE && lock(st, wait, e) < 0) || load(st, e) < 0) {
 		store_close(st);
 		return -1;

@@ -113,6 +113,10 @@ ts_parse(const char *s, int64_t *ms)
 	*ms = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 +
 	    mi) * 60000 + (int64_t)sec * 1000 + frac;
 	*ms -= (int64_t)sign * (oh * 60 + om) * 60000;
+	/* negative times would read as "not ended" (-1) and as "no limit":
+	 * a store written with one would be refused when read back */
+	if (*ms < 0)
+		return -1;
 	return 0;
 }
 

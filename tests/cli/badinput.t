@@ -1,0 +1,86 @@
+#!/bin/sh
+# Bad stores and bad input: a clear error naming the place, or a documented
+# acceptance; never a crash, never a changed store. The stores come from
+# tests/helpers/badinput.py, which runs every reader and writer on each.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2026-06-01T00:00:00Z
+# bad_stores CATEGORY: every store of CATEGORY is refused cleanly or accepted
+bad_stores() {
+	python3 "$top/tests/helpers/badinput.py" "$1" -- $CONVCTL_WRAPPER "$CONVCTL_BIN" \
+	    >"$T/bad.out"; status=$?
+	cat "$T/bad.out"
+	return $status
+}
+
+# one line a category; under a slow wrapper the largest are left out
+cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
+corpus=$top/tests/fuzz-corpus/store"
+[ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
+[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-6}
+for c in $cats; do
+	test_expect "bad stores: ${c##*/}" "bad_stores '$c'"
+	sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"
+done
+
+# input on standard input
+test_expect 'add: invalid UTF-8 of each kind is refused, naming the byte' '
+	rm -f "$CONVCTL_STORE" &&
+	convctl add --at 2026-01-01T00:00:00Z first >/dev/null && snapshot "$CONVCTL_STORE" &&
+	for b in "\200" "\303" "\300\257" "\340\200\257" "\355\240\200" "\364\220\200\200" \
+	    "\370\210\200\200\200" "\377" "\342\202"; do
+		printf "ok $b" | fails_with 1 convctl add || { echo "for $b"; exit 1; }
+		stderr_has "not valid UTF-8 at byte 3" && unchanged "$CONVCTL_STORE" || exit 1
+	done
+'
+
+test_expect 'add: NUL bytes are kept (stored as \u0000, documented)' '
+	printf "a\000b" | convctl add >/dev/null &&
+	convctl show --format json | jq -e ".messages[-1].content == \"a\u0000b\"" >/dev/null &&
+	grep -qF "a\\u0000b" "$CONVCTL_STORE"
+'
+
+test_expect 'add: CRLF input keeps inner line ends, drops the final one' '
+	printf "one\r\ntwo\r\n" | convctl add >/dev/null &&
+	convctl show --format json | jq -e ".messages[-1].content == \"one\r\ntwo\"" >/dev/null
+'
+
+test_expect 'add: empty input is refused, nothing changed' '
+	snapshot "$CONVCTL_STORE" &&
+	: | fails_with 1 convctl add && stderr_has "empty message" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'add: a bad --at and a bad setting are refused before any change' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl add --at 1969-12-31T23:59:59Z x && stderr_has "--at" &&
+	fails_with 2 convctl add --at "2026-02-30" x &&
+	CONVCTL_IDLE_TIMEOUT=abc fails_with 1 convctl add x && stderr_has "CONVCTL_IDLE_TIMEOUT" &&
+	CONVCTL_NOW=yesterday fails_with 1 convctl add x && stderr_has "CONVCTL_NOW" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+if [ -z "${CONVCTL_WRAPPER:-}" ]; then
+	test_expect 'add: a 50 MB message is stored whole and read back' '
+		head -c 52428800 /dev/zero | tr "\0" "x" >"$T/big" &&
+		convctl add <"$T/big" >/dev/null &&
+		convctl show --format json | jq -j ".messages[-1].content" >"$T/back" &&
+		cmp "$T/big" "$T/back" &&
+		convctl add "after the big one" >/dev/null
+	'
+fi
+
+test_expect 'bad config files: a clear error naming the file and line' '
+	mkdir -p "$XDG_CONFIG_HOME/convctl" && cfg=$XDG_CONFIG_HOME/convctl/config &&
+	printf "idle_timeout = 30\nnokey\n" >"$cfg" &&
+	fails_with 1 convctl recent && stderr_has "$cfg:2: expected" &&
+	printf "colour = blue\n" >"$cfg" &&
+	fails_with 1 convctl recent && stderr_has "unknown setting '\''colour'\''" &&
+	printf "idle_timeout = soon\r\n" >"$cfg" &&
+	fails_with 1 convctl add x && stderr_has "idle_timeout" &&
+	printf "\377\376 = \000\n" >"$cfg" &&
+	fails_with 1 convctl recent && stderr_has "$cfg:1" &&
+	rm "$cfg"
+'
+
+test_done

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Writers in parallel on one store: every add lands exactly once, in a store
+# jq parses, across idle timeouts; readers never see a partial store.
+. "$(dirname "$0")/../lib.sh"
+
+# under a slow wrapper (valgrind) the same checks run on fewer adds
+if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10; else W=8 N=200; fi
+export CONVCTL_WAIT=120 CONVCTL_MAX_CONVERSATIONS=100000
+
+# writers PREFIX: W processes each add N messages "PREFIX-w-i"; extra
+# arguments go to every add; fails when one add failed
+writers() {
+	prefix=$1
+	shift
+	w=0 pids=
+	while [ $w -lt $W ]; do
+		(
+			i=0
+			while [ $i -lt $N ]; do
+				convctl add "$@" "$prefix-$w-$i" >/dev/null ||
+					{ echo "writer $w: add $i failed"; exit 1; }
+				i=$((i + 1))
+			done
+		) &
+		pids="$pids $!"
+		w=$((w + 1))
+	done
+	status=0
+	for p in $pids; do wait "$p" || status=1; done
+	return $status
+}
+
+# every PREFIX-w-i is in the store exactly once, and nothing else is
+each_once() {
+	jq -r '.conversations[].messages[].content' "$CONVCTL_STORE" |
+		grep "^$1-" | sort >"$T/got" &&
+	w=0 && while [ $w -lt $W ]; do
+		i=0
+		while [ $i -lt $N ]; do echo "$1-$w-$i"; i=$((i + 1)); done
+		w=$((w + 1))
+	done | sort >"$T/want" &&
+	test_cmp "$T/want" "$T/got"
+}
+
+# the shape a careful writer keeps: at most one active conversation, ids
+# unique, messages in time order, an ended one ended at its last message
+shape_holds() {
+	jq -e '
+	  ([.conversations[] | select(.endedAt == null)] | length) <= 1 and
+	  ([.conversations[].id] | length) == ([.conversations[].id] | unique | length) and
+	  all(.conversations[]; [.messages[].timestamp] as $t | $t == ($t | sort)) and
+	  all(.conversations[] | select(.endedAt != null);
+	      .endedAt >= .messages[-1].timestamp)' "$CONVCTL_STORE" >/dev/null
+}
+
+# readers: prompt, show and recent in a loop until $T/stop exists; every
+# failure, and every JSON answer that does not parse, goes to $T/reader-log
+readers() {
+	while [ ! -e "$T/stop" ]; do
+		convctl prompt >"$T/r1" 2>&1 || echo "prompt: $(cat "$T/r1")"
+		convctl prompt --format jsonl >"$T/r2" 2>&1 &&
+			jq -e . "$T/r2" >/dev/null 2>&1 ||
+			echo "prompt jsonl: $(head -c 300 "$T/r2")"
+		convctl show --format json >"$T/r3" 2>&1 &&
+			jq -e .id "$T/r3" >/dev/null 2>&1 ||
+			echo "show: $(head -c 300 "$T/r3")"
+		convctl recent --json >"$T/r4" 2>&1 &&
+			jq -e "type == \"array\"" "$T/r4" >/dev/null 2>&1 ||
+			echo "recent: $(head -c 300 "$T/r4")"
+		jq -e .conversations "$CONVCTL_STORE" >/dev/null 2>&1 ||
+			echo "store does not parse"
+		echo round
+	done >"$T/reader-log"
+}
+
+test_expect "$W writers x $N adds, readers alongside: each message stored once" '
+	rm -f "$CONVCTL_STORE" "$T/stop" &&
+	convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
+	CONVCTL_NOW=2026-01-01T00:00:01Z convctl end >/dev/null || exit 1
+	readers & rpid=$!
+	writers a; wstatus=$?
+	touch "$T/stop"; wait $rpid
+	test $wstatus -eq 0 &&
+	jq -e ".conversations | length == 2" "$CONVCTL_STORE" >/dev/null &&
+	test "$(jq "[.conversations[1].messages[]] | length" "$CONVCTL_STORE")" = $((W * N)) &&
+	each_once a && shape_holds &&
+	rounds=$(grep -c "^round$" "$T/reader-log") &&
+	echo "# $rounds reader rounds during the writes" &&
+	test "$rounds" -gt 0 &&
+	! grep -v "^round$" "$T/reader-log"
+'
+
+test_expect 'no temporary file is left behind, the lock file is empty' '
+	! ls -A "$T" | grep "^\.store\.json\." &&
+	test ! -s "$CONVCTL_STORE.lock"
+'
+
+# the remaining cases hold with fewer adds; they keep the suite quick
+N=$((N / 4 + 1))
+
+# an idle timeout of 0 minutes: every add a millisecond or more after the
+# last one ends the active conversation and starts another, so writers race
+# across the idle boundary all the time
+test_expect "idle timeout crossed mid-run: each message still once" '
+	rm -f "$CONVCTL_STORE" &&
+	CONVCTL_IDLE_TIMEOUT=0 writers b &&
+	echo "# $(jq ".conversations | length" "$CONVCTL_STORE") conversations" &&
+	test "$(jq "[.conversations[].messages[]] | length" "$CONVCTL_STORE")" = $((W * N)) &&
+	each_once b && shape_holds
+'
+
+# phases with a fixed clock (CONVCTL_NOW, --at) two hours apart: each phase
+# makes one conversation, and ends the previous one at its last message
+test_expect "phases an idle timeout apart, a fixed clock per process" '
+	rm -f "$CONVCTL_STORE" &&
+	CONVCTL_NOW=2026-03-01T10:00:00Z writers p1 &&
+	CONVCTL_NOW=2026-03-01T12:00:00Z writers p2 &&
+	writers p3 --at 2026-03-01T14:00:00.500Z &&
+	jq -e "[.conversations[] | .messages | length] == [$((W * N)), $((W * N)), $((W * N))]" \
+		"$CONVCTL_STORE" >/dev/null &&
+	jq -e "[.conversations[].endedAt] == [\"2026-03-01T10:00:00.000Z\",
+		\"2026-03-01T12:00:00.000Z\", null]" "$CONVCTL_STORE" >/dev/null &&
+	each_once p1 && each_once p2 && each_once p3 && shape_holds
+'
+
+test_done

@@ -1,0 +1,140 @@
+#!/bin/sh
+# I/O faults during a write: each is a clear error, exit 1, the store byte
+# for byte unchanged and no temporary file left.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2026-06-01T00:00:00Z
+python3 "$top/tests/helpers/bigstore.py" 60 1 >"$T/before.json"
+
+# no_temp DIR: no temporary file of store.json is left in DIR
+no_temp() {
+	! ls -A "$1" | grep '^\.store\.json\.'
+}
+
+
+# every writer; a new one (migrate, summarize) is one more word here
+WRITERS='add end prune'
+# writer NAME: runs the writer NAME with arguments that change the store
+writer() {
+	case $1 in
+	add) convctl add "a message" ;;
+	end) convctl end ;;
+	prune) convctl prune --max 5 ;;
+	esac
+}
+
+test_expect 'file size limit hit mid-write (EFBIG): clear error, nothing changed' '
+	cp "$T/before.json" "$CONVCTL_STORE" && snapshot "$CONVCTL_STORE" &&
+	for w in $WRITERS; do
+		# a limit of one 512-byte block: every rewrite is larger
+		(ulimit -f 1 &&
+		    fails_with 1 writer $w) || { echo "$w: status"; exit 1; }
+		stderr_has "File too large" && stderr_has "convctl: $w: " &&
+		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "in $w"; exit 1; }
+	done
+'
+
+test_expect 'store replaced by a directory: clear error for writers and readers' '
+	rm -f "$CONVCTL_STORE" && mkdir "$CONVCTL_STORE" && touch "$CONVCTL_STORE/keep" &&
+	for w in $WRITERS; do
+		fails_with 1 writer $w && stderr_has "is a directory" &&
+		test -e "$CONVCTL_STORE/keep" && no_temp "$T" || { echo "in $w"; exit 1; }
+	done &&
+	fails_with 1 convctl show && stderr_has "is a directory" &&
+	fails_with 1 convctl recent && stderr_has "is a directory" &&
+	fails_with 1 convctl prompt && stderr_has "is a directory" &&
+	rm -r "$CONVCTL_STORE"
+'
+
+# permissions do not bite root: those cases run as nobody when the tests
+# run as root and setpriv is there, else they are skipped
+as=
+if [ "$(id -u)" -ne 0 ]; then
+	as=
+elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	as="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups --"
+else
+	as=skip
+fi
+U=$T/u
+mkdir "$U" && chmod 755 "$T" "$U"
+[ -n "$as" ] && [ "$as" != skip ] && chown "$(id -u nobody):$(id -g nobody)" "$U"
+# the user's command, as the unprivileged user when root runs the tests
+asuser() {
+	$as env CONVCTL_STORE="$U/store.json" $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
+uwriter() {
+	case $1 in
+	add) asuser add "a message" ;;
+	end) asuser end ;;
+	prune) asuser prune --max 5 ;;
+	esac
+}
+# test_as_user 'name' 'commands': test_expect, or a skip that says why
+test_as_user() {
+	if [ "$as" = skip ]; then
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: running as root without setpriv or user nobody"
+	else
+		test_expect "$1" "$2"
+	fi
+}
+ufresh() {
+	cp "$T/before.json" "$U/store.json" && : >"$U/store.json.lock" &&
+	chmod 600 "$U/store.json" "$U/store.json.lock" &&
+	{ [ -z "$as" ] || chown "$(id -u nobody):$(id -g nobody)" "$U/store.json" "$U/store.json.lock"; }
+}
+
+test_as_user 'read-only directory: writers fail clearly, readers still read' '
+	ufresh && snapshot "$U/store.json" && chmod 555 "$U" &&
+	for w in $WRITERS; do
+		fails_with 1 uwriter $w && stderr_has "cannot create a temporary file" &&
+		stderr_has "Permission denied" && unchanged "$U/store.json" &&
+		no_temp "$U" || { chmod 755 "$U"; echo "in $w"; exit 1; }
+	done
+	chmod 755 "$U" && asuser recent >/dev/null && asuser prompt >/dev/null
+'
+
+test_as_user 'no permission on the store: clear error, nothing changed' '
+	ufresh && snapshot "$U/store.json" && chmod 000 "$U/store.json" &&
+	for w in $WRITERS; do
+		fails_with 1 uwriter $w && stderr_has "cannot open store" &&
+		stderr_has "Permission denied" && unchanged "$U/store.json" &&
+		no_temp "$U" || { echo "in $w"; exit 1; }
+	done &&
+	fails_with 1 asuser show && stderr_has "Permission denied" &&
+	chmod 600 "$U/store.json"
+'
+
+test_as_user 'no permission on the lock file: clear error, nothing changed' '
+	ufresh && snapshot "$U/store.json" && chmod 000 "$U/store.json.lock" &&
+	fails_with 1 uwriter add && stderr_has "cannot open lock" &&
+	unchanged "$U/store.json" && no_temp "$U"
+'
+
+# a small filesystem: tmpfs, mountable only with CAP_SYS_ADMIN
+small=$T/small
+mkdir "$small"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256k tmpfs "$small" 2>/dev/null; then
+	trap 'umount "$small" 2>/dev/null; rm -rf "$T"' EXIT
+	test_expect 'disk full mid-write (ENOSPC): clear error, nothing changed' '
+		export CONVCTL_STORE="$small/store.json" &&
+		python3 "$top/tests/helpers/bigstore.py" 20 1 >"$CONVCTL_STORE" &&
+		: >"$CONVCTL_STORE.lock" &&
+		# fill what is left but a little, less than a rewrite needs
+		{ dd if=/dev/zero of="$small/fill" bs=4k 2>/dev/null; true; } &&
+		rm -f "$small/fill" &&
+		dd if=/dev/zero of="$small/fill" bs=1k \
+		    count=$(( $(df -k "$small" | awk "NR == 2 { print \$4 }") - 8 )) 2>/dev/null &&
+		snapshot "$CONVCTL_STORE" &&
+		for w in $WRITERS; do
+			fails_with 1 writer $w && stderr_has "No space left on device" &&
+			unchanged "$CONVCTL_STORE" && no_temp "$small" || { echo "in $w"; exit 1; }
+		done
+	'
+else
+	test_n=$((test_n + 1))
+	echo "ok $test_n # SKIP disk full: cannot mount a small tmpfs here (needs root with CAP_SYS_ADMIN)"
+fi
+
+test_done

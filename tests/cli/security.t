@@ -1,0 +1,118 @@
+#!/bin/sh
+# Files convctl creates are private whatever the umask; the temporary file is
+# made safely beside the store; a store that is a symlink is followed.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2026-06-01T00:00:00Z
+mode() { stat -c %a "$1"; }
+
+for m in 000 022 077; do
+	test_expect "umask $m: directories 0700, store and lock 0600" '
+		umask '$m' &&
+		S=$T/u'$m'/a/b/store.json &&
+		convctl -s "$S" add hello >/dev/null &&
+		test "$(mode "$T/u'$m'")" = 700 && test "$(mode "$T/u'$m'/a")" = 700 &&
+		test "$(mode "$T/u'$m'/a/b")" = 700 &&
+		test "$(mode "$S")" = 600 && test "$(mode "$S.lock")" = 600 &&
+		convctl -s "$S" add again >/dev/null && test "$(mode "$S")" = 600
+	'
+done
+
+test_expect 'a mode the user gave the store is kept across rewrites' '
+	convctl add x >/dev/null && chmod 640 "$CONVCTL_STORE" &&
+	convctl add y >/dev/null && test "$(mode "$CONVCTL_STORE")" = 640
+'
+
+test_expect 'a symlink planted at a temporary name is never followed' '
+	echo secret >"$T/victim" &&
+	for s in AAAAAA aaaaaa 000000 XXXXXX; do
+		ln -s "$T/victim" "$T/.store.json.$s" || exit 1
+	done &&
+	convctl add "not into the victim" >/dev/null &&
+	test "$(cat "$T/victim")" = secret &&
+	convctl show --format json | jq -e ".messages[-1].content == \"not into the victim\"" >/dev/null
+'
+
+test_expect 'a symlink planted at the lock path is refused, not followed' '
+	rm -f "$CONVCTL_STORE.lock" && ln -s "$T/victim2" "$CONVCTL_STORE.lock" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl add x && stderr_has "cannot open lock" &&
+	test ! -e "$T/victim2" && unchanged "$CONVCTL_STORE" &&
+	rm "$CONVCTL_STORE.lock"
+'
+
+# (LeakSanitizer cannot run under ptrace: leak checks are off for these runs)
+if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
+	test_expect 'the temporary file has a fresh unpredictable name, O_EXCL' '
+		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace" "$CONVCTL_BIN" add one >/dev/null &&
+		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace2" "$CONVCTL_BIN" add two >/dev/null &&
+		a=$(grep -o "\.store\.json\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace" | cut -c13-18) &&
+		b=$(grep -o "\.store\.json\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace2" | cut -c13-18) &&
+		test -n "$a" && test -n "$b" && test "$a" != "$b" &&
+		grep "\.store\.json\.$a\"" "$T/trace" | grep -q "0600"
+	'
+else
+	test_n=$((test_n + 1))
+	echo "ok $test_n # SKIP temporary file name: strace is not installed"
+fi
+
+test_expect 'a store that is a symlink: the target is replaced, the link kept' '
+	mkdir -p "$T/real" && convctl -s "$T/real/target.json" add first >/dev/null &&
+	ln -s real/target.json "$T/link.json" &&
+	convctl -s "$T/link.json" add second >/dev/null &&
+	test -L "$T/link.json" &&
+	jq -e "[.conversations[0].messages[].content] == [\"first\", \"second\"]" \
+	    "$T/real/target.json" >/dev/null &&
+	! ls -A "$T" | grep "^\.link\.json\."
+'
+
+test_expect 'a dangling store symlink: its target is created, the link kept' '
+	ln -s made/later.json "$T/dangling.json" && mkdir "$T/made" &&
+	convctl -s "$T/dangling.json" add hello >/dev/null &&
+	test -L "$T/dangling.json" && test -f "$T/made/later.json" &&
+	test "$(mode "$T/made/later.json")" = 600
+'
+
+test_expect 'a chain of symlinks is followed to the end' '
+	ln -s link.json "$T/chain.json" &&
+	convctl -s "$T/chain.json" add third >/dev/null &&
+	test -L "$T/chain.json" && test -L "$T/link.json" &&
+	jq -e ".conversations[0].messages | length == 3" "$T/real/target.json" >/dev/null
+'
+
+test_expect 'a symlink loop is a clear error' '
+	ln -s loop2.json "$T/loop1.json" && ln -s loop1.json "$T/loop2.json" &&
+	fails_with 1 convctl -s "$T/loop1.json" add x &&
+	test -L "$T/loop1.json" && test -L "$T/loop2.json"
+'
+
+# every command; summarize and migrate runs join this list as they land
+KEY_RUNS='add x
+add --at nonsense x
+end
+show
+show --format json
+show no-such-id
+recent --json
+prompt --format openai
+prune --dry-run
+prune --max nope
+summarize
+migrate /nonexistent'
+test_expect 'the API key never shows in output or errors' '
+	key=sk-FAKE-KEY-4f1c9a7e2b &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "api_key = %s\nidle_timeout = 30\n" "$key" >"$XDG_CONFIG_HOME/convctl/config" &&
+	chmod 600 "$XDG_CONFIG_HOME/convctl/config" &&
+	echo "$KEY_RUNS" | while read -r args; do
+		CONVCTL_API_KEY=$key OPENAI_API_KEY=$key ANTHROPIC_API_KEY=$key \
+		    convctl $args >"$T/o" 2>&1
+		! grep -F "$key" "$T/o" || { echo "in: $args"; exit 1; }
+	done &&
+	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl recent && stderr_has "holds an API key" &&
+	! grep -F "$key" "$T/err" &&
+	rm "$XDG_CONFIG_HOME/convctl/config"
+'
+
+test_done

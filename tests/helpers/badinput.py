@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""badinput.py CATEGORY -- COMMAND...: generates the bad stores of CATEGORY
+and runs every reader and writer of convctl (COMMAND is the wrapper and the
+binary) on each. A case is refused or accepted:
+  refused:  exit 1, stderr "convctl: CMD: " naming the store and the place
+            (line:column or the JSON path), the store byte for byte unchanged,
+            no temporary file left;
+  accepted: readers exit 0, a write exits 0 and the result loads again.
+Anything else (a crash, a signal, a sanitizer's exit status) fails. Prints
+one line per failure and a summary; exit 1 when one failed.
+Categories: truncated utf8 escapes duplicates types nesting nul crlf empty
+notjson version big corpus (corpus DIR replays a directory of stores).
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.setrecursionlimit(20000)
+
+SMALL = {"version": 1, "conversations": [
+    {"id": "conv-1", "startedAt": "2026-02-04T17:26:40.000Z",
+     "endedAt": "2026-02-04T17:30:00.000Z", "title": "t", "summary": None,
+     "messages": [{"id": "m-1", "timestamp": "2026-02-04T17:26:40.000Z",
+                   "role": "user", "content": "Add milk"},
+                  {"id": "m-2", "timestamp": "2026-02-04T17:26:41.250Z",
+                   "role": "assistant", "content": "Added.",
+                   "toolsUsed": ["edit_file"]}]},
+    {"id": "conv-2", "startedAt": "2026-02-05T10:00:00.000Z", "endedAt": None,
+     "title": None, "summary": None,
+     "messages": [{"id": "m-3", "timestamp": "2026-02-05T10:00:00.000Z",
+                   "role": "user", "content": "Hi"}]}],
+    "lastMigrated": None}
+
+READERS = [["show"], ["show", "--format", "json"], ["recent", "--json"],
+           ["prompt"], ["prompt", "--format", "openai"]]
+# every writer; migrate and summarize join as one line each
+WRITERS = [["add", "--at", "2026-03-01T00:00:00Z", "probe"],
+           ["end"], ["prune", "--max", "0"]]
+
+
+def dumps(v):
+    return json.dumps(v, indent=1).encode()
+
+
+def cases(cat):
+    small = dumps(SMALL)
+    if cat == "truncated":
+        small = json.dumps(SMALL, separators=(",", ":")).encode()
+        for n in range(len(small)):
+            yield "truncated at byte %d" % n, small[:n]
+    elif cat == "utf8":
+        bad = {"lone continuation": b"\x80", "lone lead byte": b"\xc3",
+               "overlong 2-byte '/'": b"\xc0\xaf", "overlong 2-byte NUL": b"\xc0\x80",
+               "overlong 3-byte": b"\xe0\x80\xaf", "overlong 4-byte": b"\xf0\x80\x80\xaf",
+               "encoded surrogate": b"\xed\xa0\x80", "encoded low surrogate": b"\xed\xbf\xbf",
+               "above U+10FFFF": b"\xf4\x90\x80\x80", "5-byte form": b"\xf8\x88\x80\x80\x80",
+               "byte 0xff": b"\xff", "byte 0xfe": b"\xfe", "truncated 3-byte": b"\xe2\x82",
+               "truncated 4-byte": b"\xf0\x9f\x98", "latin-1 text": b"caf\xe9"}
+        for what, b in bad.items():
+            for field in ("content", "title", "id", "unknown key"):
+                doc = small.replace(b'"Added."', b'"x' + b + b'y"') if field == "content" else \
+                    small.replace(b'"title": "t"', b'"title": "' + b + b'"') if field == "title" else \
+                    small.replace(b'"m-1"', b'"m' + b + b'"') if field == "id" else \
+                    small.replace(b'"lastMigrated"', b'"k' + b + b'": 1, "lastMigrated"')
+                yield "%s in %s" % (what, field), doc
+    elif cat == "escapes":
+        for what, esc in (("lone high surrogate", r"\ud800"), ("lone low surrogate", r"\udc00"),
+                          ("reversed pair", r"\udc00\ud800"), ("high then text", r"\ud83dx"),
+                          ("bad escape", r"\q"), ("short \\u", r"\u12"), ("raw tab", "\t"),
+                          ("raw newline", "\n"), ("raw control", "\x01")):
+            yield what, small.replace(b'"Added."', ('"a%sb"' % esc).encode())
+    elif cat == "duplicates":
+        yield "duplicate top key", small.replace(b'"lastMigrated": null', b'"lastMigrated": null, "lastMigrated": null')
+        yield "duplicate conversation key", small.replace(b'"title": "t"', b'"title": "t", "title": "u"')
+        yield "duplicate message key", small.replace(b'"content": "Hi"', b'"content": "Hi", "content": "Bye"')
+        yield "duplicate conversation id", small.replace(b'"conv-2"', b'"conv-1"')
+        yield "duplicate key in unknown field", small.replace(b'"lastMigrated"', b'"x": {"a": 1, "a": 2}, "lastMigrated"')
+    elif cat == "types":
+        values = [1, -1, 1.5, "s", "", None, True, [], {}, ["a"], {"k": 1}]
+        paths = [["version"], ["conversations"], ["conversations", 0], ["lastMigrated"]]
+        for k in ("id", "startedAt", "endedAt", "title", "summary", "messages"):
+            paths.append(["conversations", 0, k])
+        paths.append(["conversations", 0, "messages", 0])
+        for k in ("id", "timestamp", "role", "content", "toolsUsed"):
+            paths.append(["conversations", 0, "messages", 1, k])
+        paths.append(["conversations", 0, "messages", 1, "toolsUsed", 0])
+        for p in paths:
+            for v in values:
+                doc = json.loads(json.dumps(SMALL))
+                o = doc
+                for k in p[:-1]:
+                    o = o[k]
+                o[p[-1]] = v
+                last = p[-1] if isinstance(p[-1], str) else "[%d]" % p[-1]
+                yield "%s = %s" % ("/".join(map(str, p)), json.dumps(v)), dumps(doc), last
+    elif cat == "nesting":
+        for depth in (100, 2000, 2049, 100000):
+            yield "unknown field nested %d deep" % depth, small.replace(
+                b'"lastMigrated"', b'"deep": ' + b"[" * depth + b"]" * depth + b', "lastMigrated"')
+            yield "objects nested %d deep" % depth, small.replace(
+                b'"lastMigrated"', b'"deep": ' + b'{"a":' * depth + b"1" + b"}" * depth + b', "lastMigrated"')
+        yield "unclosed 100000 deep", b"[" * 100000
+    elif cat == "nul":
+        yield "raw NUL in a string", small.replace(b'"Added."', b'"Add\x00ed."')
+        yield "raw NUL between tokens", small.replace(b'"lastMigrated"', b'\x00"lastMigrated"')
+        yield "NUL at the end", small + b"\x00"
+        yield "escaped NUL in content", small.replace(b'"Added."', b'"Add\\u0000ed."')
+        yield "escaped NUL in a key", small.replace(b'"lastMigrated"', b'"a\\u0000b": 1, "lastMigrated"')
+    elif cat == "crlf":
+        yield "CRLF line ends", small.replace(b"\n", b"\r\n")
+        yield "CR line ends", small.replace(b"\n", b"\r")
+        yield "UTF-8 BOM", b"\xef\xbb\xbf" + small
+    elif cat == "empty":
+        yield "empty file", b""
+        yield "only spaces", b"   \n"
+        yield "only a newline", b"\n"
+    elif cat == "notjson":
+        yield "plain text", b"hello world\n"
+        yield "binary", bytes(range(256))
+        yield "a JSON array", b"[]"
+        yield "a JSON string", b'"store"'
+        yield "a JSON number", b"1"
+        yield "two objects", b"{}{}"
+        yield "trailing garbage", small + b"x"
+        yield "JSON lines", b'{"a":1}\n{"b":2}\n'
+    elif cat == "version":
+        for v in (0, 2, 99, -1, "1", 1.0, 1e300):
+            doc = json.loads(json.dumps(SMALL))
+            doc["version"] = v
+            yield "version %s" % json.dumps(v), dumps(doc)
+        yield "version 1 of 2^64", small.replace(b'"version": 1', b'"version": 18446744073709551617')
+    elif cat == "big":
+        doc = json.loads(json.dumps(SMALL))
+        doc["conversations"][1]["messages"][0]["content"] = "\u00e9" * (25 * 1024 * 1024)
+        yield "a 50 MB message", dumps(doc)
+    elif cat.startswith("corpus="):
+        for f in sorted(glob.glob(os.path.join(cat[7:], "*"))):
+            with open(f, "rb") as fh:
+                yield "corpus %s" % os.path.basename(f), fh.read()
+
+
+def temps(store):
+    d, b = os.path.split(store)
+    return glob.glob(os.path.join(d, "." + b + ".??????"))
+
+
+def loads_as_json(doc):
+    try:
+        json.loads(doc.decode("utf-8"))
+        return True
+    except (ValueError, RecursionError):
+        return False
+
+
+def main():
+    argv = sys.argv[1:]
+    cat = argv[0]
+    prefix = argv[argv.index("--") + 1:]
+    store = os.environ["CONVCTL_STORE"]
+    env = dict(os.environ, CONVCTL_NOW="2026-06-01T00:00:00Z")
+    n = bad = refused = accepted = 0
+    # BADINPUT_STRIDE=K tries every Kth input only (for slow wrappers)
+    stride = int(os.environ.get("BADINPUT_STRIDE", "1"))
+    for i, case in enumerate(cases(cat)):
+        if i % stride:
+            continue
+        what, doc = case[0], case[1]
+        # where the error must point: the field, or a line and column
+        place = case[2] if len(case) > 2 else None
+        n += 1
+        results = []
+        # every byte of a store: the readers that must succeed, two writers
+        cmds = READERS[2:] + WRITERS[:2] if cat == "truncated" else READERS + WRITERS
+        for args in cmds:
+            with open(store, "wb") as f:
+                f.write(doc)
+            r = subprocess.run(prefix + args, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+            with open(store, "rb") as f:
+                after = f.read()
+            err = r.stderr.decode("utf-8", "replace")
+            results.append(r.returncode)
+            why = None
+            if r.returncode not in (0, 1):
+                why = "exit status %d" % r.returncode
+            elif temps(store):
+                why = "temporary file left"
+            elif r.returncode == 1:
+                if after != doc:
+                    why = "store changed by a refused %s" % args[0]
+                elif not err.startswith("convctl: %s: " % args[0]) or "\n" in err.rstrip("\n"):
+                    why = "error is not one line 'convctl: %s: ...'" % args[0]
+                elif store not in err:
+                    why = "error does not name the store"
+                elif "no conversations in" in err:
+                    pass
+                elif place is not None and place not in err:
+                    why = "error does not name the field %s" % place
+                elif place is None and not re.search(r"(:\d+:\d+: )|(conversations|version|lastMigrated|at the top)", err):
+                    why = "error names no line:column and no JSON path"
+            elif args in WRITERS:
+                check = subprocess.run(prefix + ["recent", "--json"], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                if check.returncode != 0:
+                    why = "a store convctl wrote does not load: %s" % check.stderr.decode()
+            if why:
+                bad += 1
+                print("FAIL %s: convctl %s: %s; stderr: %s" % (what, " ".join(args), why, err.strip()[:300]))
+        # recent and prompt succeed on any store that loads (show fails
+        # on one without conversations): they say whether it was accepted
+        if all(rc == 1 for rc in results):
+            refused += 1
+        elif all(rc == 0 for a, rc in zip(cmds, results) if a in READERS[2:]):
+            accepted += 1
+        else:
+            bad += 1
+            print("FAIL %s: readers disagree: %s" % (what, results))
+        # a store accepted by a reader must be JSON; refused by one, by all
+        if 0 in results and doc.strip() and not loads_as_json(doc.replace(b"\r", b"")):
+            bad += 1
+            print("FAIL %s: accepted, yet it is not JSON" % what)
+    print("%s: %d inputs, %d refused, %d accepted, %d failures" % (cat, n, refused, accepted, bad))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
