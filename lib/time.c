@@ -66,6 +66,7 @@ ts_parse(const char *s, int64_t *ms)
 	const char *p = s;
 	int y, mo, d, h = 0, mi = 0, sec = 0, frac = 0, scale = 100;
 	int oh = 0, om = 0, sign = 0;
+	int64_t t;
 
 	if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) ||
 	    *p++ != '-' || digits(&p, 2, &d))
@@ -110,13 +111,14 @@ ts_parse(const char *s, int64_t *ms)
 	}
 	if (*p != '\0')
 		return -1;
-	*ms = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 +
+	t = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 +
 	    mi) * 60000 + (int64_t)sec * 1000 + frac;
-	*ms -= (int64_t)sign * (oh * 60 + om) * 60000;
+	t -= (int64_t)sign * (oh * 60 + om) * 60000;
 	/* negative times would read as "not ended" (-1) and as "no limit":
 	 * a store written with one would be refused when read back */
-	if (*ms < 0)
+	if (t < 0)
 		return -1;
+	*ms = t;
 	return 0;
 }
 

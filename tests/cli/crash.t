@@ -11,9 +11,16 @@ trials=${CRASH_TRIALS:-60}
 export CONVCTL_NOW=2026-06-01T00:00:00Z CONVCTL_WAIT=5
 python3 "$top/tests/helpers/bigstore.py" 150 1 >"$T/before.json"
 
-# crash_case NAME ARGS...: NAME killed $trials times; one line per command,
-# so a new writer (migrate, summarize) is one more line below
+# crash_case [--between ARGS] NAME ARGS...: NAME killed $trials times; one
+# line per command, so a new writer is one more line below. --between names
+# the command whose result is a documented step on the way (quoted, one word
+# an argument)
 crash_case() {
+	between=
+	if [ "$1" = --between ]; then
+		for w in $2; do between="$between --between=$w"; done
+		shift 2
+	fi
 	name=$1
 	shift
 	test_expect "$name killed $trials times: the store is before or after, never torn" '
@@ -21,6 +28,7 @@ crash_case() {
 		    --before "$T/before.json" --trials $trials ${CRASH_SEED:+--seed $CRASH_SEED} \
 		    --prefix $(echo $CONVCTL_WRAPPER "$CONVCTL_BIN" | wc -w) \
 		    --follow add --follow=--at --follow 2027-01-01T00:00:00Z --follow "after the kill" \
+		    $between \
 		    -- $CONVCTL_WRAPPER "$CONVCTL_BIN" '"$*"' >"$T/crash.out"; status=$?
 		cat "$T/crash.out"; exit $status
 	'
@@ -29,10 +37,14 @@ crash_case() {
 
 crash_case add add --role assistant --tool read_file "a message that lands once"
 crash_case add-idle add --at 2026-09-01T00:00:00Z "after the idle timeout"
-crash_case end end
+crash_case end end --no-summary
+# end writes the end, then the summary: killed between, the summary is pending
+crash_case --between "end --no-summary" end-summary end --summarizer offline
 crash_case prune prune --max 10
 crash_case prune-older prune --older-than 90d
-# crash_case migrate migrate "$T/legacy"		(when migrate lands)
+crash_case summarize summarize --force --summarizer offline
+crash_case migrate migrate "$top/tests/fixtures/migrate/data.json"
+crash_case migrate-dir migrate "$top/tests/fixtures/migrate/sessions"
 
 test_expect 'a lock file left by a killed writer does not block the next' '
 	cp "$T/before.json" "$CONVCTL_STORE" &&

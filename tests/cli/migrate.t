@@ -90,7 +90,7 @@ test_expect 'a bare PersistedConversations (or another store) loads as it is' '
 	test_cmp want got &&
 	jq ".conversations[1].messages[0].timestamp = \"yesterday\"" pc.json >pc-bad.json &&
 	fails_with 1 convctl -s pc-store2.json migrate pc-bad.json &&
-	stderr_has "'\''pc-bad.json'\'': conversations[1].messages[0].timestamp: not an ISO 8601 time: '\''yesterday'\''"
+	stderr_has "'\''pc-bad.json'\'': conversations[1].messages[0].timestamp: not an ISO 8601 time from 1970 on: '\''yesterday'\''"
 '
 
 test_expect 'a directory holding the store does not import the store' '

@@ -9,7 +9,10 @@ after, and how long a run takes. Then, N times: the store is reset to FILE
 (stale temporary and lock files of earlier trials are left where they are),
 COMMAND is started and sent SIGKILL after a random delay up to 1.3 times that
 duration. The store must then be byte for byte the state before, or parse and
-equal the state after (message ids, which are random, aside). Then the
+equal the state after (message ids, which are random, aside), or the state
+a --between command leaves (COMMAND's first words with the --between
+arguments, run on FILE): a step COMMAND documents, such as `end` having
+written the end but not yet the summary. Then the
 follow-up command (COMMAND's first words with the --follow arguments) must
 succeed and leave no temporary file, so nothing a killed run left blocks or
 confuses the next one. Prints one summary line; on failure, the seed and the
@@ -49,6 +52,7 @@ def main():
     ap.add_argument("--prefix", type=int, default=1,
                     help="how many words of COMMAND are the program")
     ap.add_argument("--follow", action="append", default=[])
+    ap.add_argument("--between", action="append", default=[])
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -73,7 +77,17 @@ def main():
     if after == normal(before):
         fail(-1, "the command changes nothing; the test would prove nothing")
 
-    seen = {"before": 0, "after": 0, "mid-write": 0}
+    between = None
+    if a.between:
+        shutil.copyfile(a.before, a.store)
+        r = subprocess.run(cmd[:a.prefix] + a.between, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            fail(-1, "--between run exited %d: %s" % (r.returncode, r.stderr.decode()))
+        with open(a.store, "rb") as f:
+            between = normal(f.read())
+
+    seen = {"before": 0, "after": 0, "between": 0, "mid-write": 0}
     follow = cmd[:a.prefix] + a.follow
     for trial in range(a.trials):
         shutil.copyfile(a.before, a.store)
@@ -93,10 +107,13 @@ def main():
                 doc = normal(got)
             except ValueError as e:
                 fail(trial, "torn store after a kill at %.4fs: %s" % (delay, e))
-            if doc != after:
+            if doc == after:
+                seen["after"] += 1
+            elif between is not None and doc == between:
+                seen["between"] += 1
+            else:
                 fail(trial, "store is neither the state before nor after "
                      "(kill at %.4fs)" % delay)
-            seen["after"] += 1
         r = subprocess.run(follow, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if r.returncode != 0:
             fail(trial, "the next run failed after a kill at %.4fs: %s"
@@ -104,8 +121,9 @@ def main():
         if temps(a.store):
             fail(trial, "temporary files left after the next run: %s" % temps(a.store))
     print("%s: %d kills (seed %d): %d left the state before, %d the state "
-          "after, %d left a temporary file" % (name, a.trials, seed,
-          seen["before"], seen["after"], seen["mid-write"]))
+          "after, %d the state between, %d left a temporary file"
+          % (name, a.trials, seed, seen["before"], seen["after"],
+             seen["between"], seen["mid-write"]))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,9 @@ main(void)
 	parses_as("1970-01-01T00:00:00Z", 0);
 	parses_as("1970-01-01T00:00:00.000Z", 0);
 	parses_as("2026-02-04T17:26:40.000Z", 1770226000000LL);
-	parses_as("1969-12-31T23:59:59.999Z", -1);
+	/* before the epoch is refused: a negative time would read as "no time" */
+	refused("1969-12-31T23:59:59.999Z");
+	refused("1970-01-01T00:30:00+01:00");
 
 	/* round trips, formats always with milliseconds and Z */
 	round_trip("2026-02-04T17:26:40.000Z", "2026-02-04T17:26:40.000Z");
@@ -83,8 +85,7 @@ main(void)
 	round_trip("2026-02-04 17:26:40.5", "2026-02-04T17:26:40.500Z");
 	round_trip("2026-02-04t17:26:40,25z", "2026-02-04T17:26:40.250Z");
 	round_trip("2026-02-04T17:26:40.123456789Z", "2026-02-04T17:26:40.123Z");
-	round_trip("1969-07-20T20:17:40.000Z", "1969-07-20T20:17:40.000Z");
-	round_trip("0001-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z");
+	round_trip("1970-01-01T00:00:00.001Z", "1970-01-01T00:00:00.001Z");
 	round_trip("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z");
 	/* a leap second is held at :59 */
 	round_trip("2016-12-31T23:59:60Z", "2016-12-31T23:59:59.000Z");
@@ -111,12 +112,12 @@ main(void)
 	round_trip("2024-03-01T00:30:00+01:00", "2024-02-29T23:30:00.000Z");
 
 	/* every millisecond count formats and parses back to itself */
-	for (v = -62135596800000LL; v < 253402300800000LL; v += 7919LL * 86400000 + 12345) {
+	for (v = 0; v < 253402300800000LL; v += 7919LL * 86400000 + 12345) {
 		ts_format(v, out);
 		if (ts_parse(out, &back) != 0 || back != v)
 			bad++;
 	}
-	is_int(bad, 0, "format then parse gives the same time across years 1-9999");
+	is_int(bad, 0, "format then parse gives the same time across years 1970-9999");
 
 	/* bad inputs */
 	refused("");
