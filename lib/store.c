@@ -762,8 +762,11 @@ piece_add(struct pieces *o, const char *p, size_t off, size_t len)
 
 	if (len == 0)
 		return;
+	/* text joins text that ends where it starts; old bytes join old bytes
+	 * that end where they start (never arithmetic on a NULL text piece) */
 	if (last != NULL && (p == NULL ? last->p == NULL &&
-	    last->off + last->len == off : last->p + last->len == p)) {
+	    last->off + last->len == off :
+	    last->p != NULL && last->p + last->len == p)) {
 		last->len += len;
 		return;
 	}
