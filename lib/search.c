@@ -174,7 +174,8 @@ search_run(struct store *st, const struct search *s,
 		}
 	}
 	/* oldest first, and of those the newest rq->max */
-	qsort(r->hits, r->n, sizeof(*r->hits), by_time);
+	if (r->n > 1)	/* qsort may not be given a NULL array, even empty */
+		qsort(r->hits, r->n, sizeof(*r->hits), by_time);
 	if (rq->max >= 0 && r->n > (size_t)rq->max) {
 		size_t drop = r->n - (size_t)rq->max;
 
