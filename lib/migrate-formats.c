@@ -327,6 +327,25 @@ struct entry_group {
 	size_t first, n;
 };
 
+/* each of obj's fields named in the NULL-ended keys is there, a string */
+static int
+want_strings(struct mig_reader *r, json_t *obj, const char *const *keys,
+    const char *path, struct error *e)
+{
+	json_t *v;
+	int k;
+
+	for (k = 0; keys[k] != NULL; k++) {
+		v = json_object_get(obj, keys[k]);
+		if (v == NULL)
+			return bad(r, e, "%s: missing '%s'", path, keys[k]);
+		if (!json_is_string(v))
+			return bad(r, e, "%s.%s: expected a string", path,
+			    keys[k]);
+	}
+	return 0;
+}
+
 static int
 check_entry(struct mig_reader *r, json_t *en, const char *path,
     struct error *e)
@@ -336,7 +355,6 @@ check_entry(struct mig_reader *r, json_t *en, const char *path,
 	json_t *v, *t;
 	int64_t ms;
 	size_t i;
-	int k;
 
 	if (!json_is_object(en))
 		return bad(r, e, "%s: expected an object", path);
@@ -349,14 +367,8 @@ check_entry(struct mig_reader *r, json_t *en, const char *path,
 		return bad(r, e, "%s: missing 'timestamp'", path);
 	if (!json_is_string(v) || ts_parse(json_string_value(v), &ms) < 0)
 		return bad(r, e, "%s.timestamp: expected an ISO 8601 time", path);
-	for (k = 0; strings[k] != NULL; k++) {
-		v = json_object_get(en, strings[k]);
-		if (v == NULL)
-			return bad(r, e, "%s: missing '%s'", path, strings[k]);
-		if (!json_is_string(v))
-			return bad(r, e, "%s.%s: expected a string", path,
-			    strings[k]);
-	}
+	if (want_strings(r, en, strings, path, e) < 0)
+		return -1;
 	v = json_object_get(en, "toolsUsed");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v))
@@ -376,18 +388,11 @@ check_summary(struct mig_reader *r, json_t *s, const char *path,
 	static const char *const strings[] = { "startDate", "endDate",
 	    "summary", NULL };
 	json_t *v;
-	int k;
 
 	if (!json_is_object(s))
 		return bad(r, e, "%s: expected an object", path);
-	for (k = 0; strings[k] != NULL; k++) {
-		v = json_object_get(s, strings[k]);
-		if (v == NULL)
-			return bad(r, e, "%s: missing '%s'", path, strings[k]);
-		if (!json_is_string(v))
-			return bad(r, e, "%s.%s: expected a string", path,
-			    strings[k]);
-	}
+	if (want_strings(r, s, strings, path, e) < 0)
+		return -1;
 	v = json_object_get(s, "conversationCount");
 	if (!json_is_integer(v))
 		return bad(r, e, "%s.conversationCount: %s", path, v == NULL ?
