@@ -400,15 +400,6 @@ check_summary(struct mig_reader *r, json_t *s, const char *path,
 	return 0;
 }
 
-static int64_t
-entry_time(json_t *en)
-{
-	int64_t ms = 0;
-
-	ts_parse(json_str(en, "timestamp", NULL), &ms);
-	return ms;
-}
-
 /* SmartHole's summary of its migration, line for line */
 static void
 smarthole_summary(struct buf *b, json_t *summaries, json_t *entries,
@@ -467,8 +458,8 @@ smarthole_conv(struct mig_reader *r, json_t *hist, json_t *entries,
 	    NULL, entries, g);
 	first = end = r->rq->now;
 	if (g.n > 0) {
-		first = entry_time(json_array_get(entries, g.first));
-		end = entry_time(json_array_get(entries, g.first + g.n - 1));
+		first = mig_time(json_array_get(entries, g.first));
+		end = mig_time(json_array_get(entries, g.first + g.n - 1));
 	}
 	c = conversation(id.data, first, end, title.data, summary.data);
 	msgs = json_object_get(c, "messages");
@@ -487,7 +478,7 @@ smarthole_conv(struct mig_reader *r, json_t *hist, json_t *entries,
 			mid.len = 0;
 			buf_addf(&mid, "%s-%s", id.data, who ? "assistant" :
 			    "user");
-			m = message(mid.data, entry_time(en), who ? "assistant" :
+			m = message(mid.data, mig_time(en), who ? "assistant" :
 			    "user", text, len);
 			v = json_object_get(en, "toolsUsed");
 			if (who && json_is_array(v))
@@ -548,8 +539,8 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	groups = xmalloc((json_array_size(entries) + 1) * sizeof(*groups));
 	groups[ng++] = (struct entry_group){ 0, 0 };
 	json_array_foreach(entries, i, v) {
-		if (r->rq->split && i > 0 && entry_time(v) -
-		    entry_time(json_array_get(entries, i - 1)) > r->rq->idle_timeout)
+		if (r->rq->split && i > 0 && mig_time(v) -
+		    mig_time(json_array_get(entries, i - 1)) > r->rq->idle_timeout)
 			groups[ng++] = (struct entry_group){ i, 0 };
 		groups[ng - 1].n++;
 	}

@@ -125,8 +125,8 @@ mig_progress(struct mig_reader *r, size_t done, size_t total)
 		r->rq->progress(r->rq->progress_arg, r->src->file, done, total);
 }
 
-static int64_t
-msg_time(json_t *m)
+int64_t
+mig_time(json_t *m)
 {
 	int64_t ms = 0;
 
@@ -162,8 +162,8 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 	first = json_copy(c);
 	part = json_array();
 	for (i = 0; i <= n; i++) {
-		if (i < n && (i == 0 || msg_time(json_array_get(msgs, i)) -
-		    msg_time(json_array_get(msgs, i - 1)) <= r->rq->idle_timeout)) {
+		if (i < n && (i == 0 || mig_time(json_array_get(msgs, i)) -
+		    mig_time(json_array_get(msgs, i - 1)) <= r->rq->idle_timeout)) {
 			json_array_append(part, json_array_get(msgs, i));
 			continue;
 		}
@@ -173,7 +173,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 		else {
 			id.len = 0;
 			buf_addf(&id, "%s-%zu", json_str(c, "id", NULL), ++k);
-			ts_format(msg_time(json_array_get(part, 0)), ts);
+			ts_format(mig_time(json_array_get(part, 0)), ts);
 			piece = json_pack("{s:s, s:s, s:n, s:O?, s:n, s:s}", "id",
 			    id.data, "startedAt", ts, "endedAt", "title",
 			    json_object_get(c, "title"), "summary", "splitFrom",
@@ -181,7 +181,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 		}
 		json_object_set(piece, "messages", part);
 		if (i < n) {	/* not the last piece: ended at its last message */
-			ts_format(msg_time(json_array_get(part,
+			ts_format(mig_time(json_array_get(part,
 			    json_array_size(part) - 1)), ts);
 			json_object_set_new(piece, "endedAt", json_string(ts));
 		} else if (start > 0)
