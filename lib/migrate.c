@@ -677,6 +677,43 @@ migrate_made_summary(const struct migrate_result *res, const char *id)
 	return json_is_true(json_object_get(res->imported, id));
 }
 
+/*
+ * The conversations the import added that are still in the store, ended, and
+ * in want of a summary: those without one, and those with the summary migrate
+ * wrote itself, which a model may better but the offline summarizer, saying
+ * less, may not. A summary the source gave is kept.
+ */
+struct summary_job **
+migrate_summary_jobs(struct store *st, const struct migrate_result *res,
+    const struct summary_config *cf, char *const *pruned, size_t npruned,
+    size_t *njobs)
+{
+	struct summary_job **jobs;
+	struct conv **ended;
+	const char *id;
+	size_t n, i, k;
+	int model = cf->kind == SUMMARY_OPENAI || cf->kind == SUMMARY_ANTHROPIC;
+
+	ended = store_ended(st, &n);
+	jobs = xmalloc((n + 1) * sizeof(*jobs));
+	*njobs = 0;
+	for (i = 0; i < n; i++) {
+		id = conv_id(ended[i]);
+		if (!migrate_was_imported(res, id))
+			continue;
+		/* --dry-run's rolling limit names what it would remove */
+		for (k = 0; k < npruned && strcmp(pruned[k], id) != 0; k++)
+			;
+		if (k < npruned)
+			continue;
+		if (conv_summary(ended[i]) == NULL ||
+		    (model && migrate_made_summary(res, id)))
+			jobs[(*njobs)++] = summary_job_new(ended[i]);
+	}
+	free(ended);
+	return jobs;
+}
+
 const char *
 migrate_note(const struct migrate_result *res, size_t i)
 {
