@@ -82,6 +82,9 @@ int cmd_open(struct ctx *, enum store_mode, struct store **);
 int cmd_commit(struct ctx *, struct store *);
 /* the same; *ids (caller frees with strv_free) what the limit removed */
 int cmd_commit_pruned(struct ctx *, struct store *, char ***ids, size_t *n);
+/* commits when asked to, then prints ids[0..n) (--json: as an array) */
+int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
+    size_t n);
 /* writes s[0..len) to stdout */
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */

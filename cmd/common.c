@@ -122,6 +122,21 @@ cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 }
 
 int
+cmd_finish_ids(struct ctx *ctx, struct store *st, int commit, char **ids,
+    size_t n)
+{
+	struct buf out = { 0 };
+	int rc;
+
+	if (commit && (rc = cmd_commit(ctx, st)) != 0)
+		return rc;
+	render_ids(&out, ids, n, args_has(&ctx->args, OPT_JSON));
+	rc = cmd_print(ctx, out.data, out.len);
+	buf_free(&out);
+	return rc;
+}
+
+int
 cmd_print(const struct ctx *ctx, const char *s, size_t len)
 {
 	if (fwrite(s, 1, len, stdout) != len) {

@@ -14,7 +14,6 @@ delete_exec(struct ctx *ctx)
 {
 	int dry = args_has(&ctx->args, 'n');
 	struct store *st = NULL;
-	struct buf out = { 0 };
 	struct error e;
 	char **ids = NULL;
 	size_t n;
@@ -28,12 +27,8 @@ delete_exec(struct ctx *ctx)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!dry && (rc = cmd_commit(ctx, st)) != 0)
-		goto out;
-	render_ids(&out, ids, n, args_has(&ctx->args, OPT_JSON));
-	rc = cmd_print(ctx, out.data, out.len);
+	rc = cmd_finish_ids(ctx, st, !dry, ids, n);
 out:
-	buf_free(&out);
 	strv_free(ids);
 	store_close(st);
 	return rc;

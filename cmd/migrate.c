@@ -1,6 +1,5 @@
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cmd.h"
 
@@ -62,43 +61,6 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 	    dry_run ? "would remove" : "removed", n, n == 1 ? "" : "s", mine);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "  %s\n", ids[i]);
-}
-
-/*
- * The conversations the import added that are still in the store, ended, and
- * in want of a summary: those without one, and those with the summary migrate
- * wrote itself, which a model may better but the offline summarizer, saying
- * less, may not. A summary the source gave is kept.
- */
-static struct summary_job **
-summary_jobs(struct store *st, const struct migrate_result *res,
-    const struct summary_config *cf, char *const *pruned, size_t npruned,
-    size_t *njobs)
-{
-	struct summary_job **jobs;
-	struct conv **ended;
-	const char *id;
-	size_t n, i, k;
-	int model = cf->kind == SUMMARY_OPENAI || cf->kind == SUMMARY_ANTHROPIC;
-
-	ended = store_ended(st, &n);
-	jobs = xmalloc((n + 1) * sizeof(*jobs));
-	*njobs = 0;
-	for (i = 0; i < n; i++) {
-		id = conv_id(ended[i]);
-		if (!migrate_was_imported(res, id))
-			continue;
-		/* --dry-run's rolling limit names what it would remove */
-		for (k = 0; k < npruned && strcmp(pruned[k], id) != 0; k++)
-			;
-		if (k < npruned)
-			continue;
-		if (conv_summary(ended[i]) == NULL ||
-		    (model && migrate_made_summary(res, id)))
-			jobs[(*njobs)++] = summary_job_new(ended[i]);
-	}
-	free(ended);
-	return jobs;
 }
 
 /* --summarize: the summarizer, checked before anything is read; 0 or status */
@@ -203,7 +165,7 @@ migrate_exec(struct ctx *ctx)
 	if ((rc = cmd_print(ctx, out.data, out.len)) != 0 || !summarize ||
 	    !migrate_changed(res))
 		goto out;
-	jobs = summary_jobs(st, res, &cf, pruned, npruned, &njobs);
+	jobs = migrate_summary_jobs(st, res, &cf, pruned, npruned, &njobs);
 	if (dry_run) {
 		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
 		    "by the %s summarizer; nothing is sent", njobs,

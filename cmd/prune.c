@@ -18,7 +18,6 @@ prune_exec(struct ctx *ctx)
 	const char *age = args_get(&ctx->args, OPT_OLDER_THAN);
 	struct store *st = NULL;
 	struct error e;
-	struct buf out = { 0 };
 	struct progress prog;
 	char **ids = NULL;
 	size_t n;
@@ -57,12 +56,9 @@ prune_exec(struct ctx *ctx)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!rq.dry_run && n > 0 && (rc = cmd_commit(ctx, st)) != 0)
-		goto out;
-	render_ids(&out, ids, n, args_has(&ctx->args, OPT_JSON));
-	rc = cmd_print(ctx, out.data, out.len);
+	/* nothing removed: the store is left as it is */
+	rc = cmd_finish_ids(ctx, st, !rq.dry_run && n > 0, ids, n);
 out:
-	buf_free(&out);
 	strv_free(ids);
 	store_close(st);
 	return rc;

@@ -289,6 +289,15 @@ int migrate_changed(const struct migrate_result *);	/* a source was new */
 int migrate_was_imported(const struct migrate_result *, const char *id);
 /* 1: imported, with a summary migrate wrote rather than the source's */
 int migrate_made_summary(const struct migrate_result *, const char *id);
+/*
+ * the conversations the import added that want a summary (none, or the one
+ * migrate wrote when cf names a model), less the pruned ids the rolling limit
+ * removed or would: new jobs (summary_job_free each, then free the array)
+ */
+struct summary_config;
+struct summary_job **migrate_summary_jobs(struct store *,
+    const struct migrate_result *, const struct summary_config *cf,
+    char *const *pruned, size_t npruned, size_t *njobs);
 /* the i-th line to tell the user (a torn line skipped…); NULL past the last */
 const char *migrate_note(const struct migrate_result *, size_t i);
 /* what was found and done; pruned: ids the rolling limit removed after */

@@ -327,6 +327,25 @@ struct entry_group {
 	size_t first, n;
 };
 
+/* each of obj's fields named in the NULL-ended keys is there, a string */
+static int
+want_strings(struct mig_reader *r, json_t *obj, const char *const *keys,
+    const char *path, struct error *e)
+{
+	json_t *v;
+	int k;
+
+	for (k = 0; keys[k] != NULL; k++) {
+		v = json_object_get(obj, keys[k]);
+		if (v == NULL)
+			return bad(r, e, "%s: missing '%s'", path, keys[k]);
+		if (!json_is_string(v))
+			return bad(r, e, "%s.%s: expected a string", path,
+			    keys[k]);
+	}
+	return 0;
+}
+
 static int
 check_entry(struct mig_reader *r, json_t *en, const char *path,
     struct error *e)
@@ -336,7 +355,6 @@ check_entry(struct mig_reader *r, json_t *en, const char *path,
 	json_t *v, *t;
 	int64_t ms;
 	size_t i;
-	int k;
 
 	if (!json_is_object(en))
 		return bad(r, e, "%s: expected an object", path);
@@ -349,14 +367,8 @@ check_entry(struct mig_reader *r, json_t *en, const char *path,
 		return bad(r, e, "%s: missing 'timestamp'", path);
 	if (!json_is_string(v) || ts_parse(json_string_value(v), &ms) < 0)
 		return bad(r, e, "%s.timestamp: expected an ISO 8601 time", path);
-	for (k = 0; strings[k] != NULL; k++) {
-		v = json_object_get(en, strings[k]);
-		if (v == NULL)
-			return bad(r, e, "%s: missing '%s'", path, strings[k]);
-		if (!json_is_string(v))
-			return bad(r, e, "%s.%s: expected a string", path,
-			    strings[k]);
-	}
+	if (want_strings(r, en, strings, path, e) < 0)
+		return -1;
 	v = json_object_get(en, "toolsUsed");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v))
@@ -376,32 +388,16 @@ check_summary(struct mig_reader *r, json_t *s, const char *path,
 	static const char *const strings[] = { "startDate", "endDate",
 	    "summary", NULL };
 	json_t *v;
-	int k;
 
 	if (!json_is_object(s))
 		return bad(r, e, "%s: expected an object", path);
-	for (k = 0; strings[k] != NULL; k++) {
-		v = json_object_get(s, strings[k]);
-		if (v == NULL)
-			return bad(r, e, "%s: missing '%s'", path, strings[k]);
-		if (!json_is_string(v))
-			return bad(r, e, "%s.%s: expected a string", path,
-			    strings[k]);
-	}
+	if (want_strings(r, s, strings, path, e) < 0)
+		return -1;
 	v = json_object_get(s, "conversationCount");
 	if (!json_is_integer(v))
 		return bad(r, e, "%s.conversationCount: %s", path, v == NULL ?
 		    "missing" : "expected a whole number");
 	return 0;
-}
-
-static int64_t
-entry_time(json_t *en)
-{
-	int64_t ms = 0;
-
-	ts_parse(json_str(en, "timestamp", NULL), &ms);
-	return ms;
 }
 
 /* SmartHole's summary of its migration, line for line */
@@ -462,8 +458,8 @@ smarthole_conv(struct mig_reader *r, json_t *hist, json_t *entries,
 	    NULL, entries, g);
 	first = end = r->rq->now;
 	if (g.n > 0) {
-		first = entry_time(json_array_get(entries, g.first));
-		end = entry_time(json_array_get(entries, g.first + g.n - 1));
+		first = mig_time(json_array_get(entries, g.first));
+		end = mig_time(json_array_get(entries, g.first + g.n - 1));
 	}
 	c = conversation(id.data, first, end, title.data, summary.data);
 	msgs = json_object_get(c, "messages");
@@ -482,7 +478,7 @@ smarthole_conv(struct mig_reader *r, json_t *hist, json_t *entries,
 			mid.len = 0;
 			buf_addf(&mid, "%s-%s", id.data, who ? "assistant" :
 			    "user");
-			m = message(mid.data, entry_time(en), who ? "assistant" :
+			m = message(mid.data, mig_time(en), who ? "assistant" :
 			    "user", text, len);
 			v = json_object_get(en, "toolsUsed");
 			if (who && json_is_array(v))
@@ -543,8 +539,8 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	groups = xmalloc((json_array_size(entries) + 1) * sizeof(*groups));
 	groups[ng++] = (struct entry_group){ 0, 0 };
 	json_array_foreach(entries, i, v) {
-		if (r->rq->split && i > 0 && entry_time(v) -
-		    entry_time(json_array_get(entries, i - 1)) > r->rq->idle_timeout)
+		if (r->rq->split && i > 0 && mig_time(v) -
+		    mig_time(json_array_get(entries, i - 1)) > r->rq->idle_timeout)
 			groups[ng++] = (struct entry_group){ i, 0 };
 		groups[ng - 1].n++;
 	}

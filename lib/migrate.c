@@ -125,8 +125,8 @@ mig_progress(struct mig_reader *r, size_t done, size_t total)
 		r->rq->progress(r->rq->progress_arg, r->src->file, done, total);
 }
 
-static int64_t
-msg_time(json_t *m)
+int64_t
+mig_time(json_t *m)
 {
 	int64_t ms = 0;
 
@@ -162,8 +162,8 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 	first = json_copy(c);
 	part = json_array();
 	for (i = 0; i <= n; i++) {
-		if (i < n && (i == 0 || msg_time(json_array_get(msgs, i)) -
-		    msg_time(json_array_get(msgs, i - 1)) <= r->rq->idle_timeout)) {
+		if (i < n && (i == 0 || mig_time(json_array_get(msgs, i)) -
+		    mig_time(json_array_get(msgs, i - 1)) <= r->rq->idle_timeout)) {
 			json_array_append(part, json_array_get(msgs, i));
 			continue;
 		}
@@ -173,7 +173,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 		else {
 			id.len = 0;
 			buf_addf(&id, "%s-%zu", json_str(c, "id", NULL), ++k);
-			ts_format(msg_time(json_array_get(part, 0)), ts);
+			ts_format(mig_time(json_array_get(part, 0)), ts);
 			piece = json_pack("{s:s, s:s, s:n, s:O?, s:n, s:s}", "id",
 			    id.data, "startedAt", ts, "endedAt", "title",
 			    json_object_get(c, "title"), "summary", "splitFrom",
@@ -181,7 +181,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 		}
 		json_object_set(piece, "messages", part);
 		if (i < n) {	/* not the last piece: ended at its last message */
-			ts_format(msg_time(json_array_get(part,
+			ts_format(mig_time(json_array_get(part,
 			    json_array_size(part) - 1)), ts);
 			json_object_set_new(piece, "endedAt", json_string(ts));
 		} else if (start > 0)
@@ -675,6 +675,43 @@ int
 migrate_made_summary(const struct migrate_result *res, const char *id)
 {
 	return json_is_true(json_object_get(res->imported, id));
+}
+
+/*
+ * The conversations the import added that are still in the store, ended, and
+ * in want of a summary: those without one, and those with the summary migrate
+ * wrote itself, which a model may better but the offline summarizer, saying
+ * less, may not. A summary the source gave is kept.
+ */
+struct summary_job **
+migrate_summary_jobs(struct store *st, const struct migrate_result *res,
+    const struct summary_config *cf, char *const *pruned, size_t npruned,
+    size_t *njobs)
+{
+	struct summary_job **jobs;
+	struct conv **ended;
+	const char *id;
+	size_t n, i, k;
+	int model = cf->kind == SUMMARY_OPENAI || cf->kind == SUMMARY_ANTHROPIC;
+
+	ended = store_ended(st, &n);
+	jobs = xmalloc((n + 1) * sizeof(*jobs));
+	*njobs = 0;
+	for (i = 0; i < n; i++) {
+		id = conv_id(ended[i]);
+		if (!migrate_was_imported(res, id))
+			continue;
+		/* --dry-run's rolling limit names what it would remove */
+		for (k = 0; k < npruned && strcmp(pruned[k], id) != 0; k++)
+			;
+		if (k < npruned)
+			continue;
+		if (conv_summary(ended[i]) == NULL ||
+		    (model && migrate_made_summary(res, id)))
+			jobs[(*njobs)++] = summary_job_new(ended[i]);
+	}
+	free(ended);
+	return jobs;
 }
 
 const char *

@@ -46,5 +46,7 @@ void mig_add(struct mig_reader *, json_t *conv, int own, int splittable);
 void mig_note(struct mig_reader *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_progress(struct mig_reader *, size_t done, size_t total);
+/* m's "timestamp" in milliseconds, 0 when it has none that parses */
+int64_t mig_time(json_t *m);
 
 #endif

@@ -213,13 +213,14 @@ int
 render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
+	void (*message)(struct buf *, json_t *);
 	size_t i;
 
 	switch (f) {
 	case FMT_JSON:
 		json_dump_buf(b, conv_json(c));
 		buf_addc(b, '\n');
-		break;
+		return 0;
 	case FMT_TEXT:
 		buf_addf(b, "conversation %s\n", conv_id(c));
 		if (conv_title(c))
@@ -231,11 +232,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_addf(b, "\nMessages: %zu\n", conv_message_count(c));
 		if (conv_summary(c))
 			buf_addf(b, "Summary:  %s\n", conv_summary(c));
-		json_array_foreach(msgs, i, m) {
-			buf_addc(b, '\n');
-			message_text(b, m);
-			buf_addc(b, '\n');
-		}
+		message = message_text;
 		break;
 	case FMT_MARKDOWN:
 		if (conv_title(c))
@@ -249,15 +246,17 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_addf(b, "\n- **Messages:** %zu\n", conv_message_count(c));
 		if (conv_summary(c))
 			buf_addf(b, "\n> %s\n", conv_summary(c));
-		json_array_foreach(msgs, i, m) {
-			buf_addc(b, '\n');
-			message_markdown(b, m);
-			buf_addc(b, '\n');
-		}
+		message = message_markdown;
 		break;
 	default:
 		return error_set(e, "a conversation cannot be shown as %s",
 		    format_name(f));
+	}
+	/* the header, then each message after a blank line */
+	json_array_foreach(msgs, i, m) {
+		buf_addc(b, '\n');
+		message(b, m);
+		buf_addc(b, '\n');
 	}
 	return 0;
 }

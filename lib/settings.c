@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,20 @@ bad_value(const struct settings *st, enum setting s, const char *what,
 	}
 }
 
+/* bad_value with what said by fmt: the bounds in the setting's own type */
+static int __attribute__((format(printf, 4, 5)))
+out_of_range(const struct settings *st, enum setting s, struct error *e,
+    const char *fmt, ...)
+{
+	char what[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return bad_value(st, s, what, e);
+}
+
 int
 settings_long(const struct settings *st, enum setting s, long min, long max,
     long *out, struct error *e)
@@ -255,12 +270,8 @@ settings_long(const struct settings *st, enum setting s, long min, long max,
 	n = strtol(v, &end, 10);
 	if (end == v || *end != '\0' || errno != 0)
 		return bad_value(st, s, "not a whole number", e);
-	if (n < min || n > max) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "must be from %ld to %ld", min, max);
-		return bad_value(st, s, what, e);
-	}
+	if (n < min || n > max)
+		return out_of_range(st, s, e, "must be from %ld to %ld", min, max);
 	*out = n;
 	return 0;
 }
@@ -279,12 +290,8 @@ settings_double(const struct settings *st, enum setting s, double min,
 	n = strtod(v, &end);
 	if (end == v || *end != '\0' || errno != 0 || isnan(n))
 		return bad_value(st, s, "not a number", e);
-	if (n < min || n > max) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "must be from %g to %g", min, max);
-		return bad_value(st, s, what, e);
-	}
+	if (n < min || n > max)
+		return out_of_range(st, s, e, "must be from %g to %g", min, max);
 	*out = n;
 	return 0;
 }

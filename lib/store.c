@@ -123,6 +123,20 @@ want_time(json_t *obj, const char *key, int nullable, const char *where,
 	return 0;
 }
 
+/* obj.key is there and a string, not "" when nonempty; *v is it */
+static int
+want_string(json_t *obj, const char *key, int nonempty, const char *where,
+    json_t **v, struct error *e)
+{
+	*v = json_object_get(obj, key);
+	if (*v == NULL)
+		return error_set(e, "%s: missing '%s'", where, key);
+	if (!json_is_string(*v) || (nonempty && json_string_length(*v) == 0))
+		return error_set(e, "%s.%s: expected a %sstring", where, key,
+		    nonempty ? "non-empty " : "");
+	return 0;
+}
+
 static int
 want_string_or_null(json_t *obj, const char *key, const char *where,
     struct error *e)
@@ -144,20 +158,13 @@ message_validate(json_t *m, const char *where, struct error *e)
 
 	if (!json_is_object(m))
 		return error_set(e, "%s: expected an object", where);
-	v = json_object_get(m, "role");
-	if (v == NULL)
-		return error_set(e, "%s: missing 'role'", where);
-	if (!json_is_string(v))
-		return error_set(e, "%s.role: expected a string", where);
+	if (want_string(m, "role", 0, where, &v, e) < 0)
+		return -1;
 	if (role_parse(json_string_value(v), &r) < 0)
 		return error_set(e, "%s.role: unknown role '%s' (expected user, "
 		    "assistant, system or tool)", where, json_string_value(v));
-	v = json_object_get(m, "content");
-	if (v == NULL)
-		return error_set(e, "%s: missing 'content'", where);
-	if (!json_is_string(v))
-		return error_set(e, "%s.content: expected a string", where);
-	if (want_time(m, "timestamp", 0, where, &ms, e) < 0)
+	if (want_string(m, "content", 0, where, &v, e) < 0 ||
+	    want_time(m, "timestamp", 0, where, &ms, e) < 0)
 		return -1;
 	v = json_object_get(m, "id");
 	if (v != NULL && !json_is_string(v))
@@ -184,12 +191,8 @@ conv_validate(json_t *c, const char *where, struct error *e)
 
 	if (!json_is_object(c))
 		return error_set(e, "%s: expected an object", where);
-	v = json_object_get(c, "id");
-	if (v == NULL)
-		return error_set(e, "%s: missing 'id'", where);
-	if (!json_is_string(v) || json_string_length(v) == 0)
-		return error_set(e, "%s.id: expected a non-empty string", where);
-	if (want_time(c, "startedAt", 0, where, &ms, e) < 0 ||
+	if (want_string(c, "id", 1, where, &v, e) < 0 ||
+	    want_time(c, "startedAt", 0, where, &ms, e) < 0 ||
 	    want_time(c, "endedAt", 1, where, &ms, e) < 0 ||
 	    want_string_or_null(c, "title", where, e) < 0 ||
 	    want_string_or_null(c, "summary", where, e) < 0)
