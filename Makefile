@@ -30,7 +30,9 @@ endif
 endif
 PKGS = jansson libcurl
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-DEP_LIBS = $(shell pkg-config --libs $(PKGS))
+# libcurl is not linked: lib/llm.c opens it with dlopen (in libc since glibc
+# 2.34) on the first HTTP request, so no other command pays for loading it
+DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
@@ -142,7 +144,7 @@ install: convctl lib/libconvctl.a
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 	    'includedir=$(INCLUDEDIR)' '' 'Name: convctl' \
 	    'Description: LLM conversations kept in one JSON store' \
-	    'Version: $(VERSION)' 'Requires.private: jansson libcurl' \
+	    'Version: $(VERSION)' 'Requires.private: jansson' \
 	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lconvctl' \
 	    >$(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc

@@ -14,7 +14,13 @@
  *
  * TLS verification is always on; libcurl's proxy variables (http_proxy,
  * https_proxy, no_proxy, all_proxy) are honoured as libcurl honours them.
+ *
+ * libcurl is opened with dlopen by the first request, not linked: loading it
+ * and the thirty libraries it needs (TLS, Kerberos, LDAP…) costs a few ms at
+ * every start, and only a summary needs HTTP. curl.h still gives the types
+ * and constants; the functions are called through struct curl_api.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,7 +39,26 @@
 #define ANTHROPIC_VERSION "2023-06-01"
 #define ANTHROPIC_MAX_TOKENS 512	/* the Messages API requires a bound */
 
-static int curl_ready;
+#define LIBCURL_SONAME "libcurl.so.4"	/* the ABI of every libcurl since 7.16 */
+
+/* the libcurl functions llm.c calls, as curl.h declares them */
+struct curl_api {
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	void (*easy_reset)(CURL *);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	const char *(*easy_strerror)(CURLcode);
+	void (*easy_cleanup)(CURL *);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+};
+
+static void *libcurl;		/* dlopen's handle; NULL: not loaded yet */
+static struct curl_api curl;	/* filled in by curl_start() */
+static int curl_ready;		/* curl.global_init done */
 static CURL *handle;	/* kept between requests: its connections are reused */
 
 struct reply {
@@ -306,6 +331,64 @@ retryable_curl(CURLcode c)
 	}
 }
 
+/* the address of libcurl's function name; NULL, and *missing set to the first
+ * name absent, when it has none */
+static void *
+curl_function(const char *name, const char **missing)
+{
+	void *fn;
+
+	if ((fn = dlsym(libcurl, name)) == NULL && *missing == NULL)
+		*missing = name;
+	return fn;
+}
+
+/*
+ * Loads libcurl the first time, then starts it (curl_global_init) if
+ * llm_cleanup stopped it. Once loaded it stays until exit: the TLS libraries
+ * it brought in may have left exit handlers behind.
+ */
+static int
+curl_start(struct error *e)
+{
+	const char *missing = NULL;
+	CURLcode c;
+
+	if (curl_ready)
+		return 0;
+	if (libcurl == NULL) {
+		if ((libcurl = dlopen(LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL)) ==
+		    NULL)
+			return error_set(e, "cannot load libcurl: %s", dlerror());
+		/* POSIX lets dlsym's void * be converted to a function pointer */
+		curl.global_init = curl_function("curl_global_init", &missing);
+		curl.global_cleanup = curl_function("curl_global_cleanup",
+		    &missing);
+		curl.easy_init = curl_function("curl_easy_init", &missing);
+		curl.easy_reset = curl_function("curl_easy_reset", &missing);
+		curl.easy_setopt = curl_function("curl_easy_setopt", &missing);
+		curl.easy_perform = curl_function("curl_easy_perform", &missing);
+		curl.easy_getinfo = curl_function("curl_easy_getinfo", &missing);
+		curl.easy_strerror = curl_function("curl_easy_strerror",
+		    &missing);
+		curl.easy_cleanup = curl_function("curl_easy_cleanup", &missing);
+		curl.slist_append = curl_function("curl_slist_append", &missing);
+		curl.slist_free_all = curl_function("curl_slist_free_all",
+		    &missing);
+		if (missing != NULL) {
+			dlclose(libcurl);
+			libcurl = NULL;
+			return error_set(e, "cannot load libcurl: '%s' has no "
+			    "function '%s'", LIBCURL_SONAME, missing);
+		}
+	}
+	if ((c = curl.global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
+		return error_set(e, "cannot start libcurl: %s",
+		    curl.easy_strerror(c));
+	curl_ready = 1;
+	return 0;
+}
+
 /* sets up the handle for one attempt */
 static int
 setup(const struct llm_config *cf, const char *url, const char *body,
@@ -314,8 +397,13 @@ setup(const struct llm_config *cf, const char *url, const char *body,
 	CURL *h = handle;
 	CURLcode c = CURLE_OK;
 
-	curl_easy_reset(h);
-#define SET(opt, val) if (c == CURLE_OK) c = curl_easy_setopt(h, opt, val)
+	curl.easy_reset(h);
+	/*
+	 * Through a pointer, setopt escapes the type checks gcc applies to
+	 * curl_easy_setopt: numbers must be long, sizes curl_off_t. An option
+	 * the libcurl found at run time is too old for fails here, clearly.
+	 */
+#define SET(opt, val) if (c == CURLE_OK) c = curl.easy_setopt(h, opt, val)
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_POST, 1L);
 	SET(CURLOPT_POSTFIELDS, body);
@@ -342,7 +430,7 @@ setup(const struct llm_config *cf, const char *url, const char *body,
 #undef SET
 	if (c != CURLE_OK)
 		return error_set(e, "cannot set up the request to '%s': %s", url,
-		    curl_easy_strerror(c));
+		    curl.easy_strerror(c));
 	return 0;
 }
 
@@ -353,7 +441,7 @@ make_headers(const struct llm_config *cf, int *failed)
 	struct buf b = { 0 };
 	int bad = 0;
 
-#define ADD(s) do { if ((n = curl_slist_append(l, (s))) == NULL) bad = 1; \
+#define ADD(s) do { if ((n = curl.slist_append(l, (s))) == NULL) bad = 1; \
 	else l = n; } while (0)
 	ADD("Content-Type: application/json");
 	ADD("Accept: application/json");
@@ -406,13 +494,9 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 	int rc = -1, bad;
 
 	*text = NULL;
-	if (!curl_ready) {
-		if ((c = curl_global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
-			return error_set(e, "cannot start libcurl: %s",
-			    curl_easy_strerror(c));
-		curl_ready = 1;
-	}
-	if (handle == NULL && (handle = curl_easy_init()) == NULL)
+	if (curl_start(e) < 0)
+		return -1;
+	if (handle == NULL && (handle = curl.easy_init()) == NULL)
 		return error_set(e, "cannot start libcurl: out of memory");
 	buf_adds(&url, cf->base);
 	while (url.len > 0 && url.data[url.len - 1] == '/')
@@ -435,11 +519,11 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 		after = -1;
 		if (setup(cf, url.data, body, headers, &r, errbuf, e) < 0)
 			goto out;
-		c = curl_easy_perform(handle);
+		c = curl.easy_perform(handle);
 		if (c == CURLE_OK) {
-			curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+			curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
 #if LIBCURL_VERSION_NUM >= 0x074200
-			curl_easy_getinfo(handle, CURLINFO_RETRY_AFTER, &after);
+			curl.easy_getinfo(handle, CURLINFO_RETRY_AFTER, &after);
 #endif
 			say(cf, "< HTTP %ld (%zu bytes)", status, r.body.len);
 			if (r.body.len > 0)
@@ -465,7 +549,7 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 					errbuf[0] = (char)(errbuf[0] - 'A' + 'a');
 				buf_addf(&why, "request to '%s' failed: %s",
 				    url.data, *errbuf ? errbuf :
-				    curl_easy_strerror(c));
+				    curl.easy_strerror(c));
 			}
 			say(cf, "< %s", why.data);
 			if (!retryable_curl(c))
@@ -496,7 +580,7 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 	llm_redact(&why, cf->key);
 	error_set(e, "%s", why.data);
 out:
-	curl_slist_free_all(headers);
+	curl.slist_free_all(headers);
 	buf_free(&r.body);
 	buf_free(&why);
 	buf_free(&url);
@@ -508,9 +592,9 @@ void
 llm_cleanup(void)
 {
 	if (handle != NULL)
-		curl_easy_cleanup(handle);
+		curl.easy_cleanup(handle);
 	handle = NULL;
 	if (curl_ready)
-		curl_global_cleanup();
+		curl.global_cleanup();
 	curl_ready = 0;
 }
