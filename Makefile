@@ -79,9 +79,9 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:exitcode=86 \
 VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
-# one name a harness; the migrate format parsers and the LLM reply parser
-# join this list as fuzz/fuzz_migrate_FORMAT.c and fuzz/fuzz_llm_reply.c
-FUZZ_HARNESSES = store settings time
+# one name a harness, fuzz/fuzz_NAME.c; `make fuzz` also runs fuzz-scan
+FUZZ_HARNESSES = store settings time migrate_smarthole migrate_messages \
+	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
 
 stress: convctl
 	@CRASH_TRIALS=$(STRESS_TRIALS) scripts/run-tests tests/cli/crash.t \
@@ -99,6 +99,7 @@ check-valgrind: convctl
 
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_HARNESSES)
+	@$(MAKE) --no-print-directory fuzz-scan FUZZ_TIME=$(FUZZ_SECONDS)
 
 demo: convctl
 	@scripts/demo ./convctl

@@ -23,6 +23,16 @@ for c in $cats; do
 	sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"
 done
 
+# bad migrate sources (badinput.py sources): every fixture format truncated
+# at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
+# type at every field, deep nesting; one input in SOURCES_STRIDE (3) is
+# tried, one in 12 under a wrapper
+test_expect 'bad migrate sources: refused naming the file and place, store unchanged' '
+	BADINPUT_STRIDE=${SOURCES_STRIDE:-$([ -n "${CONVCTL_WRAPPER:-}" ] && echo 12 || echo 3)} \
+	    bad_stores sources
+'
+sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"
+
 # input on standard input
 test_expect 'add: invalid UTF-8 of each kind is refused, naming the byte' '
 	rm -f "$CONVCTL_STORE" &&

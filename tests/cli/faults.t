@@ -12,14 +12,21 @@ no_temp() {
 }
 
 
-# every writer; a new one (migrate, summarize) is one more word here
-WRITERS='add end prune'
+# a source migrate imports, readable by the unprivileged user below
+cp "$top/tests/fixtures/migrate/messages.json" "$T/source.json"
+chmod 644 "$T/source.json"
+
+# every writer; a new one is one more word here. end makes its summary too
+# (offline), and summarize titles every ended conversation of before.json
+WRITERS='add end prune migrate summarize'
 # writer NAME: runs the writer NAME with arguments that change the store
 writer() {
 	case $1 in
 	add) convctl add "a message" ;;
-	end) convctl end ;;
+	end) convctl end --summarizer offline ;;
 	prune) convctl prune --max 5 ;;
+	migrate) convctl migrate "$T/source.json" ;;
+	summarize) convctl summarize --pending --summarizer offline ;;
 	esac
 }
 
@@ -32,6 +39,29 @@ test_expect 'file size limit hit mid-write (EFBIG): clear error, nothing changed
 		stderr_has "File too large" && stderr_has "convctl: $w: " &&
 		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "in $w"; exit 1; }
 	done
+'
+
+# end writes the end, then (lock released) the summary: a limit that the
+# first write fits and the second does not leaves the conversation ended,
+# exactly as end --no-summary leaves it, with status 3 and the way to finish
+test_expect 'end: only the summary write fails (EFBIG): status 3, ended, summary pending' '
+	n=1 && limit= &&
+	while [ $n -le 40 ] && [ -z "$limit" ]; do
+		python3 "$top/tests/helpers/bigstore.py" $n 1 >"$T/end0.json" &&
+		cp "$T/end0.json" "$CONVCTL_STORE" &&
+		convctl end --no-summary >/dev/null && cp "$CONVCTL_STORE" "$T/ended.json" &&
+		cp "$T/end0.json" "$CONVCTL_STORE" &&
+		convctl end --summarizer offline >/dev/null &&
+		a=$(( ($(wc -c <"$T/ended.json") + 511) / 512 )) &&
+		b=$(( ($(wc -c <"$CONVCTL_STORE") + 511) / 512 )) &&
+		{ [ $b -le $a ] || limit=$a; } && n=$((n + 1)) || exit 1
+	done &&
+	test -n "$limit" &&
+	cp "$T/end0.json" "$CONVCTL_STORE" &&
+	(ulimit -f $limit && fails_with 3 convctl end --summarizer offline) &&
+	stderr_has "File too large" &&
+	stderr_has "its summary is pending (convctl summarize --pending)" &&
+	test_cmp "$T/ended.json" "$CONVCTL_STORE" && no_temp "$T"
 '
 
 test_expect 'store replaced by a directory: clear error for writers and readers' '
@@ -66,8 +96,10 @@ asuser() {
 uwriter() {
 	case $1 in
 	add) asuser add "a message" ;;
-	end) asuser end ;;
+	end) asuser end --summarizer offline ;;
 	prune) asuser prune --max 5 ;;
+	migrate) asuser migrate "$T/source.json" ;;
+	summarize) asuser summarize --pending --summarizer offline ;;
 	esac
 }
 # test_as_user 'name' 'commands': test_expect, or a skip that says why

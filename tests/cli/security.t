@@ -115,4 +115,55 @@ test_expect 'the API key never shows in output or errors' '
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
+# the summarizers against the stub LLM server and a refused connection: the
+# key, from each place it may come from, never shows, not even in --verbose
+# logs nor in a provider's error that quotes it back
+. "$top/tests/llm-stub.sh"
+REFUSED=http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')/v1
+cp "$top/tests/fixtures/migrate/messages.json" "$T/source.json"
+# replies: a good one, a 401 quoting the key (OpenAI and Anthropic shape),
+# a non-JSON page with the key
+KEY=sk-FAKE-KEY-4f1c9a7e2b
+REPLIES="[{\"reply\": \"TITLE: Milk\\nSUMMARY: Milk was added.\"}]
+[{\"status\": 401, \"body\": {\"error\": {\"message\": \"Incorrect API key provided: $KEY\"}}}]
+[{\"status\": 401, \"body\": {\"type\": \"error\", \"error\": {\"type\": \"authentication_error\", \"message\": \"bad x-api-key $KEY\"}}}]
+[{\"status\": 200, \"headers\": {\"Content-Type\": \"text/html\"}, \"body\": \"<p>$KEY</p>\"}]"
+# canary_run ARGS...: a fresh store with one conversation ended and one
+# active, then convctl ARGS with the key in every variable and the config;
+# the key is in neither output
+canary_run() {
+	rm -f "$CONVCTL_STORE" &&
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary >/dev/null &&
+	CONVCTL_NOW=2026-02-04T18:26:40Z convctl add "Add eggs" >/dev/null &&
+	CONVCTL_API_KEY=$KEY OPENAI_API_KEY=$KEY ANTHROPIC_API_KEY=$KEY \
+	    CONVCTL_NOW=2026-02-04T18:30:00Z convctl "$@" >"$T/o" 2>"$T/e"
+	case $? in 0|1|3) ;; *) echo "exit status $? for $*"; cat "$T/e"; return 1 ;; esac
+	! grep -F -- "$KEY" "$T/o" "$T/e" || { echo "key shown by: $*"; return 1; }
+}
+test_expect 'the API key never shows from summarize, end, migrate --summarize (stub, refused, --verbose)' '
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "api_key = %s\n" "$KEY" >"$XDG_CONFIG_HOME/convctl/config" &&
+	chmod 600 "$XDG_CONFIG_HOME/convctl/config" &&
+	for api in openai anthropic; do
+		for base in "$STUB/v1" "$REFUSED"; do
+			printf "%s\n" "$REPLIES" | while read -r reply; do
+				stub_script "$reply" &&
+				for v in "" --verbose; do
+					canary_run summarize $v --summarizer $api --api-base "$base" &&
+					canary_run end $v --summarizer $api --api-base "$base" &&
+					canary_run migrate --summarize $v --summarizer $api \
+					    --api-base "$base" "$T/source.json" || exit 1
+				done
+			done || exit 1
+		done
+	done &&
+	# the runs did reach the stub, and the verbose log shows the request
+	stub_script "$(printf "%s\n" "$REPLIES" | sed -n 2p)" &&
+	canary_run summarize --verbose --summarizer openai --api-base "$STUB/v1" &&
+	test -s "$STUB_LOG" && grep -F "Incorrect API key provided" "$T/e" >/dev/null || { cat "$T/e"; exit 1; }
+	
+	rm "$XDG_CONFIG_HOME/convctl/config"
+'
+
 test_done

@@ -9,7 +9,8 @@ binary) on each. A case is refused or accepted:
 Anything else (a crash, a signal, a sanitizer's exit status) fails. Prints
 one line per failure and a summary; exit 1 when one failed.
 Categories: truncated utf8 escapes duplicates types nesting nul crlf empty
-notjson version big corpus (corpus DIR replays a directory of stores).
+notjson version big corpus (corpus DIR replays a directory of stores);
+sources: bad migrate sources, each run through migrate (-f and detected).
 """
 import glob
 import json
@@ -36,13 +37,155 @@ SMALL = {"version": 1, "conversations": [
 
 READERS = [["show"], ["show", "--format", "json"], ["recent", "--json"],
            ["prompt"], ["prompt", "--format", "openai"]]
-# every writer; migrate and summarize join as one line each
+# every writer; migrate reads SOURCE, a good source written beside the store
 WRITERS = [["add", "--at", "2026-03-01T00:00:00Z", "probe"],
-           ["end"], ["prune", "--max", "0"]]
+           ["end"], ["prune", "--max", "0"], ["migrate", "SOURCE"],
+           ["summarize", "--pending", "--summarizer", "offline"]]
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "fixtures", "migrate")
+# the migrate sources: (format, fixture, name the copy is given)
+SOURCES = [("smarthole", "smarthole-history.json", "history.json"),
+           ("smarthole", "data.json", "data.json"),
+           ("messages", "messages.json", "messages.json"),
+           ("jsonl", "sessions/sess-9f3e.jsonl", "sess-9f3e.jsonl"),
+           ("jsonl", "sessions/sess-2b61/events.jsonl", "sess-2b61.jsonl"),
+           ("chatsidian", "chatsidian/garden.json", "garden.json"),
+           ("aiwhisperer", "aiwhisperer.json", "aiwhisperer.json")]
 
 
 def dumps(v):
     return json.dumps(v, indent=1).encode()
+
+
+def wrong_types(v, path=""):
+    """(path, document) with the value at path replaced by each wrong type"""
+    others = [None, True, 7, "x", [], {}]
+    for o in others:
+        if type(o) is not type(v) and not (v is None and o is None):
+            yield path or "$", o
+    if isinstance(v, dict):
+        for k in v:
+            for p, o in wrong_types(v[k], "%s.%s" % (path, k)):
+                yield p, o
+    elif isinstance(v, list):
+        for i, x in enumerate(v[:3]):
+            for p, o in wrong_types(x, "%s[%d]" % (path, i)):
+                yield p, o
+
+
+def replaced(v, path, o):
+    """a copy of v with the value at path (as wrong_types names it) set to o"""
+    if path == "$":
+        return o
+    parts = re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)
+    root = json.loads(json.dumps(v))
+    cur = root
+    for i, (k, n) in enumerate(parts):
+        key = k if k else int(n)
+        if i == len(parts) - 1:
+            cur[key] = o
+        else:
+            cur = cur[key]
+    return root
+
+
+def source_cases():
+    """(what, format, name, bytes) bad migrate sources from the fixtures"""
+    for fmt, fix, name in SOURCES:
+        with open(os.path.join(FIXTURES, fix), "rb") as f:
+            good = f.read()
+        tag = "%s %s" % (fmt, fix)
+        step = max(1, len(good) // 40)
+        for n in range(0, len(good) - 1, step):
+            doc = good[:n]
+            # jsonl: a line torn at the end is skipped (documented); tear
+            # a middle one instead
+            if fmt == "jsonl":
+                cut = good.find(b"\n", n)
+                if cut < 0 or cut == len(good) - 1:
+                    continue
+                doc = good[:n] + good[cut:]
+            yield "%s: truncated at byte %d" % (tag, n), fmt, name, doc
+        for bname, b in [("lone continuation", b"\x80"), ("overlong", b"\xc0\xaf"),
+                         ("encoded surrogate", b"\xed\xa0\x80"), ("byte 0xff", b"\xff"),
+                         ("above U+10FFFF", b"\xf4\x90\x80\x80"), ("truncated 3-byte", b"\xe2\x82")]:
+            at = good.find(b'"', good.find(b'"content"') + 10) + 1
+            yield "%s: invalid UTF-8 (%s)" % (tag, bname), fmt, name, good[:at] + b + good[at:]
+        if fmt == "jsonl":
+            lines = good.split(b"\n")
+            for li, line in enumerate(lines):
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                for p, o in wrong_types(rec):
+                    out = list(lines)
+                    out[li] = json.dumps(replaced(rec, p, o)).encode()
+                    yield "%s: line %d %s is %r" % (tag, li + 1, p, o), fmt, name, b"\n".join(out)
+        else:
+            v = json.loads(good)
+            for p, o in wrong_types(v):
+                yield "%s: %s is %r" % (tag, p, o), fmt, name, json.dumps(replaced(v, p, o)).encode()
+        for depth in (100, 10000, 100000):
+            yield "%s: nested %d deep" % (tag, depth), fmt, name, b"[" * depth + b"]" * depth
+        if fmt != "jsonl":
+            v = json.loads(good)
+            deep = json.loads("[" * 50 + "1" + "]" * 50)
+            for p, o in list(wrong_types(v))[:8:2]:
+                yield "%s: %s nested 50 deep" % (tag, p), fmt, name, json.dumps(replaced(v, p, deep)).encode()
+
+
+def run_sources(prefix, store, env):
+    """every bad source through migrate -f FORMAT and through detection: a
+    refusal (1 or 2) names the file and a line:column or a JSON path and
+    leaves the store as it was; an acceptance leaves a store that loads"""
+    src_dir = os.path.join(os.path.dirname(store), "sources")
+    os.makedirs(src_dir, exist_ok=True)
+    start = dumps(SMALL)
+    n = bad = refused = accepted = 0
+    stride = int(os.environ.get("BADINPUT_STRIDE", "1"))
+    for i, (what, fmt, name, doc) in enumerate(source_cases()):
+        if i % stride:
+            continue
+        n += 1
+        src = os.path.join(src_dir, name)
+        with open(src, "wb") as f:
+            f.write(doc)
+        for args in (["migrate", "-f", fmt, src], ["migrate", src]):
+            with open(store, "wb") as f:
+                f.write(start)
+            r = subprocess.run(prefix + args, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+            with open(store, "rb") as f:
+                after = f.read()
+            err = r.stderr.decode("utf-8", "replace")
+            why = None
+            if r.returncode not in (0, 1, 2):
+                why = "exit status %d" % r.returncode
+            elif temps(store):
+                why = "temporary file left"
+            elif r.returncode != 0:
+                if after != start:
+                    why = "store changed by a refused migrate"
+                elif not err.startswith("convctl: migrate: ") or "\n" in err.rstrip("\n"):
+                    why = "error is not one line 'convctl: migrate: ...'"
+                elif name not in err:
+                    why = "error does not name the file"
+                elif not re.search(r"(:\d+:\d+: )|(:\d+: )|(': line \d+: )|(at the top)|(': [^ ]*[\[.][^ ]*: )|(': \$?[\w-]+: )|(not (a|an|one of) )|(no .* in it)|(cannot tell)", err):
+                    why = "error names no line:column and no JSON path"
+            else:
+                check = subprocess.run(prefix + ["recent", "--json"], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                if check.returncode != 0:
+                    why = "a store migrate wrote does not load: %s" % check.stderr.decode()
+            if why:
+                bad += 1
+                print("FAIL %s: convctl %s: %s; stderr: %s" % (what, " ".join(args[:-1]), why, err.strip()[:300]))
+            elif r.returncode:
+                refused += 1
+            else:
+                accepted += 1
+    print("sources: %d inputs, %d refused, %d accepted, %d failures" % (n, refused, accepted, bad))
+    return bad
 
 
 def cases(cat):
@@ -161,6 +304,11 @@ def main():
     prefix = argv[argv.index("--") + 1:]
     store = os.environ["CONVCTL_STORE"]
     env = dict(os.environ, CONVCTL_NOW="2026-06-01T00:00:00Z")
+    if cat == "sources":
+        sys.exit(1 if run_sources(prefix, store, env) else 0)
+    source = os.path.join(os.path.dirname(store), "source.json")
+    with open(os.path.join(FIXTURES, "messages.json"), "rb") as f:
+        good_source = f.read()
     n = bad = refused = accepted = 0
     # BADINPUT_STRIDE=K tries every Kth input only (for slow wrappers)
     stride = int(os.environ.get("BADINPUT_STRIDE", "1"))
@@ -177,7 +325,9 @@ def main():
         for args in cmds:
             with open(store, "wb") as f:
                 f.write(doc)
-            r = subprocess.run(prefix + args, env=env, stdout=subprocess.DEVNULL,
+            with open(source, "wb") as f:
+                f.write(good_source)
+            r = subprocess.run(prefix + [source if a == "SOURCE" else a for a in args], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
             with open(store, "rb") as f:
                 after = f.read()
