@@ -73,7 +73,9 @@ test_expect 'a C program builds against the installed library with pkg-config' '
 	pkg-config --libs --static convctl >libs &&
 	grep -q -- "-lconvctl .*-ljansson" libs &&
 	! grep -q -- "-lcurl" libs &&
-	${CC:-cc} -o prog prog.c $(pkg-config --cflags convctl) $(cat libs) &&
+	# built as the library was: a sanitizer build (make check-asan) needs
+	# its runtime linked in
+	${CC:-cc} ${CFLAGS:-} -o prog prog.c $(pkg-config --cflags convctl) $(cat libs) &&
 	./prog "$CONVCTL_STORE" >out &&
 	test "$(cat out)" = "2026-02-04T17:26:40.250Z 1 conv-1770199200000"
 '
