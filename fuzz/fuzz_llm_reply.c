@@ -1,11 +1,11 @@
 /*
  * fuzz_llm_reply.c - libFuzzer harness for what convctl makes of a model's
- * reply: summary_parse_reply() (lib/summary.c) on the text, and the provider
- * error extraction llm_error_message() and llm_redact() (lib/llm.c) on the
- * raw body. The JSON reply reader, reply_text(), is static in lib/llm.c and
- * is reached only through llm_chat() over HTTP, so it is not fuzzed here.
+ * reply: the JSON reply reader llm_reply_text() (lib/llm.c) on the raw body
+ * for both APIs, summary_parse_reply() (lib/summary.c) on the text, and the
+ * provider error extraction llm_error_message() and llm_redact() on the body.
  *
- * Invariants: a title and a summary, when found, are one line, and valid
+ * Invariants: the reply reader gives text, or NULL and a one-line error that
+ * names the URL; a title and a summary, when found, are one line, and valid
  * UTF-8 when the reply was (a reply reaches the parser from a JSON string,
  * which jansson has checked); the error message is never empty; a redacted
  * body no longer holds the secret.
@@ -28,6 +28,22 @@ check_line(const char *s, int valid)
 		abort();
 }
 
+static void
+check_reply(enum llm_api api, const uint8_t *data, size_t size)
+{
+	static const char url[] = "http://fuzz.invalid/v1";
+	struct error e = { { 0 } };
+	char *text = (char *)data;	/* must be replaced */
+
+	if (llm_reply_text(api, url, (const char *)data, size, &text, &e) == 0) {
+		if (text == NULL)
+			abort();
+		free(text);
+	} else if (text != NULL || strstr(e.msg, url) == NULL ||
+	    strchr(e.msg, '\n') != NULL)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +51,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct buf b = { 0 };
 	char *text, *title, *summary, *msg;
 	int valid;
+
+	check_reply(LLM_OPENAI, data, size);
+	check_reply(LLM_ANTHROPIC, data, size);
 
 	/* the reply text as a C string: everything up to a NUL */
 	text = malloc(size + 1);

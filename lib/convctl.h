@@ -323,6 +323,9 @@ struct llm_config {
 /* sends system and user text; *text is the model's reply, caller frees */
 int llm_chat(const struct llm_config *, const char *system, const char *user,
     char **text, struct error *);
+/* *text: the model's words in a 2xx reply body from url; caller frees */
+int llm_reply_text(enum llm_api, const char *url, const char *body, size_t len,
+    char **text, struct error *);
 /* the provider's own error message in a reply body, one line; caller frees */
 char *llm_error_message(const char *body, size_t len);
 /* replaces every copy of secret in b with [redacted] */

@@ -232,9 +232,12 @@ request_body(const struct llm_config *cf, const char *system, const char *user)
 	return buf_detach(&b);
 }
 
-/* the model's text in a successful reply */
-static int
-reply_text(const struct llm_config *cf, const char *url, const struct buf *body,
+/*
+ * The model's text in a successful reply: OpenAI's choices[0].message.content,
+ * or Anthropic's "text" blocks of "content" joined by newlines.
+ */
+int
+llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
     char **text, struct error *e)
 {
 	json_error_t je;
@@ -244,13 +247,14 @@ reply_text(const struct llm_config *cf, const char *url, const struct buf *body,
 	size_t i;
 	int rc = -1;
 
-	root = json_loadb(body->data ? body->data : "", body->len, 0, &je);
+	*text = NULL;
+	root = json_loadb(body != NULL ? body : "", len, 0, &je);
 	if (root == NULL) {
 		error_set(e, "malformed reply from '%s': not JSON (line %d, "
 		    "column %d: %s)", url, je.line, je.column, je.text);
 		return -1;
 	}
-	if (cf->api == LLM_ANTHROPIC) {
+	if (api == LLM_ANTHROPIC) {
 		v = json_object_get(root, "content");
 		if (!json_is_array(v)) {
 			error_set(e, "malformed reply from '%s': no 'content' array",
@@ -529,7 +533,8 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 			if (r.body.len > 0)
 				say(cf, "< %s", r.body.data);
 			if (status >= 200 && status <= 299) {
-				rc = reply_text(cf, url.data, &r.body, text, e);
+				rc = llm_reply_text(cf->api, url.data,
+				    r.body.data, r.body.len, text, e);
 				goto out;
 			}
 			msg = llm_error_message(r.body.data ? r.body.data : "",

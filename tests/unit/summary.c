@@ -239,6 +239,59 @@ test_llm_helpers(void)
 	buf_free(&b);
 }
 
+/* the reply reader: *text, or NULL and the error it gave */
+static char *
+reply(enum llm_api api, const char *body, struct error *e)
+{
+	char *text;
+
+	e->msg[0] = '\0';
+	if (llm_reply_text(api, "http://x/v1", body, strlen(body), &text, e) < 0)
+		return NULL;
+	return text;
+}
+
+static void
+test_reply_text(void)
+{
+	struct error e;
+	char *t;
+
+	t = reply(LLM_OPENAI, "{\"choices\": [{\"message\": {\"role\": "
+	    "\"assistant\", \"content\": \"Title: T\\nSummary: S\"}}]}", &e);
+	is_str(t, "Title: T\nSummary: S", "OpenAI: choices[0].message.content");
+	free(t);
+	t = reply(LLM_ANTHROPIC, "{\"content\": [{\"type\": \"text\", \"text\": "
+	    "\"one\"}, {\"type\": \"tool_use\", \"text\": \"skip\"}, "
+	    "{\"type\": \"text\", \"text\": \"two\"}]}", &e);
+	is_str(t, "one\ntwo", "Anthropic: the text blocks, joined by lines");
+	free(t);
+	t = reply(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": "
+	    "\"\"}}]}", &e);
+	is_str(t, "", "OpenAI: empty content is text, not an error");
+	free(t);
+
+	t = reply(LLM_OPENAI, "{\"choices\": []", &e);
+	ok(t == NULL && strstr(e.msg, "not JSON (line 1, column ") != NULL &&
+	    strstr(e.msg, "'http://x/v1'") != NULL,
+	    "torn reply: not JSON, with line, column and URL");
+	t = reply(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": "
+	    "null}}]}", &e);
+	ok(t == NULL && strstr(e.msg, "'choices[0].message.content'") != NULL,
+	    "OpenAI: content not a string names the field");
+	t = reply(LLM_OPENAI, "[1, 2]", &e);
+	ok(t == NULL && strstr(e.msg, "'choices[0].message.content'") != NULL,
+	    "OpenAI: not an object names the field");
+	t = reply(LLM_ANTHROPIC, "{\"content\": \"text\"}", &e);
+	ok(t == NULL && strstr(e.msg, "no 'content' array") != NULL,
+	    "Anthropic: content not an array");
+	t = reply(LLM_ANTHROPIC, "{\"content\": [{\"type\": \"image\"}]}", &e);
+	ok(t == NULL && strstr(e.msg, "no text in 'content'") != NULL,
+	    "Anthropic: no text block");
+	t = reply(LLM_OPENAI, "", &e);
+	ok(t == NULL && strstr(e.msg, "not JSON") != NULL, "an empty body");
+}
+
 int
 main(void)
 {
@@ -246,5 +299,6 @@ main(void)
 	test_offline();
 	test_prompt();
 	test_llm_helpers();
+	test_reply_text();
 	return done();
 }
