@@ -63,7 +63,22 @@ convctl: $(CMD_OBJ) lib/libconvctl.a
 tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
 
-check: convctl $(UNIT_BIN)
+# the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
+# replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
+# build/replay/NAME: the harness linked with fuzz/replay.c instead of libFuzzer
+FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
+	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
+REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
+
+build/replay/%: fuzz/fuzz_%.c fuzz/replay.c lib/libconvctl.a lib/convctl.h \
+    lib/internal.h lib/scan.h
+	@mkdir -p build/replay
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.c lib/libconvctl.a \
+	    $(DEP_LIBS)
+
+$(filter build/replay/migrate_%,$(REPLAY_BIN)): fuzz/fuzz_migrate.inc
+
+check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
 	@scripts/run-tests $(UNIT_BIN) tests/cli/*.t
 
@@ -79,9 +94,6 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:exitcode=86 \
 VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
-# one name a harness, fuzz/fuzz_NAME.c; `make fuzz` also runs fuzz-scan
-FUZZ_HARNESSES = store settings time migrate_smarthole migrate_messages \
-	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
 
 stress: convctl
 	@CRASH_TRIALS=$(STRESS_TRIALS) scripts/run-tests tests/cli/crash.t \
@@ -94,12 +106,11 @@ check-asan:
 	$(MAKE) -C build/asan clean
 	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" check
 
-check-valgrind: convctl
+check-valgrind: convctl $(REPLAY_BIN)
 	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests $(CLI_TESTS)
 
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_HARNESSES)
-	@$(MAKE) --no-print-directory fuzz-scan FUZZ_TIME=$(FUZZ_SECONDS)
 
 demo: convctl
 	@scripts/demo ./convctl
@@ -111,21 +122,6 @@ bench: convctl bench/floor
 
 bench/floor: bench/floor.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -o $@ bench/floor.c
-
-# differential fuzzing of the store scanner (lib/scan.c) against jansson;
-# FUZZ_TIME seconds (60); inputs it finds go to fuzz/bin/corpus-scan
-FUZZ_CC = clang
-FUZZ_TIME = 60
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
-fuzz/bin/scan: fuzz/scan.c $(LIB_SRC) lib/convctl.h lib/internal.h lib/scan.h
-	@mkdir -p fuzz/bin/corpus-scan
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Ilib $(DEP_CFLAGS) -o $@ fuzz/scan.c $(LIB_SRC) \
-	    $(DEP_LIBS)
-
-fuzz-scan: fuzz/bin/scan
-	fuzz/bin/scan -dict=fuzz/scan.dict -max_total_time=$(FUZZ_TIME) \
-	    -print_final_stats=1 fuzz/bin/corpus-scan fuzz/seeds/scan \
-	    fuzz/findings
 
 # every page, warnings included; the style notes (pages not installed yet) are not
 lint:
@@ -164,8 +160,8 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
-	rm -f bench/floor fuzz/bin/scan
+	rm -f bench/floor
 	rm -rf build
 
-.PHONY: all check demo lint bench fuzz-scan install uninstall clean stress \
+.PHONY: all check demo lint bench install uninstall clean stress \
 	check-asan check-valgrind fuzz

@@ -21,7 +21,7 @@
  *     skipped (jansson's reader loses the byte it puts back when it is NUL).
  * Whatever the scanner refuses or is unsure of goes to jansson, which says
  * what is wrong and where; so the one thing it must never do is accept what
- * jansson refuses. fuzz/scan.c checks both directions and the fields.
+ * jansson refuses. fuzz/fuzz_scan.c checks both directions and the fields.
  */
 #include <errno.h>
 #include <math.h>

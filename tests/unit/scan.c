@@ -1,7 +1,7 @@
 /*
  * scan.c - the store scanner agrees with jansson and the shape checks: what
  * it accepts, what it refuses, the fields it keeps. Each case that the
- * differential fuzzer (fuzz/scan.c) found is here too, marked "fuzz:".
+ * differential fuzzer (fuzz/fuzz_scan.c) found is here too, marked "fuzz:".
  */
 #include <fcntl.h>
 #include <stdlib.h>

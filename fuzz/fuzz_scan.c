@@ -1,5 +1,5 @@
 /*
- * fuzz/scan.c - differential fuzzing of lib/scan.c against jansson.
+ * fuzz_scan.c - differential fuzzing of lib/scan.c against jansson.
  *
  * For every input: the scanner's verdict against jansson's parse with
  * JSON_LOAD_FLAGS followed by the store's shape checks (as adopt() in
@@ -14,7 +14,7 @@
  *     unchanged bytes written back in pieces) is not the text that dumping
  *     jansson's tree gives, as store.c wrote before the scanner. The store
  *     lives in /dev/shm, where fsync costs nothing.
- * Build and run: make fuzz-scan (FUZZ_TIME=seconds).
+ * Run: scripts/fuzz scan (FUZZ_SECONDS=N), with the tokens of fuzz_scan.dict.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "scan.h"
+#include "../lib/internal.h"
+#include "../lib/scan.h"
 
 #define FAIL(...) do {						\
 	fprintf(stderr, "scan.c disagrees with jansson: ");	\
