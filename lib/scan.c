@@ -654,14 +654,80 @@ literal(struct scanner *s, const char *word, size_t n)
 	return 0;
 }
 
+/*
+ * Loops over the members of an object, s->p at its first key: each pass has
+ * read key k and the ':' after it; the body reads the value and then calls
+ * next_member(). The keys seen from mark on are the object's, for the
+ * duplicate check; the caller sets s->nkeys back to mark after the loop.
+ */
+#define EACH_MEMBER(s, mark, k)						\
+	for (mark = (s)->nkeys; key((s), mark, &(k)) == 0;)
+
+/* after a member's value: 1 at ',' (and past it), 0 at '}' (past it), -1 */
+static int
+next_member(struct scanner *s)
+{
+	ws(s);
+	if (at(s, ',')) {
+		s->p++;
+		ws(s);
+		return 1;
+	}
+	if (at(s, '}')) {
+		s->p++;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Loops over the elements of an array, s->p at its '[': the body reads one
+ * element, returning -1 when it is not what the store allows. After the
+ * loop, more is 0 when the array ended well (s->p past its ']'), -1 if not.
+ */
+#define EACH_ELEMENT(s, more)						\
+	for (more = first_element(s); more > 0; more = next_element(s))
+
+/* 1 past '[' with an element to read, 0 past an empty array's ']', -1 */
+static int
+first_element(struct scanner *s)
+{
+	if (!at(s, '['))
+		return -1;
+	s->p++;
+	ws(s);
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	return 1;
+}
+
+/* after an element: 1 at ',' (and past it), 0 at ']' (past it), -1 */
+static int
+next_element(struct scanner *s)
+{
+	ws(s);
+	if (at(s, ',')) {
+		s->p++;
+		ws(s);
+		return 1;
+	}
+	if (at(s, ']')) {
+		s->p++;
+		return 0;
+	}
+	return -1;
+}
+
 static int value(struct scanner *, int depth);
 
 static int
 object(struct scanner *s, int depth)
 {
-	size_t mark = s->nkeys;
 	struct str k;
-	int rc = -1;
+	size_t mark;
+	int more = -1;
 
 	s->p++;
 	ws(s);
@@ -669,48 +735,22 @@ object(struct scanner *s, int depth)
 		s->p++;
 		return 0;
 	}
-	for (;;) {
-		if (key(s, mark, &k) < 0 || value(s, depth + 1) < 0)
+	EACH_MEMBER(s, mark, k)
+		if (value(s, depth + 1) < 0 || (more = next_member(s)) <= 0)
 			break;
-		ws(s);
-		if (at(s, ',')) {
-			s->p++;
-			ws(s);
-			continue;
-		}
-		if (at(s, '}')) {
-			s->p++;
-			rc = 0;
-		}
-		break;
-	}
 	s->nkeys = mark;
-	return rc;
+	return more == 0 ? 0 : -1;
 }
 
 static int
 array(struct scanner *s, int depth)
 {
-	s->p++;
-	ws(s);
-	if (at(s, ']')) {
-		s->p++;
-		return 0;
-	}
-	for (;;) {
+	int more;
+
+	EACH_ELEMENT(s, more)
 		if (value(s, depth + 1) < 0)
 			return -1;
-		ws(s);
-		if (at(s, ',')) {
-			s->p++;
-			ws(s);
-			continue;
-		}
-		if (!at(s, ']'))
-			return -1;
-		s->p++;
-		return 0;
-	}
+	return more;
 }
 
 /* any value, at depth (the top object is 1) */
@@ -752,62 +792,19 @@ string_or_null(struct scanner *s, struct str *t, int nullable)
 	return -1;	/* valid JSON perhaps, but not the store's shape */
 }
 
-/*
- * Loops over the members of an object, s->p at its first key: each pass has
- * read key k and the ':' after it; the body reads the value and then calls
- * next_member(). The keys seen from mark on are the object's, for the
- * duplicate check; the caller sets s->nkeys back to mark after the loop.
- */
-#define EACH_MEMBER(s, mark, k)						\
-	for (mark = (s)->nkeys; key((s), mark, &(k)) == 0;)
-
-/* after a member's value: 1 at ',' (and past it), 0 at '}' (past it), -1 */
-static int
-next_member(struct scanner *s)
-{
-	ws(s);
-	if (at(s, ',')) {
-		s->p++;
-		ws(s);
-		return 1;
-	}
-	if (at(s, '}')) {
-		s->p++;
-		return 0;
-	}
-	return -1;
-}
-
 /* toolsUsed: null or an array of strings */
 static int
 tools(struct scanner *s)
 {
 	struct str t;
+	int more;
 
 	if (at(s, 'n'))
 		return literal(s, "null", 4);
-	if (!at(s, '['))
-		return -1;
-	s->p++;
-	ws(s);
-	if (at(s, ']')) {
-		s->p++;
-		return 0;
-	}
-	for (;;) {
+	EACH_ELEMENT(s, more)
 		if (!at(s, '"') || string(s, &t) < 0)
 			return -1;
-		ws(s);
-		if (at(s, ',')) {
-			s->p++;
-			ws(s);
-			continue;
-		}
-		if (!at(s, ']'))
-			return -1;
-		s->p++;
-		return 0;
-	}
+	return more;
 }
 
 static int
@@ -849,30 +846,15 @@ message(struct scanner *s, int64_t *ms)
 static int
 messages(struct scanner *s, size_t *n, int64_t *last)
 {
+	int more;
+
 	*n = 0;
-	if (!at(s, '['))
-		return -1;
-	s->p++;
-	ws(s);
-	if (at(s, ']')) {
-		s->p++;
-		return 0;
-	}
-	for (;;) {
+	EACH_ELEMENT(s, more) {
 		if (!at(s, '{') || message(s, last) < 0)
 			return -1;
 		(*n)++;
-		ws(s);
-		if (at(s, ',')) {
-			s->p++;
-			ws(s);
-			continue;
-		}
-		if (!at(s, ']'))
-			return -1;
-		s->p++;
-		return 0;
 	}
+	return more;
 }
 
 static void
@@ -950,30 +932,12 @@ conv(struct scanner *s, struct scan *out, int *active)
 static int
 conversations(struct scanner *s, struct scan *out)
 {
-	int active = 0;
+	int active = 0, more;
 
-	if (!at(s, '['))
-		return -1;
-	s->p++;
-	ws(s);
-	if (at(s, ']')) {
-		s->p++;
-		return 0;
-	}
-	for (;;) {
+	EACH_ELEMENT(s, more)
 		if (!at(s, '{') || conv(s, out, &active) < 0)
 			return -1;
-		ws(s);
-		if (at(s, ',')) {
-			s->p++;
-			ws(s);
-			continue;
-		}
-		if (!at(s, ']'))
-			return -1;
-		s->p++;
-		return 0;
-	}
+	return more;
 }
 
 static int
