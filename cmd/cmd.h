@@ -76,6 +76,12 @@ int cmd_usage_error(const struct ctx *, const char *fmt, ...)
 /* the whole number option code in [min, max] */
 int cmd_number(const struct ctx *, int code, const char *name, long min,
     long max, long *out);
+/*
+ * the output format of -f FMT and --json: dflt without either, json with
+ * --json; FMT must be one of allowed, a mask of 1 << FMT_x
+ */
+int cmd_format(const struct ctx *, enum format dflt, enum format json,
+    unsigned allowed, enum format *);
 /* opens the store the settings name */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
 /* applies the rolling limit and writes */

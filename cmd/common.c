@@ -76,6 +76,32 @@ cmd_number(const struct ctx *ctx, int code, const char *name, long min,
 }
 
 int
+cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
+    unsigned allowed, enum format *f)
+{
+	const char *name = args_get(&ctx->args, 'f');
+	struct buf list = { 0 };
+	unsigned i;
+	int rc;
+
+	*f = args_has(&ctx->args, OPT_JSON) ? json : dflt;
+	if (name == NULL || (format_parse(name, f) == 0 && (allowed & 1u << *f)))
+		return 0;
+	/* "text, markdown or json": the allowed names in the enum's order */
+	for (i = 0; allowed >> i != 0; i++) {
+		if ((allowed & 1u << i) == 0)
+			continue;
+		buf_addf(&list, "%s%s", list.len == 0 ? "" :
+		    allowed >> (i + 1) == 0 ? " or " : ", ",
+		    format_name((enum format)i));
+	}
+	rc = cmd_usage_error(ctx, "unknown format '%s' (expected %s)", name,
+	    list.data);
+	buf_free(&list);
+	return rc;
+}
+
+int
 cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 {
 	const char *path = settings_get(&ctx->settings, SET_STORE);

@@ -12,19 +12,16 @@ static int
 prompt_exec(struct ctx *ctx)
 {
 	struct prompt_request rq = { FMT_TEXT, -1, -1 };
-	const char *fmt = args_get(&ctx->args, 'f');
 	struct store *st = NULL;
 	struct buf out = { 0 };
 	struct conv *c;
 	struct error e;
 	int rc;
 
-	if (args_has(&ctx->args, OPT_JSON))
-		rq.format = FMT_OPENAI;
-	if (fmt != NULL && (format_parse(fmt, &rq.format) < 0 ||
-	    rq.format == FMT_JSON))
-		return cmd_usage_error(ctx, "unknown format '%s' (expected text, "
-		    "markdown, openai or jsonl)", fmt);
+	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_OPENAI, 1u << FMT_TEXT |
+	    1u << FMT_MARKDOWN | 1u << FMT_OPENAI | 1u << FMT_JSONL,
+	    &rq.format)) != 0)
+		return rc;
 	if ((args_has(&ctx->args, OPT_LAST) &&
 	    (rc = cmd_number(ctx, OPT_LAST, "--last", 0, 1L << 40, &rq.last)) != 0) ||
 	    (args_has(&ctx->args, OPT_MAX_TOKENS) &&

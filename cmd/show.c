@@ -35,18 +35,16 @@ pick(struct ctx *ctx, struct store *st)
 static int
 show_exec(struct ctx *ctx)
 {
-	const char *fmt = args_get(&ctx->args, 'f');
-	enum format f = args_has(&ctx->args, OPT_JSON) ? FMT_JSON : FMT_TEXT;
+	enum format f;
 	struct store *st = NULL;
 	struct conv *c;
 	struct error e;
 	struct buf out = { 0 };
 	int rc;
 
-	if (fmt != NULL && (format_parse(fmt, &f) < 0 ||
-	    (f != FMT_TEXT && f != FMT_MARKDOWN && f != FMT_JSON)))
-		return cmd_usage_error(ctx, "unknown format '%s' (expected text, "
-		    "markdown or json)", fmt);
+	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_JSON, 1u << FMT_TEXT |
+	    1u << FMT_MARKDOWN | 1u << FMT_JSON, &f)) != 0)
+		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
 	rc = EXIT_FAIL;

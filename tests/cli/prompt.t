@@ -131,7 +131,7 @@ test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are printed exactly' 
 
 test_expect 'bad options are usage errors' '
 	fails_with 2 convctl prompt --format json &&
-	stderr_has "unknown format '\''json'\''" &&
+	stderr_has "unknown format '\''json'\'' (expected text, markdown, openai or jsonl)" &&
 	fails_with 2 convctl prompt --last many &&
 	stderr_has "--last expects a whole number" &&
 	fails_with 2 convctl prompt --max-tokens -5 &&

@@ -100,7 +100,7 @@ test_expect 'an unknown id fails, naming the id' '
 
 test_expect 'an unknown format is a usage error' '
 	fails_with 2 convctl show --format yaml &&
-	stderr_has "unknown format '\''yaml'\''" &&
+	stderr_has "unknown format '\''yaml'\'' (expected text, markdown or json)" &&
 	fails_with 2 convctl show --format openai &&
 	fails_with 2 convctl show a b &&
 	stderr_has "unexpected argument '\''b'\''"
