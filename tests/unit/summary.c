@@ -251,6 +251,19 @@ reply(enum llm_api api, const char *body, struct error *e)
 	return text;
 }
 
+/* the reply reader refuses body with an error holding want */
+static void
+refused(enum llm_api api, const char *body, const char *want, const char *name)
+{
+	struct error e;
+	char *t = reply(api, body, &e);
+
+	if (!ok(t == NULL && strstr(e.msg, want) != NULL, name))
+		printf("#   got '%s', want an error with '%s'\n", t ? t : e.msg,
+		    want);
+	free(t);
+}
+
 static void
 test_reply_text(void)
 {
@@ -271,25 +284,19 @@ test_reply_text(void)
 	is_str(t, "", "OpenAI: empty content is text, not an error");
 	free(t);
 
-	t = reply(LLM_OPENAI, "{\"choices\": []", &e);
-	ok(t == NULL && strstr(e.msg, "not JSON (line 1, column ") != NULL &&
-	    strstr(e.msg, "'http://x/v1'") != NULL,
-	    "torn reply: not JSON, with line, column and URL");
-	t = reply(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": "
-	    "null}}]}", &e);
-	ok(t == NULL && strstr(e.msg, "'choices[0].message.content'") != NULL,
+	refused(LLM_OPENAI, "{\"choices\": []",
+	    "from 'http://x/v1': not JSON (line 1, column ",
+	    "torn reply: not JSON, with the URL, line and column");
+	refused(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": null}}]}",
+	    "no 'choices[0].message.content' string",
 	    "OpenAI: content not a string names the field");
-	t = reply(LLM_OPENAI, "[1, 2]", &e);
-	ok(t == NULL && strstr(e.msg, "'choices[0].message.content'") != NULL,
+	refused(LLM_OPENAI, "[1, 2]", "no 'choices[0].message.content' string",
 	    "OpenAI: not an object names the field");
-	t = reply(LLM_ANTHROPIC, "{\"content\": \"text\"}", &e);
-	ok(t == NULL && strstr(e.msg, "no 'content' array") != NULL,
+	refused(LLM_ANTHROPIC, "{\"content\": \"text\"}", "no 'content' array",
 	    "Anthropic: content not an array");
-	t = reply(LLM_ANTHROPIC, "{\"content\": [{\"type\": \"image\"}]}", &e);
-	ok(t == NULL && strstr(e.msg, "no text in 'content'") != NULL,
-	    "Anthropic: no text block");
-	t = reply(LLM_OPENAI, "", &e);
-	ok(t == NULL && strstr(e.msg, "not JSON") != NULL, "an empty body");
+	refused(LLM_ANTHROPIC, "{\"content\": [{\"type\": \"image\"}]}",
+	    "no text in 'content'", "Anthropic: no text block");
+	refused(LLM_OPENAI, "", "not JSON", "an empty body");
 }
 
 int
