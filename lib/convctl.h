@@ -135,8 +135,8 @@ struct conv *store_find(struct store *, const char *id);
 struct conv *store_active(struct store *);		/* NULL: none */
 /* ended conversations, newest endedAt first; *n of them; caller frees array */
 struct conv **store_ended(struct store *, size_t *n);
-/* removes and frees conversation c */
-void store_remove(struct store *, struct conv *);
+/* removes and frees the conversations v[0..n), in one pass */
+void store_remove(struct store *, struct conv *const *v, size_t n);
 
 const char *conv_id(const struct conv *);
 int64_t conv_started(const struct conv *);

@@ -236,13 +236,14 @@ int
 store_prune(struct store *st, const struct prune_request *rq, char ***ids,
     size_t *n, struct error *e)
 {
-	struct conv **ended;
+	struct conv **ended, **gone;
 	size_t nended, i, k = 0, keep, total = 0;
 	char **out;
 
 	(void)e;
 	ended = store_ended(st, &nended);	/* newest first */
 	out = xmalloc((nended + 1) * sizeof(*out));
+	gone = xmalloc((nended + 1) * sizeof(*gone));
 	keep = rq->max < 0 || (size_t)rq->max > nended ? nended : (size_t)rq->max;
 	for (i = 0; i < nended; i++)
 		if (!prune_keeps(rq, ended[i], i, keep))
@@ -251,13 +252,15 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 	for (i = nended; i-- > 0;) {
 		if (prune_keeps(rq, ended[i], i, keep))
 			continue;
+		gone[k] = ended[i];
 		out[k++] = xstrdup(conv_id(ended[i]));
-		if (!rq->dry_run)
-			store_remove(st, ended[i]);
 		if (rq->progress != NULL)
 			rq->progress(rq->progress_arg, k, total);
 	}
 	out[k] = NULL;
+	if (!rq->dry_run)
+		store_remove(st, gone, k);
+	free(gone);
 	free(ended);
 	if (ids != NULL)
 		*ids = out;
@@ -303,8 +306,7 @@ store_delete(struct store *st, char *const *ids, size_t n, int force,
 		names[k] = NULL;
 	}
 	if (!dry_run)
-		for (i = 0; i < k; i++)
-			store_remove(st, victims[i]);
+		store_remove(st, victims, k);
 	*out = names;
 	*nout = k;
 	names = NULL;

@@ -40,6 +40,7 @@ struct conv {
 	const char *id, *title, *summary;	/* point into obj or own */
 	int64_t started, ended, last;
 	size_t nmsg;
+	int doomed;		/* store_remove() is taking it out */
 };
 
 struct store {
@@ -325,52 +326,57 @@ store_active(struct store *st)
 }
 
 void
-store_remove(struct store *st, struct conv *c)
+store_remove(struct store *st, struct conv *const *v, size_t n)
 {
-	size_t i;
+	size_t i, k = 0;
 
+	for (i = 0; i < n; i++)
+		v[i]->doomed = 1;
 	for (i = 0; i < st->n; i++)
-		if (st->conv[i] == c) {
-			memmove(st->conv + i, st->conv + i + 1,
-			    (st->n - i - 1) * sizeof(*st->conv));
-			st->n--;
-			conv_free(c);
-			return;
-		}
+		if (st->conv[i]->doomed)
+			conv_free(st->conv[i]);
+		else
+			st->conv[k++] = st->conv[i];
+	st->n = k;
 }
+
+/* an ended conversation and its place in the file, for a stable sort */
+struct ranked {
+	struct conv *c;
+	size_t pos;
+};
 
 /* newest endedAt first; of equal times, the later in the file first */
 static int
 by_ended_desc(const void *a, const void *b)
 {
-	const struct conv *x = *(struct conv *const *)a, *y = *(struct conv *const *)b;
+	const struct ranked *x = a, *y = b;
 
-	if (x->ended != y->ended)
-		return x->ended < y->ended ? 1 : -1;
-	return 0;
+	if (x->c->ended != y->c->ended)
+		return x->c->ended < y->c->ended ? 1 : -1;
+	return x->pos < y->pos ? 1 : x->pos > y->pos ? -1 : 0;
 }
 
 struct conv **
 store_ended(struct store *st, size_t *n)
 {
-	struct conv **v = xmalloc((st->n + 1) * sizeof(*v));
+	struct ranked *r = xmalloc((st->n + 1) * sizeof(*r));
+	struct conv **v;
 	size_t i, k = 0;
 
-	for (i = st->n; i-- > 0;)	/* reversed, so a stable sort keeps later first */
-		if (st->conv[i]->ended >= 0)
-			v[k++] = st->conv[i];
-	/* qsort is not stable: order equal times by file position by hand */
-	for (i = 1; i < k; i++) {
-		struct conv *c = v[i];
-		size_t j = i;
-
-		while (j > 0 && by_ended_desc(&v[j - 1], &c) > 0) {
-			v[j] = v[j - 1];
-			j--;
+	for (i = 0; i < st->n; i++)
+		if (st->conv[i]->ended >= 0) {
+			r[k].c = st->conv[i];
+			r[k].pos = i;
+			k++;
 		}
-		v[j] = c;
-	}
+	if (k > 1)
+		qsort(r, k, sizeof(*r), by_ended_desc);
+	v = xmalloc((k + 1) * sizeof(*v));
+	for (i = 0; i < k; i++)
+		v[i] = r[i].c;
 	v[k] = NULL;
+	free(r);
 	*n = k;
 	return v;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convctl.h"
 #include "tap.h"
@@ -59,6 +60,66 @@ message_ids(struct conv *c, size_t *n)
 	ids[k] = NULL;
 	*n = k;
 	return ids;
+}
+
+/*
+ * Ties in endedAt: the later in the file counts as newer, for recent and for
+ * what prune keeps; prune and delete take out exactly what they name.
+ */
+static void
+test_ties(void)
+{
+	/* file order c0..c5; endedAt minutes 3 1 3 2 1 3 */
+	static const int minute[] = { 3, 1, 3, 2, 1, 3 };
+	static const char *const newest[] = { "c5", "c2", "c0", "c3", "c4", "c1" };
+	static const char *const pruned[] = { "c1", "c4", "c3", "c0" };
+	struct prune_request prq = { .max = 2, .older_than = -1 };
+	char *del[] = { "c5" }, **ids = NULL, **out = NULL, ts[TS_LEN];
+	struct store *st;
+	struct conv **ended;
+	struct error e;
+	struct buf b = { 0 };
+	size_t i, n, nout;
+	FILE *f;
+	int good;
+
+	buf_adds(&b, "{\"version\": 1, \"conversations\": [");
+	for (i = 0; i < 6; i++) {
+		ts_format(T0 + minute[i] * MIN, ts);
+		buf_addf(&b, "%s{\"id\": \"c%zu\", \"startedAt\": \"%s\", "
+		    "\"endedAt\": \"%s\", \"messages\": []}", i ? ", " : "", i,
+		    ts, ts);
+	}
+	buf_adds(&b, "]}");
+	if ((f = fopen(path, "w")) == NULL || fwrite(b.data, 1, b.len, f) != b.len ||
+	    fclose(f) != 0) {
+		ok(0, "write the store with ties");
+		return;
+	}
+	buf_free(&b);
+	if (store_open(&st, path, STORE_WRITE, 1, &e) < 0) {
+		ok(0, e.msg);
+		return;
+	}
+	ended = store_ended(st, &n);
+	for (i = 0, good = n == 6; good && i < n; i++)
+		good = strcmp(conv_id(ended[i]), newest[i]) == 0;
+	ok(good, "equal endedAt: the later in the file is the newer");
+	free(ended);
+
+	is_int(store_prune(st, &prq, &ids, &n, &e), 0, "prune --max 2 with ties");
+	for (i = 0, good = n == 4; good && i < n; i++)
+		good = strcmp(ids[i], pruned[i]) == 0;
+	ok(good, "removes the four older, oldest first");
+	strv_free(ids);
+	ok(store_count(st) == 2 && store_find(st, "c2") != NULL &&
+	    store_find(st, "c5") != NULL, "and keeps the two newest");
+
+	is_int(store_delete(st, del, 1, 0, 0, &out, &nout, &e), 0, "delete c5");
+	ok(nout == 1 && store_count(st) == 1 && store_find(st, "c5") == NULL &&
+	    store_find(st, "c2") != NULL, "leaves only c2");
+	strv_free(out);
+	store_close(st);
 }
 
 int
@@ -172,6 +233,9 @@ main(void)
 	is_str(ts, "2026-02-04T20:46:40.000Z", "its last activity kept");
 	is_int(store_save(st, &e), -1, "a store opened for reading cannot be saved");
 	store_close(st);
+	unlink(path);
+
+	test_ties();
 
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
