@@ -103,10 +103,14 @@ int cmd_now(const struct ctx *, int64_t *ms);
  *	progress_done(&p);
  * progress_cb fits a library callback such as prune_request.progress, with
  * the struct progress as its argument. Nothing shows for total < 2.
+ * progress_item(&p, i + 1, name) draws at once, naming the item begun: for
+ * steps that take long. progress_clear() erases the line before a message;
+ * the next step draws it again.
  */
 struct progress {
 	const struct ctx *ctx;
 	const char *what;
+	const char *item;	/* shown after the count; NULL: none */
 	size_t done, total;
 	int on;			/* stderr is a terminal */
 	int shown;		/* something is on the line */
@@ -115,6 +119,8 @@ struct progress {
 void progress_start(struct progress *, const struct ctx *, const char *what,
     size_t total);
 void progress_step(struct progress *, size_t done);
+void progress_item(struct progress *, size_t done, const char *item);
+void progress_clear(struct progress *);
 void progress_done(struct progress *);
 void progress_cb(void *progress, size_t done, size_t total);
 /* main.c */

@@ -21,8 +21,9 @@ now_ms(void)
 static void
 draw(struct progress *p)
 {
-	fprintf(stderr, "\r\033[Kconvctl: %s: %s %zu/%zu", p->ctx->cmd->name,
-	    p->what, p->done, p->total);
+	fprintf(stderr, "\r\033[Kconvctl: %s: %s %zu/%zu%s%s", p->ctx->cmd->name,
+	    p->what, p->done, p->total, p->item != NULL ? " " : "",
+	    p->item != NULL ? p->item : "");
 	fflush(stderr);
 	p->shown = 1;
 	p->last_ms = now_ms();
@@ -34,6 +35,7 @@ progress_start(struct progress *p, const struct ctx *ctx, const char *what,
 {
 	p->ctx = ctx;
 	p->what = what;
+	p->item = NULL;
 	p->done = 0;
 	p->total = total;
 	p->on = total > 1 && isatty(STDERR_FILENO);
@@ -47,19 +49,36 @@ void
 progress_step(struct progress *p, size_t done)
 {
 	p->done = done;
+	p->item = NULL;
 	/* a terminal redrawn more than ten times a second only slows us down */
 	if (p->on && (done == p->total || now_ms() - p->last_ms >= 100))
 		draw(p);
 }
 
 void
-progress_done(struct progress *p)
+progress_item(struct progress *p, size_t done, const char *item)
 {
-	/* the line is erased: what was done is the command's output */
+	p->done = done;
+	p->item = item;
+	if (p->on)
+		draw(p);
+}
+
+void
+progress_clear(struct progress *p)
+{
 	if (p->shown)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
-	p->on = p->shown = 0;
+	p->shown = 0;
+}
+
+void
+progress_done(struct progress *p)
+{
+	/* the line is erased: what was done is the command's output */
+	progress_clear(p);
+	p->on = 0;
 }
 
 void

@@ -43,15 +43,8 @@ struct run {
 	struct item *items;
 	size_t n;
 	int dry_run;
-	int progress;			/* a progress line is on stderr */
+	struct progress progress;
 };
-
-static void
-clear_progress(struct run *r)
-{
-	if (r->progress)
-		fputs("\r\033[K", stderr);
-}
 
 static void
 log_line(void *arg, const char *line)
@@ -114,7 +107,7 @@ fail(struct run *r, struct item *it, enum summary_status st, const char *fmt,
 	it->unstored = 0;
 	free(it->error);
 	it->error = b.data;
-	clear_progress(r);
+	progress_clear(&r->progress);
 	cmd_error(r->ctx, "%s", it->error);
 }
 
@@ -132,7 +125,7 @@ flush(struct run *r)
 		;
 	if (i == r->n)
 		return;
-	clear_progress(r);
+	progress_clear(&r->progress);
 	if (cmd_open(r->ctx, STORE_WRITE, &st) != 0) {
 		for (i = 0; i < r->n; i++)
 			if (r->items[i].unstored)
@@ -190,7 +183,7 @@ run(struct run *r)
 
 	for (i = 0; i < r->n; i++)
 		ntodo += r->items[i].todo;
-	r->progress = ntodo > 1 && isatty(STDERR_FILENO);
+	progress_start(&r->progress, r->ctx, "summarizing", ntodo);
 	for (i = 0; i < r->n; i++) {
 		it = &r->items[i];
 		if (!it->todo)
@@ -198,15 +191,13 @@ run(struct run *r)
 		/* nothing made is ever waiting while a request is out */
 		if (network && !r->dry_run)
 			flush(r);
-		if (r->progress)
-			fprintf(stderr, "\r\033[Ksummarizing %zu/%zu %s", ++k,
-			    ntodo, summary_job_id(it->job));
+		progress_item(&r->progress, ++k, summary_job_id(it->job));
 		if (r->dry_run) {
 			it->status = SUMMARY_WOULD;
 			if (network && r->cf->llm.log != NULL) {
 				prompt = summary_prompt(it->job,
 				    r->cf->context_chars);
-				clear_progress(r);
+				progress_clear(&r->progress);
 				r->cf->llm.log(r->cf->llm.log_arg, prompt);
 				free(prompt);
 			}
@@ -218,14 +209,14 @@ run(struct run *r)
 			continue;
 		}
 		if (it->res.offline_title && r->cf->llm.log != NULL) {
-			clear_progress(r);
+			progress_clear(&r->progress);
 			r->cf->llm.log(r->cf->llm.log_arg, "the reply has no "
 			    "TITLE: line; the offline title stands in");
 		}
 		it->unstored = 1;
 	}
 	flush(r);
-	clear_progress(r);
+	progress_done(&r->progress);
 	if (network)
 		llm_cleanup();
 	for (i = 0; i < r->n; i++) {
