@@ -66,5 +66,8 @@ stderr_has() {
 }
 
 # unchanged FILE: FILE is byte for byte what snapshot FILE saved
+# on_tty [--stdout FILE] CMD...: CMD on a pseudo-terminal (stdout to FILE
+# with --stdout); prints what the terminal saw, exits with CMD's status
+on_tty() { python3 "$top/tests/helpers/on-tty.py" "$@"; }
 snapshot() { cp "$1" "$T/.snapshot"; }
 unchanged() { cmp "$T/.snapshot" "$1"; }

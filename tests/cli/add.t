@@ -157,7 +157,7 @@ test_expect 'an empty tool name is refused' '
 
 test_expect 'no TEXT and a terminal on standard input is a usage error' '
 	snapshot "$S" &&
-	script -qec "\"$CONVCTL_BIN\" add" /dev/null </dev/null >out 2>&1;
+	on_tty "$CONVCTL_BIN" add >out;
 	test $? -eq 2 &&
 	grep -q "no TEXT given and standard input is a terminal" out &&
 	unchanged "$S"

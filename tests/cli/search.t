@@ -61,27 +61,6 @@ test_expect 'no colour when stdout is not a terminal' '
 	! grep -q "$(printf "\033")" out
 '
 
-# stdout on a pseudo-terminal, through python3's pty module
-on_tty() {
-	python3 - "$@" <<-\PY
-	import os, pty, sys
-	pid, fd = pty.fork()
-	if pid == 0:
-	    os.execvp(sys.argv[1], sys.argv[1:])
-	out = b""
-	while True:
-	    try:
-	        d = os.read(fd, 4096)
-	    except OSError:
-	        break
-	    if not d:
-	        break
-	    out += d
-	os.waitpid(pid, 0)
-	sys.stdout.buffer.write(out)
-	PY
-}
-
 test_expect 'the match is coloured on a terminal' '
 	on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
 	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out

@@ -316,11 +316,10 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 '
 
 test_expect 'a progress line on a terminal, none elsewhere' '
-	command -v script >/dev/null || { echo "no script(1) for a terminal"; exit 1; }
 	export CONVCTL_STORE=$T/progress.json && seed >/dev/null &&
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	convctl end --no-summary >/dev/null &&
-	SHELL=/bin/sh script -qec "\"$CONVCTL_BIN\" summarize --all --summarizer offline" /dev/null >tty &&
+	on_tty "$CONVCTL_BIN" summarize --all --summarizer offline >tty &&
 	grep -q "summarizing 1/2 " tty && grep -q "summarizing 2/2 " tty &&
 	convctl summarize --all --force --summarizer offline >out 2>err &&
 	test ! -s err && test "$(wc -l <out)" -eq 2
