@@ -241,10 +241,10 @@ llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
     char **text, struct error *e)
 {
 	json_error_t je;
-	json_t *root, *v, *blk;
-	struct buf out = { 0 };
-	const char *type;
-	size_t i;
+	json_t *root, *v, *blk, *msg;
+	struct buf out = { 0 }, why = { 0 };
+	const char *type, *refusal;
+	size_t i, rlen;
 	int rc = -1;
 
 	*text = NULL;
@@ -276,8 +276,17 @@ llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
 			goto out;
 		}
 	} else {
-		v = json_object_get(json_object_get(json_array_get(
-		    json_object_get(root, "choices"), 0), "message"), "content");
+		msg = json_object_get(json_array_get(json_object_get(root,
+		    "choices"), 0), "message");
+		v = json_object_get(msg, "content");
+		if (!json_is_string(v) && (refusal = json_str(msg, "refusal",
+		    &rlen)) != NULL) {
+			one_line(&why, refusal, rlen, 300);
+			error_set(e, "the model at '%s' refused: %s", url,
+			    why.data != NULL ? why.data : "");
+			buf_free(&why);
+			goto out;
+		}
 		if (!json_is_string(v)) {
 			error_set(e, "malformed reply from '%s': no "
 			    "'choices[0].message.content' string", url);

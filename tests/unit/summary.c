@@ -290,6 +290,10 @@ test_reply_text(void)
 	refused(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": null}}]}",
 	    "no 'choices[0].message.content' string",
 	    "OpenAI: content not a string names the field");
+	refused(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": null, "
+	    "\"refusal\": \"I can't\\nhelp with that.\"}}]}",
+	    "the model at 'http://x/v1' refused: I can't help with that.",
+	    "OpenAI: a refusal is named as one, in one line");
 	refused(LLM_OPENAI, "[1, 2]", "no 'choices[0].message.content' string",
 	    "OpenAI: not an object names the field");
 	refused(LLM_ANTHROPIC, "{\"content\": \"text\"}", "no 'content' array",
