@@ -70,4 +70,11 @@ test_expect 'no page for a command that is not in the table' '
 test_expect 'help for an unknown command is a usage error' '
 	fails_with 2 convctl help frobnicate && stderr_has "unknown command"
 '
+
+test_expect 'make demo runs to the end on its own scratch store' '
+	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
+	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&
+	grep -q "^conv-[0-9]*	2026-02-04T17:28:02.000Z	4	Add milk to my grocery list$" demo.out &&
+	grep -q "^Assistant: Added eggs. \[used: edit_file\]$" demo.out
+'
 test_done
