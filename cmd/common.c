@@ -27,12 +27,24 @@ args_all(const struct args *a, int code, size_t *n)
 	return a->values[code];
 }
 
+/* "convctl: CMD: message", one printable line whatever it quotes */
 static void
 vreport(const struct ctx *ctx, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "convctl: %s: ", ctx->cmd->name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *raw, *line;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	raw = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	vsnprintf(raw, (size_t)(n < 0 ? 0 : n) + 1, fmt, again);
+	va_end(again);
+	line = xmalloc(4 * strlen(raw) + 1);	/* \xHH for every byte at most */
+	error_printable(line, 4 * strlen(raw) + 1, raw);
+	fprintf(stderr, "convctl: %s: %s\n", ctx->cmd->name, line);
+	free(line);
+	free(raw);
 }
 
 void

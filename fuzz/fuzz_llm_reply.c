@@ -4,11 +4,12 @@
  * for both APIs, summary_parse_reply() (lib/summary.c) on the text, and the
  * provider error extraction llm_error_message() and llm_redact() on the body.
  *
- * Invariants: the reply reader gives text, or NULL and a one-line error that
- * names the URL; a title and a summary, when found, are one line, and valid
- * UTF-8 when the reply was (a reply reaches the parser from a JSON string,
- * which jansson has checked); the error message is never empty; a redacted
- * body no longer holds the secret.
+ * Invariants: the reply reader gives text, or NULL and an error that names
+ * the URL in one printable line (the fuzzer found jansson's error text
+ * quoting a raw newline from the reply); a title and a summary, when found,
+ * are one line, and valid UTF-8 when the reply was (a reply reaches the
+ * parser from a JSON string, which jansson has checked); the error message
+ * is never empty; a redacted body no longer holds the secret.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,16 @@ check_line(const char *s, int valid)
 		abort();
 }
 
+/* one line, no control character: what every error must be */
+static int
+printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 static void
 check_reply(enum llm_api api, const uint8_t *data, size_t size)
 {
@@ -40,7 +51,7 @@ check_reply(enum llm_api api, const uint8_t *data, size_t size)
 			abort();
 		free(text);
 	} else if (text != NULL || strstr(e.msg, url) == NULL ||
-	    strchr(e.msg, '\n') != NULL)
+	    !printable(e.msg))
 		abort();
 }
 

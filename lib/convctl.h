@@ -28,6 +28,9 @@ int error_set(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns -1 */
 int error_errno(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* appends ": strerror(errno)" */
+/* s into out as one printable line: control characters as \n, \t, \r or
+ * \xHH (both functions above do this to their message); its length */
+size_t error_printable(char *out, size_t size, const char *s);
 
 /* buf.c: a growing byte buffer; the data is always NUL-terminated */
 struct buf {

@@ -5,19 +5,57 @@
 
 #include "convctl.h"
 
-/* fmt into e, then ": " and strerror(*err) unless err is NULL; e may be NULL */
+size_t
+error_printable(char *out, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t k = 0;
+	unsigned char c;
+
+	if (size == 0)
+		return 0;
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		if (c >= 0x20 && c != 0x7f) {
+			if (k + 1 >= size)
+				break;
+			out[k++] = (char)c;
+			continue;
+		}
+		if (k + 4 >= size)
+			break;
+		out[k++] = '\\';
+		if (c == '\n' || c == '\t' || c == '\r')
+			out[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+		else {
+			out[k++] = 'x';
+			out[k++] = hex[c >> 4];
+			out[k++] = hex[c & 15];
+		}
+	}
+	out[k] = '\0';
+	return k;
+}
+
+/*
+ * fmt into e, then ": " and strerror(*err) unless err is NULL; e may be NULL.
+ * A message quotes what it found (a stored value, the JSON around a syntax
+ * error), so it is made printable: always one line, no terminal escapes.
+ */
 static int
 vset(struct error *e, const int *err, const char *fmt, va_list ap)
 {
+	char raw[sizeof(e->msg)];
 	size_t n;
 
 	if (e == NULL)
 		return -1;
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	if (err != NULL) {
-		n = strlen(e->msg);
-		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s", strerror(*err));
+		n = strlen(raw);
+		snprintf(raw + n, sizeof(raw) - n, ": %s", strerror(*err));
 	}
+	error_printable(e->msg, sizeof(e->msg), raw);
 	return -1;
 }
 

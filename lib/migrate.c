@@ -90,9 +90,11 @@ clean_string(const char *s)
 static void
 vnote(json_t *notes, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char raw[1024], msg[sizeof(raw)];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* a note quotes the source, as an error does: one printable line */
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	error_printable(msg, sizeof(msg), raw);
 	json_array_append_new(notes, clean_string(msg));
 }
 

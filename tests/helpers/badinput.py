@@ -89,6 +89,13 @@ def replaced(v, path, o):
     return root
 
 
+def one_line(err, cmd):
+    """err is one line 'convctl: CMD: ...' without a control character"""
+    line = err[:-1] if err.endswith("\n") else err
+    return line.startswith("convctl: %s: " % cmd) and \
+        not any(ord(c) < 0x20 or ord(c) == 0x7f for c in line)
+
+
 def source_cases():
     """(what, format, name, bytes) bad migrate sources from the fixtures"""
     for fmt, fix, name in SOURCES:
@@ -108,9 +115,11 @@ def source_cases():
             yield "%s: truncated at byte %d" % (tag, n), fmt, name, doc
         for bname, b in [("lone continuation", b"\x80"), ("overlong", b"\xc0\xaf"),
                          ("encoded surrogate", b"\xed\xa0\x80"), ("byte 0xff", b"\xff"),
-                         ("above U+10FFFF", b"\xf4\x90\x80\x80"), ("truncated 3-byte", b"\xe2\x82")]:
+                         ("above U+10FFFF", b"\xf4\x90\x80\x80"), ("truncated 3-byte", b"\xe2\x82"),
+                         # quoted by jansson's error: must not break the line
+                         ("escaped ESC", b"\\\x1b[31m")]:
             at = good.find(b'"', good.find(b'"content"') + 10) + 1
-            yield "%s: invalid UTF-8 (%s)" % (tag, bname), fmt, name, good[:at] + b + good[at:]
+            yield "%s: bad bytes in a string (%s)" % (tag, bname), fmt, name, good[:at] + b + good[at:]
         if fmt == "jsonl":
             lines = good.split(b"\n")
             for li, line in enumerate(lines):
@@ -166,8 +175,8 @@ def run_sources(prefix, store, env):
             elif r.returncode != 0:
                 if after != start:
                     why = "store changed by a refused migrate"
-                elif not err.startswith("convctl: migrate: ") or "\n" in err.rstrip("\n"):
-                    why = "error is not one line 'convctl: migrate: ...'"
+                elif not one_line(err, "migrate"):
+                    why = "error is not one printable line 'convctl: migrate: ...'"
                 elif name not in err:
                     why = "error does not name the file"
                 elif not re.search(r"(:\d+:\d+: )|(:\d+: )|(': line \d+: )|(at the top)|(': [^ ]*[\[.][^ ]*: )|(': \$?[\w-]+: )|(not (a|an|one of) )|(no .* in it)|(cannot tell)", err):
@@ -213,8 +222,13 @@ def cases(cat):
         for what, esc in (("lone high surrogate", r"\ud800"), ("lone low surrogate", r"\udc00"),
                           ("reversed pair", r"\udc00\ud800"), ("high then text", r"\ud83dx"),
                           ("bad escape", r"\q"), ("short \\u", r"\u12"), ("raw tab", "\t"),
-                          ("raw newline", "\n"), ("raw control", "\x01")):
+                          ("raw newline", "\n"), ("raw control", "\x01"),
+                          # jansson's error quotes these: still one line
+                          ("escaped raw newline", "\\\n"), ("escaped ESC", "\\\x1b[31m")):
             yield what, small.replace(b'"Added."', ('"a%sb"' % esc).encode())
+        # a refused value is quoted in the error: still one printable line
+        yield "newline and ESC in a role", small.replace(b'"role": "assistant"', b'"role": "as\\nsi\\u001b[31m"')
+        yield "newline and ESC in a time", small.replace(b'"2026-02-05T10:00:00.000Z"', b'"2026-02-05\\n\\u001b[31m"', 1)
     elif cat == "duplicates":
         yield "duplicate top key", small.replace(b'"lastMigrated": null', b'"lastMigrated": null, "lastMigrated": null')
         yield "duplicate conversation key", small.replace(b'"title": "t"', b'"title": "t", "title": "u"')
@@ -341,8 +355,8 @@ def main():
             elif r.returncode == 1:
                 if after != doc:
                     why = "store changed by a refused %s" % args[0]
-                elif not err.startswith("convctl: %s: " % args[0]) or "\n" in err.rstrip("\n"):
-                    why = "error is not one line 'convctl: %s: ...'" % args[0]
+                elif not one_line(err, args[0]):
+                    why = "error is not one printable line 'convctl: %s: ...'" % args[0]
                 elif store not in err:
                     why = "error does not name the store"
                 elif "no conversations in" in err:

@@ -1,0 +1,49 @@
+/*
+ * error.c - an error is one printable line, whatever it quotes: control
+ * characters are written as \n, \t, \r or \xHH, and a long message is cut
+ * before an escape that would not fit, never inside one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "convctl.h"
+#include "tap.h"
+
+int
+main(void)
+{
+	struct error e;
+	char out[8];
+	size_t i;
+	int ctl;
+
+	error_set(&e, "unknown role '%s'", "us\ner\x1b[31m\t\r\x7f");
+	is_str(e.msg, "unknown role 'us\\ner\\x1b[31m\\t\\r\\x7f'",
+	    "control characters are escaped");
+	error_set(&e, "'%s': %s", "a.json", "near 'caf\xc3\xa9 \\ \"'");
+	is_str(e.msg, "'a.json': near 'caf\xc3\xa9 \\ \"'",
+	    "UTF-8, backslashes and quotes are kept as they are");
+	errno = ENOENT;
+	error_errno(&e, "cannot open '%s'", "x\ny");
+	is_str(e.msg, "cannot open 'x\\ny': No such file or directory",
+	    "error_errno escapes too, and appends strerror");
+
+	is_int(error_printable(out, sizeof(out), "abc\ndef"), 7, "length written");
+	is_str(out, "abc\\nde", "cut at the buffer's end");
+	is_int(error_printable(out, sizeof(out), "abcd\x01"), 4, "an escape that "
+	    "does not fit is left out whole");
+	is_str(out, "abcd", "not cut inside it");
+
+	/* every byte: what comes out has no control character */
+	for (i = 1, ctl = 0; i < 256; i++) {
+		char s[2] = { (char)i, '\0' };
+
+		error_set(&e, "%s", s);
+		ctl += strpbrk(e.msg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b"
+		    "\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
+		    "\x1b\x1c\x1d\x1e\x1f\x7f") != NULL;
+	}
+	is_int(ctl, 0, "no byte makes a control character through");
+	return done();
+}
