@@ -69,6 +69,7 @@ struct ctx {
 };
 
 /* common.c: each returns 0, or the exit status after printing the error */
+/* "convctl: CMD: ..." on stderr, one printable line; ctx->cmd may be NULL */
 void cmd_error(const struct ctx *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_usage_error(const struct ctx *, const char *fmt, ...)

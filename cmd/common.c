@@ -27,7 +27,8 @@ args_all(const struct args *a, int code, size_t *n)
 	return a->values[code];
 }
 
-/* "convctl: CMD: message", one printable line whatever it quotes */
+/* "convctl: CMD: message" ("convctl: message" before a command is known),
+ * one printable line whatever it quotes */
 static void
 vreport(const struct ctx *ctx, const char *fmt, va_list ap)
 {
@@ -42,7 +43,8 @@ vreport(const struct ctx *ctx, const char *fmt, va_list ap)
 	va_end(again);
 	line = xmalloc(4 * strlen(raw) + 1);	/* \xHH for every byte at most */
 	error_printable(line, 4 * strlen(raw) + 1, raw);
-	fprintf(stderr, "convctl: %s: %s\n", ctx->cmd->name, line);
+	fprintf(stderr, "convctl: %s%s%s\n", ctx->cmd ? ctx->cmd->name : "",
+	    ctx->cmd ? ": " : "", line);
 	free(line);
 	free(raw);
 }

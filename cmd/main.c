@@ -244,12 +244,11 @@ main(int argc, char **argv)
 			list_commands(stdout);
 			return check_stdout(NULL);
 		case ':':
-			fprintf(stderr, "convctl: option '%s' needs a value\n",
+			cmd_error(&ctx, "option '%s' needs a value",
 			    argv[optind - 1]);
 			return EXIT_USAGE;
 		case '?':
-			fprintf(stderr, "convctl: unknown option '%s'\n",
-			    argv[optind - 1]);
+			cmd_error(&ctx, "unknown option '%s'", argv[optind - 1]);
 			fputs(usage_head, stderr);
 			return EXIT_USAGE;
 		default:
@@ -266,8 +265,7 @@ main(int argc, char **argv)
 	if (strcmp(argv[0], "help") == 0) {
 		settings_free(&flags);
 		if (argc > 2) {
-			fprintf(stderr, "convctl: help: unexpected argument '%s'\n",
-			    argv[2]);
+			cmd_error(&ctx, "help: unexpected argument '%s'", argv[2]);
 			return EXIT_USAGE;
 		}
 		if (argc == 1) {
@@ -275,16 +273,15 @@ main(int argc, char **argv)
 			return check_stdout(NULL);
 		}
 		if ((ctx.cmd = find_command(argv[1])) == NULL) {
-			fprintf(stderr, "convctl: help: unknown command '%s'\n",
-			    argv[1]);
+			cmd_error(&ctx, "help: unknown command '%s'", argv[1]);
 			return EXIT_USAGE;
 		}
 		print_help(ctx.cmd);
 		return check_stdout(ctx.cmd);
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
-		fprintf(stderr, "convctl: unknown command '%s'; see 'convctl "
-		    "--help'\n", argv[0]);
+		cmd_error(&ctx, "unknown command '%s'; see 'convctl --help'",
+		    argv[0]);
 		settings_free(&flags);
 		return EXIT_USAGE;
 	}

@@ -71,6 +71,14 @@ test_expect 'help for an unknown command is a usage error' '
 	fails_with 2 convctl help frobnicate && stderr_has "unknown command"
 '
 
+test_expect 'a diagnostic quoting an argument is still one printable line' '
+	fails_with 2 convctl "$(printf "fro\nb\033[31m")" &&
+	test "$(cat "$T/err")" = "convctl: unknown command '\''fro\\nb\\x1b[31m'\''; see '\''convctl --help'\''" &&
+	fails_with 2 convctl help "$(printf "x\ty")" &&
+	test "$(wc -l <"$T/err")" -eq 1 && stderr_has "help: unknown command" &&
+	fails_with 1 convctl show "$(printf "a\nb")" && test "$(wc -l <"$T/err")" -eq 1
+'
+
 test_expect 'make demo runs to the end on its own scratch store' '
 	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
 	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&
