@@ -47,11 +47,19 @@ MAN5 = $(wildcard man/*.5)
 
 all: convctl
 
-lib/%.o: lib/%.c lib/convctl.h lib/internal.h lib/migrate.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# Header dependencies: each compile writes what it included to a .d file
+# beside its output (-MMD -MP), read back below, so editing a header rebuilds
+# exactly what includes it. A missing .d (a first build, an object from
+# before) counts as changed, so that object is rebuilt and gets one.
+DEPFLAGS = -MMD -MP
+# a program compiled and linked in one step names its .d explicitly
+BIN_DEPFLAGS = -MMD -MP -MT $@ -MF $@.d
 
-cmd/%.o: cmd/%.c cmd/cmd.h lib/convctl.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+lib/%.o: lib/%.c lib/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+cmd/%.o: cmd/%.c cmd/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 lib/libconvctl.a: $(LIB_OBJ)
 	rm -f $@
@@ -60,8 +68,9 @@ lib/libconvctl.a: $(LIB_OBJ)
 convctl: $(CMD_OBJ) lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) lib/libconvctl.a $(DEP_LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libconvctl.a
-	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
+tests/unit/%: tests/unit/%.c tests/unit/%.d lib/libconvctl.a
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Ilib $(LDFLAGS) -o $@ $< \
+	    lib/libconvctl.a $(DEP_LIBS)
 
 # the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
@@ -70,13 +79,20 @@ FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
 	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
 
-build/replay/%: fuzz/fuzz_%.c fuzz/replay.c lib/libconvctl.a lib/convctl.h \
-    lib/internal.h lib/scan.h
+build/replay/replay.o: fuzz/replay.c build/replay/replay.d
 	@mkdir -p build/replay
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.c lib/libconvctl.a \
-	    $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(filter build/replay/migrate_%,$(REPLAY_BIN)): fuzz/fuzz_migrate.inc
+build/replay/%: fuzz/fuzz_%.c build/replay/%.d build/replay/replay.o \
+    lib/libconvctl.a
+	@mkdir -p build/replay
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) $(LDFLAGS) -o $@ $< \
+	    build/replay/replay.o lib/libconvctl.a $(DEP_LIBS)
+
+DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) \
+	$(REPLAY_BIN:=.d) build/replay/replay.d
+$(DEP_FILES):
+include $(wildcard $(DEP_FILES))
 
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
@@ -160,6 +176,7 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
+	rm -f $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
 	rm -f bench/floor
 	rm -rf build
 
