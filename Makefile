@@ -19,12 +19,13 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 AR ?= ar
 
 # Building needs jansson and libcurl through pkg-config; when they are
-# missing, scripts/install-deps installs them (as root) or says how.
+# missing, `scripts/install-deps build` installs the build dependencies (as
+# root) or says how. `make check` and `make bench` install their tools too.
 NODEPS_GOALS = clean uninstall lint
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 else ifneq ($(shell pkg-config --exists jansson libcurl 2>/dev/null && echo ok),ok)
-$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps)
-ifneq ($(shell scripts/install-deps >&2; echo $$?),0)
+$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps build)
+ifneq ($(shell scripts/install-deps build >&2; echo $$?),0)
 $(error dependencies missing; run the command above, then make again)
 endif
 endif
@@ -41,6 +42,7 @@ CMD_SRC = $(wildcard cmd/*.c)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 CMD_OBJ = $(CMD_SRC:.c=.o)
+UNIT_OBJ = $(UNIT_SRC:.c=.o)
 UNIT_BIN = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
@@ -48,12 +50,10 @@ MAN5 = $(wildcard man/*.5)
 all: convctl
 
 # Header dependencies: each compile writes what it included to a .d file
-# beside its output (-MMD -MP), read back below, so editing a header rebuilds
-# exactly what includes it. A missing .d (a first build, an object from
-# before) counts as changed, so that object is rebuilt and gets one.
+# beside its object (-MMD -MP), read back below, so editing a header
+# recompiles exactly what includes it. A missing .d (a first build, an
+# object from before) counts as changed, so that object is rebuilt and gets one.
 DEPFLAGS = -MMD -MP
-# a program compiled and linked in one step names its .d explicitly
-BIN_DEPFLAGS = -MMD -MP -MT $@ -MF $@.d
 
 lib/%.o: lib/%.c lib/%.d
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -68,9 +68,11 @@ lib/libconvctl.a: $(LIB_OBJ)
 convctl: $(CMD_OBJ) lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) lib/libconvctl.a $(DEP_LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/%.d lib/libconvctl.a
-	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Ilib $(LDFLAGS) -o $@ $< \
-	    lib/libconvctl.a $(DEP_LIBS)
+$(UNIT_OBJ): tests/unit/%.o: tests/unit/%.c tests/unit/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib -c -o $@ $<
+
+$(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
 
 # the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
@@ -78,19 +80,19 @@ tests/unit/%: tests/unit/%.c tests/unit/%.d lib/libconvctl.a
 FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
 	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
+REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 
-build/replay/replay.o: fuzz/replay.c build/replay/replay.d
+$(REPLAY_OBJ): build/replay/%.o: fuzz/%.c build/replay/%.d
 	@mkdir -p build/replay
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/replay/%: fuzz/fuzz_%.c build/replay/%.d build/replay/replay.o \
+$(REPLAY_BIN): build/replay/%: build/replay/fuzz_%.o build/replay/replay.o \
     lib/libconvctl.a
-	@mkdir -p build/replay
-	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) $(LDFLAGS) -o $@ $< \
-	    build/replay/replay.o lib/libconvctl.a $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/replay/replay.o \
+	    lib/libconvctl.a $(DEP_LIBS)
 
-DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) \
-	$(REPLAY_BIN:=.d) build/replay/replay.d
+DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
+	$(REPLAY_OBJ:.o=.d)
 $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
@@ -134,6 +136,7 @@ demo: convctl
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
 bench: convctl bench/floor
+	@scripts/install-deps bench
 	@scripts/bench
 
 bench/floor: bench/floor.c
@@ -176,7 +179,7 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
-	rm -f $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
+	rm -f $(UNIT_OBJ) $(DEP_FILES)
 	rm -f bench/floor
 	rm -rf build
 
