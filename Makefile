@@ -96,9 +96,13 @@ DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
 $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
+# the slowest files start first, so the others fill the second processor
+SLOW_TESTS = tests/cli/badinput.t tests/cli/crash.t tests/cli/concurrency.t \
+	tests/cli/summarize.t tests/cli/security.t
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
-	@scripts/run-tests $(UNIT_BIN) tests/cli/*.t
+	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \
+	    $(filter-out $(SLOW_TESTS),$(wildcard tests/cli/*.t))
 
 # Robustness (tests/README.md): thousands of kills; the whole suite under
 # AddressSanitizer + UBSan in its own tree, build/asan; the CLI tests under
@@ -113,9 +117,12 @@ VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
 
+# make check runs crash.t, concurrency.t and badinput.t on fewer inputs
+# than these (and than CI's make check, .ci/run)
 stress: convctl
-	@CRASH_TRIALS=$(STRESS_TRIALS) scripts/run-tests tests/cli/crash.t \
-	    tests/cli/concurrency.t
+	@CRASH_TRIALS=$(STRESS_TRIALS) CONCURRENCY_ADDS=200 BADINPUT_FULL=1 \
+	    scripts/run-tests tests/cli/crash.t tests/cli/concurrency.t \
+	    tests/cli/badinput.t
 
 check-asan:
 	rm -rf build/asan
