@@ -1,5 +1,6 @@
 /*
- * common.c - what every command does the same way: report, open, commit, print.
+ * common.c - what every command does the same way: report, open, commit, print;
+ * no command's own options or rules.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,7 @@
 /*
  * main.c - the command table and the dispatch: global options, the command's
- * options and operands checked, then its exec, then stdout checked.
+ * options and operands checked, then its exec, then stdout checked; what a
+ * command does is its own file's business, not this one's.
  */
 #include <errno.h>
 #include <signal.h>

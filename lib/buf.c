@@ -1,3 +1,8 @@
+/*
+ * buf.c - growing byte buffers, allocation that never returns NULL, reading a
+ * file descriptor whole, and strict UTF-8 checks; knows nothing of the store,
+ * JSON or settings.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

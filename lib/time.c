@@ -1,3 +1,7 @@
+/*
+ * time.c - ISO 8601 times and durations to and from milliseconds since 1970,
+ * and the clock (or CONVCTL_NOW); knows nothing of conversations or the store.
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
