@@ -19,12 +19,13 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 AR ?= ar
 
 # Building needs jansson and libcurl through pkg-config; when they are
-# missing, scripts/install-deps installs them (as root) or says how.
+# missing, `scripts/install-deps build` installs the build dependencies (as
+# root) or says how. `make check` and `make bench` install their tools too.
 NODEPS_GOALS = clean uninstall lint
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 else ifneq ($(shell pkg-config --exists jansson libcurl 2>/dev/null && echo ok),ok)
-$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps)
-ifneq ($(shell scripts/install-deps >&2; echo $$?),0)
+$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps build)
+ifneq ($(shell scripts/install-deps build >&2; echo $$?),0)
 $(error dependencies missing; run the command above, then make again)
 endif
 endif
@@ -41,17 +42,24 @@ CMD_SRC = $(wildcard cmd/*.c)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 CMD_OBJ = $(CMD_SRC:.c=.o)
+UNIT_OBJ = $(UNIT_SRC:.c=.o)
 UNIT_BIN = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 
 all: convctl
 
-lib/%.o: lib/%.c lib/convctl.h lib/internal.h lib/migrate.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# Header dependencies: each compile writes what it included to a .d file
+# beside its object (-MMD -MP), read back below, so editing a header
+# recompiles exactly what includes it. A missing .d (a first build, an
+# object from before) counts as changed, so that object is rebuilt and gets one.
+DEPFLAGS = -MMD -MP
 
-cmd/%.o: cmd/%.c cmd/cmd.h lib/convctl.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+lib/%.o: lib/%.c lib/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+cmd/%.o: cmd/%.c cmd/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 lib/libconvctl.a: $(LIB_OBJ)
 	rm -f $@
@@ -60,8 +68,11 @@ lib/libconvctl.a: $(LIB_OBJ)
 convctl: $(CMD_OBJ) lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) lib/libconvctl.a $(DEP_LIBS)
 
-tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libconvctl.a
-	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
+$(UNIT_OBJ): tests/unit/%.o: tests/unit/%.c tests/unit/%.d
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib -c -o $@ $<
+
+$(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
 
 # the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
@@ -69,18 +80,29 @@ tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libconvctl.a
 FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
 	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
+REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 
-build/replay/%: fuzz/fuzz_%.c fuzz/replay.c lib/libconvctl.a lib/convctl.h \
-    lib/internal.h lib/scan.h
+$(REPLAY_OBJ): build/replay/%.o: fuzz/%.c build/replay/%.d
 	@mkdir -p build/replay
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.c lib/libconvctl.a \
-	    $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(filter build/replay/migrate_%,$(REPLAY_BIN)): fuzz/fuzz_migrate.inc
+$(REPLAY_BIN): build/replay/%: build/replay/fuzz_%.o build/replay/replay.o \
+    lib/libconvctl.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/replay/replay.o \
+	    lib/libconvctl.a $(DEP_LIBS)
 
+DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
+	$(REPLAY_OBJ:.o=.d)
+$(DEP_FILES):
+include $(wildcard $(DEP_FILES))
+
+# the slowest files start first, so the others fill the second processor
+SLOW_TESTS = tests/cli/badinput.t tests/cli/crash.t tests/cli/concurrency.t \
+	tests/cli/summarize.t tests/cli/security.t
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
-	@scripts/run-tests $(UNIT_BIN) tests/cli/*.t
+	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \
+	    $(filter-out $(SLOW_TESTS),$(wildcard tests/cli/*.t))
 
 # Robustness (tests/README.md): thousands of kills; the whole suite under
 # AddressSanitizer + UBSan in its own tree, build/asan; the CLI tests under
@@ -95,9 +117,12 @@ VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
 
+# make check runs crash.t, concurrency.t and badinput.t on fewer inputs
+# than these (and than CI's make check, .ci/run)
 stress: convctl
-	@CRASH_TRIALS=$(STRESS_TRIALS) scripts/run-tests tests/cli/crash.t \
-	    tests/cli/concurrency.t
+	@CRASH_TRIALS=$(STRESS_TRIALS) CONCURRENCY_ADDS=200 BADINPUT_FULL=1 \
+	    scripts/run-tests tests/cli/crash.t tests/cli/concurrency.t \
+	    tests/cli/badinput.t
 
 check-asan:
 	rm -rf build/asan
@@ -118,6 +143,7 @@ demo: convctl
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
 bench: convctl bench/floor
+	@scripts/install-deps bench
 	@scripts/bench
 
 bench/floor: bench/floor.c
@@ -160,6 +186,7 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
+	rm -f $(UNIT_OBJ) $(DEP_FILES)
 	rm -f bench/floor
 	rm -rf build
 

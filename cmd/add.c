@@ -1,3 +1,7 @@
+/*
+ * add.c - `convctl add`: the message from the operands or standard input, one
+ * conv_add(), the conversation's id printed; the store's format is lib/'s.
+ */
 #include <string.h>
 #include <unistd.h>
 

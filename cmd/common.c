@@ -1,5 +1,6 @@
 /*
- * common.c - what every command does the same way: report, open, commit, print.
+ * common.c - what every command does the same way: report, open, commit, print;
+ * no command's own options or rules.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,15 +33,11 @@ args_all(const struct args *a, int code, size_t *n)
 static void
 vreport(const struct ctx *ctx, const char *fmt, va_list ap)
 {
+	struct buf b = { 0 };
 	char *raw, *line;
-	va_list again;
-	int n;
 
-	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	raw = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	vsnprintf(raw, (size_t)(n < 0 ? 0 : n) + 1, fmt, again);
-	va_end(again);
+	buf_vaddf(&b, fmt, ap);
+	raw = buf_detach(&b);
 	line = xmalloc(4 * strlen(raw) + 1);	/* \xHH for every byte at most */
 	error_printable(line, 4 * strlen(raw) + 1, raw);
 	fprintf(stderr, "convctl: %s%s%s\n", ctx->cmd ? ctx->cmd->name : "",

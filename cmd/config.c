@@ -1,3 +1,7 @@
+/*
+ * config.c - `convctl config`: the effective settings and where each came
+ * from, as lib/ renders them; it reads no file itself.
+ */
 #include "cmd.h"
 
 static const struct option longopts[] = {

@@ -1,3 +1,7 @@
+/*
+ * delete.c - `convctl delete`: removes conversations by id through
+ * store_delete() and prints what went; no rule about which may go lives here.
+ */
 #include <stdlib.h>
 
 #include "cmd.h"

@@ -1,3 +1,7 @@
+/*
+ * end.c - `convctl end`: ends the active conversation, then summarizes it
+ * with no lock held; the lifecycle and summary rules are lib/'s.
+ */
 #include <stdlib.h>
 
 #include "cmd.h"

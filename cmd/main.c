@@ -1,6 +1,7 @@
 /*
  * main.c - the command table and the dispatch: global options, the command's
- * options and operands checked, then its exec, then stdout checked.
+ * options and operands checked, then its exec, then stdout checked; what a
+ * command does is its own file's business, not this one's.
  */
 #include <errno.h>
 #include <signal.h>
@@ -126,7 +127,7 @@ args_free(struct args *a)
 
 /* getopt_long's tables: the common options and the command's own */
 static struct option *
-merge_options(const struct cmd_entry *c, char *shortopts, size_t cap)
+merge_options(const struct cmd_entry *c, struct buf *shortopts)
 {
 	size_t n = 0, k = 0, i;
 	struct option *o;
@@ -139,8 +140,9 @@ merge_options(const struct cmd_entry *c, char *shortopts, size_t cap)
 	for (i = 0; i < n; i++)
 		o[k++] = c->longopts[i];
 	memset(&o[k], 0, sizeof(*o));
-	snprintf(shortopts, cap, ":%s%s", common_short,
-	    c->shortopts ? c->shortopts : "");
+	buf_addc(shortopts, ':');
+	buf_adds(shortopts, common_short);
+	buf_adds(shortopts, c->shortopts ? c->shortopts : "");
 	return o;
 }
 
@@ -148,14 +150,14 @@ static int
 run(struct ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry *c = ctx->cmd;
-	char shortopts[64];
-	struct option *longopts = merge_options(c, shortopts, sizeof(shortopts));
+	struct buf shortopts = { 0 };
+	struct option *longopts = merge_options(c, &shortopts);
 	int code, rc = EXIT_USAGE;
 
 	/* 0, not 1: GNU getopt then forgets the "+" of the global scan and
 	 * lets options follow operands (convctl delete ID --force) */
 	optind = 0;
-	while ((code = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((code = getopt_long(argc, argv, shortopts.data, longopts, NULL)) != -1) {
 		if (code == '?') {
 			const char *arg = argv[optind - 1];
 
@@ -196,6 +198,7 @@ run(struct ctx *ctx, int argc, char **argv)
 	rc = c->exec(ctx);
 out:
 	free(longopts);
+	buf_free(&shortopts);
 	return rc;
 }
 

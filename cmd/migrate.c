@@ -1,3 +1,7 @@
+/*
+ * migrate.c - `convctl migrate`: options to a migrate_request, one
+ * migrate_run(), the report printed; knows no history format itself.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,3 +1,7 @@
+/*
+ * prompt.c - `convctl prompt`: the active conversation rendered as context for
+ * the next request; the formats are lib/render.c's.
+ */
 #include "cmd.h"
 
 static const struct option longopts[] = {

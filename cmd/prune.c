@@ -1,3 +1,7 @@
+/*
+ * prune.c - `convctl prune`: --max and --older-than to one store_prune(), the
+ * ids it dropped printed; the rolling limit's rule is lib/'s.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 

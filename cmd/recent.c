@@ -1,3 +1,7 @@
+/*
+ * recent.c - `convctl recent`: the last N ended conversations, newest first,
+ * as lib/render.c lays them out.
+ */
 #include <stdlib.h>
 
 #include "cmd.h"

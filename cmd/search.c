@@ -1,3 +1,8 @@
+/*
+ * search.c - `convctl search`: query and filters to search_compile() and
+ * search_run(), the matching lines printed (coloured on a terminal); the
+ * matching itself is lib/search.c's.
+ */
 #include <locale.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,3 +1,7 @@
+/*
+ * show.c - `convctl show`: one conversation (by id, else the active one,
+ * else the latest ended) rendered; the formats are lib/render.c's.
+ */
 #include <stdlib.h>
 #include <string.h>
 

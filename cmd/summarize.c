@@ -94,19 +94,14 @@ fail(struct run *r, struct item *it, enum summary_status st, const char *fmt,
 {
 	struct buf b = { 0 };
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	b.data = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	va_start(ap, fmt);
-	vsnprintf(b.data, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	it->status = st;
 	it->unstored = 0;
 	free(it->error);
-	it->error = b.data;
+	it->error = buf_detach(&b);
 	progress_clear(&r->progress);
 	cmd_error(r->ctx, "%s", it->error);
 }

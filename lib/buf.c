@@ -1,3 +1,8 @@
+/*
+ * buf.c - growing byte buffers, allocation that never returns NULL, reading a
+ * file descriptor whole, and strict UTF-8 checks; knows nothing of the store,
+ * JSON or settings.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,22 +75,33 @@ buf_addc(struct buf *b, char c)
 	buf_add(b, &c, 1);
 }
 
+/* the text measured first, then written into room made for all of it: it is
+ * never cut; a format vsnprintf cannot do is a bug in the caller */
+void
+buf_vaddf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0)
+		abort();
+	buf_grow(b, (size_t)n);
+	if (vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again) != n)
+		abort();
+	va_end(again);
+	b->len += (size_t)n;
+}
+
 void
 buf_addf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	buf_vaddf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		abort();
-	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
 }
 
 char *

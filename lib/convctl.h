@@ -14,6 +14,7 @@
 #ifndef CONVCTL_H
 #define CONVCTL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,8 @@ void buf_adds(struct buf *, const char *);
 void buf_addc(struct buf *, char);
 void buf_addf(struct buf *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void buf_vaddf(struct buf *, const char *fmt, va_list)
+	__attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *);		/* caller frees; buf is empty again */
 void buf_free(struct buf *);
 /* reads all of fd; name is for the error message */

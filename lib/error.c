@@ -1,3 +1,7 @@
+/*
+ * error.c - fills a struct error with one printable line (errno's text after
+ * it, for error_errno); never prints it, cmd/ does, nor knows what failed.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

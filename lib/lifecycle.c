@@ -1,5 +1,6 @@
 /*
- * lifecycle.c - conversations start, take messages, end and are pruned.
+ * lifecycle.c - conversations start, take messages, end and are pruned; the
+ * rules only, on the loaded store: the file, the lock and saving are store.c's.
  *
  * A message joins the active conversation unless that one has been idle longer
  * than the timeout; then it is ended at its last message's time and the

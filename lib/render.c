@@ -1,5 +1,7 @@
 /*
- * render.c - conversations as text for people, scripts and other LLM tools.
+ * render.c - conversations as text for people, scripts and other LLM tools
+ * (text, markdown, OpenAI messages, JSON lines); knows nothing of files,
+ * the lock or the network: it fills a buffer the caller prints.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /*
- * search.c - lines of messages that match, across every conversation.
+ * search.c - lines of messages that match, across every conversation; reads
+ * the loaded store only, never the file, and prints nothing.
  *
  * One matcher for both kinds of query: a plain query is escaped into a POSIX
  * extended regular expression, so case folding (REG_ICASE) works the same

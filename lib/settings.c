@@ -1,3 +1,7 @@
+/*
+ * settings.c - each setting from its flag, CONVCTL_* variable, config file or
+ * default, read as a string or a bounded number; knows nothing of the store.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

@@ -63,15 +63,18 @@ bad_setting(const struct settings *st, enum setting s, const char *what,
     struct error *e)
 {
 	const char *v = settings_get(st, s);
-	char flag[64], *p;
+	struct buf flag = { 0 };
+	char *p;
 
 	switch (st->source[s]) {
 	case SRC_FLAG:
-		snprintf(flag, sizeof(flag), "%s", setting_key(s));
-		for (p = flag; *p != '\0'; p++)	/* api_base: --api-base */
+		buf_adds(&flag, setting_key(s));
+		for (p = flag.data; *p != '\0'; p++)	/* api_base: --api-base */
 			if (*p == '_')
 				*p = '-';
-		return error_set(e, "invalid --%s '%s': %s", flag, v, what);
+		error_set(e, "invalid --%s '%s': %s", flag.data, v, what);
+		buf_free(&flag);
+		return -1;
 	case SRC_FILE:
 		return error_set(e, "invalid %s '%s' in '%s': %s", setting_key(s),
 		    v, st->config_path, what);

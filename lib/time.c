@@ -1,3 +1,7 @@
+/*
+ * time.c - ISO 8601 times and durations to and from milliseconds since 1970,
+ * and the clock (or CONVCTL_NOW); knows nothing of conversations or the store.
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +132,7 @@ ts_format(int64_t ms, char out[TS_LEN])
 	int64_t days = ms / 86400000, rem = ms % 86400000;
 	char wide[64];
 	unsigned m, d;
-	int y;
+	int y, n;
 
 	if (rem < 0) {
 		rem += 86400000;
@@ -136,14 +140,17 @@ ts_format(int64_t ms, char out[TS_LEN])
 	}
 	civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999) {	/* outside what the format can say */
-		snprintf(out, TS_LEN, "%s", y < 0 ? "0000-01-01T00:00:00.000Z" :
-		    "9999-12-31T23:59:59.999Z");
+		memcpy(out, y < 0 ? "0000-01-01T00:00:00.000Z" :
+		    "9999-12-31T23:59:59.999Z", TS_LEN);
 		return;
 	}
-	/* a roomy buffer: the compiler cannot see that every field fits */
-	snprintf(wide, sizeof(wide), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", y,
-	    m, d, (int)(rem / 3600000), (int)(rem / 60000 % 60),
+	/* a roomy buffer: the compiler cannot see that every field fits; that
+	 * they do (y, m, d and rem are in range here) is checked, not assumed */
+	n = snprintf(wide, sizeof(wide), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+	    y, m, d, (int)(rem / 3600000), (int)(rem / 60000 % 60),
 	    (int)(rem / 1000 % 60), (int)(rem % 1000));
+	if (n != (int)TS_LEN - 1)
+		abort();
 	memcpy(out, wide, TS_LEN);
 }
 

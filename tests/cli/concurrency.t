@@ -3,8 +3,9 @@
 # jq parses, across idle timeouts; readers never see a partial store.
 . "$(dirname "$0")/../lib.sh"
 
-# under a slow wrapper (valgrind) the same checks run on fewer adds
-if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10; else W=8 N=200; fi
+# W writers of N adds each: 8 x CONCURRENCY_ADDS (50; make stress and CI's
+# make check 200); under a slow wrapper (valgrind) 4 x 10
+if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10; else W=8 N=${CONCURRENCY_ADDS:-50}; fi
 export CONVCTL_WAIT=120 CONVCTL_MAX_CONVERSATIONS=100000
 
 # writers PREFIX: W processes each add N messages "PREFIX-w-i"; extra

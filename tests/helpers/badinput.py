@@ -336,6 +336,10 @@ def main():
         results = []
         # every byte of a store: the readers that must succeed, two writers
         cmds = READERS[2:] + WRITERS[:2] if cat == "truncated" else READERS + WRITERS
+        # the 50 MB store costs seconds a command: one reader and one writer
+        # unless BADINPUT_FULL asks for every command (make stress, CI)
+        if cat == "big" and not os.environ.get("BADINPUT_FULL"):
+            cmds = [READERS[2], WRITERS[0]]
         for args in cmds:
             with open(store, "wb") as f:
                 f.write(doc)

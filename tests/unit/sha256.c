@@ -1,4 +1,7 @@
-/* sha256.c: the known answers of FIPS 180-4 and its usual companions */
+/*
+ * sha256.c - sha256() and sha256_hex() give the known answers of FIPS 180-4
+ * and its usual companions.
+ */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,139 @@
+#!/bin/sh
+# The build: editing a header recompiles exactly the files that include it;
+# scripts/install-deps installs only what is missing, one line saying what
+# and why, and `make` asks it for the build group only
+. "$(dirname "$0")/../lib.sh"
+
+# a copy of the built tree, timestamps kept, so touching a header there
+# leaves the real tree alone
+tree=$T/tree
+mkdir -p "$tree/tests" "$tree/build"
+cp -pR "$top/Makefile" "$top/lib" "$top/cmd" "$top/fuzz" "$top/scripts" "$tree/"
+cp -pR "$top/tests/unit" "$tree/tests/"
+[ -d "$top/build/replay" ] && cp -pR "$top/build/replay" "$tree/build/"
+[ -e "$top/convctl" ] && cp -p "$top/convctl" "$tree/"
+unit=$(cd "$tree" && ls tests/unit/*.c | sed 's/\.c$//')
+replay=$(cd "$tree" && sed -n '/^FUZZ_HARNESSES =/,/[^\\]$/p' Makefile |
+    sed 's/^FUZZ_HARNESSES =//; s/\\$//' | tr -s ' \t' '\n' | sed '/^$/d; s|^|build/replay/|')
+
+# compiled: the objects `make -n` would compile, sorted
+compiled() {
+	(cd "$tree" && make -n all $unit $replay) |
+	    sed -n 's/.* -c -o \([^ ]*\) .*/\1/p' | sort
+}
+
+test_expect 'a built tree has nothing to recompile' '
+	(cd "$tree" && make -s all $unit $replay) >log 2>&1 || { cat log; exit 1; }
+	compiled >got &&
+	test_cmp /dev/null got
+'
+
+# touched FILE: compiled after touching FILE, whose time is then put back
+touched() {
+	touch -r "$tree/$1" "$T/stamp" && touch "$tree/$1" &&
+	compiled && touch -r "$T/stamp" "$tree/$1"
+}
+
+test_expect 'touching lib/scan.h recompiles exactly the files that include it' '
+	# the files that include it, and those including a header that does
+	(cd "$tree" && grep -l "[\"/]scan\.h\"" lib/*.c lib/*.h cmd/*.c cmd/*.h \
+	    tests/unit/*.c fuzz/*.c fuzz/*.inc) >direct &&
+	(cd "$tree" && for f in $(cat "$T/direct"); do
+		case $f in
+		*.c) echo "$f" ;;
+		*) grep -l "[\"/]${f##*/}\"" lib/*.c cmd/*.c tests/unit/*.c fuzz/*.c ;;
+		esac
+	done) | sed "s|^fuzz/|build/replay/|; s|\.c$|.o|" | sort -u >expected &&
+	grep -qx lib/scan.o expected && grep -qx tests/unit/scan.o expected &&
+	touched lib/scan.h >got &&
+	test_cmp expected got
+'
+
+test_expect 'touching lib/convctl.h recompiles every object' '
+	touched lib/convctl.h >got &&
+	grep -qx cmd/main.o got && grep -qx lib/buf.o got &&
+	grep -qx tests/unit/time.o got && grep -qx build/replay/fuzz_store.o got
+'
+
+test_expect 'a lost .d file recompiles its object' '
+	mv "$tree/lib/render.d" render.d &&
+	compiled >got &&
+	mv render.d "$tree/lib/render.d" &&
+	echo lib/render.o >expected &&
+	test_cmp expected got
+'
+
+test_expect 'make asks scripts/install-deps for the build group only' '
+	mkdir -p fakebin &&
+	printf "#!/bin/sh\nexit 1\n" >fakebin/pkg-config &&
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s\"\n" "$T/asked" >"$tree/scripts/install-deps" &&
+	chmod +x fakebin/pkg-config "$tree/scripts/install-deps" &&
+	(cd "$tree" && PATH=$T/fakebin:$PATH make -n) >log 2>&1 &&
+	echo build >expected &&
+	test_cmp expected asked
+'
+
+# scripts/install-deps against a fake package database: dpkg-query knows
+# every package but those in $T/absent; the installer only records its calls
+installer=apt
+installer=$installer-get
+mkdir -p "$T/pkgbin"
+cat >"$T/pkgbin/dpkg-query" <<EOF
+#!/bin/sh
+for p; do :; done
+grep -qx "\$p" "$T/absent" && exit 1
+echo 'install ok installed'
+EOF
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$T/installed" >"$T/pkgbin/$installer"
+chmod +x "$T/pkgbin/dpkg-query" "$T/pkgbin/$installer"
+# deps ARGS...: runs scripts/install-deps on the fake database, as root
+# (a fake id says so), the installer's calls recorded afresh
+printf '#!/bin/sh\necho 0\n' >"$T/pkgbin/id"
+chmod +x "$T/pkgbin/id"
+deps() {
+	: >"$T/installed"
+	PATH=$T/pkgbin:$PATH "$top/scripts/install-deps" "$@"
+}
+
+test_expect 'install-deps does nothing, silently, when all is there' '
+	: >absent &&
+	deps >out 2>&1 &&
+	test_cmp /dev/null out &&
+	test_cmp /dev/null installed
+'
+
+test_expect 'install-deps installs only what is missing, in one line saying why' '
+	printf "jq\nlibpq-dev\n" >absent &&
+	deps >out 2>&1 &&
+	echo "install-deps: installing jq for make check; libpq-dev for the PostgreSQL store'"'"'s tests" >expected &&
+	test_cmp expected out &&
+	grep -qx "install -y -q --no-install-recommends jq libpq-dev" installed
+'
+
+test_expect 'install-deps build asks only for the build group' '
+	printf "jq\nhyperfine\n" >absent &&
+	deps build >out 2>&1 &&
+	test_cmp /dev/null out && test_cmp /dev/null installed &&
+	printf "jq\npkg-config\n" >absent &&
+	deps build >out 2>&1 &&
+	echo "install-deps: installing pkg-config for building convctl" >expected &&
+	test_cmp expected out &&
+	grep -qx "install -y -q --no-install-recommends pkg-config" installed
+'
+
+test_expect 'install-deps --check reports and installs nothing' '
+	printf "hyperfine\n" >absent &&
+	fails_with 1 deps --check &&
+	stderr_has "install-deps: missing: hyperfine for make bench" &&
+	test_cmp /dev/null installed &&
+	fails_with 2 deps nonsense
+'
+
+test_expect "only scripts/install-deps runs the package manager" '
+	(cd "$top" && grep -rl --exclude-dir=.git --exclude-dir=build \
+	    --exclude="*.o" --exclude=convctl "$installer" .) >got
+	echo ./scripts/install-deps >expected &&
+	test_cmp expected got
+'
+
+test_done
