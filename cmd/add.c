@@ -7,14 +7,16 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "role", required_argument, NULL, 'r' },
-	{ "tool", required_argument, NULL, OPT_TOOL },
-	{ "at", required_argument, NULL, OPT_AT },
-	{ "dedupe-key", required_argument, NULL, OPT_DEDUPE_KEY },
-	{ "expect-conversation", required_argument, NULL,
-	    OPT_EXPECT_CONVERSATION },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 'r', "role", "ROLE", "user, assistant, system or tool (user)", 0 },
+	{ 0, "tool", "NAME", "a tool used for this message; repeatable",
+	    OPTF_REPEAT },
+	{ 0, "at", "TIME", "the message's time, ISO 8601 (now)", 0 },
+	{ 0, "dedupe-key", "KEY", "add nothing when a message with this key is "
+	    "in the active or the last ended conversation", 0 },
+	{ 0, "expect-conversation", "ID", "write only into conversation ID, "
+	    "else exit 4", 0 },
+	{ 0 },
 };
 
 /* TEXT operands joined by spaces, as echo does, or all of standard input */
@@ -56,7 +58,7 @@ add_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf text = { 0 };
 	struct error e;
-	const char *role = args_get(&ctx->args, 'r');
+	const char *role = args_get(&ctx->args, "role");
 	long idle;
 	int rc;
 
@@ -69,19 +71,19 @@ add_exec(struct ctx *ctx)
 		return EXIT_FAIL;
 	}
 	rq.idle_timeout = (int64_t)idle * 60000;
-	rq.tools = args_all(&ctx->args, OPT_TOOL, &rq.ntools);
-	rq.dedupe_key = args_get(&ctx->args, OPT_DEDUPE_KEY);
-	rq.expect_conv = args_get(&ctx->args, OPT_EXPECT_CONVERSATION);
+	rq.tools = args_all(&ctx->args, "tool", &rq.ntools);
+	rq.dedupe_key = args_get(&ctx->args, "dedupe-key");
+	rq.expect_conv = args_get(&ctx->args, "expect-conversation");
 	/* --at is checked before anything is read; the clock is read only
 	 * under the lock, so writers waiting on each other never add a message
 	 * older than the one the previous lock holder added */
-	if ((args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0) ||
+	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0) ||
 	    (rc = read_text(ctx, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
-	    (!args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0))
+	    (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
 	switch (conv_add(st, &rq, &res, &e)) {
 	case 0:
@@ -108,20 +110,12 @@ out:
 const struct cmd_entry cmd_add_entry = {
 	.name = "add",
 	.summary = "add a message to the active conversation",
-	.usage = "[-r ROLE] [--tool NAME]... [--at TIME] [--dedupe-key KEY] "
-	    "[--expect-conversation ID] [TEXT...]",
-	.help =
-	    "  -r, --role ROLE    user, assistant, system or tool (user)\n"
-	    "      --tool NAME    a tool used for this message; repeatable\n"
-	    "      --at TIME      the message's time, ISO 8601 (now)\n"
-	    "      --dedupe-key KEY\n"
-	    "                     add nothing when a message with this key is\n"
-	    "                     in the active or the last ended conversation\n"
-	    "      --expect-conversation ID\n"
-	    "                     write only into conversation ID, else exit 4\n"
-	    "  TEXT               the message; standard input when absent\n",
-	.shortopts = "r:",
-	.longopts = longopts,
+	.options = options,
+	.operands = "[TEXT...]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "TEXT", "the message; standard input when absent", 0 },
+		{ 0 },
+	},
 	.min_args = 0, .max_args = -1,
 	.exec = add_exec,
 };

@@ -2,18 +2,21 @@
  * cmd.h - what a command is, and the steps to add one.
  *
  * To add a command NAME:
- *  1. Write cmd/NAME.c: its options, usage and help in a const struct
- *     cmd_entry cmd_NAME_entry, and a static exec that parses nothing itself:
- *     the table's parser has already checked the options and the number of
- *     arguments. exec makes one library call and prints the result.
+ *  1. Write cmd/NAME.c: a table of its options (struct cmd_option, one row
+ *     each: letter, long name, value, help), a const struct cmd_entry
+ *     cmd_NAME_entry naming it and its operands, and a static exec that
+ *     parses nothing itself: options.c has already checked the options and
+ *     the number of operands, and made the usage line and -h from the
+ *     table. exec reads them with args_get(&ctx->args, "name"), makes one
+ *     library call and prints the result.
  *  2. Declare the entry below and add it to the table in cmd/main.c.
- *  3. Write man/convctl-NAME.1 (its SYNOPSIS is the usage line) and
- *     tests/cli/NAME.t.
+ *  3. Write man/convctl-NAME.1 (its SYNOPSIS is the usage line, its OPTIONS
+ *     the rows: tests/cli/meta.t checks both), tests/cli/NAME.t, and the
+ *     completions in completions/ (tests/cli/completion.t checks bash's).
  */
 #ifndef CONVCTL_CMD_H
 #define CONVCTL_CMD_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "../lib/convctl.h"
@@ -26,38 +29,50 @@ enum {
 	EXIT_CONFLICT = 4,	/* add --expect-conversation: not that one */
 };
 
-/* option codes past the one-letter ones, for long-only options */
+/*
+ * One option of a command, declared once: the parser, the usage line and the
+ * help text are all made from these rows (options.c). A command's table ends
+ * with a row whose name and key are both 0. Code asks for an option by its
+ * long name, or by its letter ("n") when it has no long name; an option the
+ * command does not have reads as not given.
+ */
+struct cmd_option {
+	char key;		/* -x, or 0: long only */
+	const char *name;	/* --name, or NULL: short only */
+	const char *arg;	/* the value's name, "FMT"; NULL: takes none */
+	const char *help;	/* one sentence; -h wraps it */
+	unsigned flags;		/* OPTF_* */
+};
 enum {
-	OPT_WAIT = 256, OPT_IDLE_TIMEOUT, OPT_MAX_CONVERSATIONS,
-	OPT_AT, OPT_TOOL, OPT_FORMAT, OPT_LAST, OPT_MAX_TOKENS, OPT_JSON,
-	OPT_MAX, OPT_OLDER_THAN, OPT_DRY_RUN, OPT_NO_SUMMARY, OPT_PENDING,
-	OPT_ALL, OPT_FORCE, OPT_VERBOSE, OPT_SPLIT, OPT_RENAME_CONFLICTS,
-	OPT_SUMMARIZE, OPT_SUMMARIZER, OPT_MODEL, OPT_API_BASE,
-	OPT_DEDUPE_KEY, OPT_EXPECT_CONVERSATION, OPT_REGEX, OPT_SINCE,
-	OPT_UNTIL, OPT_CASE_SENSITIVE,
-	OPT_CODE_MAX = 320
+	OPTF_REPEAT = 1,	/* may be given again: "[--tool NAME]..." */
+	OPTF_AMONG_OPERANDS = 2, /* the usage shows it in .operands instead */
 };
 
-/* the options given, by code: how often, and each value */
+/* the options given and the operands left */
 struct args {
-	int count[OPT_CODE_MAX];
-	const char **values[OPT_CODE_MAX];
-	int argc;		/* what is left after the options */
+	struct arg_slot {
+		const struct cmd_option *opt;
+		const char **values;	/* each value given, in order */
+		int count;		/* how often it was given */
+	} *slot;
+	size_t nslot;
+	int argc;		/* the operands, options taken out */
 	char **argv;
 };
-int args_has(const struct args *, int code);
-const char *args_get(const struct args *, int code);	/* the last value */
-const char *const *args_all(const struct args *, int code, size_t *n);
+int args_has(const struct args *, const char *name);
+const char *args_get(const struct args *, const char *name); /* the last value */
+const char *const *args_all(const struct args *, const char *name, size_t *n);
 
 struct ctx;
 
 struct cmd_entry {
 	const char *name;
 	const char *summary;		/* one line for the command list */
-	const char *usage;		/* after "convctl NAME", as in the man page */
-	const char *help;		/* the option lines of -h */
-	const char *shortopts;		/* the command's own, getopt style */
-	const struct option *longopts;	/* the command's own, or NULL */
+	const struct cmd_option *options; /* the command's own, or NULL */
+	const struct cmd_option *shared; /* then rows shared with others */
+	const char *operands;		/* the usage line's end: "[ID]" */
+	const struct cmd_option *operand_help; /* -h lines for them, or NULL */
+	const char *notes;		/* a paragraph after the options, or NULL */
 	int min_args, max_args;		/* operands; max -1: any number */
 	int (*exec)(struct ctx *);
 };
@@ -74,9 +89,9 @@ void cmd_error(const struct ctx *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_usage_error(const struct ctx *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns EXIT_USAGE */
-/* the whole number option code in [min, max] */
-int cmd_number(const struct ctx *, int code, const char *name, long min,
-    long max, long *out);
+/* the whole number of option name, in [min, max] */
+int cmd_number(const struct ctx *, const char *name, long min, long max,
+    long *out);
 /*
  * the output format of -f FMT and --json: dflt without either, json with
  * --json; FMT must be one of allowed, a mask of 1 << FMT_x
@@ -124,8 +139,19 @@ void progress_item(struct progress *, size_t done, const char *item);
 void progress_clear(struct progress *);
 void progress_done(struct progress *);
 void progress_cb(void *progress, size_t done, size_t total);
-/* main.c */
+/*
+ * options.c: argv against the tables t[0..nt): options out, operands left.
+ * Long options must be spelled out (no abbreviations); operands and options
+ * may mix unless first_operand_stops; "--" ends the options. Returns 0, 1
+ * when --help was given (its place: the rest is not read), or EXIT_USAGE
+ * after printing what is wrong. Free with args_free().
+ */
+int options_parse(const struct ctx *, const struct cmd_option *const *t,
+    size_t nt, int first_operand_stops, int argc, char **argv, struct args *);
+void args_free(struct args *);
+/* "usage: convctl NAME [-f FMT]..." and the -h option lines, from the tables */
 void cmd_print_usage(FILE *, const struct cmd_entry *);
+void options_print_help(FILE *, const struct cmd_option *const *t, size_t nt);
 /* summarize.c: shared with end (and migrate --summarize) */
 /* the summarizer, the --summarizer, --model and --api-base flags applied */
 int cmd_summary_config(struct ctx *, struct summary_config *, struct error *);
@@ -133,6 +159,9 @@ int cmd_summary_config(struct ctx *, struct summary_config *, struct error *);
  * prints why any failed; returns EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
 int cmd_summarize_jobs(struct ctx *, const struct summary_config *,
     struct summary_job *const *, size_t n);
+
+/* common.c: --verbose, --summarizer, --model, --api-base */
+extern const struct cmd_option cmd_summarizer_options[];
 
 extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,

@@ -9,24 +9,16 @@
 
 #include "cmd.h"
 
-int
-args_has(const struct args *a, int code)
-{
-	return a->count[code] > 0;
-}
-
-const char *
-args_get(const struct args *a, int code)
-{
-	return a->count[code] ? a->values[code][a->count[code] - 1] : NULL;
-}
-
-const char *const *
-args_all(const struct args *a, int code, size_t *n)
-{
-	*n = (size_t)a->count[code];
-	return a->values[code];
-}
+const struct cmd_option cmd_summarizer_options[] = {
+	{ 'v', "verbose", NULL, "show each summary request and reply on "
+	    "stderr (the API key as [redacted])", 0 },
+	{ 0, "summarizer", "NAME", "openai, anthropic, offline or none (the "
+	    "summarizer setting)", 0 },
+	{ 0, "model", "NAME", "the model (the model setting)", 0 },
+	{ 0, "api-base", "URL", "an OpenAI-compatible API root, such as "
+	    "http://localhost:11434/v1 (the api_base setting)", 0 },
+	{ 0 },
+};
 
 /* "convctl: CMD: message" ("convctl: message" before a command is known),
  * one printable line whatever it quotes */
@@ -64,23 +56,25 @@ cmd_usage_error(const struct ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport(ctx, fmt, ap);
 	va_end(ap);
-	cmd_print_usage(stderr, ctx->cmd);
+	if (ctx->cmd != NULL)	/* before a command: main.c prints its own */
+		cmd_print_usage(stderr, ctx->cmd);
 	return EXIT_USAGE;
 }
 
 int
-cmd_number(const struct ctx *ctx, int code, const char *name, long min,
-    long max, long *out)
+cmd_number(const struct ctx *ctx, const char *name, long min, long max,
+    long *out)
 {
-	const char *v = args_get(&ctx->args, code);
+	const char *v = args_get(&ctx->args, name);
 	char *end;
 	long n;
 
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
-		return cmd_usage_error(ctx, "%s expects a whole number from %ld "
-		    "to %ld, not '%s'", name, min, max, v);
+		return cmd_usage_error(ctx, "%s%s expects a whole number from "
+		    "%ld to %ld, not '%s'", name[1] ? "--" : "-", name, min, max,
+		    v);
 	}
 	*out = n;
 	return 0;
@@ -90,12 +84,12 @@ int
 cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
     unsigned allowed, enum format *f)
 {
-	const char *name = args_get(&ctx->args, 'f');
+	const char *name = args_get(&ctx->args, "format");
 	struct buf list = { 0 };
 	unsigned i;
 	int rc;
 
-	*f = args_has(&ctx->args, OPT_JSON) ? json : dflt;
+	*f = args_has(&ctx->args, "json") ? json : dflt;
 	if (name == NULL || (format_parse(name, f) == 0 && (allowed & 1u << *f)))
 		return 0;
 	/* "text, markdown or json": the allowed names in the enum's order */
@@ -167,7 +161,7 @@ cmd_finish_ids(struct ctx *ctx, struct store *st, int commit, char **ids,
 
 	if (commit && (rc = cmd_commit(ctx, st)) != 0)
 		return rc;
-	render_ids(&out, ids, n, args_has(&ctx->args, OPT_JSON));
+	render_ids(&out, ids, n, args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);
 	buf_free(&out);
 	return rc;
@@ -187,7 +181,7 @@ cmd_print(const struct ctx *ctx, const char *s, size_t len)
 int
 cmd_now(const struct ctx *ctx, int64_t *ms)
 {
-	const char *at = args_get(&ctx->args, OPT_AT);
+	const char *at = args_get(&ctx->args, "at");
 	struct error e;
 
 	if (at != NULL) {

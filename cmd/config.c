@@ -4,9 +4,10 @@
  */
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 0, "json", NULL, "{configFile, configFileExists, settings: {KEY: "
+	    "{value, source, env, secret, from}}}", 0 },
+	{ 0 },
 };
 
 static int
@@ -15,7 +16,7 @@ config_exec(struct ctx *ctx)
 	struct buf out = { 0 };
 	int rc;
 
-	settings_render(&out, &ctx->settings, args_has(&ctx->args, OPT_JSON));
+	settings_render(&out, &ctx->settings, args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);
 	buf_free(&out);
 	return rc;
@@ -24,11 +25,7 @@ config_exec(struct ctx *ctx)
 const struct cmd_entry cmd_config_entry = {
 	.name = "config",
 	.summary = "show every setting and where it came from",
-	.usage = "[--json]",
-	.help =
-	    "      --json         {configFile, configFileExists, settings:\n"
-	    "                     {KEY: {value, source, env, secret, from}}}\n",
-	.longopts = longopts,
+	.options = options,
 	.min_args = 0, .max_args = 0,
 	.exec = config_exec,
 };

@@ -6,17 +6,17 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "force", no_argument, NULL, 'f' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 0, "force", NULL, "also delete the active conversation", 0 },
+	{ 'n', "dry-run", NULL, "print what would be deleted, delete nothing", 0 },
+	{ 0, "json", NULL, "the ids as a JSON array", 0 },
+	{ 0 },
 };
 
 static int
 delete_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, 'n');
+	int dry = args_has(&ctx->args, "dry-run");
 	struct store *st = NULL;
 	struct error e;
 	char **ids = NULL;
@@ -26,7 +26,7 @@ delete_exec(struct ctx *ctx)
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
 	if (store_delete(st, ctx->args.argv, (size_t)ctx->args.argc,
-	    args_has(&ctx->args, 'f'), dry, &ids, &n, &e) < 0) {
+	    args_has(&ctx->args, "force"), dry, &ids, &n, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		goto out;
@@ -41,14 +41,12 @@ out:
 const struct cmd_entry cmd_delete_entry = {
 	.name = "delete",
 	.summary = "remove conversations for good",
-	.usage = "[-f | --force] [-n | --dry-run] [--json] ID...",
-	.help =
-	    "  -f, --force        also delete the active conversation\n"
-	    "  -n, --dry-run      print what would be deleted, delete nothing\n"
-	    "      --json         the ids as a JSON array\n"
-	    "  ID                 a conversation to delete (see recent)\n",
-	.shortopts = "fn",
-	.longopts = longopts,
+	.options = options,
+	.operands = "ID...",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "ID", "a conversation to delete (see recent)", 0 },
+		{ 0 },
+	},
 	.min_args = 1, .max_args = -1,
 	.exec = delete_exec,
 };

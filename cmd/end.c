@@ -6,13 +6,9 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "summarizer", required_argument, NULL, OPT_SUMMARIZER },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "api-base", required_argument, NULL, OPT_API_BASE },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 0, "no-summary", NULL, "end it without a title or summary", 0 },
+	{ 0 },
 };
 
 /*
@@ -27,13 +23,13 @@ end_exec(struct ctx *ctx)
 	struct summary_job *job = NULL;
 	struct summary_config cf;
 	struct error e, ce;
-	const char *id, *kind = args_get(&ctx->args, OPT_SUMMARIZER);
+	const char *id, *kind = args_get(&ctx->args, "summarizer");
 	char *ended = NULL;
 	enum summary_kind k;
 	int64_t now;
 	int rc, want, cfg = 0;
 
-	want = !args_has(&ctx->args, OPT_NO_SUMMARY);
+	want = !args_has(&ctx->args, "no-summary");
 	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
 		return cmd_usage_error(ctx, "unknown summarizer '%s' (expected "
 		    "openai, anthropic, offline or none)", kind);
@@ -41,8 +37,8 @@ end_exec(struct ctx *ctx)
 		cfg = cmd_summary_config(ctx, &cf, &ce);
 		/* a bad flag is a usage error; a bad setting must not keep
 		 * conversations from ending */
-		if (cfg < 0 && (kind != NULL || args_has(&ctx->args, OPT_MODEL) ||
-		    args_has(&ctx->args, OPT_API_BASE)))
+		if (cfg < 0 && (kind != NULL || args_has(&ctx->args, "model") ||
+		    args_has(&ctx->args, "api-base")))
 			return cmd_usage_error(ctx, "%s", ce.msg);
 		if (cfg == 0 && cf.kind == SUMMARY_NONE)
 			want = 0;
@@ -91,20 +87,10 @@ out:
 const struct cmd_entry cmd_end_entry = {
 	.name = "end",
 	.summary = "end the active conversation and summarize it",
-	.usage = "[--no-summary] [-v | --verbose] [--summarizer NAME] "
-	    "[--model NAME] [--api-base URL]",
-	.help =
-	    "      --no-summary      end it without a title or summary\n"
-	    "  -v, --verbose         show the summary request and reply on\n"
-	    "                        stderr (the API key as [redacted])\n"
-	    "      --summarizer NAME openai, anthropic, offline or none\n"
-	    "                        (the summarizer setting)\n"
-	    "      --model NAME      the model (the model setting)\n"
-	    "      --api-base URL    an OpenAI-compatible API root (api_base)\n"
-	    "  Prints the id of the conversation ended. Exit status 3: it was\n"
-	    "  ended, but its summary failed (convctl summarize --pending).\n",
-	.shortopts = "v",
-	.longopts = longopts,
+	.options = options,
+	.shared = cmd_summarizer_options,
+	.notes = "Prints the id of the conversation ended. Exit status 3: it "
+	    "was\nended, but its summary failed (convctl summarize --pending).\n",
 	.min_args = 0, .max_args = 0,
 	.exec = end_exec,
 };

@@ -28,26 +28,39 @@ static const struct cmd_entry *const commands[] = {
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /* options every command takes, before or after its name */
-static const struct option common_long[] = {
-	{ "store", required_argument, NULL, 's' },
-	{ "wait", required_argument, NULL, OPT_WAIT },
-	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
-	{ "max-conversations", required_argument, NULL, OPT_MAX_CONVERSATIONS },
-	{ "help", no_argument, NULL, 'h' },
+static const struct cmd_option common_options[] = {
+	{ 's', "store", "PATH", "the store file", 0 },
+	{ 0, "wait", "SECONDS", "wait this long for the store's lock (10)", 0 },
+	{ 0, "idle-timeout", "MINUTES",
+	    "idle time that ends a conversation (30)", 0 },
+	{ 0, "max-conversations", "N", "ended conversations kept (1000)", 0 },
+	{ 'h', "help", NULL, "show this help", 0 },
+	{ 0 },
 };
-#define NCOMMON (sizeof(common_long) / sizeof(common_long[0]))
-static const char common_short[] = "s:h";
-static const char common_help[] =
-    "  -s, --store PATH            the store file\n"
-    "      --wait SECONDS          wait this long for the store's lock (10)\n"
-    "      --idle-timeout MINUTES  idle time that ends a conversation (30)\n"
-    "      --max-conversations N   ended conversations kept (1000)\n"
-    "  -h, --help                  show this help\n";
+
+/* the settings the common options set */
+static const struct {
+	const char *option;
+	enum setting setting;
+} common_settings[] = {
+	{ "store", SET_STORE },
+	{ "wait", SET_WAIT },
+	{ "idle-timeout", SET_IDLE_TIMEOUT },
+	{ "max-conversations", SET_MAX_CONVERSATIONS },
+};
 
 static const char usage_head[] =
     "usage: convctl [-s PATH] [--wait SECONDS] COMMAND [ARGS]\n"
     "       convctl --version\n"
     "       convctl help [COMMAND]\n";
+
+static void
+print_common_help(FILE *f)
+{
+	const struct cmd_option *t[] = { common_options };
+
+	options_print_help(f, t, 1);
+}
 
 static void
 list_commands(FILE *f)
@@ -59,25 +72,26 @@ list_commands(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\nglobal options:\n", f);
-	fputs(common_help, f);
+	print_common_help(f);
 	fputs("\nSee convctl(1) and convctl-COMMAND(1).\n", f);
-}
-
-void
-cmd_print_usage(FILE *f, const struct cmd_entry *c)
-{
-	fprintf(f, "usage: convctl %s%s%s\n", c->name, *c->usage ? " " : "",
-	    c->usage);
 }
 
 static void
 print_help(const struct cmd_entry *c)
 {
+	const struct cmd_option *own[] = { c->options, c->shared,
+	    c->operand_help };
+
 	cmd_print_usage(stdout, c);
 	printf("\n%s\n", c->summary);
-	if (c->help != NULL && *c->help != '\0')
-		printf("\noptions:\n%s", c->help);
-	printf("\ncommon options:\n%s", common_help);
+	if (c->options != NULL || c->operand_help != NULL) {
+		printf("\noptions:\n");
+		options_print_help(stdout, own, 3);
+	}
+	if (c->notes != NULL)
+		printf("\n%s", c->notes);
+	printf("\ncommon options:\n");
+	print_common_help(stdout);
 }
 
 static const struct cmd_entry *
@@ -91,115 +105,40 @@ find_command(const char *name)
 	return NULL;
 }
 
-/* applies a common option to the settings; 1 if code was not one */
-static int
-common_option(struct settings *set, int code, const char *arg)
-{
-	enum setting s;
-
-	switch (code) {
-	case 's': s = SET_STORE; break;
-	case OPT_WAIT: s = SET_WAIT; break;
-	case OPT_IDLE_TIMEOUT: s = SET_IDLE_TIMEOUT; break;
-	case OPT_MAX_CONVERSATIONS: s = SET_MAX_CONVERSATIONS; break;
-	default: return 1;
-	}
-	settings_set(set, s, arg, SRC_FLAG, NULL);
-	return 0;
-}
-
+/* the common options given, as settings from a flag */
 static void
-args_add(struct args *a, int code, const char *value)
+apply_common(struct settings *set, const struct args *a)
 {
-	a->values[code] = xrealloc(a->values[code],
-	    (size_t)(a->count[code] + 1) * sizeof(char *));
-	a->values[code][a->count[code]++] = value;
-}
+	const char *v;
+	size_t i;
 
-static void
-args_free(struct args *a)
-{
-	int i;
-
-	for (i = 0; i < OPT_CODE_MAX; i++)
-		free(a->values[i]);
-}
-
-/* getopt_long's tables: the common options and the command's own */
-static struct option *
-merge_options(const struct cmd_entry *c, struct buf *shortopts)
-{
-	size_t n = 0, k = 0, i;
-	struct option *o;
-
-	while (c->longopts != NULL && c->longopts[n].name != NULL)
-		n++;
-	o = xmalloc((n + NCOMMON + 1) * sizeof(*o));
-	for (i = 0; i < NCOMMON; i++)
-		o[k++] = common_long[i];
-	for (i = 0; i < n; i++)
-		o[k++] = c->longopts[i];
-	memset(&o[k], 0, sizeof(*o));
-	buf_addc(shortopts, ':');
-	buf_adds(shortopts, common_short);
-	buf_adds(shortopts, c->shortopts ? c->shortopts : "");
-	return o;
+	for (i = 0; i < sizeof(common_settings) / sizeof(common_settings[0]); i++)
+		if ((v = args_get(a, common_settings[i].option)) != NULL)
+			settings_set(set, common_settings[i].setting, v, SRC_FLAG,
+			    NULL);
 }
 
 static int
 run(struct ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry *c = ctx->cmd;
-	struct buf shortopts = { 0 };
-	struct option *longopts = merge_options(c, &shortopts);
-	int code, rc = EXIT_USAGE;
+	const struct cmd_option *t[] = { common_options, c->options, c->shared };
+	int rc;
 
-	/* 0, not 1: GNU getopt then forgets the "+" of the global scan and
-	 * lets options follow operands (convctl delete ID --force) */
-	optind = 0;
-	while ((code = getopt_long(argc, argv, shortopts.data, longopts, NULL)) != -1) {
-		if (code == '?') {
-			const char *arg = argv[optind - 1];
-
-			if (optopt == 0)
-				cmd_usage_error(ctx, "unknown option '%s'", arg);
-			else if (strncmp(arg, "--", 2) == 0)	/* --json=3 */
-				cmd_usage_error(ctx, "option '%.*s' takes no value",
-				    (int)strcspn(arg, "="), arg);
-			else
-				cmd_usage_error(ctx, "unknown option '-%c'", optopt);
-			goto out;
-		}
-		if (code == ':') {
-			cmd_usage_error(ctx, "option '%s' needs a value",
-			    argv[optind - 1]);
-			goto out;
-		}
-		if (code == 'h') {
-			print_help(c);
-			rc = EXIT_OK;
-			goto out;
-		}
-		if (common_option(&ctx->settings, code, optarg) == 0)
-			continue;
-		args_add(&ctx->args, code, optarg);
+	rc = options_parse(ctx, t, 3, 0, argc - 1, argv + 1, &ctx->args);
+	if (rc == 1) {
+		print_help(c);
+		return EXIT_OK;
 	}
-	ctx->args.argc = argc - optind;
-	ctx->args.argv = argv + optind;
-	if (ctx->args.argc < c->min_args) {
-		cmd_usage_error(ctx, "too few arguments");
-		goto out;
-	}
-	if (c->max_args >= 0 && ctx->args.argc > c->max_args) {
-		cmd_usage_error(ctx, "unexpected argument '%s'",
+	if (rc != 0)
+		return rc;
+	apply_common(&ctx->settings, &ctx->args);
+	if (ctx->args.argc < c->min_args)
+		return cmd_usage_error(ctx, "too few arguments");
+	if (c->max_args >= 0 && ctx->args.argc > c->max_args)
+		return cmd_usage_error(ctx, "unexpected argument '%s'",
 		    ctx->args.argv[c->max_args]);
-		goto out;
-	}
-	rc = c->exec(ctx);
-out:
-	free(longopts);
-	buf_free(&shortopts);
-	return rc;
+	return c->exec(ctx);
 }
 
 /* a full disk or a closed pipe must not pass for success; cmd may be NULL */
@@ -217,19 +156,36 @@ check_stdout(const struct cmd_entry *cmd)
 	return EXIT_OK;
 }
 
+/* convctl help [COMMAND] */
+static int
+help(struct ctx *ctx, int argc, char **argv)
+{
+	if (argc > 2) {
+		cmd_error(ctx, "help: unexpected argument '%s'", argv[2]);
+		return EXIT_USAGE;
+	}
+	if (argc == 1) {
+		list_commands(stdout);
+		return check_stdout(NULL);
+	}
+	if ((ctx->cmd = find_command(argv[1])) == NULL) {
+		cmd_error(ctx, "help: unknown command '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	print_help(ctx->cmd);
+	return check_stdout(ctx->cmd);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option global_long[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
-		{ "max-conversations", required_argument, NULL, OPT_MAX_CONVERSATIONS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cmd_option version[] = {
+		{ 0, "version", NULL, "the version", 0 },
+		{ 0 },
 	};
+	const struct cmd_option *global[] = { common_options, version };
 	struct settings flags = { 0 };	/* the global options given */
+	struct args global_args;
 	struct ctx ctx;
 	struct error e;
 	int code, rc;
@@ -238,72 +194,57 @@ main(int argc, char **argv)
 	/* past a file size limit, a write fails (EFBIG) and is reported;
 	 * the signal would kill convctl mid-write without a word */
 	signal(SIGXFSZ, SIG_IGN);
-	while ((code = getopt_long(argc, argv, "+:s:h", global_long, NULL)) != -1) {
-		switch (code) {
-		case 'V':
-			printf("convctl %s\n", CONVCTL_VERSION);
-			return check_stdout(NULL);
-		case 'h':
-			list_commands(stdout);
-			return check_stdout(NULL);
-		case ':':
-			cmd_error(&ctx, "option '%s' needs a value",
-			    argv[optind - 1]);
-			return EXIT_USAGE;
-		case '?':
-			cmd_error(&ctx, "unknown option '%s'", argv[optind - 1]);
+	rc = options_parse(&ctx, global, 2, 1, argc - 1, argv + 1, &global_args);
+	if (rc == 0 && args_has(&global_args, "version")) {
+		args_free(&global_args);
+		printf("convctl %s\n", CONVCTL_VERSION);
+		return check_stdout(NULL);
+	}
+	if (rc != 0) {
+		args_free(&global_args);
+		if (rc != 1) {
 			fputs(usage_head, stderr);
 			return EXIT_USAGE;
-		default:
-			common_option(&flags, code, optarg);
 		}
+		list_commands(stdout);
+		return check_stdout(NULL);
 	}
-	argc -= optind;
-	argv += optind;
+	apply_common(&flags, &global_args);
+	argc = global_args.argc;
+	argv = global_args.argv;
+
 	if (argc == 0) {
 		list_commands(stderr);
-		settings_free(&flags);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (strcmp(argv[0], "help") == 0) {
-		settings_free(&flags);
-		if (argc > 2) {
-			cmd_error(&ctx, "help: unexpected argument '%s'", argv[2]);
-			return EXIT_USAGE;
-		}
-		if (argc == 1) {
-			list_commands(stdout);
-			return check_stdout(NULL);
-		}
-		if ((ctx.cmd = find_command(argv[1])) == NULL) {
-			cmd_error(&ctx, "help: unknown command '%s'", argv[1]);
-			return EXIT_USAGE;
-		}
-		print_help(ctx.cmd);
-		return check_stdout(ctx.cmd);
+		rc = help(&ctx, argc, argv);
+		goto out;
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
 		cmd_error(&ctx, "unknown command '%s'; see 'convctl --help'",
 		    argv[0]);
-		settings_free(&flags);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	/* read only once a command is known: --version and help stay instant */
 	if (settings_load(&ctx.settings, &e) < 0) {
 		cmd_error(&ctx, "%s", e.msg);
-		settings_free(&ctx.settings);	/* what it read before the error */
-		settings_free(&flags);
-		return EXIT_FAIL;
+		rc = EXIT_FAIL;
+		goto out;
 	}
 	for (code = 0; code < SET_COUNT; code++)
 		if (flags.source[code] == SRC_FLAG)
 			settings_set(&ctx.settings, (enum setting)code,
 			    flags.value[code], SRC_FLAG, NULL);
-	settings_free(&flags);
 	rc = run(&ctx, argc, argv);
-	args_free(&ctx.args);
-	settings_free(&ctx.settings);
 	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
+out:
+	args_free(&ctx.args);
+	args_free(&global_args);
+	settings_free(&ctx.settings);	/* also what it read before an error */
+	settings_free(&flags);
 	return rc;
 }

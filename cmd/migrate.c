@@ -7,18 +7,21 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "rename-conflicts", no_argument, NULL, OPT_RENAME_CONFLICTS },
-	{ "split", no_argument, NULL, OPT_SPLIT },
-	{ "summarize", no_argument, NULL, OPT_SUMMARIZE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "summarizer", required_argument, NULL, OPT_SUMMARIZER },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "api-base", required_argument, NULL, OPT_API_BASE },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 'f', "format", "NAME", "the source's format, instead of telling it "
+	    "from the name and content: smarthole, messages, jsonl, chatsidian "
+	    "or aiwhisperer", 0 },
+	{ 'n', "dry-run", NULL, "say what would be imported, change nothing", 0 },
+	{ 0, "json", NULL, "the report as one JSON object", 0 },
+	{ 0, "rename-conflicts", NULL, "import a conversation whose id is taken "
+	    "as ID-2 (ID-3…) instead of failing", 0 },
+	{ 0, "split", NULL, "cut what is imported into conversations at gaps "
+	    "longer than the idle timeout; the pieces after the first are ID-2, "
+	    "ID-3…", 0 },
+	{ 0, "summarize", NULL, "then title and summarize what was imported (as "
+	    "convctl end does); those that fail are left for convctl summarize "
+	    "--pending", 0 },
+	{ 0 },
 };
 
 /* below this many entries an import is quick enough to need no progress line */
@@ -71,20 +74,16 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 static int
 summary_setup(struct ctx *ctx, struct summary_config *cf)
 {
-	static const int needs[] = { 'v', OPT_SUMMARIZER, OPT_MODEL,
-	    OPT_API_BASE };
-	static const char *const names[] = { "--verbose", "--summarizer",
-	    "--model", "--api-base" };
-	const char *kind = args_get(&ctx->args, OPT_SUMMARIZER);
+	const struct cmd_option *o;
+	const char *kind = args_get(&ctx->args, "summarizer");
 	enum summary_kind k;
 	struct error e;
-	size_t i;
 
-	if (!args_has(&ctx->args, OPT_SUMMARIZE)) {
-		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-			if (args_has(&ctx->args, needs[i]))
-				return cmd_usage_error(ctx, "%s goes with "
-				    "--summarize", names[i]);
+	if (!args_has(&ctx->args, "summarize")) {
+		for (o = cmd_summarizer_options; o->name != NULL; o++)
+			if (args_has(&ctx->args, o->name))
+				return cmd_usage_error(ctx, "--%s goes with "
+				    "--summarize", o->name);
 		return 0;
 	}
 	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
@@ -111,9 +110,9 @@ migrate_exec(struct ctx *ctx)
 	struct migrate_result *res = NULL;
 	struct summary_job **jobs = NULL;
 	struct summary_config cf;
-	const char *fmt = args_get(&ctx->args, 'f'), *note;
-	int dry_run = args_has(&ctx->args, 'n');
-	int summarize = args_has(&ctx->args, OPT_SUMMARIZE);
+	const char *fmt = args_get(&ctx->args, "format"), *note;
+	int dry_run = args_has(&ctx->args, "dry-run");
+	int summarize = args_has(&ctx->args, "summarize");
 	struct store *st = NULL;
 	struct buf out = { 0 };
 	struct error e;
@@ -135,8 +134,8 @@ migrate_exec(struct ctx *ctx)
 	}
 	rq.path = ctx->args.argv[0];
 	rq.idle_timeout = (int64_t)idle * 60000;
-	rq.split = args_has(&ctx->args, OPT_SPLIT);
-	rq.rename_conflicts = args_has(&ctx->args, OPT_RENAME_CONFLICTS);
+	rq.split = args_has(&ctx->args, "split");
+	rq.rename_conflicts = args_has(&ctx->args, "rename-conflicts");
 	rq.progress = reading;
 	rq.progress_arg = &prog;
 	if ((rc = cmd_now(ctx, &rq.now)) != 0 ||
@@ -165,7 +164,7 @@ migrate_exec(struct ctx *ctx)
 		cmd_error(ctx, "%s", note);
 	report_pruned(ctx, res, pruned, npruned, dry_run);
 	migrate_report(&out, res, dry_run, pruned, npruned,
-	    args_has(&ctx->args, OPT_JSON));
+	    args_has(&ctx->args, "json"));
 	if ((rc = cmd_print(ctx, out.data, out.len)) != 0 || !summarize ||
 	    !migrate_changed(res))
 		goto out;
@@ -198,41 +197,20 @@ out:
 const struct cmd_entry cmd_migrate_entry = {
 	.name = "migrate",
 	.summary = "import other tools' history into conversations, once",
-	.usage = "[-f NAME] [-n | --dry-run] [--json] [--rename-conflicts] "
-	    "[--split] [--summarize] [-v | --verbose] [--summarizer NAME] "
-	    "[--model NAME] [--api-base URL] FILE|DIR",
-	.help =
-	    "  -f, --format NAME    the source's format, instead of telling it\n"
-	    "                       from the name and content: smarthole,\n"
-	    "                       messages, jsonl, chatsidian or aiwhisperer\n"
-	    "  -n, --dry-run        say what would be imported, change nothing\n"
-	    "      --json           the report as one JSON object\n"
-	    "      --rename-conflicts\n"
-	    "                       import a conversation whose id is taken as\n"
-	    "                       ID-2 (ID-3…) instead of failing\n"
-	    "      --split          cut what is imported into conversations at\n"
-	    "                       gaps longer than the idle timeout; the\n"
-	    "                       pieces after the first are ID-2, ID-3…\n"
-	    "      --summarize      then title and summarize what was imported\n"
-	    "                       (as convctl end does); those that fail are\n"
-	    "                       left for convctl summarize --pending\n"
-	    "  -v, --verbose        show each request and reply on stderr\n"
-	    "                       (the API key as [redacted])\n"
-	    "      --summarizer NAME\n"
-	    "                       openai, anthropic, offline or none (the\n"
-	    "                       summarizer setting)\n"
-	    "      --model NAME     the model (the model setting)\n"
-	    "      --api-base URL   an OpenAI-compatible API root (api_base)\n"
-	    "  FILE|DIR             a file, or a directory of NAME.json,\n"
-	    "                       NAME.jsonl and SESSION/events.jsonl files\n"
-	    "\n"
+	.options = options,
+	.shared = cmd_summarizer_options,
+	.operands = "FILE|DIR",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "FILE|DIR", "a file, or a directory of NAME.json, "
+		    "NAME.jsonl and SESSION/events.jsonl files", 0 },
+		{ 0 },
+	},
+	.notes =
 	    "A source imported before (the same SHA-256) is skipped. On any\n"
 	    "error nothing is imported. A progress line is shown on standard\n"
 	    "error, when it is a terminal, for sources of 1000 entries or more.\n"
 	    "With --summarize, a summary the source gave is kept; exit status\n"
 	    "3: imported, but some summaries failed.\n",
-	.shortopts = "f:nv",
-	.longopts = longopts,
 	.min_args = 1, .max_args = 1,
 	.exec = migrate_exec,
 };

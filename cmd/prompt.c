@@ -4,12 +4,14 @@
  */
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "last", required_argument, NULL, OPT_LAST },
-	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 'f', "format", "FMT", "text (SmartHole's), markdown, openai (a JSON "
+	    "messages array) or jsonl (text)", 0 },
+	{ 0, "json", NULL, "the same as --format openai", 0 },
+	{ 0, "last", "N", "only the newest N messages", 0 },
+	{ 0, "max-tokens", "N", "the newest messages whose estimated tokens fit "
+	    "in N (a token per 4 characters)", 0 },
+	{ 0 },
 };
 
 static int
@@ -26,10 +28,10 @@ prompt_exec(struct ctx *ctx)
 	    1u << FMT_MARKDOWN | 1u << FMT_OPENAI | 1u << FMT_JSONL,
 	    &rq.format)) != 0)
 		return rc;
-	if ((args_has(&ctx->args, OPT_LAST) &&
-	    (rc = cmd_number(ctx, OPT_LAST, "--last", 0, 1L << 40, &rq.last)) != 0) ||
-	    (args_has(&ctx->args, OPT_MAX_TOKENS) &&
-	    (rc = cmd_number(ctx, OPT_MAX_TOKENS, "--max-tokens", 0, 1L << 40,
+	if ((args_has(&ctx->args, "last") &&
+	    (rc = cmd_number(ctx, "last", 0, 1L << 40, &rq.last)) != 0) ||
+	    (args_has(&ctx->args, "max-tokens") &&
+	    (rc = cmd_number(ctx, "max-tokens", 0, 1L << 40,
 	    &rq.max_tokens)) != 0))
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
@@ -55,17 +57,7 @@ out:
 const struct cmd_entry cmd_prompt_entry = {
 	.name = "prompt",
 	.summary = "print the active conversation as context for an LLM",
-	.usage = "[-f text|markdown|openai|jsonl] [--json] [--last N] "
-	    "[--max-tokens N]",
-	.help =
-	    "  -f, --format FMT   text (SmartHole's), markdown, openai (a JSON\n"
-	    "                     messages array) or jsonl (text)\n"
-	    "      --json         the same as --format openai\n"
-	    "      --last N       only the newest N messages\n"
-	    "      --max-tokens N the newest messages whose estimated tokens\n"
-	    "                     fit in N (a token per 4 characters)\n",
-	.shortopts = "f:",
-	.longopts = longopts,
+	.options = options,
 	.min_args = 0, .max_args = 0,
 	.exec = prompt_exec,
 };

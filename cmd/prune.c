@@ -7,19 +7,21 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "max", required_argument, NULL, OPT_MAX },
-	{ "older-than", required_argument, NULL, OPT_OLDER_THAN },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 0, "max", "N", "keep at most N ended conversations (the "
+	    "max_conversations setting, 1000)", 0 },
+	{ 0, "older-than", "DURATION", "also remove those ended more than "
+	    "DURATION ago (90s, 45m, 12h, 30d, 2w)", 0 },
+	{ 'n', "dry-run", NULL, "print what would be removed, remove nothing", 0 },
+	{ 0, "json", NULL, "the ids as a JSON array", 0 },
+	{ 0 },
 };
 
 static int
 prune_exec(struct ctx *ctx)
 {
 	struct prune_request rq = { .older_than = -1 };
-	const char *age = args_get(&ctx->args, OPT_OLDER_THAN);
+	const char *age = args_get(&ctx->args, "older-than");
 	struct store *st = NULL;
 	struct error e;
 	struct progress prog;
@@ -28,9 +30,9 @@ prune_exec(struct ctx *ctx)
 	int64_t now, span;
 	int rc;
 
-	rq.dry_run = args_has(&ctx->args, 'n');
-	if (args_has(&ctx->args, OPT_MAX))
-		rc = cmd_number(ctx, OPT_MAX, "--max", 0, 100000000, &rq.max);
+	rq.dry_run = args_has(&ctx->args, "dry-run");
+	if (args_has(&ctx->args, "max"))
+		rc = cmd_number(ctx, "max", 0, 100000000, &rq.max);
 	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
 	    100000000, &rq.max, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
@@ -71,16 +73,7 @@ out:
 const struct cmd_entry cmd_prune_entry = {
 	.name = "prune",
 	.summary = "remove the oldest ended conversations",
-	.usage = "[--max N] [--older-than DURATION] [-n | --dry-run] [--json]",
-	.help =
-	    "      --max N        keep at most N ended conversations\n"
-	    "                     (the max_conversations setting, 1000)\n"
-	    "      --older-than D also remove those ended more than D ago\n"
-	    "                     (90s, 45m, 12h, 30d, 2w)\n"
-	    "  -n, --dry-run      print what would be removed, remove nothing\n"
-	    "      --json         the ids as a JSON array\n",
-	.shortopts = "n",
-	.longopts = longopts,
+	.options = options,
 	.min_args = 0, .max_args = 0,
 	.exec = prune_exec,
 };

@@ -6,9 +6,11 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 'n', NULL, "N", "at most N conversations (10)", 0 },
+	{ 0, "json", NULL, "a JSON array of {id, title, summary, startedAt, "
+	    "endedAt, messageCount}", 0 },
+	{ 0 },
 };
 
 static int
@@ -21,14 +23,14 @@ recent_exec(struct ctx *ctx)
 	long limit = 10;
 	int rc;
 
-	if (args_has(&ctx->args, 'n') &&
-	    (rc = cmd_number(ctx, 'n', "-n", 0, 100000000, &limit)) != 0)
+	if (args_has(&ctx->args, "n") &&
+	    (rc = cmd_number(ctx, "n", 0, 100000000, &limit)) != 0)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
 	ended = store_ended(st, &n);
 	render_recent(&out, ended, n < (size_t)limit ? n : (size_t)limit,
-	    args_has(&ctx->args, OPT_JSON));
+	    args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);
 	buf_free(&out);
 	free(ended);
@@ -39,13 +41,7 @@ recent_exec(struct ctx *ctx)
 const struct cmd_entry cmd_recent_entry = {
 	.name = "recent",
 	.summary = "list ended conversations, newest first",
-	.usage = "[-n N] [--json]",
-	.help =
-	    "  -n N               at most N conversations (10)\n"
-	    "      --json         a JSON array of {id, title, summary,\n"
-	    "                     startedAt, endedAt, messageCount}\n",
-	.shortopts = "n:",
-	.longopts = longopts,
+	.options = options,
 	.min_args = 0, .max_args = 0,
 	.exec = recent_exec,
 };

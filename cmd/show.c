@@ -7,10 +7,10 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 'f', "format", "FMT", "text, markdown or json (text)", 0 },
+	{ 0, "json", NULL, "the same as --format json", 0 },
+	{ 0 },
 };
 
 /* the named one, else the active one, else the latest ended */
@@ -68,14 +68,13 @@ out:
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.summary = "show one conversation",
-	.usage = "[-f text|markdown|json] [--json] [ID]",
-	.help =
-	    "  -f, --format FMT   text, markdown or json (text)\n"
-	    "      --json         the same as --format json\n"
-	    "  ID                 the conversation; default: the active one,\n"
-	    "                     else the one that ended last\n",
-	.shortopts = "f:",
-	.longopts = longopts,
+	.options = options,
+	.operands = "[ID]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "ID", "the conversation; default: the active one, "
+		    "else the one that ended last", 0 },
+		{ 0 },
+	},
 	.min_args = 0, .max_args = 1,
 	.exec = show_exec,
 };

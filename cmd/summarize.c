@@ -15,17 +15,18 @@
 
 #include "cmd.h"
 
-static const struct option longopts[] = {
-	{ "pending", no_argument, NULL, OPT_PENDING },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "summarizer", required_argument, NULL, OPT_SUMMARIZER },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "api-base", required_argument, NULL, OPT_API_BASE },
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_option options[] = {
+	{ 0, "pending", NULL, "every ended conversation without a summary",
+	    OPTF_AMONG_OPERANDS },
+	{ 0, "all", NULL, "every ended conversation (those with a summary only "
+	    "with --force)", OPTF_AMONG_OPERANDS },
+	{ 0, "force", NULL, "redo those that have a summary already", 0 },
+	{ 'n', "dry-run", NULL, "print the ids that would be summarized; send "
+	    "nothing, change nothing", 0 },
+	{ 0, "json", NULL, "report [{id,status,title,summary,error}]; status: "
+	    "summarized, would-summarize, skipped, failed, changed or removed",
+	    0 },
+	{ 0 },
 };
 
 struct item {
@@ -61,22 +62,22 @@ cmd_summary_config(struct ctx *ctx, struct summary_config *cf,
     struct error *e)
 {
 	static const struct {
-		int code;
+		const char *option;
 		enum setting s;
 	} flags[] = {
-		{ OPT_SUMMARIZER, SET_SUMMARIZER },
-		{ OPT_MODEL, SET_MODEL },
-		{ OPT_API_BASE, SET_API_BASE },
+		{ "summarizer", SET_SUMMARIZER },
+		{ "model", SET_MODEL },
+		{ "api-base", SET_API_BASE },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (args_has(&ctx->args, flags[i].code))
+		if (args_has(&ctx->args, flags[i].option))
 			settings_set(&ctx->settings, flags[i].s,
-			    args_get(&ctx->args, flags[i].code), SRC_FLAG, NULL);
+			    args_get(&ctx->args, flags[i].option), SRC_FLAG, NULL);
 	if (summary_config_load(cf, &ctx->settings, e) < 0)
 		return -1;
-	if (args_has(&ctx->args, 'v')) {
+	if (args_has(&ctx->args, "verbose")) {
 		cf->llm.log = log_line;
 		cf->llm.log_arg = ctx;
 	}
@@ -267,9 +268,9 @@ cmd_summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
 static int
 pick(struct ctx *ctx, struct store *st, struct item **out, size_t *nout)
 {
-	int pending = args_has(&ctx->args, OPT_PENDING);
-	int all = args_has(&ctx->args, OPT_ALL);
-	int force = args_has(&ctx->args, OPT_FORCE);
+	int pending = args_has(&ctx->args, "pending");
+	int all = args_has(&ctx->args, "all");
+	int force = args_has(&ctx->args, "force");
 	struct conv **ended = NULL, *one = NULL, **v;
 	struct item *items;
 	size_t n, nv, i, k = 0;
@@ -329,13 +330,13 @@ summarize_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf out = { 0 };
 	struct error e;
-	const char *kind = args_get(&ctx->args, OPT_SUMMARIZER);
+	const char *kind = args_get(&ctx->args, "summarizer");
 	enum summary_kind k;
 	size_t i;
 	int rc, prc;
 
-	if ((ctx->args.argc > 0) + args_has(&ctx->args, OPT_PENDING) +
-	    args_has(&ctx->args, OPT_ALL) > 1)
+	if ((ctx->args.argc > 0) + args_has(&ctx->args, "pending") +
+	    args_has(&ctx->args, "all") > 1)
 		return cmd_usage_error(ctx, "give one of ID, --pending or --all");
 	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
 		return cmd_usage_error(ctx, "unknown summarizer '%s' (expected "
@@ -356,7 +357,7 @@ summarize_exec(struct ctx *ctx)
 	if (rc != 0)
 		return rc;
 	r.cf = &cf;
-	r.dry_run = args_has(&ctx->args, 'n');
+	r.dry_run = args_has(&ctx->args, "dry-run");
 	rc = run(&r);
 	o = xmalloc((r.n + 1) * sizeof(*o));
 	for (i = 0; i < r.n; i++) {
@@ -368,7 +369,7 @@ summarize_exec(struct ctx *ctx)
 		    r.items[i].res.summary : NULL;
 		o[i].error = r.items[i].error;
 	}
-	summary_render(&out, o, r.n, args_has(&ctx->args, OPT_JSON));
+	summary_render(&out, o, r.n, args_has(&ctx->args, "json"));
 	if ((prc = cmd_print(ctx, out.data ? out.data : "", out.len)) != 0)
 		rc = prc;
 	buf_free(&out);
@@ -380,32 +381,16 @@ summarize_exec(struct ctx *ctx)
 const struct cmd_entry cmd_summarize_entry = {
 	.name = "summarize",
 	.summary = "title and summarize ended conversations",
-	.usage = "[ID | --pending | --all] [--force] [-n | --dry-run] [--json] "
-	    "[-v | --verbose] [--summarizer NAME] [--model NAME] "
-	    "[--api-base URL]",
-	.help =
-	    "  ID                    this ended conversation; default: the one\n"
-	    "                        that ended last\n"
-	    "      --pending         every ended conversation without a summary\n"
-	    "      --all             every ended conversation (those with a\n"
-	    "                        summary only with --force)\n"
-	    "      --force           redo those that have a summary already\n"
-	    "  -n, --dry-run         print the ids that would be summarized;\n"
-	    "                        send nothing, change nothing\n"
-	    "      --json            report [{id,status,title,summary,error}];\n"
-	    "                        status: summarized, would-summarize,\n"
-	    "                        skipped, failed, changed or removed\n"
-	    "  -v, --verbose         show each request and reply on stderr\n"
-	    "                        (the API key as [redacted])\n"
-	    "      --summarizer NAME openai, anthropic, offline or none\n"
-	    "                        (the summarizer setting)\n"
-	    "      --model NAME      the model (the model setting)\n"
-	    "      --api-base URL    an OpenAI-compatible API root, such as\n"
-	    "                        http://localhost:11434/v1 (api_base)\n"
-	    "  Prints ID<TAB>TITLE for each conversation summarized.\n"
-	    "  Exit status 3: some were summarized, some not.\n",
-	.shortopts = "nv",
-	.longopts = longopts,
+	.options = options,
+	.shared = cmd_summarizer_options,
+	.operands = "[ID | --pending | --all]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "ID", "this ended conversation; default: the one that "
+		    "ended last", 0 },
+		{ 0 },
+	},
+	.notes = "Prints ID<TAB>TITLE for each conversation summarized.\n"
+	    "Exit status 3: some were summarized, some not.\n",
 	.min_args = 0, .max_args = 1,
 	.exec = summarize_exec,
 };

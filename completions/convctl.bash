@@ -71,7 +71,7 @@ _convctl()
 		ids=1 ;;
 	search)
 		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
-	delete) opts="-f --force -n --dry-run --json"; ids=1 ;;
+	delete) opts="--force -n --dry-run --json"; ids=1 ;;
 	config) opts="--json" ;;
 	esac
 

@@ -104,7 +104,7 @@ complete -c convctl -n '__fish_seen_subcommand_from search' -l until -x -d 'befo
 complete -c convctl -n '__fish_seen_subcommand_from search' -s n -x -d 'the newest N lines'
 complete -c convctl -n '__fish_seen_subcommand_from search' -l json -d 'as JSON'
 # delete
-complete -c convctl -n '__fish_seen_subcommand_from delete' -s f -l force -d 'also the active conversation'
+complete -c convctl -n '__fish_seen_subcommand_from delete' -l force -d 'also the active conversation'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -s n -l dry-run -d 'delete nothing'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -l json -d 'as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -a '(__convctl_ids)'

@@ -26,7 +26,7 @@ complete_bash() {
 help_options() {
 	convctl "$1" -h >"$T/help" &&
 	{ head -n 1 "$T/help" | grep -oE '(\[| )--?[a-zA-Z][a-z-]*' | tr -d '[ ';
-	  grep -oE '^ +(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
+	  grep -oE '^ {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
 	    tr -d ' ' | tr ',' '\n'; } | sort -u
 }
 

@@ -46,6 +46,15 @@ for c in $(cat "$T/commands"); do
 		synopsis "$man/convctl-'"$c"'.1" >got &&
 		test_cmp want got
 	'
+	test_expect "convctl-$c(1) describes exactly the options $c -h lists" '
+		grep "^\.It Fl" "$man/convctl-'"$c"'.1" |
+		    grep -oE "Fl -?[a-zA-Z][a-z-]*" | sed "s/^Fl /-/" |
+		    sort -u >want &&
+		convctl '"$c"' -h | sed -n "/^options:\$/,/^\$/p" |
+		    grep -oE "^ {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*" |
+		    tr -d " " | tr "," "\n" | sort -u >got &&
+		test_cmp want got
+	'
 	test_expect "man -l renders convctl-$c(1) without a complaint" '
 		MANPAGER=cat MANWIDTH=80 man -l "$man/convctl-'"$c"'.1" >page 2>err &&
 		test ! -s err || { cat err; exit 1; }

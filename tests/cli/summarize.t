@@ -372,7 +372,7 @@ test_expect 'a config file holding a key readable by others is refused' '
 
 test_expect '--help tells the whole story' '
 	convctl summarize --help >out &&
-	grep -q "^usage: convctl summarize \[ID | --pending | --all\]" out &&
+	grep -q "^usage: convctl summarize .* \[ID | --pending | --all\]$" out &&
 	for o in --pending --all --force --dry-run --json --verbose --summarizer --model --api-base; do
 		grep -q -- "$o" out || { echo "no $o"; exit 1; }
 	done

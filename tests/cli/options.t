@@ -1,0 +1,72 @@
+#!/bin/sh
+# options: each command's table is what it accepts, spelled out in full
+. "$(dirname "$0")/../lib.sh"
+
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'first' >/dev/null
+CONVCTL_NOW=2026-02-04T10:01:00Z convctl end --no-summary >/dev/null
+CONVCTL_NOW=2026-02-04T12:00:00Z convctl add 'second, active' >/dev/null
+a=conv-1770199200000
+
+test_expect 'a long option is never abbreviated: show --id is not --idle-timeout' '
+	fails_with 2 convctl show --id $a &&
+	stderr_has "show: unknown option '\''--id'\''" &&
+	test ! -s "$T/stdout" &&
+	fails_with 2 convctl recent --js &&
+	stderr_has "unknown option '\''--js'\''" &&
+	fails_with 2 convctl prompt --form text &&
+	fails_with 2 convctl summarize --id $a &&
+	fails_with 2 convctl add --idle 5 hello
+'
+
+test_expect 'an option another command has is unknown here' '
+	fails_with 2 convctl recent --format json &&
+	stderr_has "recent: unknown option '\''--format'\''" &&
+	fails_with 2 convctl show --dry-run
+'
+
+test_expect '-f is --format everywhere; delete takes --force only in full' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl delete -f $a &&
+	stderr_has "delete: unknown option '\''-f'\''" &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl show -f json $a | jq -e ".id == \"$a\"" >/dev/null
+'
+
+test_expect 'values: in the same word, the next word, or after =' '
+	convctl recent -n1 >one && test "$(wc -l <one)" -eq 1 &&
+	convctl recent -n 1 >two && test_cmp one two &&
+	convctl show --format=json $a | jq -e ".id == \"$a\"" >/dev/null &&
+	convctl show -fjson $a | jq -e ".id == \"$a\"" >/dev/null
+'
+
+test_expect 'short options cluster, and a value ends the cluster' '
+	convctl search -En1 "fir.t" >out &&
+	grep -q "first" out && test "$(wc -l <out)" -eq 1
+'
+
+test_expect 'a value that is missing or not wanted is a usage error' '
+	fails_with 2 convctl recent -n && stderr_has "option '\''-n'\'' needs a value" &&
+	fails_with 2 convctl show --format && stderr_has "option '\''--format'\'' needs a value" &&
+	fails_with 2 convctl recent --json=yes &&
+	stderr_has "option '\''--json'\'' takes no value"
+'
+
+test_expect 'options may follow operands, and -- ends the options' '
+	convctl delete $a --dry-run >out && test "$(cat out)" = $a &&
+	CONVCTL_NOW=2026-02-04T12:00:01Z convctl add -- --not-an-option -n >/dev/null &&
+	convctl prompt --last 1 | grep -q "^User: --not-an-option -n$"
+'
+
+test_expect 'global options before the command are read the same way' '
+	convctl --store "$CONVCTL_STORE" recent -n 1 >out && test -s out &&
+	fails_with 2 convctl --sto "$CONVCTL_STORE" recent &&
+	stderr_has "unknown option '\''--sto'\''" &&
+	fails_with 2 convctl --wait &&
+	stderr_has "option '\''--wait'\'' needs a value"
+'
+
+test_expect '-h wins over what follows it' '
+	convctl show -h --no-such-option >out && head -n 1 out | grep -q "^usage: convctl show"
+'
+
+test_done
