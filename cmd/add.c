@@ -19,25 +19,38 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* TEXT operands joined by spaces, as echo does, or all of standard input */
+/*
+ * TEXT operands joined by spaces, as echo does, or all of standard input, at
+ * most max_message_bytes of it; read before the store is locked, so a slow or
+ * endless pipe never holds the lock
+ */
 static int
 read_text(struct ctx *ctx, struct buf *b)
 {
 	struct error e;
+	long max;
 	int i;
 
+	if (cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max) != 0)
+		return EXIT_FAIL;
 	if (ctx->args.argc > 0) {
 		for (i = 0; i < ctx->args.argc; i++) {
 			if (i > 0)
 				buf_addc(b, ' ');
 			buf_adds(b, ctx->args.argv[i]);
 		}
+		if (b->len > (size_t)max) {
+			cmd_error(ctx, "TEXT is larger than the limit of %ld bytes "
+			    "(the max_message_bytes setting)", max);
+			return EXIT_FAIL;
+		}
 		return 0;
 	}
 	if (isatty(STDIN_FILENO))
 		return cmd_usage_error(ctx, "no TEXT given and standard input "
 		    "is a terminal");
-	if (buf_read_fd(b, STDIN_FILENO, "standard input", &e) < 0) {
+	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
+	    "max_message_bytes", &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}

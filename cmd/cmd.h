@@ -109,6 +109,8 @@ int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
     size_t n);
 /* writes s[0..len) to stdout */
 int cmd_print(const struct ctx *, const char *s, size_t len);
+/* a size limit in bytes, max_input_bytes or max_message_bytes */
+int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
 /*

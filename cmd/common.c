@@ -3,6 +3,7 @@
  * no command's own options or rules.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,8 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 	const char *path = settings_get(&ctx->settings, SET_STORE);
 	struct error e;
 	double wait = 0;
+	long max;
+	int rc;
 
 	/* "" would read as a missing store and then fail to be written */
 	if (path == NULL || *path == '\0') {
@@ -123,9 +126,12 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
-	if (store_open(st, path, mode, wait, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
+	if (cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max) != 0)
 		return EXIT_FAIL;
+	if ((rc = store_open_max(st, path, mode, wait, (size_t)max, &e)) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		/* a device, a FIFO, a directory: the wrong thing was named */
+		return rc == -2 ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return 0;
 }
@@ -141,14 +147,17 @@ cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 {
 	struct prune_request limit = { .older_than = -1 };
 	struct error e;
+	int rc;
 
 	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
 	    &limit.max, &e) < 0 ||
 	    store_prune(st, &limit, ids, n, &e) < 0 ||
-	    store_save(st, &e) < 0) {
+	    (rc = store_save(st, &e)) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
+	if (rc > 0)	/* written; only the directory flush failed */
+		cmd_error(ctx, "warning: %s", e.msg);
 	return 0;
 }
 
@@ -191,6 +200,18 @@ cmd_now(const struct ctx *ctx, int64_t *ms)
 		return 0;
 	}
 	if (ts_now(ms, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+cmd_limit(const struct ctx *ctx, enum setting s, long *max)
+{
+	struct error e;
+
+	if (settings_long(&ctx->settings, s, 1, LONG_MAX, max, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}

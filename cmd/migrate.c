@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 
@@ -114,11 +115,12 @@ migrate_exec(struct ctx *ctx)
 	int dry_run = args_has(&ctx->args, "dry-run");
 	int summarize = args_has(&ctx->args, "summarize");
 	struct store *st = NULL;
-	struct buf out = { 0 };
+	struct buf out = { 0 }, input = { 0 };
 	struct error e;
+	struct stat sb;
 	char **pruned = NULL;
 	size_t npruned = 0, njobs = 0, i;
-	long idle;
+	long idle, max;
 	int rc;
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
@@ -139,8 +141,22 @@ migrate_exec(struct ctx *ctx)
 	rq.progress = reading;
 	rq.progress_arg = &prog;
 	if ((rc = cmd_now(ctx, &rq.now)) != 0 ||
-	    (rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
+	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
 		return rc;
+	rq.max_bytes = (size_t)max;
+	/* a pipe or a device may take forever: read it before the lock */
+	if (stat(rq.path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		if (migrate_read(rq.path, rq.max_bytes, &input, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		rq.data = input.data ? input.data : "";
+		rq.len = input.len;
+	}
+	if ((rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
+		goto out;
 	/* on error the store in memory may hold part of it: it is not saved */
 	rc = migrate_run(st, &rq, &res, &e);
 	progress_done(&prog.line);
@@ -188,6 +204,7 @@ out:
 		summary_job_free(jobs[i]);
 	free(jobs);
 	buf_free(&out);
+	buf_free(&input);
 	strv_free(pruned);
 	migrate_free(res);
 	store_close(st);

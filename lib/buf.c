@@ -143,6 +143,38 @@ buf_read_fd(struct buf *b, int fd, const char *name, struct error *e)
 	return 0;
 }
 
+int
+buf_read_max(struct buf *b, int fd, const char *name, size_t max,
+    const char *setting, struct error *e)
+{
+	size_t want;
+	ssize_t n;
+
+	for (;;) {
+		/* at most one byte past the limit: enough to know it is past */
+		want = max - (b->len < max ? b->len : max) + 1;
+		if (want > 65536)
+			want = 65536;
+		buf_grow(b, want);
+		n = read(fd, b->data + b->len, want);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return error_errno(e, "cannot read '%s'", name);
+		}
+		b->len += (size_t)n;
+		if (b->len > max) {
+			b->data[b->len] = '\0';
+			return error_set(e, "'%s' is larger than the limit of %zu "
+			    "bytes (the %s setting)", name, max, setting);
+		}
+	}
+	b->data[b->len] = '\0';
+	return 0;
+}
+
 /*
  * Strict UTF-8 as RFC 3629 defines it, the same rules jansson applies:
  * no overlong forms, no surrogates, nothing above U+10FFFF.

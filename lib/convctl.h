@@ -49,6 +49,9 @@ char *buf_detach(struct buf *);		/* caller frees; buf is empty again */
 void buf_free(struct buf *);
 /* reads all of fd; name is for the error message */
 int buf_read_fd(struct buf *, int fd, const char *name, struct error *);
+/* the same, refusing more than max bytes: the error names the setting */
+int buf_read_max(struct buf *, int fd, const char *name, size_t max,
+    const char *setting, struct error *);
 /* offset of the first invalid UTF-8 byte, or -1 when s[0..len) is valid */
 long utf8_invalid_at(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t len);	/* code points */
@@ -84,6 +87,8 @@ enum setting {
 	SET_RETRIES,
 	SET_CA_BUNDLE,
 	SET_CONTEXT_CHARS,
+	SET_MAX_INPUT_BYTES,	/* a store or a migrate source */
+	SET_MAX_MESSAGE_BYTES,	/* one message add reads */
 	SET_COUNT
 };
 enum setting_source { SRC_DEFAULT, SRC_FILE, SRC_ENV, SRC_FLAG };
@@ -126,11 +131,22 @@ enum store_mode { STORE_READ, STORE_WRITE };
  * (PATH.lock), waiting at most wait seconds. A missing file is an empty store.
  * A file that does not parse or does not have the store's shape is refused:
  * the error names the file, the line and column or the JSON path, and what is
- * wrong.
+ * wrong. -2: path names something that cannot be a store (a directory, a
+ * device, a FIFO, a socket, standard input), found before any lock or file is
+ * made: a usage error. A symlink is followed, but not one in a sticky
+ * world-writable directory owned by another user (as protected_symlinks).
  */
 int store_open(struct store **, const char *path, enum store_mode,
     double wait, struct error *);
-/* writes the store atomically: temporary file, fsync, rename, fsync dir */
+#define STORE_MAX_BYTES ((size_t)1 << 30)	/* store_open()'s bound */
+/* the same, refusing a file larger than max bytes (max_input_bytes) */
+int store_open_max(struct store **, const char *path, enum store_mode,
+    double wait, size_t max, struct error *);
+/*
+ * writes the store atomically: temporary file, fsync, rename, fsync dir; the
+ * old file's owner, group and mode are kept, or nothing is written. 1: written,
+ * but the directory could not be flushed (e says so): a warning, not a failure
+ */
 int store_save(struct store *, struct error *);
 void store_close(struct store *);	/* releases the lock; NULL is fine */
 const char *store_path(const struct store *);
@@ -276,6 +292,11 @@ struct migrate_request {
 	int split;			/* cut at gaps longer than idle_timeout */
 	int64_t idle_timeout;		/* ms */
 	int64_t now;			/* for messages without a time, and the record */
+	size_t max_bytes;		/* the largest source read; 0: no limit */
+	/* path's bytes, read before the store was locked (a pipe, a device:
+	 * see migrate_read); NULL: each source is read by migrate_run */
+	const char *data;
+	size_t len;
 	/* called as entries are read, so a caller may show progress; or NULL */
 	void (*progress)(void *arg, const char *file, size_t done, size_t total);
 	void *progress_arg;
@@ -290,6 +311,9 @@ struct migrate_result;
  */
 int migrate_run(struct store *, const struct migrate_request *,
     struct migrate_result **, struct error *);
+/* all of the source file, at most max bytes (0: no limit; the error names
+ * max_input_bytes), into b */
+int migrate_read(const char *file, size_t max, struct buf *b, struct error *);
 size_t migrate_imported(const struct migrate_result *);	/* conversations */
 int migrate_changed(const struct migrate_result *);	/* a source was new */
 int migrate_was_imported(const struct migrate_result *, const char *id);

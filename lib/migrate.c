@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,14 +377,24 @@ detect(struct mig_reader *r, const struct buf *text, json_t **root,
 	return 0;
 }
 
-static int
-read_file(const char *file, struct buf *b, struct error *e)
+int
+migrate_read(const char *file, size_t max, struct buf *b, struct error *e)
 {
-	int fd, rc;
+	struct stat sb;
+	int fd, rc = -1;
 
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
 		return error_errno(e, "cannot open '%s'", file);
-	rc = buf_read_fd(b, fd, file, e);
+	if (fstat(fd, &sb) < 0)
+		error_errno(e, "cannot stat '%s'", file);
+	else if (max > 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
+		error_set(e, "'%s' is %jd bytes, larger than the limit of %zu "
+		    "bytes (the max_input_bytes setting)", file,
+		    (intmax_t)sb.st_size, max);
+	else if (max > 0)
+		rc = buf_read_max(b, fd, file, max, "max_input_bytes", e);
+	else
+		rc = buf_read_fd(b, fd, file, e);
 	close(fd);
 	return rc;
 }
@@ -414,7 +425,9 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	size_t i;
 	int rc = -1;
 
-	if (read_file(s->file, &text, e) < 0)
+	if (res->rq->data != NULL && strcmp(s->file, res->rq->path) == 0)
+		buf_add(&text, res->rq->data, res->rq->len);
+	else if (migrate_read(s->file, res->rq->max_bytes, &text, e) < 0)
 		goto out;
 	sha256_hex(text.data, text.len, s->sha);
 	if ((rec = imported_before(imports, s->sha)) != NULL) {

@@ -35,6 +35,8 @@ static const struct {
 	[SET_RETRIES] = { "retries", "CONVCTL_RETRIES", NULL, "3", 0 },
 	[SET_CA_BUNDLE] = { "ca_bundle", "CONVCTL_CA_BUNDLE", NULL, NULL, 0 },
 	[SET_CONTEXT_CHARS] = { "context_chars", "CONVCTL_CONTEXT_CHARS", NULL, "48000", 0 },
+	[SET_MAX_INPUT_BYTES] = { "max_input_bytes", "CONVCTL_MAX_INPUT_BYTES", NULL, "1073741824", 0 },
+	[SET_MAX_MESSAGE_BYTES] = { "max_message_bytes", "CONVCTL_MAX_MESSAGE_BYTES", NULL, "67108864", 0 },
 };
 
 const char *

@@ -7,7 +7,7 @@
  * file beside the store (flock, so a killed holder never leaves it held);
  * readers never take it: rename makes each read see one whole version.
  *
- * Loading maps the file and checks it in one pass (scan.c) without building
+ * Loading reads the file and checks it in one pass (scan.c) without building
  * it: each conversation stays a range of the file's bytes with the few fields
  * the store caches, and only those that conv_json() is asked for are parsed
  * with jansson. Saving writes the unchanged ones back as the bytes they were,
@@ -52,7 +52,8 @@ struct store {
 	size_t n, cap;
 	char *data;		/* the file as loaded: raw conversations point here */
 	size_t len;
-	int mapped;		/* data is mmap()ed, else malloc()ed */
+	size_t max;		/* the largest file loaded, in bytes */
+	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
 };
 
 static const char *const roles[ROLE_COUNT] = { "user", "assistant", "system", "tool" };
@@ -504,32 +505,95 @@ load_json(struct store *st, struct error *e)
 	return rc;
 }
 
-/* the file into st->data: mapped when it is a regular file, else read */
+/* "a directory": what a file of this type is, for errors; NULL: a regular file */
+static const char *
+type_name(mode_t m)
+{
+	if (S_ISREG(m))
+		return NULL;
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+static int
+not_a_store(struct error *e, const char *path, mode_t m)
+{
+	error_set(e, "'%s' is %s, not a store file", path, type_name(m));
+	return -2;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14; older kernels refuse it */
+#endif
+#define BIG_STORE (2u << 20)
+
+/*
+ * Room for a file of size bytes. A big one gets anonymous memory in huge
+ * pages, made present at once: faulting in a fresh 4 KiB page at a time
+ * costs several times what reading the bytes does.
+ */
+static char *
+room(struct store *st, size_t size)
+{
+	void *p;
+
+	if (size + 1 >= BIG_STORE) {
+		p = mmap(NULL, size + 1, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			(void)madvise(p, size + 1, MADV_HUGEPAGE);
+			(void)madvise(p, size + 1, MADV_POPULATE_WRITE);
+			st->mapped = size + 1;
+			return p;
+		}
+	}
+	return xmalloc(size + 1);
+}
+
+/*
+ * The file into st->data, read rather than mapped: a mapping of a file that
+ * another program truncates in place kills the reader with SIGBUS, where a
+ * read sees the change and says so.
+ */
 static int
 load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
 {
-	struct buf b = { 0 };
-	void *p;
+	size_t size, got = 0;
+	char extra;
+	ssize_t n;
 
-	if (S_ISREG(sb->st_mode) && sb->st_size > 0 &&
-	    (uintmax_t)sb->st_size <= SIZE_MAX) {
-		/* writers replace the file by rename, never in place, so the
-		 * mapped bytes cannot change under us */
-		p = mmap(NULL, (size_t)sb->st_size, PROT_READ,
-		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p != MAP_FAILED) {
-			st->data = p;
-			st->len = (size_t)sb->st_size;
-			st->mapped = 1;
-			return 0;
-		}
+	if ((uintmax_t)sb->st_size > st->max)
+		return error_set(e, "store '%s' is %jd bytes, larger than the "
+		    "limit of %zu bytes (the max_input_bytes setting)", st->path,
+		    (intmax_t)sb->st_size, st->max);
+	size = (size_t)sb->st_size;
+	st->data = room(st, size);
+	while (got < size) {
+		n = read(fd, st->data + got, size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error_errno(e, "cannot read store '%s'", st->path);
+		if (n == 0)
+			break;
+		got += (size_t)n;
 	}
-	if (buf_read_fd(&b, fd, st->path, e) < 0) {
-		buf_free(&b);
-		return -1;
-	}
-	st->len = b.len;
-	st->data = buf_detach(&b);
+	while ((n = read(fd, &extra, 1)) < 0 && errno == EINTR)
+		;
+	if (got != size || n != 0)
+		return error_set(e, "store '%s' changed size while it was read "
+		    "(another program writes it in place); try again", st->path);
+	st->data[size] = '\0';
+	st->len = size;
 	return 0;
 }
 
@@ -540,7 +604,8 @@ load(struct store *st, struct error *e)
 	struct stat sb;
 	int fd, rc = -1;
 
-	fd = open(st->file, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put there since store_open() looked cannot hang us */
+	fd = open(st->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno != ENOENT)
 			return error_errno(e, "cannot open store '%s'", st->path);
@@ -551,8 +616,8 @@ load(struct store *st, struct error *e)
 		error_errno(e, "cannot stat store '%s'", st->path);
 		goto out;
 	}
-	if (S_ISDIR(sb.st_mode)) {
-		error_set(e, "store '%s' is a directory", st->path);
+	if (!S_ISREG(sb.st_mode)) {
+		rc = not_a_store(e, st->path, sb.st_mode);
 		goto out;
 	}
 	if (load_bytes(st, fd, &sb, e) < 0)
@@ -574,14 +639,20 @@ out:
 
 /* locking */
 
+/* the parents of a resolved path: an existing one must be a directory, not a
+ * link someone put there since, so none is made through a link */
 static int
 mkdirs(char *dir, struct error *e)
 {
 	char *slash;
 	struct stat sb;
 
-	if (stat(dir, &sb) == 0)
-		return 0;
+	if (lstat(dir, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			return 0;
+		return error_set(e, "cannot create directories under '%s': it is "
+		    "not a directory", dir);
+	}
 	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
 		*slash = '\0';
 		if (mkdirs(dir, e) < 0)
@@ -602,16 +673,22 @@ dir_of(const char *path)
 	return d;
 }
 
+/* temporary files are .BASE.convctl-tmp.XXXXXX: no one else writes the mark */
+#define TEMP_MARK ".convctl-tmp."
+
 /*
- * Temporary files are named .BASE.XXXXXX; only a lock holder makes them, so
- * any found while holding the lock was left by a writer that was killed.
+ * Only a lock holder makes temporary files, and it renames or removes its own
+ * before it lets the lock go; so one found while holding the lock, with the
+ * mark, a regular file of the caller's with no other name, was left by a
+ * writer that was killed. Nothing else is touched.
  */
 static void
 remove_stale_temps(const char *file)
 {
 	char *dir = dir_of(file), *copy = xstrdup(file), *base = basename(copy);
-	size_t blen = strlen(base);
+	size_t blen = strlen(base), mlen = strlen(TEMP_MARK);
 	struct dirent *d;
+	struct stat sb;
 	DIR *dp;
 
 	if ((dp = opendir(dir)) != NULL) {
@@ -619,7 +696,11 @@ remove_stale_temps(const char *file)
 			const char *n = d->d_name;
 
 			if (n[0] == '.' && strncmp(n + 1, base, blen) == 0 &&
-			    n[1 + blen] == '.' && strlen(n + 2 + blen) == 6)
+			    strncmp(n + 1 + blen, TEMP_MARK, mlen) == 0 &&
+			    strlen(n + 1 + blen + mlen) == 6 &&
+			    fstatat(dirfd(dp), n, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+			    sb.st_nlink == 1)
 				unlinkat(dirfd(dp), n, 0);
 		}
 		closedir(dp);
@@ -633,6 +714,7 @@ lock(struct store *st, double wait, struct error *e)
 {
 	struct buf lp = { 0 };
 	struct timespec nap = { 0, 10 * 1000000 };
+	struct stat sb, lsb;
 	double waited = 0;
 	char *dir;
 	int rc;
@@ -647,6 +729,17 @@ lock(struct store *st, double wait, struct error *e)
 	st->lockfd = open(lp.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (st->lockfd < 0) {
 		error_errno(e, "cannot open lock '%s'", lp.data);
+		buf_free(&lp);
+		return -1;
+	}
+	/* root locking a user's store leaves the lock the user's too, or the
+	 * user's next write could not open it; only an empty file of one name */
+	if (geteuid() == 0 && stat(st->file, &sb) == 0 &&
+	    fstat(st->lockfd, &lsb) == 0 && S_ISREG(lsb.st_mode) &&
+	    lsb.st_nlink == 1 && lsb.st_size == 0 &&
+	    (lsb.st_uid != sb.st_uid || lsb.st_gid != sb.st_gid) &&
+	    fchown(st->lockfd, sb.st_uid, sb.st_gid) < 0) {
+		error_errno(e, "cannot give lock '%s' the store's owner", lp.data);
 		buf_free(&lp);
 		return -1;
 	}
@@ -673,55 +766,159 @@ lock(struct store *st, double wait, struct error *e)
 }
 
 /*
- * The file a path names, links followed, even to a target that does not exist
- * yet: a store that is a dangling link gets its target created, and the link
- * is never replaced by a regular file.
+ * The kernel's protected_symlinks rule, kept whatever the sysctl says: in a
+ * sticky world-writable directory (/tmp) a link is followed only when it is
+ * the caller's or the directory owner's; anyone can plant one there.
  */
-static char *
-resolve(const char *path)
+static int
+link_protected(const char *link, const struct stat *lsb, struct error *e)
 {
-	char real[PATH_MAX], target[PATH_MAX], *cur = xstrdup(path), *dir;
-	struct buf b = { 0 };
-	ssize_t n;
-	int depth;
+	char *dir = dir_of(link);
+	struct stat dsb;
+	int rc = 0;
 
-	for (depth = 0; depth < 40; depth++) {
-		if (realpath(cur, real) != NULL) {
-			free(cur);
-			return xstrdup(real);
-		}
-		if ((n = readlink(cur, target, sizeof(target) - 1)) < 0)
-			break;		/* not a link: the file is made here */
-		target[n] = '\0';
-		if (target[0] != '/') {
-			dir = dir_of(cur);
-			buf_addf(&b, "%s/", dir);
-			free(dir);
-		}
-		buf_adds(&b, target);
-		free(cur);
-		cur = buf_detach(&b);
+	if (stat(dir, &dsb) == 0 && (dsb.st_mode & (S_ISVTX | S_IWOTH)) ==
+	    (S_ISVTX | S_IWOTH) && lsb->st_uid != geteuid() &&
+	    lsb->st_uid != dsb.st_uid)
+		rc = error_set(e, "symlink '%s' is owned by uid %u in the sticky "
+		    "world-writable directory '%s': not followed, as it is not "
+		    "yours nor the directory owner's", link,
+		    (unsigned)lsb->st_uid, dir);
+	free(dir);
+	return rc;
+}
+
+/*
+ * The file a path names, every link followed (each checked by
+ * link_protected), even to a target that does not exist yet: a store that is
+ * a dangling link gets its target created, and the link is never replaced by
+ * a regular file. *out is absolute, without links where it exists.
+ */
+static int
+resolve(const char *path, char **out, struct error *e)
+{
+	struct buf done = { 0 }, rest = { 0 }, next = { 0 };
+	char target[PATH_MAX], cwd[PATH_MAX], *slash;
+	const char *p, *c;
+	struct stat sb;
+	size_t clen, mark;
+	ssize_t n;
+	int links = 0;
+
+	buf_adds(&done, "");
+	if (path[0] != '/') {
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			return error_errno(e, "cannot resolve store '%s'", path);
+		buf_adds(&done, strcmp(cwd, "/") == 0 ? "" : cwd);
 	}
-	return cur;
+	buf_adds(&rest, path);
+	p = rest.data;
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		for (c = p; *p != '\0' && *p != '/'; p++)
+			;
+		clen = (size_t)(p - c);
+		if (clen == 0 || (clen == 1 && c[0] == '.'))
+			continue;
+		if (clen == 2 && c[0] == '.' && c[1] == '.') {
+			/* done holds no link: its parent is the path's */
+			if ((slash = strrchr(done.data, '/')) != NULL) {
+				done.len = (size_t)(slash - done.data);
+				done.data[done.len] = '\0';
+			}
+			continue;
+		}
+		mark = done.len;
+		buf_addc(&done, '/');
+		buf_add(&done, c, clen);
+		/* missing (the rest is made later) or not a link: go on */
+		if (lstat(done.data, &sb) < 0 || !S_ISLNK(sb.st_mode))
+			continue;
+		if (++links > 40) {
+			errno = ELOOP;
+			error_errno(e, "cannot resolve store '%s'", path);
+			goto fail;
+		}
+		if (link_protected(done.data, &sb, e) < 0)
+			goto fail;
+		if ((n = readlink(done.data, target, sizeof(target) - 1)) < 0) {
+			error_errno(e, "cannot read symlink '%s'", done.data);
+			goto fail;
+		}
+		target[n] = '\0';
+		done.len = target[0] == '/' ? 0 : mark;
+		done.data[done.len] = '\0';
+		next.len = 0;
+		buf_addf(&next, "%s/%s", target, p);
+		buf_free(&rest);
+		rest = next;
+		next = (struct buf){ 0 };
+		p = rest.data;
+	}
+	buf_free(&rest);
+	if (done.len == 0)
+		buf_adds(&done, "/");
+	*out = buf_detach(&done);
+	return 0;
+fail:
+	buf_free(&done);
+	buf_free(&rest);
+	return -1;
+}
+
+/* a name for an open descriptor: it cannot be replaced by rename */
+static int
+names_descriptor(const char *path)
+{
+	return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
+	    strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 ||
+	    strncmp(path, "/dev/fd/", 8) == 0 ||
+	    strncmp(path, "/proc/self/fd/", 14) == 0;
 }
 
 int
 store_open(struct store **out, const char *path, enum store_mode mode,
     double wait, struct error *e)
 {
+	return store_open_max(out, path, mode, wait, STORE_MAX_BYTES, e);
+}
+
+int
+store_open_max(struct store **out, const char *path, enum store_mode mode,
+    double wait, size_t max, struct error *e)
+{
 	struct store *st = xmalloc(sizeof(*st));
+	struct stat sb;
+	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->lockfd = -1;
 	st->path = xstrdup(path);
-	/* a store that is a symlink is followed: its target is what gets replaced */
-	st->file = resolve(path);
-	if ((mode == STORE_WRITE && lock(st, wait, e) < 0) || load(st, e) < 0) {
-		store_close(st);
-		return -1;
+	st->max = max;
+	/* nothing is made (lock, directory, temporary file) before these */
+	if (names_descriptor(path)) {
+		error_set(e, "'%s' is %s, not a store file", path,
+		    strcmp(path, "-") == 0 ? "standard input here (a file "
+		    "named '-' is ./-)" : "an open file descriptor");
+		rc = -2;
+		goto fail;
 	}
+	/* a store that is a symlink is followed: its target is what gets replaced */
+	if (resolve(path, &st->file, e) < 0)
+		goto fail;
+	if (stat(st->file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		rc = not_a_store(e, path, sb.st_mode);
+		goto fail;
+	}
+	if ((mode == STORE_WRITE && lock(st, wait, e) < 0) ||
+	    (rc = load(st, e)) < 0)
+		goto fail;
 	*out = st;
 	return 0;
+fail:
+	store_close(st);
+	return rc < 0 ? rc : -1;
 }
 
 void
@@ -738,7 +935,7 @@ store_close(struct store *st)
 	if (st->lockfd >= 0)
 		close(st->lockfd);	/* releases the lock */
 	if (st->mapped)
-		munmap(st->data, st->len);
+		munmap(st->data, st->mapped);
 	else
 		free(st->data);
 	free(st->path);
@@ -894,6 +1091,36 @@ write_pieces(int fd, struct pieces *o)
 	return 0;
 }
 
+/*
+ * The old file's owner, group and mode onto the new one, so root rewriting a
+ * user's store leaves it the user's; a store the caller may not write, or
+ * whose owner a rewrite could not keep, is refused rather than replaced.
+ */
+static int
+keep_owner(struct store *st, int fd, struct error *e)
+{
+	struct stat old, tmp;
+
+	if (stat(st->file, &old) < 0 || !S_ISREG(old.st_mode))
+		return 0;	/* a new store: the caller's, 0600 */
+	if (faccessat(AT_FDCWD, st->file, W_OK, AT_EACCESS) < 0)
+		return error_errno(e, "cannot write store '%s' (mode %04o, owner "
+		    "uid %u)", st->path, (unsigned)(old.st_mode & 07777),
+		    (unsigned)old.st_uid);
+	if (fstat(fd, &tmp) < 0)
+		return error_errno(e, "cannot stat a temporary file of '%s'",
+		    st->path);
+	if ((old.st_uid != tmp.st_uid || old.st_gid != tmp.st_gid) &&
+	    fchown(fd, old.st_uid, old.st_gid) < 0)
+		return error_errno(e, "cannot keep the owner of store '%s' (uid "
+		    "%u, gid %u) in a rewrite", st->path, (unsigned)old.st_uid,
+		    (unsigned)old.st_gid);
+	if (fchmod(fd, old.st_mode & 07777) < 0)
+		return error_errno(e, "cannot keep the mode of store '%s'",
+		    st->path);
+	return 0;
+}
+
 static int
 fsync_dir(const char *dir)
 {
@@ -912,7 +1139,6 @@ store_save(struct store *st, struct error *e)
 	struct pieces text = { { 0 }, NULL, 0, 0 };
 	struct buf tmp = { 0 };
 	char *dir = dir_of(st->file), *copy = xstrdup(st->file);
-	struct stat sb;
 	int fd = -1, rc = -1;
 
 	if (st->lockfd < 0) {
@@ -920,15 +1146,14 @@ store_save(struct store *st, struct error *e)
 		goto out;
 	}
 	serialize(st, &text);
-	buf_addf(&tmp, "%s/.%s.XXXXXX", dir, basename(copy));
+	buf_addf(&tmp, "%s/.%s" TEMP_MARK "XXXXXX", dir, basename(copy));
 	/* mkstemp: a fresh unpredictable name, created 0600, never a planted link */
 	if ((fd = mkstemp(tmp.data)) < 0) {
 		error_errno(e, "cannot create a temporary file in '%s'", dir);
 		goto out;
 	}
-	/* keep the mode a user gave an existing store */
-	if (stat(st->file, &sb) == 0 && S_ISREG(sb.st_mode))
-		fchmod(fd, sb.st_mode & 0777);
+	if (keep_owner(st, fd, e) < 0)
+		goto out;
 	if (write_pieces(fd, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
@@ -948,11 +1173,14 @@ store_save(struct store *st, struct error *e)
 		goto out;
 	}
 	buf_free(&tmp);		/* renamed: nothing left to clean up */
-	if (fsync_dir(dir) < 0) {
-		error_errno(e, "cannot flush directory '%s' to disk", dir);
-		goto out;
-	}
 	rc = 0;
+	/* the store is replaced already: a warning, not a failure */
+	if (fsync_dir(dir) < 0) {
+		error_errno(e, "store '%s' is written, but its directory '%s' "
+		    "was not flushed to disk (a crash soon may bring back the "
+		    "old store)", st->path, dir);
+		rc = 1;
+	}
 out:
 	if (fd >= 0)
 		close(fd);

@@ -20,7 +20,7 @@ test_expect 'every setting is listed' '
 	convctl config >out &&
 	for k in store idle_timeout max_conversations wait summarizer api_base \
 	    model api_key anthropic_api_key connect_timeout timeout retries \
-	    ca_bundle context_chars; do
+	    ca_bundle context_chars max_input_bytes max_message_bytes; do
 		grep -q "^$k " out || { echo "no $k"; exit 1; }
 	done
 '

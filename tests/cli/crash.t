@@ -54,17 +54,19 @@ test_expect 'a lock file left by a killed writer does not block the next' '
 
 test_expect 'a stale temporary file is removed by the next write, nothing else' '
 	cp "$T/before.json" "$CONVCTL_STORE" &&
-	echo "{ torn" >"$T/.store.json.AbC123" &&
+	echo "{ torn" >"$T/.store.json.convctl-tmp.AbC123" &&
 	echo keep >"$T/.store.json.notmine" &&
-	echo keep >"$T/.other.json.XyZ987" &&
+	echo keep >"$T/.store.json.AbC123" &&
+	echo keep >"$T/.other.json.convctl-tmp.XyZ987" &&
 	convctl add "cleans up" >/dev/null &&
-	test ! -e "$T/.store.json.AbC123" &&
-	test -e "$T/.store.json.notmine" && test -e "$T/.other.json.XyZ987" &&
+	test ! -e "$T/.store.json.convctl-tmp.AbC123" &&
+	test -e "$T/.store.json.notmine" && test -e "$T/.store.json.AbC123" &&
+	test -e "$T/.other.json.convctl-tmp.XyZ987" &&
 	convctl show --format json | jq -e ".messages[-1].content == \"cleans up\"" >/dev/null
 '
 
 test_expect 'a reader ignores stale temporary files' '
-	echo "{ torn" >"$T/.store.json.QwE456" &&
+	echo "{ torn" >"$T/.store.json.convctl-tmp.QwE456" &&
 	convctl recent -n 1000 --json >"$T/recent" &&
 	jq -e --argjson n "$(jq "[.conversations[] | select(.endedAt)] | length" \
 	    "$CONVCTL_STORE")" "length == \$n and \$n > 100" "$T/recent" >/dev/null

@@ -64,15 +64,18 @@ test_expect 'end: only the summary write fails (EFBIG): status 3, ended, summary
 	test_cmp "$T/ended.json" "$CONVCTL_STORE" && no_temp "$T"
 '
 
+# a directory is not a store file: a usage error (2), found before the lock
 test_expect 'store replaced by a directory: clear error for writers and readers' '
-	rm -f "$CONVCTL_STORE" && mkdir "$CONVCTL_STORE" && touch "$CONVCTL_STORE/keep" &&
+	rm -f "$CONVCTL_STORE" "$CONVCTL_STORE.lock" && mkdir "$CONVCTL_STORE" &&
+	touch "$CONVCTL_STORE/keep" &&
 	for w in $WRITERS; do
-		fails_with 1 writer $w && stderr_has "is a directory" &&
-		test -e "$CONVCTL_STORE/keep" && no_temp "$T" || { echo "in $w"; exit 1; }
+		fails_with 2 writer $w && stderr_has "is a directory, not a store file" &&
+		test -e "$CONVCTL_STORE/keep" && no_temp "$T" &&
+		test ! -e "$CONVCTL_STORE.lock" || { echo "in $w"; exit 1; }
 	done &&
-	fails_with 1 convctl show && stderr_has "is a directory" &&
-	fails_with 1 convctl recent && stderr_has "is a directory" &&
-	fails_with 1 convctl prompt && stderr_has "is a directory" &&
+	fails_with 2 convctl show && stderr_has "is a directory" &&
+	fails_with 2 convctl recent && stderr_has "is a directory" &&
+	fails_with 2 convctl prompt && stderr_has "is a directory" &&
 	rm -r "$CONVCTL_STORE"
 '
 

@@ -26,7 +26,8 @@ test_expect 'a mode the user gave the store is kept across rewrites' '
 test_expect 'a symlink planted at a temporary name is never followed' '
 	echo secret >"$T/victim" &&
 	for s in AAAAAA aaaaaa 000000 XXXXXX; do
-		ln -s "$T/victim" "$T/.store.json.$s" || exit 1
+		ln -s "$T/victim" "$T/.store.json.$s" &&
+		ln -s "$T/victim" "$T/.store.json.convctl-tmp.$s" || exit 1
 	done &&
 	convctl add "not into the victim" >/dev/null &&
 	test "$(cat "$T/victim")" = secret &&
@@ -46,10 +47,10 @@ if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
 	test_expect 'the temporary file has a fresh unpredictable name, O_EXCL' '
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace" "$CONVCTL_BIN" add one >/dev/null &&
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace2" "$CONVCTL_BIN" add two >/dev/null &&
-		a=$(grep -o "\.store\.json\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace" | cut -c13-18) &&
-		b=$(grep -o "\.store\.json\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace2" | cut -c13-18) &&
+		a=$(grep -o "\.store\.json\.convctl-tmp\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace" | cut -c25-30) &&
+		b=$(grep -o "\.store\.json\.convctl-tmp\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace2" | cut -c25-30) &&
 		test -n "$a" && test -n "$b" && test "$a" != "$b" &&
-		grep "\.store\.json\.$a\"" "$T/trace" | grep -q "0600"
+		grep "\.store\.json\.convctl-tmp\.$a\"" "$T/trace" | grep -q "0600"
 	'
 else
 	test_n=$((test_n + 1))

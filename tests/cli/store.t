@@ -127,11 +127,11 @@ test_expect 'a SmartHole conversationData object without version loads and is wr
 
 test_expect 'a store path that is a directory is refused' '
 	mkdir dir.json &&
-	fails_with 1 convctl -s dir.json show &&
-	stderr_has "store '\''dir.json'\'' is a directory" &&
-	fails_with 1 convctl -s dir.json add hi &&
+	fails_with 2 convctl -s dir.json show &&
+	stderr_has "'\''dir.json'\'' is a directory, not a store file" &&
+	fails_with 2 convctl -s dir.json add hi &&
 	stderr_has "is a directory" &&
-	test -d dir.json && test -z "$(ls dir.json)"
+	test -d dir.json && test -z "$(ls dir.json)" && test ! -e dir.json.lock
 '
 
 # as_other CMD...: runs CMD as a user that is not root, so permissions bite
@@ -219,10 +219,10 @@ test_expect 'writers running at once lose nothing' '
 '
 
 test_expect 'a temporary file left by a killed writer is removed by the next' '
-	echo torn >"$T/.store.json.Ab12Cd" &&
+	echo torn >"$T/.store.json.convctl-tmp.Ab12Cd" &&
 	echo keep >"$T/.store.json.notmine" &&
 	CONVCTL_NOW=2026-04-01T00:00:01Z convctl add more >/dev/null &&
-	test ! -e "$T/.store.json.Ab12Cd" &&
+	test ! -e "$T/.store.json.convctl-tmp.Ab12Cd" &&
 	test -e "$T/.store.json.notmine" &&
 	test "$(q ".conversations[0].messages | length")" = 17
 '

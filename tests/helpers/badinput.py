@@ -301,7 +301,7 @@ def cases(cat):
 
 def temps(store):
     d, b = os.path.split(store)
-    return glob.glob(os.path.join(d, "." + b + ".??????"))
+    return glob.glob(os.path.join(d, "." + b + ".*"))
 
 
 def loads_as_json(doc):

@@ -40,7 +40,7 @@ def normal(text):
 
 def temps(store):
     d, b = os.path.split(store)
-    return glob.glob(os.path.join(d or ".", "." + b + ".??????"))
+    return glob.glob(os.path.join(d or ".", "." + b + ".*"))
 
 
 def main():

@@ -1,0 +1,276 @@
+#!/bin/sh
+# What a store path may name, and what convctl touches beside it: a store is a
+# regular file or nothing yet; the temporaries it sweeps are its own; a
+# rewrite keeps the owner and mode; a symlink someone planted in /tmp is not
+# followed; a store truncated under a reader is an error, never a signal;
+# every input is read up to a limit, and never while the lock is held.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2026-06-01T00:00:00Z
+S=$CONVCTL_STORE
+
+# root only: as root through setpriv, the user nobody runs what "asnobody"
+# runs; elsewhere these tests say why they are skipped
+root=
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    id nobody >/dev/null 2>&1; then
+	root=yes
+	NOBODY="$(id -u nobody):$(id -g nobody)"
+fi
+asnobody() {
+	setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
+	    --clear-groups -- env $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
+test_as_root() {
+	if [ -z "$root" ]; then
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: needs root, setpriv and the user nobody"
+	else
+		test_expect "$1" "$2"
+	fi
+}
+chmod 755 "$T"
+
+# --- not a regular file: refused before a lock or a temporary is made
+
+test_expect 'a FIFO as the store: exit 2 at once, for writers and readers' '
+	mkfifo "$T/fifo" &&
+	for c in "add hi" "end" "prune --max 1" "show" "recent" "prompt"; do
+		fails_with 2 timeout 10 $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$T/fifo" $c &&
+		stderr_has "'\''$T/fifo'\'' is a FIFO, not a store file" &&
+		test -p "$T/fifo" && test ! -e "$T/fifo.lock" || { echo "in $c"; exit 1; }
+	done &&
+	test -z "$(ls -A "$T" | grep "^\.fifo\.")"
+'
+
+test_expect 'a socket as the store: exit 2, named' '
+	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" \
+	    "$T/sock" &&
+	fails_with 2 convctl -s "$T/sock" add hi &&
+	stderr_has "is a socket, not a store file" && test -S "$T/sock" &&
+	test ! -e "$T/sock.lock" &&
+	fails_with 2 convctl -s "$T/sock" show && stderr_has "is a socket"
+'
+
+test_expect '/dev/null as the store: readers refuse it, exit 2' '
+	for c in show recent prompt; do
+		fails_with 2 convctl -s /dev/null $c &&
+		stderr_has "'\''/dev/null'\'' is a character device, not a store file" ||
+		{ echo "in $c"; exit 1; }
+	done
+'
+
+test_as_root 'a device as the store: writers refuse it, no lock, the device kept' '
+	mknod "$T/null" c 1 3 && chmod 666 "$T/null" &&
+	for c in "add hi" "end" "prune --max 1" "migrate $top/tests/fixtures/migrate/messages.json"; do
+		fails_with 2 convctl -s "$T/null" $c &&
+		stderr_has "'\''$T/null'\'' is a character device, not a store file" &&
+		test -c "$T/null" && test ! -e "$T/null.lock" || { echo "in $c"; exit 1; }
+	done &&
+	test -z "$(ls -A "$T" | grep "^\.null\.")" &&
+	had=$(test -e /dev/null.lock && echo yes || true) &&
+	fails_with 2 convctl -s /dev/null add hi && test -c /dev/null &&
+	{ [ -n "$had" ] || test ! -e /dev/null.lock; }
+'
+
+test_expect '-s - and -s /dev/stdin: refused, exit 2, standard input untouched' '
+	fails_with 2 convctl -s - add hi </dev/null &&
+	stderr_has "'\''-'\'' is standard input here (a file named '\''-'\'' is ./-), not a store file" &&
+	echo "{}" | fails_with 2 convctl -s /dev/stdin show &&
+	stderr_has "'\''/dev/stdin'\'' is an open file descriptor, not a store file" &&
+	echo "{}" | fails_with 2 convctl -s /dev/stdin add hi &&
+	test ! -e ./-
+'
+
+# --- the temporary files swept are convctl's own
+
+test_expect 'a file of the user named like a temporary survives a write' '
+	convctl add first >/dev/null &&
+	echo mine >"$T/.store.json.abcdef" && echo mine >"$T/.store.json.ABC123" &&
+	ln -s "$T/victim" "$T/.store.json.convctl-tmp.LnK123" &&
+	mkdir "$T/.store.json.convctl-tmp.Dir123" &&
+	echo torn >"$T/.store.json.convctl-tmp.Old123" &&
+	echo mine >"$T/.store.json.convctl-tmp.toolong" &&
+	convctl add second >/dev/null &&
+	test "$(cat "$T/.store.json.abcdef")" = mine &&
+	test "$(cat "$T/.store.json.ABC123")" = mine &&
+	test -L "$T/.store.json.convctl-tmp.LnK123" &&
+	test -d "$T/.store.json.convctl-tmp.Dir123" &&
+	test -e "$T/.store.json.convctl-tmp.toolong" &&
+	test ! -e "$T/.store.json.convctl-tmp.Old123" &&
+	rm -r "$T"/.store.json.*
+'
+
+test_as_root 'a temporary of another user is left alone' '
+	echo theirs >"$T/.store.json.convctl-tmp.Thr123" &&
+	chown "$NOBODY" "$T/.store.json.convctl-tmp.Thr123" &&
+	convctl add third >/dev/null &&
+	test "$(cat "$T/.store.json.convctl-tmp.Thr123")" = theirs &&
+	rm "$T/.store.json.convctl-tmp.Thr123"
+'
+
+# --- owner and mode kept; a store the caller may not write is refused
+
+test_as_root 'root rewriting a user'\''s store keeps its owner, group and mode' '
+	mkdir "$T/own" && chown "$NOBODY" "$T/own" &&
+	cp "$S" "$T/own/store.json" && chmod 640 "$T/own/store.json" &&
+	chown "$NOBODY" "$T/own/store.json" &&
+	convctl -s "$T/own/store.json" add "from cron" >/dev/null &&
+	test "$(stat -c %u:%g:%a "$T/own/store.json")" = "$NOBODY:640" &&
+	asnobody -s "$T/own/store.json" add "the user again" >/dev/null &&
+	jq -e ".conversations[0].messages[-1].content == \"the user again\"" \
+	    "$T/own/store.json" >/dev/null
+'
+
+test_as_root 'a 0444 store is refused, not replaced: the permission named' '
+	chmod 444 "$T/own/store.json" && snapshot "$T/own/store.json" &&
+	fails_with 1 asnobody -s "$T/own/store.json" add "not written" &&
+	stderr_has "cannot write store '\''$T/own/store.json'\'' (mode 0444, owner uid $(id -u nobody)): Permission denied" &&
+	unchanged "$T/own/store.json" &&
+	test "$(stat -c %a "$T/own/store.json")" = 444 &&
+	test -z "$(ls -A "$T/own" | grep "^\.store")"
+'
+
+test_as_root 'a writable store of another user: its owner cannot be kept, refused' '
+	cp "$S" "$T/own/theirs.json" && chmod 666 "$T/own/theirs.json" &&
+	snapshot "$T/own/theirs.json" &&
+	fails_with 1 asnobody -s "$T/own/theirs.json" add "not written" &&
+	stderr_has "cannot keep the owner of store" &&
+	stderr_has "Operation not permitted" &&
+	unchanged "$T/own/theirs.json" && test "$(stat -c %u "$T/own/theirs.json")" = 0
+'
+
+# --- symlinks in a sticky world-writable directory
+
+test_as_root 'a symlink of another user in a sticky /tmp-like directory is not followed' '
+	mkdir "$T/tmp" && chmod 1777 "$T/tmp" &&
+	cp "$S" "$T/victim.json" && snapshot "$T/victim.json" &&
+	ln -s "$T/victim.json" "$T/tmp/store.json" && chown -h "$NOBODY" "$T/tmp/store.json" &&
+	fails_with 1 convctl -s "$T/tmp/store.json" add planted &&
+	stderr_has "symlink '\''$T/tmp/store.json'\'' is owned by uid $(id -u nobody) in the sticky world-writable directory" &&
+	unchanged "$T/victim.json" && test ! -e "$T/victim.json.lock" &&
+	fails_with 1 convctl -s "$T/tmp/store.json" show &&
+	chown -h 0:0 "$T/tmp/store.json" &&
+	convctl -s "$T/tmp/store.json" add mine >/dev/null &&
+	test -L "$T/tmp/store.json" &&
+	jq -e ".conversations[0].messages[-1].content == \"mine\"" "$T/victim.json" >/dev/null
+'
+
+test_as_root 'nor is one on the way to it; no directory is made through it' '
+	mkdir "$T/elsewhere" &&
+	ln -s "$T/elsewhere" "$T/tmp/dir" && chown -h "$NOBODY" "$T/tmp/dir" &&
+	fails_with 1 convctl -s "$T/tmp/dir/new/store.json" add planted &&
+	stderr_has "symlink '\''$T/tmp/dir'\'' is owned by uid" &&
+	test -z "$(ls -A "$T/elsewhere")"
+'
+
+test_as_root 'the directory owner'\''s link is followed, as the kernel does' '
+	mkdir "$T/theirtmp" && chmod 1777 "$T/theirtmp" && chown "$NOBODY" "$T/theirtmp" &&
+	ln -s "$T/victim.json" "$T/theirtmp/store.json" &&
+	chown -h "$NOBODY" "$T/theirtmp/store.json" &&
+	convctl -s "$T/theirtmp/store.json" show >/dev/null
+'
+
+# --- a store truncated in place under a reader
+
+# python rewrites the store in place and truncates it, again and again, while
+# show reads its last conversation: every run ends with its output or an
+# error, never killed by SIGBUS (128 + 7)
+test_expect 'a store truncated under a reader: an error, never SIGBUS' '
+	python3 "$top/tests/helpers/bigstore.py" 6000 0 >"$T/big.json" || exit 1
+	last=$(jq -r ".conversations[-1].id" "$T/big.json") || exit 1
+	python3 -c "
+import os, sys, time
+path = sys.argv[1]
+data = open(path, \"rb\").read()
+end = time.monotonic() + 4
+fd = os.open(path, os.O_WRONLY)
+while time.monotonic() < end:
+    os.pwrite(fd, data, 0)
+    time.sleep(0.002)
+    os.truncate(path, len(data) // 3)
+    time.sleep(0.002)
+os.pwrite(fd, data, 0)
+" "$T/big.json" &
+	pid=$! && runs=0 && bad= &&
+	while kill -0 $pid 2>/dev/null; do
+		convctl -s "$T/big.json" show "$last" >/dev/null 2>"$T/err"
+		rc=$? && runs=$((runs + 1))
+		case $rc in
+		0) ;;
+		1) grep -q "^convctl: show: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
+		*) bad="$bad $rc" ;;
+		esac
+	done &&
+	wait $pid && echo "# $runs runs" >&3 && test $runs -ge 3 &&
+	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
+' 3>&1
+
+# --- bounded reads
+
+test_expect 'a message past max_message_bytes is refused, naming the setting' '
+	cp "$S" "$T/keep.json" && snapshot "$S" &&
+	head -c 1001 /dev/zero | tr "\0" x >"$T/1001" &&
+	head -c 1000 /dev/zero | tr "\0" y >"$T/1000" &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add <"$T/1001" &&
+	stderr_has "'\''standard input'\'' is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
+	unchanged "$S" &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add "$(cat "$T/1001")" &&
+	stderr_has "TEXT is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
+	unchanged "$S" &&
+	cat "$T/1001" | CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add &&
+	unchanged "$S" &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl add <"$T/1000" >/dev/null &&
+	convctl show --format json | jq -e ".messages[-1].content | length == 1000" >/dev/null &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	echo "max_message_bytes = 10" >"$XDG_CONFIG_HOME/convctl/config" &&
+	fails_with 1 convctl add "eleven byte" && stderr_has "max_message_bytes" &&
+	CONVCTL_MAX_MESSAGE_BYTES=0 fails_with 1 convctl add x &&
+	stderr_has "invalid CONVCTL_MAX_MESSAGE_BYTES '\''0'\''" &&
+	rm "$XDG_CONFIG_HOME/convctl/config"
+'
+
+test_expect 'a store past max_input_bytes is refused by readers and writers' '
+	snapshot "$S" && size=$(wc -c <"$S") &&
+	for c in "add hi" "end" "show" "recent" "prompt"; do
+		CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl $c &&
+		stderr_has "store '\''$S'\'' is $size bytes, larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
+		unchanged "$S" || { echo "in $c"; exit 1; }
+	done &&
+	CONVCTL_MAX_INPUT_BYTES=$size convctl show >/dev/null
+'
+
+test_expect 'a migrate source past max_input_bytes: refused, the store unchanged' '
+	snapshot "$S" && src=$top/tests/fixtures/migrate/data.json &&
+	CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl migrate "$src" &&
+	stderr_has "larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
+	unchanged "$S" &&
+	CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 timeout 20 \
+	    $CONVCTL_WRAPPER "$CONVCTL_BIN" migrate /dev/zero &&
+	stderr_has "'\''/dev/zero'\'' is larger than the limit of 1000 bytes" &&
+	unchanged "$S" &&
+	head -c 2000 "$src" | CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 \
+	    convctl migrate /dev/stdin && stderr_has "max_input_bytes" && unchanged "$S"
+'
+
+# hold a pipe open for 3 seconds: the lock is free meanwhile
+test_expect 'add reads standard input before it takes the lock' '
+	{ sleep 3; echo late; } | convctl add >"$T/late.out" 2>&1 &
+	pid=$! && sleep 1 &&
+	CONVCTL_WAIT=0 convctl add "while the pipe is open" >/dev/null &&
+	wait $pid && convctl show --format json |
+	    jq -e "[.messages[-2:][].content] == [\"while the pipe is open\", \"late\"]" >/dev/null
+'
+
+test_expect 'migrate reads a pipe before it takes the lock' '
+	mkfifo "$T/src.fifo" || exit 1
+	{ sleep 3; cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
+	feeder=$! &&
+	convctl migrate "$T/src.fifo" >"$T/mig.out" 2>&1 &
+	pid=$! && sleep 1 &&
+	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null &&
+	{ wait $pid || { cat "$T/mig.out"; exit 1; }; } && wait $feeder &&
+	jq -e ".imports | length == 1" "$S" >/dev/null
+'
+
+test_done
