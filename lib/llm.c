@@ -135,36 +135,24 @@ llm_redact(struct buf *b, const char *secret)
 		buf_adds(b, "");
 }
 
-/* s as one printable line of at most max bytes, cut on a character boundary */
+/*
+ * s as one printable line of at most max bytes: what error_printable_n()
+ * makes of it (control characters and bytes that are not UTF-8 as escapes,
+ * never dropped), cut before an escape or a character, never inside one
+ */
 static void
 one_line(struct buf *out, const char *s, size_t len, size_t max)
 {
-	size_t i, start = out->len;
-	int space = 0;
+	char *line = xmalloc(4 * len + 1);	/* \xHH for every byte at most */
+	size_t n = error_printable_n(line, 4 * len + 1, s, len);
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f) {
-			space = 1;
-			continue;
-		}
-		if (space && out->len > start)
-			buf_addc(out, ' ');
-		space = 0;
-		if (out->len - start >= max) {
-			while (out->len > start &&
-			    ((unsigned char)out->data[out->len - 1] & 0xc0) == 0x80)
-				out->len--;
-			if (out->len > start &&
-			    (unsigned char)out->data[out->len - 1] >= 0xc0)
-				out->len--;
-			out->data[out->len] = '\0';
-			buf_adds(out, "...");
-			return;
-		}
-		buf_addc(out, (char)c);
-	}
+	if (n > max) {
+		n = error_printable_n(line, max + 1, s, len);
+		buf_add(out, line, n);
+		buf_adds(out, "...");
+	} else
+		buf_add(out, line, n);
+	free(line);
 }
 
 /*
@@ -204,8 +192,11 @@ llm_error_message(const char *body, size_t len)
 		while (p < body + len && (*p == '\n' || *p == '\r' || *p == ' '))
 			p++;
 		nl = memchr(p, '\n', (size_t)(body + len - p));
-		one_line(&out, p, nl ? (size_t)(nl - p) : (size_t)(body + len - p),
-		    200);
+		if (nl == NULL)
+			nl = body + len;
+		if (nl > p && nl[-1] == '\r')	/* a CRLF line end */
+			nl--;
+		one_line(&out, p, (size_t)(nl - p), 200);
 	}
 	json_decref(root);
 	if (out.len == 0)
