@@ -314,6 +314,30 @@ nap(double seconds)
 		;
 }
 
+/*
+ * libcurl's words begin with a capital, ours do not; but its first word may
+ * be a name ("SSL certificate problem", "OpenSSL SSL_read", "HTTP/2"), which
+ * is quoted as libcurl wrote it: only ordinary words it starts with are
+ * lowered.
+ */
+static void
+lower_first_word(char *s)
+{
+	static const char *const words[] = {
+		"Could", "Couldn't", "Failed", "Failure", "Operation",
+		"Connection", "Connect", "Timeout", "Timed", "Recv", "Send",
+		"Resolving", "Resolve", "Received", "Empty", "Unsupported",
+		"Unknown", "Error", "Server", "Maximum", "The", "No",
+	};
+	size_t i, n = strcspn(s, " :,");
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0) {
+			s[0] = (char)(s[0] - 'A' + 'a');
+			return;
+		}
+}
+
 static int
 retryable_status(long status)
 {
@@ -549,9 +573,7 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 				buf_addf(&why, "reply from '%s' is larger than "
 				    "%d bytes", url.data, MAX_REPLY);
 			else {
-				/* libcurl's words begin with a capital; ours do not */
-				if (errbuf[0] >= 'A' && errbuf[0] <= 'Z')
-					errbuf[0] = (char)(errbuf[0] - 'A' + 'a');
+				lower_first_word(errbuf);
 				buf_addf(&why, "request to '%s' failed: %s",
 				    url.data, *errbuf ? errbuf :
 				    curl.easy_strerror(c));
