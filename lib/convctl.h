@@ -30,8 +30,11 @@ int error_set(struct error *, const char *fmt, ...)
 int error_errno(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* appends ": strerror(errno)" */
 /* s into out as one printable line: control characters as \n, \t, \r or
- * \xHH (both functions above do this to their message); its length */
+ * \xHH, and so each byte that is not valid UTF-8 (both functions above do
+ * this to their message); its length. An escape that does not fit is left
+ * out whole. The _n form takes len bytes, NUL bytes included. */
 size_t error_printable(char *out, size_t size, const char *s);
+size_t error_printable_n(char *out, size_t size, const char *s, size_t len);
 
 /* buf.c: a growing byte buffer; the data is always NUL-terminated */
 struct buf {

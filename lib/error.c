@@ -9,21 +9,46 @@
 
 #include "convctl.h"
 
+/* length of the valid UTF-8 sequence at s (s[0] >= 0x80), or 0 */
+static size_t
+utf8_len(const unsigned char *s, size_t left)
+{
+	long bad;
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+
+	if (n > left)
+		return 0;
+	bad = utf8_invalid_at((const char *)s, n);
+	/* C1 controls (U+0080 to U+009F) are terminal escapes too */
+	if (bad >= 0 || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;
+	return n;
+}
+
+/*
+ * Printable UTF-8 is kept (an accent, a CJK character); a control
+ * character is \n, \t, \r or \xHH, and so is each byte that is not part
+ * of valid UTF-8, so what a server or a bad input held shows exactly.
+ */
 size_t
-error_printable(char *out, size_t size, const char *s)
+error_printable_n(char *out, size_t size, const char *str, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t k = 0;
+	const unsigned char *s = (const unsigned char *)str;
+	size_t k = 0, i = 0, n;
 	unsigned char c;
 
 	if (size == 0)
 		return 0;
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		if (c >= 0x20 && c != 0x7f) {
-			if (k + 1 >= size)
+	while (i < len) {
+		c = s[i];
+		n = c < 0x80 ? (c >= 0x20 && c != 0x7f) : utf8_len(s + i, len - i);
+		if (n > 0) {
+			if (k + n >= size)
 				break;
-			out[k++] = (char)c;
+			memcpy(out + k, s + i, n);
+			k += n;
+			i += n;
 			continue;
 		}
 		if (k + 4 >= size)
@@ -36,9 +61,16 @@ error_printable(char *out, size_t size, const char *s)
 			out[k++] = hex[c >> 4];
 			out[k++] = hex[c & 15];
 		}
+		i++;
 	}
 	out[k] = '\0';
 	return k;
+}
+
+size_t
+error_printable(char *out, size_t size, const char *s)
+{
+	return error_printable_n(out, size, s, strlen(s));
 }
 
 /*

@@ -9,8 +9,9 @@
 
 #include "convctl.h"
 
-/* flags for every parse of stored or imported JSON: \u0000 must round-trip,
- * and a duplicated key would silently lose one of its values */
+/* flags for every jansson parse of stored or imported JSON: \u0000 must
+ * round-trip, and a duplicated key would silently lose one of its values
+ * (the store itself is read by scan.c, whose rules are these and more) */
 #define JSON_LOAD_FLAGS (JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES)
 
 /* store.c: the conversation as JSON, parsed when first asked for */
@@ -24,9 +25,16 @@ json_t *store_root(struct store *);
 /* checks one conversation's shape; where is its JSON path for errors */
 int conv_validate(json_t *, const char *where, struct error *);
 
-/* the one JSON writer: compact, UTF-8, keys in their order */
+/* json.c: the one JSON writer: compact, UTF-8, keys in their order, a
+ * number text as the number it was */
 void json_dump_buf(struct buf *, const json_t *);
-/* a string value, its length (it may hold NUL bytes) */
+/* a number as the text it was written with (see json.c) */
+json_t *json_number_text(const char *text, size_t len);
+/* v's number text and its length when v is one, else NULL */
+const char *json_number_text_of(const json_t *v, size_t *len);
+/* v is a string, not a number text */
+int json_is_text(const json_t *v);
+/* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 
 #endif

@@ -135,36 +135,24 @@ llm_redact(struct buf *b, const char *secret)
 		buf_adds(b, "");
 }
 
-/* s as one printable line of at most max bytes, cut on a character boundary */
+/*
+ * s as one printable line of at most max bytes: what error_printable_n()
+ * makes of it (control characters and bytes that are not UTF-8 as escapes,
+ * never dropped), cut before an escape or a character, never inside one
+ */
 static void
 one_line(struct buf *out, const char *s, size_t len, size_t max)
 {
-	size_t i, start = out->len;
-	int space = 0;
+	char *line = xmalloc(4 * len + 1);	/* \xHH for every byte at most */
+	size_t n = error_printable_n(line, 4 * len + 1, s, len);
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f) {
-			space = 1;
-			continue;
-		}
-		if (space && out->len > start)
-			buf_addc(out, ' ');
-		space = 0;
-		if (out->len - start >= max) {
-			while (out->len > start &&
-			    ((unsigned char)out->data[out->len - 1] & 0xc0) == 0x80)
-				out->len--;
-			if (out->len > start &&
-			    (unsigned char)out->data[out->len - 1] >= 0xc0)
-				out->len--;
-			out->data[out->len] = '\0';
-			buf_adds(out, "...");
-			return;
-		}
-		buf_addc(out, (char)c);
-	}
+	if (n > max) {
+		n = error_printable_n(line, max + 1, s, len);
+		buf_add(out, line, n);
+		buf_adds(out, "...");
+	} else
+		buf_add(out, line, n);
+	free(line);
 }
 
 /*
@@ -204,8 +192,11 @@ llm_error_message(const char *body, size_t len)
 		while (p < body + len && (*p == '\n' || *p == '\r' || *p == ' '))
 			p++;
 		nl = memchr(p, '\n', (size_t)(body + len - p));
-		one_line(&out, p, nl ? (size_t)(nl - p) : (size_t)(body + len - p),
-		    200);
+		if (nl == NULL)
+			nl = body + len;
+		if (nl > p && nl[-1] == '\r')	/* a CRLF line end */
+			nl--;
+		one_line(&out, p, (size_t)(nl - p), 200);
 	}
 	json_decref(root);
 	if (out.len == 0)
@@ -321,6 +312,30 @@ nap(double seconds)
 	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * libcurl's words begin with a capital, ours do not; but its first word may
+ * be a name ("SSL certificate problem", "OpenSSL SSL_read", "HTTP/2"), which
+ * is quoted as libcurl wrote it: only ordinary words it starts with are
+ * lowered.
+ */
+static void
+lower_first_word(char *s)
+{
+	static const char *const words[] = {
+		"Could", "Couldn't", "Failed", "Failure", "Operation",
+		"Connection", "Connect", "Timeout", "Timed", "Recv", "Send",
+		"Resolving", "Resolve", "Received", "Empty", "Unsupported",
+		"Unknown", "Error", "Server", "Maximum", "The", "No",
+	};
+	size_t i, n = strcspn(s, " :,");
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0) {
+			s[0] = (char)(s[0] - 'A' + 'a');
+			return;
+		}
 }
 
 static int
@@ -558,9 +573,7 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 				buf_addf(&why, "reply from '%s' is larger than "
 				    "%d bytes", url.data, MAX_REPLY);
 			else {
-				/* libcurl's words begin with a capital; ours do not */
-				if (errbuf[0] >= 'A' && errbuf[0] <= 'Z')
-					errbuf[0] = (char)(errbuf[0] - 'A' + 'a');
+				lower_first_word(errbuf);
 				buf_addf(&why, "request to '%s' failed: %s",
 				    url.data, *errbuf ? errbuf :
 				    curl.easy_strerror(c));

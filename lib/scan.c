@@ -1,27 +1,33 @@
 /*
- * scan.c - checks a store in one pass without building it.
+ * scan.c - checks a store in one pass without building it, and builds the
+ * parts that are asked for.
  *
  * Building every conversation with jansson only to write most of them back
  * unchanged costs ten times what reading and writing the file does. This
- * scanner walks the bytes once, applies the rules jansson 2.14 applies when
- * store.c loads with JSON_LOAD_FLAGS, and the store's shape rules of adopt()
- * and conv_validate(), and keeps each conversation as its byte range and the
- * few fields the store caches. jansson's rules:
+ * scanner walks the bytes once, applies the rules of JSON below and the
+ * store's shape rules of adopt() and conv_validate(), and keeps each
+ * conversation as its byte range and the few fields the store caches. The
+ * rules are jansson 2.14's with JSON_LOAD_FLAGS, but two, where jansson
+ * refuses valid JSON:
  *   - RFC 8259 syntax with an object or array at the top (the store wants an
  *     object), whitespace only space, tab, newline and carriage return;
  *   - strict UTF-8 everywhere: no overlong forms, no surrogates, nothing
  *     past U+10FFFF;
  *   - escapes \" \\ \/ \b \f \n \r \t \uXXXX; a high surrogate escape only
- *     when a low one follows, no lone low one; \u0000 in a value (we load
- *     with JSON_ALLOW_NUL) but never in a key;
- *   - integers that fit int64_t; reals that do not overflow to infinity;
+ *     when a low one follows, no lone low one; \u0000 in a value and, unlike
+ *     jansson, in a key;
+ *   - any number RFC 8259 allows, unlike jansson (which refuses an integer
+ *     past int64_t and a real past the double's range): a number is kept as
+ *     the text it was written with (see json.c), so 1e400 and 0.1 stay so;
  *   - a value nested at most 2048 deep (scalars count);
  *   - no key twice in an object (JSON_REJECT_DUPLICATES);
  *   - and a quirk: one NUL byte right after a number, true, false or null is
  *     skipped (jansson's reader loses the byte it puts back when it is NUL).
- * Whatever the scanner refuses or is unsure of goes to jansson, which says
- * what is wrong and where; so the one thing it must never do is accept what
- * jansson refuses. fuzz/fuzz_scan.c checks both directions and the fields.
+ * scan_json() builds a value by these rules: jansson's json_loadb() would
+ * refuse the two kinds and turn numbers into doubles. Whatever the scanner
+ * refuses goes to scan_json() and adopt(), whose error names the JSON path,
+ * or, when it is not JSON, to jansson, which names the line and column.
+ * fuzz/fuzz_scan.c checks the scanner against jansson on all the rest.
  */
 #include <errno.h>
 #include <math.h>
@@ -37,11 +43,11 @@
 #define HAVE_SSSE3_PATH 1
 #endif
 
-#include "convctl.h"
+#include "internal.h"
 #include "scan.h"
 
 #define MAX_DEPTH 2048		/* jansson's JSON_PARSER_MAX_DEPTH */
-#define MAX_KEYS 64		/* an object with more keys is left to jansson */
+#define MAX_KEYS 64		/* past this, an object's keys are checked sorted */
 
 /* depths of the store's known values: the top object is 1 */
 #define D_TOP		1
@@ -62,7 +68,6 @@ struct str {			/* a string token */
 struct scanner {
 	const unsigned char *base, *p, *end;
 	int canon;		/* what was scanned since it was set is canonical */
-	int punt;		/* an error was a refusal to decide */
 	struct str *keys;	/* the keys of the objects open now */
 	size_t nkeys, capkeys;
 };
@@ -270,6 +275,16 @@ utf8_valid_ssse3(const unsigned char *p, const unsigned char *end)
 	    0xffff ? 0 : -1;
 }
 #endif
+
+static int
+utf8_check(const unsigned char *p, const unsigned char *end)
+{
+#ifdef HAVE_SSSE3_PATH
+	if (__builtin_cpu_supports("ssse3"))
+		return utf8_valid_ssse3(p, end);
+#endif
+	return utf8_valid(p, end);
+}
 
 static int
 hex4(const unsigned char *p, unsigned *out)
@@ -541,13 +556,10 @@ key(struct scanner *s, size_t mark, struct str *k)
 {
 	size_t i;
 
-	if (!at(s, '"') || string(s, k) < 0 || k->nul)
+	if (!at(s, '"') || string(s, k) < 0)
 		return -1;
-	if (s->nkeys - mark >= MAX_KEYS) {
-		s->punt = 1;
-		return -1;
-	}
-	for (i = mark; i < s->nkeys; i++)
+	/* a long object's keys are checked at its end (end_keys) */
+	for (i = mark; i < s->nkeys && s->nkeys - mark < MAX_KEYS; i++)
 		if (str_eq(&s->keys[i], k))
 			return -1;
 	if (s->nkeys == s->capkeys) {
@@ -557,6 +569,49 @@ key(struct scanner *s, size_t mark, struct str *k)
 	s->keys[s->nkeys++] = *k;
 	ws(s);
 	return expect(s, ':');
+}
+
+struct keyval {
+	char *p;
+	size_t len;
+};
+
+static int
+by_key(const void *a, const void *b)
+{
+	const struct keyval *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * The end of the object whose keys start at mark: an object with more than
+ * MAX_KEYS keys has them sorted to find one given twice, in n log n, not n².
+ */
+static int
+end_keys(struct scanner *s, size_t mark)
+{
+	struct keyval *v;
+	size_t i, n = s->nkeys - mark;
+	int rc = 0;
+
+	s->nkeys = mark;
+	if (n <= MAX_KEYS)
+		return 0;
+	v = xmalloc(n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		v[i].p = xmalloc(s->keys[mark + i].len + 1);
+		v[i].len = decode_into(&s->keys[mark + i], v[i].p);
+	}
+	qsort(v, n, sizeof(*v), by_key);
+	for (i = 1; i < n; i++)
+		if (by_key(&v[i - 1], &v[i]) == 0)
+			rc = -1;
+	for (i = 0; i < n; i++)
+		free(v[i].p);
+	free(v);
+	return rc;
 }
 
 /* after a number or a word jansson puts a byte back; a NUL it loses */
@@ -583,7 +638,6 @@ number(struct scanner *s, int64_t *iv)
 	size_t n;
 	int real = 0, rc = 0;
 	long long v;
-	double d;
 
 	if (p < end && *p == '-')
 		p++;
@@ -613,29 +667,19 @@ number(struct scanner *s, int64_t *iv)
 			p++;
 	}
 	n = (size_t)(p - s->p);
-	buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
-	memcpy(buf, s->p, n);
-	buf[n] = '\0';
-	errno = 0;
-	if (!real) {
+	/* any number is kept as its text; only one the store reads is valued */
+	if (iv != NULL) {
+		buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
+		memcpy(buf, s->p, n);
+		buf[n] = '\0';
+		errno = 0;
 		v = strtoll(buf, NULL, 10);
-		if (errno == ERANGE)
-			rc = -1;
-		if (v == 0 && buf[0] == '-')
-			s->canon = 0;	/* written back as 0 */
-		if (iv != NULL)
-			*iv = v;
-	} else {
-		/* jansson refuses a real only when it overflows */
-		d = strtod(buf, NULL);
-		if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
-			rc = -1;
-		s->canon = 0;	/* written back as %.17g */
-		if (iv != NULL)
+		if (real || errno == ERANGE)
 			rc = -1;	/* a whole number was wanted */
+		*iv = v;
+		if (buf != tmp)
+			free(buf);
 	}
-	if (buf != tmp)
-		free(buf);
 	s->p = p;
 	nul_quirk(s);
 	return rc;
@@ -738,7 +782,8 @@ object(struct scanner *s, int depth)
 	EACH_MEMBER(s, mark, k)
 		if (value(s, depth + 1) < 0 || (more = next_member(s)) <= 0)
 			break;
-	s->nkeys = mark;
+	if (end_keys(s, mark) < 0)
+		return -1;
 	return more == 0 ? 0 : -1;
 }
 
@@ -834,7 +879,8 @@ message(struct scanner *s, int64_t *ms)
 		if (more < 0 || (more = next_member(s)) <= 0)
 			break;
 	}
-	s->nkeys = mark;
+	if (end_keys(s, mark) < 0)
+		more = -1;
 	if (more != 0 || role.p == NULL || content.p == NULL || stamp.p == NULL)
 		return -1;
 	if (str_role(&role) < 0)
@@ -901,7 +947,8 @@ conv(struct scanner *s, struct scan *out, int *active)
 		if (more < 0 || (more = next_member(s)) <= 0)
 			break;
 	}
-	s->nkeys = mark;
+	if (end_keys(s, mark) < 0)
+		more = -1;
 	if (more != 0 || id.p == NULL || id.len == 0 || started.p == NULL ||
 	    !msgs)
 		return -1;
@@ -1013,7 +1060,7 @@ top(struct scanner *s, struct scan *out)
 	if (at(s, '}')) {
 		s->p++;
 		more = 0;
-	} else
+	} else {
 		EACH_MEMBER(s, mark, k) {
 			if (str_is(&k, "conversations", 13))
 				more = conversations(s, out);
@@ -1022,6 +1069,9 @@ top(struct scanner *s, struct scan *out)
 			if (more < 0 || (more = next_member(s)) <= 0)
 				break;
 		}
+		if (end_keys(s, mark) < 0)
+			more = -1;
+	}
 	if (more != 0)
 		return -1;
 	ws(s);
@@ -1040,20 +1090,161 @@ scan_store(const char *p, size_t len, struct scan *out)
 	memset(&s, 0, sizeof(s));
 	s.base = s.p = (const unsigned char *)p;
 	s.end = s.p + len;
-#ifdef HAVE_SSSE3_PATH
-	if (__builtin_cpu_supports("ssse3"))
-		rc = utf8_valid_ssse3(s.p, s.end);
-	else
-#endif
-		rc = utf8_valid(s.p, s.end);
+	rc = utf8_check(s.p, s.end);
 	if (rc == 0)
 		rc = top(&s, out);
 	free(s.keys);
 	if (rc < 0) {
 		scan_free(out);
-		return s.punt ? SCAN_PUNT : SCAN_INVALID;
+		return SCAN_INVALID;
 	}
 	return 0;
+}
+
+/* building a value: what scan_json() gives in place of json_loadb() */
+
+static json_t *build(struct scanner *, int depth);
+
+static json_t *
+build_string(struct str *t)
+{
+	char tmp[256], *buf;
+	size_t n;
+	json_t *v;
+
+	if (!t->esc)
+		return json_stringn_nocheck((const char *)t->p, t->len);
+	buf = t->len < sizeof(tmp) ? tmp : xmalloc(t->len + 1);
+	n = decode_into(t, buf);
+	v = json_stringn_nocheck(buf, n);
+	if (buf != tmp)
+		free(buf);
+	return v;
+}
+
+/* an integer jansson writes back as it was is one; any other, its text */
+static json_t *
+build_number(const unsigned char *p, size_t n)
+{
+	char tmp[24];
+	long long v;
+
+	if (n < sizeof(tmp) && memchr(p, '.', n) == NULL &&
+	    memchr(p, 'e', n) == NULL && memchr(p, 'E', n) == NULL &&
+	    !(n == 2 && p[0] == '-' && p[1] == '0')) {
+		memcpy(tmp, p, n);
+		tmp[n] = '\0';
+		errno = 0;
+		v = strtoll(tmp, NULL, 10);
+		if (errno == 0)
+			return json_integer(v);
+	}
+	return json_number_text((const char *)p, n);
+}
+
+static json_t *
+build_object(struct scanner *s, int depth)
+{
+	json_t *obj = json_object(), *v;
+	struct str k;
+	char tmp[256], *name;
+	size_t mark, n;
+	int more = -1;
+
+	s->p++;
+	ws(s);
+	if (at(s, '}')) {
+		s->p++;
+		return obj;
+	}
+	EACH_MEMBER(s, mark, k) {
+		if ((v = build(s, depth + 1)) == NULL)
+			break;
+		name = k.len < sizeof(tmp) ? tmp : xmalloc(k.len + 1);
+		n = decode_into(&k, name);
+		json_object_setn_new_nocheck(obj, name, n, v);
+		if (name != tmp)
+			free(name);
+		if ((more = next_member(s)) <= 0)
+			break;
+	}
+	if (end_keys(s, mark) < 0 || more != 0) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+static json_t *
+build_array(struct scanner *s, int depth)
+{
+	json_t *arr = json_array(), *v;
+	int more;
+
+	EACH_ELEMENT(s, more) {
+		if ((v = build(s, depth + 1)) == NULL) {
+			more = -1;
+			break;
+		}
+		json_array_append_new(arr, v);
+	}
+	if (more != 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+static json_t *
+build(struct scanner *s, int depth)
+{
+	const unsigned char *start = s->p, *p;
+	struct str t;
+
+	if (depth > MAX_DEPTH || s->p >= s->end)
+		return NULL;
+	switch (*s->p) {
+	case '{':
+		return build_object(s, depth);
+	case '[':
+		return build_array(s, depth);
+	case '"':
+		return string(s, &t) < 0 ? NULL : build_string(&t);
+	case 't':
+		return literal(s, "true", 4) < 0 ? NULL : json_true();
+	case 'f':
+		return literal(s, "false", 5) < 0 ? NULL : json_false();
+	case 'n':
+		return literal(s, "null", 4) < 0 ? NULL : json_null();
+	default:
+		if (number(s, NULL) < 0)
+			return NULL;
+		for (p = start; p < s->p && *p != '\0'; p++)
+			;	/* the token, without the NUL nul_quirk() skipped */
+		return build_number(start, (size_t)(p - start));
+	}
+}
+
+json_t *
+scan_json(const char *p, size_t len)
+{
+	struct scanner s;
+	json_t *v = NULL;
+
+	memset(&s, 0, sizeof(s));
+	s.base = s.p = (const unsigned char *)p;
+	s.end = s.p + len;
+	if (utf8_check(s.p, s.end) == 0) {
+		ws(&s);
+		v = build(&s, 1);
+		ws(&s);
+		if (v != NULL && s.p != s.end) {
+			json_decref(v);
+			v = NULL;
+		}
+	}
+	free(s.keys);
+	return v;
 }
 
 void

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 struct scan_conv {
 	size_t off, len;		/* the object's bytes in the file */
 	char *id;			/* decoded, malloc'd */
@@ -20,7 +22,7 @@ struct scan_conv {
 };
 
 struct scan_member {			/* a top-level member but "conversations" */
-	char *key;			/* decoded, malloc'd (a key holds no NUL) */
+	char *key;			/* decoded, malloc'd (it may hold NUL) */
 	size_t klen;
 	size_t off, len;		/* its value's bytes */
 };
@@ -33,15 +35,21 @@ struct scan {
 };
 
 /*
- * 0: p[0..len) is a store jansson and conv_validate() accept, with at most
- * one active conversation and unique ids. SCAN_INVALID: it is not; load it
- * with jansson to learn what is wrong and where. SCAN_PUNT: the scanner does
- * not decide (a case too rare to be worth a fast path); load it with jansson.
- * Either way s is emptied.
+ * 0: p[0..len) is JSON by scan.c's rules, a store adopt() and
+ * conv_validate() accept, with at most one active conversation and unique
+ * ids. SCAN_INVALID: it is not (s is emptied); scan_json() and adopt(), or
+ * jansson, say what is wrong and where.
  */
 #define SCAN_INVALID	(-1)
-#define SCAN_PUNT	(-2)
 int scan_store(const char *p, size_t len, struct scan *s);
 void scan_free(struct scan *);
+
+/*
+ * The JSON value p[0..len) holds (whitespace around it allowed), built by
+ * scan.c's rules: keys and strings may hold NUL, an integer that fits
+ * int64_t is an integer, any other number is kept as its text
+ * (json_number_text()). NULL when it is not JSON by those rules.
+ */
+json_t *scan_json(const char *p, size_t len);
 
 #endif

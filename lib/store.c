@@ -77,25 +77,12 @@ role_parse(const char *s, enum conv_role *out)
 	return -1;
 }
 
-static int
-dump_cb(const char *p, size_t n, void *data)
-{
-	buf_add(data, p, n);
-	return 0;
-}
-
-void
-json_dump_buf(struct buf *b, const json_t *v)
-{
-	json_dump_callback(v, dump_cb, b, JSON_COMPACT | JSON_ENCODE_ANY);
-}
-
 const char *
 json_str(const json_t *obj, const char *key, size_t *len)
 {
 	json_t *v = json_object_get(obj, key);
 
-	if (!json_is_string(v))
+	if (!json_is_text(v))
 		return NULL;
 	if (len != NULL)
 		*len = json_string_length(v);
@@ -116,7 +103,7 @@ want_time(json_t *obj, const char *key, int nullable, const char *where,
 		*ms = -1;
 		return 0;
 	}
-	if (!json_is_string(v))
+	if (!json_is_text(v))
 		return error_set(e, "%s.%s: expected a time string%s", where, key,
 		    nullable ? " or null" : "");
 	if (ts_parse(json_string_value(v), ms) < 0)
@@ -133,7 +120,7 @@ want_string(json_t *obj, const char *key, int nonempty, const char *where,
 	*v = json_object_get(obj, key);
 	if (*v == NULL)
 		return error_set(e, "%s: missing '%s'", where, key);
-	if (!json_is_string(*v) || (nonempty && json_string_length(*v) == 0))
+	if (!json_is_text(*v) || (nonempty && json_string_length(*v) == 0))
 		return error_set(e, "%s.%s: expected a %sstring", where, key,
 		    nonempty ? "non-empty " : "");
 	return 0;
@@ -145,7 +132,7 @@ want_string_or_null(json_t *obj, const char *key, const char *where,
 {
 	json_t *v = json_object_get(obj, key);
 
-	if (v != NULL && !json_is_null(v) && !json_is_string(v))
+	if (v != NULL && !json_is_null(v) && !json_is_text(v))
 		return error_set(e, "%s.%s: expected a string or null", where, key);
 	return 0;
 }
@@ -169,14 +156,14 @@ message_validate(json_t *m, const char *where, struct error *e)
 	    want_time(m, "timestamp", 0, where, &ms, e) < 0)
 		return -1;
 	v = json_object_get(m, "id");
-	if (v != NULL && !json_is_string(v))
+	if (v != NULL && !json_is_text(v))
 		return error_set(e, "%s.id: expected a string", where);
 	v = json_object_get(m, "toolsUsed");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v))
 			return error_set(e, "%s.toolsUsed: expected an array", where);
 		json_array_foreach(v, i, t)
-			if (!json_is_string(t))
+			if (!json_is_text(t))
 				return error_set(e, "%s.toolsUsed[%zu]: expected a "
 				    "string", where, i);
 	}
@@ -226,7 +213,7 @@ conv_refresh(struct conv *c, struct error *e)
 		return error_set(e, "conversation '%s': bad startedAt", c->id);
 	v = json_object_get(c->obj, "endedAt");
 	c->ended = -1;
-	if (json_is_string(v) && ts_parse(json_string_value(v), &c->ended) < 0)
+	if (json_is_text(v) && ts_parse(json_string_value(v), &c->ended) < 0)
 		return error_set(e, "conversation '%s': bad endedAt", c->id);
 	c->nmsg = n;
 	c->last = c->started;
@@ -237,16 +224,15 @@ conv_refresh(struct conv *c, struct error *e)
 }
 
 /*
- * The scanner checked raw as jansson would, so this parse cannot fail; if it
- * ever did, going on could write a store without this conversation.
+ * The scanner checked raw, so this parse cannot fail; if it ever did, going
+ * on could write a store without this conversation. scan_json(), not
+ * jansson: numbers keep their text, keys may hold NUL.
  */
 json_t *
 conv_json(struct conv *c)
 {
-	json_error_t je;
-
 	if (c->obj == NULL) {
-		c->obj = json_loadb(c->raw, c->rawlen, JSON_LOAD_FLAGS, &je);
+		c->obj = scan_json(c->raw, c->rawlen);
 		if (c->obj == NULL)
 			abort();
 		c->raw = NULL;	/* the caller may change it: dump it when saving */
@@ -415,7 +401,7 @@ adopt(struct store *st, json_t *root, struct error *e)
 			    (long long)json_integer_value(v), STORE_VERSION);
 	}
 	v = json_object_get(root, "lastMigrated");
-	if (v != NULL && !json_is_null(v) && !json_is_string(v))
+	if (v != NULL && !json_is_null(v) && !json_is_text(v))
 		return error_set(e, "lastMigrated: expected a string or null");
 	convs = json_object_get(root, "conversations");
 	if (convs != NULL && !json_is_array(convs))
@@ -450,18 +436,16 @@ adopt(struct store *st, json_t *root, struct error *e)
 static void
 adopt_scan(struct store *st, struct scan *sc)
 {
-	json_error_t je;
 	json_t *v;
 	struct conv *c;
 	size_t i;
 
 	st->root = json_object();
 	for (i = 0; i < sc->nmember; i++) {
-		v = json_loadb(st->data + sc->member[i].off, sc->member[i].len,
-		    JSON_LOAD_FLAGS | JSON_DECODE_ANY, &je);
+		v = scan_json(st->data + sc->member[i].off, sc->member[i].len);
 		if (v == NULL)
 			abort();	/* checked: cannot happen (see conv_json) */
-		json_object_setn_new(st->root, sc->member[i].key,
+		json_object_setn_new_nocheck(st->root, sc->member[i].key,
 		    sc->member[i].klen, v);
 	}
 	for (i = 0; i < sc->n; i++) {
@@ -485,7 +469,10 @@ adopt_scan(struct store *st, struct scan *sc)
 	scan_free(sc);
 }
 
-/* the whole file through jansson: slow, but its errors name line and column */
+/*
+ * A file the scanner refused, built whole: adopt() names the JSON path of
+ * what is wrong; when it is not JSON, jansson names the line and column.
+ */
 static int
 load_json(struct store *st, struct error *e)
 {
@@ -493,7 +480,9 @@ load_json(struct store *st, struct error *e)
 	json_t *root;
 	int rc = -1;
 
-	root = json_loadb(st->data, st->len, JSON_LOAD_FLAGS, &je);
+	root = scan_json(st->data, st->len);
+	if (root == NULL)
+		root = json_loadb(st->data, st->len, JSON_LOAD_FLAGS, &je);
 	if (root == NULL)
 		return error_set(e, "'%s':%d:%d: %s", st->path, je.line,
 		    je.column, je.text);

@@ -38,7 +38,7 @@ test_expect 'a pretty-printed store is written back one conversation a line' '
 	EOF
 	convctl add --at 2026-02-04T17:40:00Z "hi" &&
 	sed -n 4p "$S" >line &&
-	printf "%s\n" "    {\"id\":\"conv-1\",\"startedAt\":\"2026-02-04T17:26:40.000Z\",\"endedAt\":\"2026-02-04T17:30:00.000Z\",\"title\":\"café / x\",\"summary\":null,\"messages\":[],\"extra\":{\"n\":[1,2.5,0]}}," >want &&
+	printf "%s\n" "    {\"id\":\"conv-1\",\"startedAt\":\"2026-02-04T17:26:40.000Z\",\"endedAt\":\"2026-02-04T17:30:00.000Z\",\"title\":\"café / x\",\"summary\":null,\"messages\":[],\"extra\":{\"n\":[1,2.5,-0]}}," >want &&
 	test_cmp want line &&
 	grep -q "\"lastMigrated\": null" "$S"
 '
@@ -48,6 +48,44 @@ test_expect 'unknown fields survive a write, in their place' '
 	convctl add --at 2026-02-04T17:20:00Z "new" &&
 	grep -qF "\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}," "$S" &&
 	grep -qF "\"zzz\": {\"a\":1}" "$S"
+'
+
+# what jansson cannot hold: numbers past int64_t and the double, reals
+# jansson would write as %.17g, \u0000 in keys; every level, touched or not
+NUMS='[0.1,1e400,123456789012345678901234567890,-0,1.0,-5,2.5E-3,1E+2,-1e-400,9223372036854775808]'
+numstore() {
+	printf "%s\n" "{\"version\":1,\"n\u0000\":$NUMS,\"conversations\":[{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"endedAt\":\"2026-02-04T17:10:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m\",\"timestamp\":\"2026-02-04T17:00:00.000Z\",\"role\":\"user\",\"content\":\"\\u0000x\",\"n\":$NUMS,\"k\\u0000\":0.1}],\"n\":$NUMS},{\"id\":\"b\",\"startedAt\":\"2026-02-04T17:20:00.000Z\",\"endedAt\":null,\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m2\",\"timestamp\":\"2026-02-04T17:20:00.000Z\",\"role\":\"user\",\"content\":\"y\",\"n\":$NUMS}],\"n\":{\"x\":$NUMS}}],\"top\":{\"n\":$NUMS}}" >"$S"
+}
+
+test_expect 'numbers jansson cannot hold and \u0000 in keys are accepted' '
+	numstore && convctl show a >/dev/null && convctl recent >/dev/null &&
+	convctl show --format json a >out &&
+	grep -qF "\"n\":$NUMS,\"k\\u0000\":0.1}" out
+'
+
+test_expect 'every number keeps its text, the conversation touched or not' '
+	numstore &&
+	convctl add --at 2026-02-04T17:21:00Z "more" &&
+	test "$(grep -cF "$NUMS" "$S")" -eq 4 &&
+	grep -qF "\"n\\u0000\": $NUMS" "$S" &&
+	grep -qF "\"top\": {\"n\":$NUMS}" "$S" &&
+	grep -qF "\"k\\u0000\":0.1}],\"n\":$NUMS}," "$S" &&
+	grep -qF "\"content\":\"y\",\"n\":$NUMS},{" "$S" &&
+	grep -qF "\"n\":{\"x\":$NUMS}}" "$S" &&
+	CONVCTL_NOW=2026-02-04T17:25:00.000Z convctl end --no-summary &&
+	test "$(grep -cF "$NUMS" "$S")" -eq 4 &&
+	python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$S"
+'
+
+test_expect 'a number where convctl wants a string is still refused' '
+	printf "%s\n" "{\"conversations\":[{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"title\":1e400,\"messages\":[]}],\"n\":1e400}" >"$S" &&
+	snapshot "$S" &&
+	fails_with 1 convctl add "x" &&
+	stderr_has "conversations[0].title: expected a string or null" &&
+	unchanged "$S" &&
+	printf "{\"version\": 1e400}\n" >"$S" &&
+	fails_with 1 convctl add "x" &&
+	stderr_has "version: expected a whole number from 1"
 '
 
 test_expect 'broken JSON is refused with line and column, the store unchanged' '

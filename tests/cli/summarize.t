@@ -283,6 +283,10 @@ test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
 	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
 	stderr_has "certificate" && stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	if grep -qi "failed: ssl" "$T/err"; then
+		# libcurl names the library: quoted as it wrote it, not "sSL"
+		stderr_has "failed: SSL certificate problem"
+	fi &&
 	CONVCTL_API_BASE=$TLS/v1 CONVCTL_CA_BUNDLE=$T/cert.pem convctl summarize >out &&
 	stub_count 1 && test "$(req 1 .path)" = /v1/chat/completions &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list" &&

@@ -1,7 +1,8 @@
 /*
  * error.c - an error is one printable line, whatever it quotes: control
- * characters are written as \n, \t, \r or \xHH, and a long message is cut
- * before an escape that would not fit, never inside one.
+ * characters are written as \n, \t, \r or \xHH, so is every byte that is
+ * not valid UTF-8, and a long message is cut before an escape or a
+ * character that would not fit, never inside one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,26 @@ main(void)
 	is_int(error_printable(out, sizeof(out), "abcd\x01"), 4, "an escape that "
 	    "does not fit is left out whole");
 	is_str(out, "abcd", "not cut inside it");
+
+	error_set(&e, "near '%s'", "caf\xe9 \xff\xfe ok");
+	is_str(e.msg, "near 'caf\\xe9 \\xff\\xfe ok'",
+	    "bytes that are not UTF-8 are escaped as \\xHH");
+	error_set(&e, "'%s'", "\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x98\x80");
+	is_str(e.msg, "'\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x98\x80'",
+	    "valid multibyte characters are kept");
+	error_set(&e, "'%s'", "\xe6\x97 \xc0\x80 \xed\xa0\x80 \xf4\x90\x80\x80 x\xc3");
+	is_str(e.msg, "'\\xe6\\x97 \\xc0\\x80 \\xed\\xa0\\x80 "
+	    "\\xf4\\x90\\x80\\x80 x\\xc3'",
+	    "cut, overlong, surrogate, too large, unfinished: each byte escaped");
+	error_set(&e, "'%s'", "a\xc2\x9b" "31mb\xc2\xa0" "c");
+	is_str(e.msg, "'a\\xc2\\x9b31mb\xc2\xa0" "c'",
+	    "a C1 control (CSI) is escaped, a no-break space kept");
+	is_int(error_printable_n(out, sizeof(out), "a\0b", 3), 6,
+	    "error_printable_n: a NUL byte inside");
+	is_str(out, "a\\x00b", "is escaped");
+	is_int(error_printable(out, sizeof(out), "ab\xe6\x97\xa5\xe6\x97\xa5"), 5,
+	    "a character that does not fit");
+	is_str(out, "ab\xe6\x97\xa5", "is left out whole");
 
 	/* every byte: what comes out has no control character */
 	for (i = 1, ctl = 0; i < 256; i++) {

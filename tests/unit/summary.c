@@ -225,7 +225,12 @@ test_llm_helpers(void)
 	is_str(m, "<html>", "not JSON: its first line");
 	free(m);
 	m = errmsg("{\"error\": {\"message\": \"two\\nlines\\u0007\"}}");
-	is_str(m, "two lines", "one line, no control characters");
+	is_str(m, "two\\nlines\\x07", "one line: control characters escaped, "
+	    "not dropped");
+	free(m);
+	m = errmsg("\r\nbad \xff\x01 gateway\r\nmore");
+	is_str(m, "bad \\xff\\x01 gateway", "not JSON: bytes that are not "
+	    "UTF-8 escaped, the CR of a CRLF dropped");
 	free(m);
 	m = llm_error_message("", 0);
 	is_str(m, "no error message in the reply", "an empty body");
@@ -292,7 +297,7 @@ test_reply_text(void)
 	    "OpenAI: content not a string names the field");
 	refused(LLM_OPENAI, "{\"choices\": [{\"message\": {\"content\": null, "
 	    "\"refusal\": \"I can't\\nhelp with that.\"}}]}",
-	    "the model at 'http://x/v1' refused: I can't help with that.",
+	    "the model at 'http://x/v1' refused: I can't\\nhelp with that.",
 	    "OpenAI: a refusal is named as one, in one line");
 	refused(LLM_OPENAI, "[1, 2]", "no 'choices[0].message.content' string",
 	    "OpenAI: not an object names the field");

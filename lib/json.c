@@ -1,0 +1,182 @@
+/*
+ * json.c - the one JSON writer, and numbers kept as the text they were
+ * written with.
+ *
+ * What a user stored must come back as they wrote it, but jansson reads a
+ * number into an int64_t or a double: 0.1 comes back 0.10000000000000001,
+ * 1e400 and 123456789012345678901234567890 are refused. So the store's
+ * reader (scan_json() in scan.c) makes every number that an integer would
+ * not give back exactly a "number text": a jansson string whose first byte
+ * is 0xff and the rest the number as written. No string read from JSON can
+ * begin so (0xff is never UTF-8), so a number text is never mistaken for a
+ * string, nor a string for one, and nothing needs escaping. This writer
+ * writes it back as the bare number. The fields convctl reads are strings,
+ * arrays and the integer "version", which stay what jansson gives; a string
+ * accessor (json_str(), json_is_text()) does not take a number text for
+ * one. Everything else is written as jansson's json_dumps() with
+ * JSON_COMPACT writes it, byte for byte: the scanner's "canonical" test and
+ * every store written before rely on that.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define NUMBER_TAG '\xff'
+
+json_t *
+json_number_text(const char *text, size_t len)
+{
+	char tmp[64], *buf = len + 1 <= sizeof(tmp) ? tmp : xmalloc(len + 1);
+	json_t *v;
+
+	buf[0] = NUMBER_TAG;
+	memcpy(buf + 1, text, len);
+	v = json_stringn_nocheck(buf, len + 1);
+	if (buf != tmp)
+		free(buf);
+	return v;
+}
+
+const char *
+json_number_text_of(const json_t *v, size_t *len)
+{
+	const char *s;
+
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		return NULL;
+	s = json_string_value(v);
+	if (s[0] != NUMBER_TAG)
+		return NULL;
+	if (len != NULL)
+		*len = json_string_length(v) - 1;
+	return s + 1;
+}
+
+int
+json_is_text(const json_t *v)
+{
+	return json_is_string(v) && json_number_text_of(v, NULL) == NULL;
+}
+
+/* as jansson's dump_string(): \uXXXX upper case for the other controls */
+static void
+put_string(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s, *end = s + len;
+	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+	unsigned char c;
+
+	buf_addc(b, '"');
+	for (; s < end; s++) {
+		c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_add(b, run, (size_t)(s - run));
+		run = s + 1;
+		switch (c) {
+		case '"': buf_add(b, "\\\"", 2); break;
+		case '\\': buf_add(b, "\\\\", 2); break;
+		case '\b': buf_add(b, "\\b", 2); break;
+		case '\f': buf_add(b, "\\f", 2); break;
+		case '\n': buf_add(b, "\\n", 2); break;
+		case '\r': buf_add(b, "\\r", 2); break;
+		case '\t': buf_add(b, "\\t", 2); break;
+		default:
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			buf_add(b, esc, 6);
+		}
+	}
+	buf_add(b, run, (size_t)(end - run));
+	buf_addc(b, '"');
+}
+
+/* as jansson's jsonp_dtostr() with its default precision, 17 */
+static void
+put_real(struct buf *b, double d)
+{
+	char s[64], *e, *from;
+	int n = snprintf(s, sizeof(s) - 3, "%.17g", d);
+
+	if (n < 0 || (size_t)n >= sizeof(s) - 3)
+		return;		/* cannot happen: %.17g is at most 24 bytes */
+	if (strchr(s, '.') == NULL && strchr(s, 'e') == NULL) {
+		memcpy(s + n, ".0", 3);	/* still a real when read back */
+		n += 2;
+	}
+	if ((e = strchr(s, 'e')) != NULL) {
+		/* no '+' nor leading zeros in the exponent */
+		e++;
+		if (*e == '-')
+			e++;
+		for (from = e; *from == '+' || *from == '0'; from++)
+			;
+		if (*from == '\0')
+			from--;		/* the exponent 0 */
+		memmove(e, from, strlen(from) + 1);
+		n = (int)strlen(s);
+	}
+	buf_add(b, s, (size_t)n);
+}
+
+static void
+put_value(struct buf *b, const json_t *v)
+{
+	const char *key, *text;
+	json_t *x;
+	size_t i, klen, n;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		buf_addc(b, '{');
+		i = 0;
+		json_object_keylen_foreach((json_t *)(uintptr_t)v, key, klen, x) {
+			if (i++ > 0)
+				buf_addc(b, ',');
+			put_string(b, key, klen);
+			buf_addc(b, ':');
+			put_value(b, x);
+		}
+		buf_addc(b, '}');
+		break;
+	case JSON_ARRAY:
+		buf_addc(b, '[');
+		json_array_foreach(v, i, x) {
+			if (i > 0)
+				buf_addc(b, ',');
+			put_value(b, x);
+		}
+		buf_addc(b, ']');
+		break;
+	case JSON_STRING:
+		if ((text = json_number_text_of(v, &n)) != NULL)
+			buf_add(b, text, n);
+		else
+			put_string(b, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		buf_addf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		put_real(b, json_real_value(v));
+		break;
+	case JSON_TRUE:
+		buf_add(b, "true", 4);
+		break;
+	case JSON_FALSE:
+		buf_add(b, "false", 5);
+		break;
+	case JSON_NULL:
+		buf_add(b, "null", 4);
+		break;
+	}
+}
+
+void
+json_dump_buf(struct buf *b, const json_t *v)
+{
+	if (v != NULL)
+		put_value(b, v);
+}
