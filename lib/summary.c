@@ -179,6 +179,35 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	return 0;
 }
 
+enum summary_setup
+summary_config_resolve(struct summary_config *cf, struct settings *st,
+    const struct summary_flags *fl, struct error *e)
+{
+	const struct {
+		const char *value;
+		enum setting s;
+	} flags[] = {
+		{ fl->summarizer, SET_SUMMARIZER },
+		{ fl->model, SET_MODEL },
+		{ fl->api_base, SET_API_BASE },
+	};
+	enum summary_kind k;
+	size_t i;
+
+	if (fl->summarizer != NULL && summary_kind_parse(fl->summarizer, &k) < 0) {
+		error_set(e, "unknown summarizer '%s' (expected openai, "
+		    "anthropic, offline or none)", fl->summarizer);
+		return SUMMARY_SETUP_BAD_FLAG;
+	}
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].value != NULL)
+			settings_set(st, flags[i].s, flags[i].value, SRC_FLAG,
+			    NULL);
+	if (summary_config_load(cf, st, e) < 0)
+		return SUMMARY_SETUP_BAD_SETTING;
+	return SUMMARY_SETUP_OK;
+}
+
 /* jobs */
 
 struct summary_job {
@@ -737,7 +766,7 @@ out:
 	return rc;
 }
 
-int
+enum summary_stored
 summary_store(struct store *st, const struct summary_job *j,
     const struct summary_result *r, struct error *e)
 {
@@ -745,42 +774,13 @@ summary_store(struct store *st, const struct summary_job *j,
 	json_t *obj;
 
 	if (c == NULL)
-		return 1;
+		return SUMMARY_STORE_GONE;
 	obj = conv_json(c);
 	if (!json_equal(obj, j->conv))
-		return 2;
+		return SUMMARY_STORE_CHANGED;
 	json_object_set_new(obj, "title", json_string(r->title));
 	json_object_set_new(obj, "summary", json_string(r->summary));
-	return conv_refresh(c, e);
-}
-
-void
-summary_render(struct buf *b, const struct summary_outcome *o, size_t n,
-    int json)
-{
-	static const char *const status[] = {
-		[SUMMARY_DONE] = "summarized", [SUMMARY_WOULD] = "would-summarize",
-		[SUMMARY_SKIPPED] = "skipped", [SUMMARY_FAILED] = "failed",
-		[SUMMARY_CHANGED] = "changed", [SUMMARY_GONE] = "removed",
-	};
-	json_t *arr;
-	size_t i;
-
-	if (!json) {
-		for (i = 0; i < n; i++)
-			if (o[i].status == SUMMARY_DONE)
-				buf_addf(b, "%s\t%s\n", o[i].id, o[i].title);
-			else if (o[i].status == SUMMARY_WOULD)
-				buf_addf(b, "%s\n", o[i].id);
-		return;
-	}
-	arr = json_array();
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s?, s:s?, s:s?}",
-		    "id", o[i].id, "status", status[o[i].status],
-		    "title", o[i].title, "summary", o[i].summary,
-		    "error", o[i].error));
-	json_dump_buf(b, arr);
-	buf_addc(b, '\n');
-	json_decref(arr);
+	if (conv_refresh(c, e) < 0)
+		return SUMMARY_STORE_FAILED;
+	return SUMMARY_STORED;
 }
