@@ -349,7 +349,7 @@ struct summary_config {
 	long context_chars;		/* conversation text sent, in code points */
 };
 /*
- * The summarizer and its settings. Without a summarizer setting: openai when
+ * summary-config.c: the summarizer and its settings. Without a summarizer setting: openai when
  * an OpenAI API key or a base URL is configured, else anthropic when an
  * Anthropic key is, else offline. Pointers are into the settings.
  */
@@ -380,16 +380,17 @@ struct summary_result {
 	int offline_summary;		/* nor a summary */
 };
 void summary_result_free(struct summary_result *);
+/* summary-model.c: what a model is sent, and how its reply is read */
 extern const char summary_instructions[];	/* the system prompt */
 /* the conversation as sent: longer than max code points, its start and its
  * end with a marked gap between them; caller frees */
 char *summary_prompt(const struct summary_job *, long max);
 /* the TITLE: and SUMMARY: of a model's reply, NULL where it has none */
 void summary_parse_reply(const char *reply, char **title, char **summary);
-/* deterministic: from the first request, the last answer, the tools, the
- * message count and the time span */
+/* summary-offline.c, deterministic: from the first request, the last
+ * answer, the tools, the message count and the time span */
 void summary_offline(const struct summary_job *, struct summary_result *);
-/* with the configured summarizer; never touches the store */
+/* summary.c: with the configured summarizer; never touches the store */
 int summary_make(const struct summary_config *, const struct summary_job *,
     struct summary_result *, struct error *);
 enum summary_stored {

@@ -10,7 +10,6 @@
  * prints: progress, errors and --verbose lines go to the caller's report.
  */
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
