@@ -186,12 +186,32 @@ make_one(struct batch *b, size_t i)
 	b->unstored[i] = 1;
 }
 
+/* how many of the items to do were done (or would be) */
+static enum summarize_outcome
+outcome(const struct summarize_item *items, size_t n)
+{
+	size_t i, done = 0, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!items[i].todo)
+			continue;
+		if (items[i].status == SUMMARY_DONE ||
+		    items[i].status == SUMMARY_WOULD)
+			done++;
+		else
+			failed++;
+	}
+	if (failed == 0)
+		return SUMMARIZE_DONE_ALL;
+	return done > 0 ? SUMMARIZE_DONE_SOME : SUMMARIZE_DONE_NONE;
+}
+
 enum summarize_outcome
 summarize_run(const struct summarize_request *rq,
     struct summarize_item *items, size_t n)
 {
 	struct batch b = { rq, items, n, NULL };
-	size_t i, ntodo = 0, k = 0, done = 0, failed = 0;
+	size_t i, ntodo = 0, k = 0;
 	int network = rq->cf->kind == SUMMARY_OPENAI ||
 	    rq->cf->kind == SUMMARY_ANTHROPIC;
 
@@ -220,18 +240,7 @@ summarize_run(const struct summarize_request *rq,
 	if (network)
 		llm_cleanup();
 	free(b.unstored);
-	for (i = 0; i < n; i++) {
-		if (!items[i].todo)
-			continue;
-		if (items[i].status == SUMMARY_DONE ||
-		    items[i].status == SUMMARY_WOULD)
-			done++;
-		else
-			failed++;
-	}
-	if (failed == 0)
-		return SUMMARIZE_DONE_ALL;
-	return done > 0 ? SUMMARIZE_DONE_SOME : SUMMARIZE_DONE_NONE;
+	return outcome(items, n);
 }
 
 int
