@@ -155,12 +155,15 @@ void args_free(struct args *);
 void cmd_print_usage(FILE *, const struct cmd_entry *);
 void options_print_help(FILE *, const struct cmd_option *const *t, size_t nt);
 /* summarize.c: shared with end (and migrate --summarize) */
-/* the summarizer, the --summarizer, --model and --api-base flags applied */
-int cmd_summary_config(struct ctx *, struct summary_config *, struct error *);
-/* summarizes each job with the store unlocked, storing what is still current;
- * prints why any failed; returns EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
-int cmd_summarize_jobs(struct ctx *, const struct summary_config *,
-    struct summary_job *const *, size_t n);
+/* summary_config_resolve with the --summarizer, --model and --api-base
+ * flags; with -v the requests and replies go to stderr */
+enum summary_setup cmd_summary_setup(struct ctx *, struct summary_config *,
+    struct error *);
+/* a summarize_request.report, its argument a struct progress: the progress
+ * line, and each error and --verbose line on stderr */
+void cmd_summarize_report(void *progress, const struct summarize_event *);
+/* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
+int cmd_summarize_exit(enum summarize_outcome);
 
 /* common.c: --verbose, --summarizer, --model, --api-base */
 extern const struct cmd_option cmd_summarizer_options[];

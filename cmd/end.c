@@ -20,27 +20,29 @@ static int
 end_exec(struct ctx *ctx)
 {
 	struct store *st = NULL;
-	struct summary_job *job = NULL;
+	struct summarize_item job = { .todo = 1 };
+	struct summarize_request rq = { .report = cmd_summarize_report };
+	struct progress progress = { .ctx = ctx };
 	struct summary_config cf;
 	struct error e, ce;
-	const char *id, *kind = args_get(&ctx->args, "summarizer");
+	const char *id;
 	char *ended = NULL;
-	enum summary_kind k;
+	enum summary_setup cfg;
 	int64_t now;
-	int rc, want, cfg = 0;
+	int rc, want;
 
 	want = !args_has(&ctx->args, "no-summary");
-	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
-		return cmd_usage_error(ctx, "unknown summarizer '%s' (expected "
-		    "openai, anthropic, offline or none)", kind);
+	cfg = cmd_summary_setup(ctx, &cf, &ce);
+	if (cfg == SUMMARY_SETUP_BAD_FLAG)
+		return cmd_usage_error(ctx, "%s", ce.msg);
 	if (want) {
-		cfg = cmd_summary_config(ctx, &cf, &ce);
 		/* a bad flag is a usage error; a bad setting must not keep
 		 * conversations from ending */
-		if (cfg < 0 && (kind != NULL || args_has(&ctx->args, "model") ||
+		if (cfg != SUMMARY_SETUP_OK && (args_has(&ctx->args,
+		    "summarizer") || args_has(&ctx->args, "model") ||
 		    args_has(&ctx->args, "api-base")))
 			return cmd_usage_error(ctx, "%s", ce.msg);
-		if (cfg == 0 && cf.kind == SUMMARY_NONE)
+		if (cfg == SUMMARY_SETUP_OK && cf.kind == SUMMARY_NONE)
 			want = 0;
 	}
 	if ((rc = cmd_now(ctx, &now)) != 0 ||
@@ -53,8 +55,8 @@ end_exec(struct ctx *ctx)
 		break;
 	case 0:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
-		if (want && cfg == 0)
-			job = summary_job_new(store_find(st, ended));
+		if (want && cfg == SUMMARY_SETUP_OK)
+			job.job = summary_job_new(store_find(st, ended));
 		if ((rc = cmd_commit(ctx, st)) == 0)
 			printf("%s\n", ended);
 		else
@@ -69,16 +71,20 @@ end_exec(struct ctx *ctx)
 	st = NULL;
 	if (!want)
 		goto out;
-	if (cfg < 0) {
+	rq.cf = &cf;
+	rq.settings = &ctx->settings;
+	rq.report_arg = &progress;
+	if (cfg != SUMMARY_SETUP_OK) {
 		cmd_error(ctx, "no summary: %s", ce.msg);
 		rc = EXIT_PARTIAL;
-	} else if (cmd_summarize_jobs(ctx, &cf, &job, 1) != EXIT_OK)
+	} else if (summarize_run(&rq, &job, 1) != SUMMARIZE_DONE_ALL)
 		rc = EXIT_PARTIAL;
+	progress_done(&progress);
 	if (rc == EXIT_PARTIAL)
 		cmd_error(ctx, "'%s' is ended; its summary is pending (convctl "
 		    "summarize --pending)", ended);
 out:
-	summary_job_free(job);
+	summarize_item_clear(&job);
 	free(ended);
 	store_close(st);
 	return rc;

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
@@ -76,8 +77,6 @@ static int
 summary_setup(struct ctx *ctx, struct summary_config *cf)
 {
 	const struct cmd_option *o;
-	const char *kind = args_get(&ctx->args, "summarizer");
-	enum summary_kind k;
 	struct error e;
 
 	if (!args_has(&ctx->args, "summarize")) {
@@ -87,10 +86,12 @@ summary_setup(struct ctx *ctx, struct summary_config *cf)
 				    "--summarize", o->name);
 		return 0;
 	}
-	if (kind != NULL && summary_kind_parse(kind, &k) < 0)
-		return cmd_usage_error(ctx, "unknown summarizer '%s' (expected "
-		    "openai, anthropic, offline or none)", kind);
-	if (cmd_summary_config(ctx, cf, &e) < 0) {
+	switch (cmd_summary_setup(ctx, cf, &e)) {
+	case SUMMARY_SETUP_OK:
+		break;
+	case SUMMARY_SETUP_BAD_FLAG:
+		return cmd_usage_error(ctx, "%s", e.msg);
+	case SUMMARY_SETUP_BAD_SETTING:
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
@@ -100,6 +101,31 @@ summary_setup(struct ctx *ctx, struct summary_config *cf)
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+/* summarizes the jobs, and takes them: their slots are left NULL */
+static int
+summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
+    struct summary_job **jobs, size_t n)
+{
+	struct summarize_request rq = { .cf = cf, .settings = &ctx->settings,
+	    .report = cmd_summarize_report };
+	struct progress progress = { .ctx = ctx };
+	struct summarize_item *items = xmalloc((n + 1) * sizeof(*items));
+	size_t i;
+	int rc;
+
+	memset(items, 0, (n + 1) * sizeof(*items));
+	for (i = 0; i < n; i++) {
+		items[i].job = jobs[i];
+		items[i].todo = 1;
+		jobs[i] = NULL;
+	}
+	rq.report_arg = &progress;
+	rc = cmd_summarize_exit(summarize_run(&rq, items, n));
+	progress_done(&progress);
+	summarize_items_free(items, n);
+	return rc;
 }
 
 static int
@@ -193,7 +219,7 @@ migrate_exec(struct ctx *ctx)
 	}
 	store_close(st);	/* no lock is held while summarizing */
 	st = NULL;
-	if (njobs > 0 && cmd_summarize_jobs(ctx, &cf, jobs, njobs) != EXIT_OK) {
+	if (njobs > 0 && summarize_jobs(ctx, &cf, jobs, njobs) != EXIT_OK) {
 		cmd_error(ctx, "the import stands; 'convctl summarize --pending' "
 		    "summarizes those left without a summary, 'convctl summarize "
 		    "ID --force' one that kept migrate's");

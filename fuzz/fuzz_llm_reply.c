@@ -1,8 +1,9 @@
 /*
  * fuzz_llm_reply.c - libFuzzer harness for what convctl makes of a model's
  * reply: the JSON reply reader llm_reply_text() (lib/llm.c) on the raw body
- * for both APIs, summary_parse_reply() (lib/summary.c) on the text, and the
- * provider error extraction llm_error_message() and llm_redact() on the body.
+ * for both APIs, summary_parse_reply() (lib/summary-model.c) on the text,
+ * and the provider error extraction llm_error_message() and llm_redact() on
+ * the body.
  *
  * Invariants: the reply reader gives text, or NULL and an error that names
  * the URL in one printable line (the fuzzer found jansson's error text

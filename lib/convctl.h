@@ -376,12 +376,24 @@ struct summary_config {
 	long context_chars;		/* conversation text sent, in code points */
 };
 /*
- * The summarizer and its settings. Without a summarizer setting: openai when
+ * summary-config.c: the summarizer and its settings. Without a summarizer setting: openai when
  * an OpenAI API key or a base URL is configured, else anthropic when an
  * Anthropic key is, else offline. Pointers are into the settings.
  */
 int summary_config_load(struct summary_config *, const struct settings *,
     struct error *);
+/* what the command line gave over the settings; NULL: not given */
+struct summary_flags {
+	const char *summarizer, *model, *api_base;
+};
+enum summary_setup {
+	SUMMARY_SETUP_OK,
+	SUMMARY_SETUP_BAD_FLAG,		/* the summarizer flag names none */
+	SUMMARY_SETUP_BAD_SETTING,	/* a setting (or flag value) is wrong */
+};
+/* the flags set in st (as SRC_FLAG), then summary_config_load */
+enum summary_setup summary_config_resolve(struct summary_config *,
+    struct settings *st, const struct summary_flags *, struct error *);
 
 /* a copy of one conversation, summarized while the store is closed */
 struct summary_job;
@@ -395,33 +407,98 @@ struct summary_result {
 	int offline_summary;		/* nor a summary */
 };
 void summary_result_free(struct summary_result *);
+/* summary-model.c: what a model is sent, and how its reply is read */
 extern const char summary_instructions[];	/* the system prompt */
 /* the conversation as sent: longer than max code points, its start and its
  * end with a marked gap between them; caller frees */
 char *summary_prompt(const struct summary_job *, long max);
 /* the TITLE: and SUMMARY: of a model's reply, NULL where it has none */
 void summary_parse_reply(const char *reply, char **title, char **summary);
-/* deterministic: from the first request, the last answer, the tools, the
- * message count and the time span */
+/* summary-offline.c, deterministic: from the first request, the last
+ * answer, the tools, the message count and the time span */
 void summary_offline(const struct summary_job *, struct summary_result *);
-/* with the configured summarizer; never touches the store */
+/* summary.c: with the configured summarizer; never touches the store */
 int summary_make(const struct summary_config *, const struct summary_job *,
     struct summary_result *, struct error *);
-/* 0: stored in st; 1: the conversation is gone; 2: it changed since the
- * job was made, and is left as it is */
-int summary_store(struct store *, const struct summary_job *,
+enum summary_stored {
+	SUMMARY_STORE_FAILED = -1,	/* e says why */
+	SUMMARY_STORED,			/* in st, not yet saved */
+	SUMMARY_STORE_GONE,		/* the conversation is gone */
+	SUMMARY_STORE_CHANGED,		/* it changed since the job was made,
+					 * and is left as it is */
+};
+enum summary_stored summary_store(struct store *, const struct summary_job *,
     const struct summary_result *, struct error *);
 
 enum summary_status { SUMMARY_DONE, SUMMARY_WOULD, SUMMARY_SKIPPED,
 	SUMMARY_FAILED, SUMMARY_CHANGED, SUMMARY_GONE };
-struct summary_outcome {
-	const char *id;
+
+/* summarize.c: a batch of summaries, made with no lock held; it never prints */
+struct summarize_item {
+	struct summary_job *job;	/* the item owns it */
+	int todo;			/* 0: left as it is (SUMMARY_SKIPPED) */
+	/* filled by summarize_run */
 	enum summary_status status;
-	const char *title, *summary;	/* SUMMARY_DONE */
-	const char *error;		/* SUMMARY_FAILED */
+	struct summary_result res;	/* SUMMARY_DONE */
+	char *error;			/* why not: FAILED, CHANGED, GONE */
 };
-/* text: "ID\tTITLE" for each done, "ID" for each that would be; json: all */
-void summary_render(struct buf *, const struct summary_outcome *, size_t n,
+enum summarize_event_kind {
+	SUMMARIZE_BEGIN,	/* total: the items to summarize */
+	SUMMARIZE_ITEM,		/* the done-th of total, id, begins */
+	SUMMARIZE_STORING,	/* the store is opened to write what was made */
+	SUMMARIZE_ERROR,	/* msg: why id was not summarized or stored; id
+				 * NULL: the store could not be opened or saved */
+	SUMMARIZE_VERBOSE,	/* msg: a --verbose line about id (only when
+				 * cf->llm.log is set) */
+};
+struct summarize_event {
+	enum summarize_event_kind kind;
+	size_t done, total;
+	const char *id;
+	const char *msg;
+};
+struct summarize_request {
+	const struct summary_config *cf;
+	/* the store, the wait for its lock and the rolling limit, each
+	 * looked up when results are written */
+	const struct settings *settings;
+	int dry_run;			/* summarize nothing: SUMMARY_WOULD */
+	/* progress, errors and --verbose lines, as they happen; or NULL */
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+enum summarize_outcome {
+	SUMMARIZE_DONE_ALL,	/* every item to do was done (or would be) */
+	SUMMARIZE_DONE_SOME,
+	SUMMARIZE_DONE_NONE,
+};
+/*
+ * Summarizes items[i] with todo set while no lock is held, then stores each
+ * result under the lock where its conversation is still there and unchanged
+ * (with a model, before each request and at the end).
+ */
+enum summarize_outcome summarize_run(const struct summarize_request *,
+    struct summarize_item *, size_t n);
+enum summarize_which {
+	SUMMARIZE_LATEST,	/* the conversation that ended last */
+	SUMMARIZE_ID,		/* the one named by id, ended */
+	SUMMARIZE_PENDING,	/* every ended one without a summary */
+	SUMMARIZE_ALL_ENDED,	/* every ended one */
+};
+struct summarize_selection {
+	enum summarize_which which;
+	const char *id;
+	int force;			/* redo those with a summary already */
+};
+/* items (summarize_items_free) for the conversations selected, newest end
+ * first; those with a summary already are todo only with force */
+int summarize_select(struct store *, const struct summarize_selection *,
+    struct summarize_item **, size_t *n, struct error *);
+void summarize_item_clear(struct summarize_item *);	/* job, res, error */
+void summarize_items_free(struct summarize_item *, size_t n);
+/* text: "ID\tTITLE" for each done, "ID" for each that would be; json:
+ * [{id,status,title,summary,error}] for all */
+void summarize_render(struct buf *, const struct summarize_item *, size_t n,
     int json);
 
 #endif

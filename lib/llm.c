@@ -507,17 +507,89 @@ log_request(const struct llm_config *cf, const char *url, const char *body)
 	say(cf, "> %s", body);
 }
 
+/* the chat endpoint under cf->base */
+static void
+chat_url(struct buf *url, const struct llm_config *cf)
+{
+	buf_adds(url, cf->base);
+	while (url->len > 0 && url->data[url->len - 1] == '/')
+		url->data[--url->len] = '\0';
+	buf_adds(url, cf->api == LLM_ANTHROPIC ? "/messages" :
+	    "/chat/completions");
+}
+
+/* what an attempt that got an HTTP reply leads to */
+enum attempt {
+	ATTEMPT_REPLY,		/* a 2xx: the answer is in its body */
+	ATTEMPT_RETRY,		/* why says what failed; another try may mend it */
+	ATTEMPT_FINAL,		/* why says what failed; no try will mend it */
+};
+
+/* reads the status (and any Retry-After) of the reply r from url */
+static enum attempt
+http_reply(const struct llm_config *cf, const char *url, const struct reply *r,
+    struct buf *why, curl_off_t *after)
+{
+	long status = 0;
+	char *msg;
+
+	curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+#if LIBCURL_VERSION_NUM >= 0x074200
+	curl.easy_getinfo(handle, CURLINFO_RETRY_AFTER, after);
+#endif
+	say(cf, "< HTTP %ld (%zu bytes)", status, r->body.len);
+	if (r->body.len > 0)
+		say(cf, "< %s", r->body.data);
+	if (status >= 200 && status <= 299)
+		return ATTEMPT_REPLY;
+	msg = llm_error_message(r->body.data ? r->body.data : "", r->body.len);
+	buf_addf(why, "HTTP %ld from '%s': %s", status, url, msg);
+	free(msg);
+	return retryable_status(status) ? ATTEMPT_RETRY : ATTEMPT_FINAL;
+}
+
+/*
+ * sleeps before attempt i + 1 of attempts: as long as the server's
+ * Retry-After asks, else backs off; -1, with why saying so, when the server
+ * asks for longer than MAX_WAIT
+ */
+static int
+pause_before_retry(const struct llm_config *cf, long i, long attempts,
+    curl_off_t after, struct buf *why)
+{
+	double wait;
+
+	/* libcurl says 0 for no Retry-After (and "0" asks for no wait:
+	 * backing off is the kinder reading of both) */
+	if (after > 0) {
+		wait = (double)after;
+		if (wait > MAX_WAIT) {
+			buf_addf(why, " (the server asks to wait %.0f seconds; "
+			    "try again later)", wait);
+			return -1;
+		}
+	} else {
+		/* 1, 2, 4 seconds, each somewhere in its upper half */
+		wait = BACKOFF_BASE * (double)(1L << (i - 1));
+		wait = wait / 2 + wait / 2 * jitter01();
+	}
+	say(cf, "retrying in %.1f seconds (attempt %ld of %ld)", wait, i + 1,
+	    attempts);
+	nap(wait);
+	return 0;
+}
+
 int
 llm_chat(const struct llm_config *cf, const char *system, const char *user,
     char **text, struct error *e)
 {
-	char errbuf[CURL_ERROR_SIZE], *body = NULL, *msg;
+	char errbuf[CURL_ERROR_SIZE], *body = NULL;
 	struct buf url = { 0 }, why = { 0 };
 	struct curl_slist *headers = NULL;
 	struct reply r = { { 0 }, 0 };
-	long status, attempts = cf->retries + 1, i;
+	long attempts = cf->retries + 1, i;
 	curl_off_t after;
-	double wait;
+	enum attempt next;
 	CURLcode c;
 	int rc = -1, bad;
 
@@ -526,10 +598,7 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 		return -1;
 	if (handle == NULL && (handle = curl.easy_init()) == NULL)
 		return error_set(e, "cannot start libcurl: out of memory");
-	buf_adds(&url, cf->base);
-	while (url.len > 0 && url.data[url.len - 1] == '/')
-		url.data[--url.len] = '\0';
-	buf_adds(&url, cf->api == LLM_ANTHROPIC ? "/messages" : "/chat/completions");
+	chat_url(&url, cf);
 	body = request_body(cf, system, user);
 	headers = make_headers(cf, &bad);
 	if (bad) {
@@ -543,30 +612,18 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 		r.too_big = 0;
 		errbuf[0] = '\0';
 		why.len = 0;
-		status = 0;
 		after = -1;
 		if (setup(cf, url.data, body, headers, &r, errbuf, e) < 0)
 			goto out;
 		c = curl.easy_perform(handle);
 		if (c == CURLE_OK) {
-			curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
-#if LIBCURL_VERSION_NUM >= 0x074200
-			curl.easy_getinfo(handle, CURLINFO_RETRY_AFTER, &after);
-#endif
-			say(cf, "< HTTP %ld (%zu bytes)", status, r.body.len);
-			if (r.body.len > 0)
-				say(cf, "< %s", r.body.data);
-			if (status >= 200 && status <= 299) {
+			next = http_reply(cf, url.data, &r, &why, &after);
+			if (next == ATTEMPT_REPLY) {
 				rc = llm_reply_text(cf->api, url.data,
 				    r.body.data, r.body.len, text, e);
 				goto out;
 			}
-			msg = llm_error_message(r.body.data ? r.body.data : "",
-			    r.body.len);
-			buf_addf(&why, "HTTP %ld from '%s': %s", status, url.data,
-			    msg);
-			free(msg);
-			if (!retryable_status(status))
+			if (next == ATTEMPT_FINAL)
 				break;
 		} else {
 			if (r.too_big)
@@ -582,25 +639,9 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 			if (!retryable_curl(c))
 				break;
 		}
-		if (i == attempts)
+		if (i == attempts ||
+		    pause_before_retry(cf, i, attempts, after, &why) < 0)
 			break;
-		/* libcurl says 0 for no Retry-After (and "0" asks for no wait:
-		 * backing off is the kinder reading of both) */
-		if (after > 0) {
-			wait = (double)after;
-			if (wait > MAX_WAIT) {
-				buf_addf(&why, " (the server asks to wait %.0f "
-				    "seconds; try again later)", wait);
-				break;
-			}
-		} else {
-			/* 1, 2, 4 seconds, each somewhere in its upper half */
-			wait = BACKOFF_BASE * (double)(1L << (i - 1));
-			wait = wait / 2 + wait / 2 * jitter01();
-		}
-		say(cf, "retrying in %.1f seconds (attempt %ld of %ld)", wait,
-		    i + 1, attempts);
-		nap(wait);
 	}
 	if (i > 1)	/* the loop only ends by break: i attempts were made */
 		buf_addf(&why, " (gave up after %ld attempts)", i);

@@ -63,61 +63,106 @@ leap(int y)
 	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
-int
-ts_parse(const char *s, int64_t *ms)
+/* YYYY-MM-DD, a day that exists: days since 1970-01-01 */
+static int
+parse_date(const char **p, int64_t *days)
 {
 	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	const char *p = s;
-	int y, mo, d, h = 0, mi = 0, sec = 0, frac = 0, scale = 100;
-	int oh = 0, om = 0, sign = 0;
-	int64_t t;
+	int y, mo, d;
 
-	if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) ||
-	    *p++ != '-' || digits(&p, 2, &d))
+	if (digits(p, 4, &y) || *(*p)++ != '-' || digits(p, 2, &mo) ||
+	    *(*p)++ != '-' || digits(p, 2, &d))
 		return -1;
 	if (mo < 1 || mo > 12 || d < 1 ||
 	    d > mdays[mo - 1] + (mo == 2 && leap(y)))
 		return -1;
-	if (*p == 'T' || *p == 't' || *p == ' ') {
-		p++;
-		if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi))
+	*days = days_from_civil(y, (unsigned)mo, (unsigned)d);
+	return 0;
+}
+
+/* .fff…: milliseconds; finer digits are dropped */
+static int
+parse_fraction(const char **p, int *ms)
+{
+	int scale = 100;
+
+	*ms = 0;
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		*ms += (**p - '0') * scale;
+		scale /= 10;
+	}
+	return 0;
+}
+
+/* HH:MM[:SS[.fff…]]: milliseconds since midnight; a leap second is held
+ * at :59 */
+static int
+parse_clock(const char **p, int64_t *ms)
+{
+	int h, mi, sec = 0, frac = 0;
+
+	if (digits(p, 2, &h) || *(*p)++ != ':' || digits(p, 2, &mi))
+		return -1;
+	if (**p == ':') {
+		(*p)++;
+		if (digits(p, 2, &sec))
 			return -1;
-		if (*p == ':') {
-			p++;
-			if (digits(&p, 2, &sec))
-				return -1;
-			if (*p == '.' || *p == ',') {
-				p++;
-				if (!isdigit((unsigned char)*p))
-					return -1;
-				/* milliseconds; finer digits are dropped */
-				for (; isdigit((unsigned char)*p); p++) {
-					frac += (*p - '0') * scale;
-					scale /= 10;
-				}
-			}
-		}
-		if (h > 23 || mi > 59 || sec > 60)
-			return -1;
-		if (sec == 60)
-			sec = 59;	/* a leap second is held at :59 */
-		if (*p == 'Z' || *p == 'z')
-			p++;
-		else if (*p == '+' || *p == '-') {
-			sign = *p++ == '-' ? -1 : 1;
-			if (digits(&p, 2, &oh))
-				return -1;
-			if (*p == ':')
-				p++;
-			if (digits(&p, 2, &om) || oh > 23 || om > 59)
+		if (**p == '.' || **p == ',') {
+			(*p)++;
+			if (parse_fraction(p, &frac) < 0)
 				return -1;
 		}
 	}
+	if (h > 23 || mi > 59 || sec > 60)
+		return -1;
+	if (sec == 60)
+		sec = 59;
+	*ms = ((int64_t)h * 60 + mi) * 60000 + (int64_t)sec * 1000 + frac;
+	return 0;
+}
+
+/* nothing or Z: UTC; ±HH[:]MM: milliseconds ahead of UTC */
+static int
+parse_zone(const char **p, int64_t *ms)
+{
+	int oh, om, sign;
+
+	*ms = 0;
+	if (**p == 'Z' || **p == 'z') {
+		(*p)++;
+		return 0;
+	}
+	if (**p != '+' && **p != '-')
+		return 0;
+	sign = *(*p)++ == '-' ? -1 : 1;
+	if (digits(p, 2, &oh))
+		return -1;
+	if (**p == ':')
+		(*p)++;
+	if (digits(p, 2, &om) || oh > 23 || om > 59)
+		return -1;
+	*ms = (int64_t)sign * (oh * 60 + om) * 60000;
+	return 0;
+}
+
+int
+ts_parse(const char *s, int64_t *ms)
+{
+	const char *p = s;
+	int64_t days, clock = 0, zone = 0, t;
+
+	if (parse_date(&p, &days) < 0)
+		return -1;
+	if (*p == 'T' || *p == 't' || *p == ' ') {
+		p++;
+		if (parse_clock(&p, &clock) < 0 || parse_zone(&p, &zone) < 0)
+			return -1;
+	}
 	if (*p != '\0')
 		return -1;
-	t = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 +
-	    mi) * 60000 + (int64_t)sec * 1000 + frac;
-	t -= (int64_t)sign * (oh * 60 + om) * 60000;
+	t = days * 86400000 + clock - zone;
 	/* negative times would read as "not ended" (-1) and as "no limit":
 	 * a store written with one would be refused when read back */
 	if (t < 0)

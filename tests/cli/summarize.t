@@ -131,6 +131,16 @@ test_expect '429 past the retries: one line with the status and the message' '
 	unchanged "$CONVCTL_STORE"
 '
 
+test_expect '429 asking for more than a minute: no wait, no retry, says so' '
+	export CONVCTL_STORE=$T/429-long.json && id=$(seed) &&
+	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"120\"}, \"body\": {\"error\": {\"message\": \"Slow down\"}}}]" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl summarize &&
+	stub_count 1 &&
+	stderr_has "convctl: summarize: cannot summarize '"'"'$id'"'"': HTTP 429 from '"'"'$STUB/v1/chat/completions'"'"': Slow down (the server asks to wait 120 seconds; try again later)" &&
+	unchanged "$CONVCTL_STORE"
+'
+
 test_expect '401: no retry, the provider message, the key redacted, store unchanged' '
 	export CONVCTL_STORE=$T/401.json && id=$(seed) && stub_script "$E401" &&
 	snapshot "$CONVCTL_STORE" &&

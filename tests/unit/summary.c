@@ -1,6 +1,7 @@
 /*
  * summary.c - the reply parser, the offline summarizer, the request text with
- * its gap, and the error and redaction helpers of llm.c.
+ * its gap, the batch (summarize_select and summarize_run), and the error and
+ * redaction helpers of llm.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +309,136 @@ test_reply_text(void)
 	refused(LLM_OPENAI, "", "not JSON", "an empty body");
 }
 
+
+/* what a batch reported */
+struct seen {
+	size_t begin_total, items, storing, errors;
+	char last_error[512];
+};
+
+static void
+seen_report(void *arg, const struct summarize_event *ev)
+{
+	struct seen *s = arg;
+
+	switch (ev->kind) {
+	case SUMMARIZE_BEGIN:
+		s->begin_total = ev->total;
+		break;
+	case SUMMARIZE_ITEM:
+		s->items++;
+		break;
+	case SUMMARIZE_STORING:
+		s->storing++;
+		break;
+	case SUMMARIZE_ERROR:
+		s->errors++;
+		snprintf(s->last_error, sizeof(s->last_error), "%s", ev->msg);
+		break;
+	case SUMMARIZE_VERBOSE:
+		break;
+	}
+}
+
+static int
+select_items(const char *path, enum summarize_which which, int force,
+    struct summarize_item **items, size_t *n)
+{
+	struct summarize_selection sel = { which, NULL, force };
+	struct store *st;
+	struct error e;
+	int rc;
+
+	if (store_open(&st, path, STORE_READ, 0, &e) < 0)
+		return -1;
+	rc = summarize_select(st, &sel, items, n, &e);
+	store_close(st);
+	return rc;
+}
+
+static void
+test_batch(void)
+{
+	char path[64] = "/tmp/convctl-unit-XXXXXX";
+	struct settings set = { 0 };
+	struct summary_config cf = { .kind = SUMMARY_OFFLINE };
+	struct summarize_request rq = { .cf = &cf, .settings = &set,
+	    .report = seen_report };
+	struct summarize_item *pending = NULL, *all = NULL;
+	size_t npending = 0, nall = 0;
+	struct seen seen = { 0 };
+	struct store *st = NULL;
+	struct conv *gone;
+	struct error e;
+	FILE *f;
+	int fd;
+
+	if ((fd = mkstemp(path)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		ok(0, "batch: a store to work on");
+		return;
+	}
+	fprintf(f, "{\"version\": 1, \"conversations\": [%s, %s]}\n",
+	    CONV(MSG("2026-02-04T17:26:40.000Z", "user", "Add milk please")),
+	    "{\"id\": \"conv-2\", \"startedAt\": \"2026-02-05T10:00:00.000Z\", "
+	    "\"endedAt\": \"2026-02-05T11:00:00.000Z\", \"title\": \"Old\", "
+	    "\"summary\": \"Kept.\", \"messages\": []}");
+	fclose(f);
+	settings_set(&set, SET_STORE, path, SRC_FLAG, NULL);
+	settings_set(&set, SET_WAIT, "0", SRC_FLAG, NULL);
+	settings_set(&set, SET_MAX_CONVERSATIONS, "100", SRC_FLAG, NULL);
+	rq.report_arg = &seen;
+
+	ok(select_items(path, SUMMARIZE_PENDING, 0, &pending, &npending) == 0 &&
+	    npending == 1 && strcmp(summary_job_id(pending[0].job),
+	    "conv-1") == 0, "batch: --pending selects only the one without "
+	    "a summary");
+	ok(select_items(path, SUMMARIZE_ALL_ENDED, 1, &all, &nall) == 0 &&
+	    nall == 2 && all[0].todo && all[1].todo,
+	    "batch: --all --force selects both, newest end first");
+	if (npending != 1 || nall != 2)
+		goto out;
+
+	is_int(summarize_run(&rq, pending, npending), SUMMARIZE_DONE_ALL,
+	    "batch: the pending one is summarized");
+	is_int(pending[0].status, SUMMARY_DONE, "batch: its status is done");
+	ok(seen.begin_total == 1 && seen.items == 1 && seen.storing == 1 &&
+	    seen.errors == 0, "batch: begin, one item, one write, no error "
+	    "reported");
+	if (store_open(&st, path, STORE_WRITE, 0, &e) < 0) {
+		ok(0, "batch: the store reopens");
+		goto out;
+	}
+	is_str(conv_title(store_find(st, "conv-1")), pending[0].res.title,
+	    "batch: the title is in the store");
+	/* conv-2 goes while the second batch works; conv-1 changed already */
+	gone = store_find(st, "conv-2");
+	store_remove(st, &gone, 1);
+	ok(store_save(st, &e) == 0, "batch: conv-2 removed meanwhile");
+	store_close(st);
+	st = NULL;
+
+	memset(&seen, 0, sizeof(seen));
+	is_int(summarize_run(&rq, all, nall), SUMMARIZE_DONE_NONE,
+	    "batch: nothing of a stale batch is stored");
+	is_int(all[0].status, SUMMARY_GONE, "batch: the removed one is gone");
+	is_int(all[1].status, SUMMARY_CHANGED,
+	    "batch: the one summarized since is changed");
+	is_int((int)seen.errors, 2, "batch: each reported as an error");
+	is_str(seen.last_error, "'conv-1' changed while it was summarized; its "
+	    "summary is dropped (summarize it again)",
+	    "batch: the error says what happened and what to do");
+	if (store_open(&st, path, STORE_READ, 0, &e) == 0)
+		is_str(conv_summary(store_find(st, "conv-1")),
+		    pending[0].res.summary,
+		    "batch: the first summary stays in the store");
+out:
+	store_close(st);
+	summarize_items_free(pending, npending);
+	summarize_items_free(all, nall);
+	settings_free(&set);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -316,5 +447,6 @@ main(void)
 	test_prompt();
 	test_llm_helpers();
 	test_reply_text();
+	test_batch();
 	return done();
 }
