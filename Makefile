@@ -153,24 +153,15 @@ bench/floor: bench/floor.c
 lint:
 	mandoc -Tlint -Wwarning man/*.1 man/*.5
 
-# convctl.pc names where the library is installed, so it is written then
-install: convctl lib/libconvctl.a
+# The command is the interface: lib/ is convctl's own, its header and its
+# static library are not installed (README, "How the code is laid out").
+install: convctl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BASHCOMPDIR) \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
 	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 convctl $(DESTDIR)$(BINDIR)/convctl
 	$(if $(MAN1),install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN5),install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
-	install -m 0644 lib/libconvctl.a $(DESTDIR)$(LIBDIR)/libconvctl.a
-	install -m 0644 lib/convctl.h $(DESTDIR)$(INCLUDEDIR)/convctl.h
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
-	    'includedir=$(INCLUDEDIR)' '' 'Name: convctl' \
-	    'Description: LLM conversations kept in one JSON store' \
-	    'Version: $(VERSION)' 'Requires.private: jansson' \
-	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lconvctl' \
-	    >$(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
-	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
 	install -m 0644 completions/convctl.bash $(DESTDIR)$(BASHCOMPDIR)/convctl
 	install -m 0644 completions/_convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
 	install -m 0644 completions/convctl.fish $(DESTDIR)$(FISHCOMPDIR)/convctl.fish
@@ -179,6 +170,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/convctl
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	@# installed by convctl 0.1.0 and no more: gone with the rest
 	rm -f $(DESTDIR)$(LIBDIR)/libconvctl.a $(DESTDIR)$(INCLUDEDIR)/convctl.h
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
