@@ -79,12 +79,18 @@ add_exec(struct ctx *ctx)
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
 	    (!args_has(&ctx->args, OPT_AT) && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
+	rq.clock = !args_has(&ctx->args, OPT_AT);
 	switch (conv_add(st, &rq, &res, &e)) {
 	case 0:
 		break;
 	case 1:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_CONFLICT;
+		goto out;
+	case 2:	/* the user asked for that time: theirs to correct */
+		cmd_error(ctx, "%s; give a later --at, or none to use the "
+		    "clock", e.msg);
+		rc = EXIT_USAGE;
 		goto out;
 	default:
 		cmd_error(ctx, "%s", e.msg);
@@ -94,6 +100,8 @@ add_exec(struct ctx *ctx)
 	/* a duplicate changed nothing: the store is left as it is */
 	if (!res.duplicate && (rc = cmd_commit(ctx, st)) != 0)
 		goto out;
+	if (res.at != rq.at)
+		cmd_skew_warning(ctx, rq.at, res.at, "recorded");
 	printf("%s\n", res.conv_id);
 out:
 	store_close(st);
@@ -109,7 +117,10 @@ const struct cmd_entry cmd_add_entry = {
 	.help =
 	    "  -r, --role ROLE    user, assistant, system or tool (user)\n"
 	    "      --tool NAME    a tool used for this message; repeatable\n"
-	    "      --at TIME      the message's time, ISO 8601 (now)\n"
+	    "      --at TIME      the message's time, ISO 8601, not before the\n"
+	    "                     last message nor 5 minutes after the clock\n"
+	    "                     (now; a clock behind the last message\n"
+	    "                     records it at that message's time)\n"
 	    "      --dedupe-key KEY\n"
 	    "                     add nothing when a message with this key is\n"
 	    "                     in the active or the last ended conversation\n"

@@ -96,6 +96,10 @@ int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
+/* a clock behind the last message (stepped back): one warning, saying what
+ * was done ("recorded", "ended") at that message's time instead */
+void cmd_skew_warning(const struct ctx *, int64_t clock, int64_t last,
+    const char *done);
 /*
  * progress.c: a progress line on stderr, only when stderr is a terminal.
  *	struct progress p;

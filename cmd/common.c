@@ -193,15 +193,38 @@ cmd_now(const struct ctx *ctx, int64_t *ms)
 	const char *at = args_get(&ctx->args, OPT_AT);
 	struct error e;
 
-	if (at != NULL) {
-		if (ts_parse(at, ms) < 0)
-			return cmd_usage_error(ctx, "--at expects an ISO 8601 "
-			    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
-		return 0;
-	}
-	if (ts_now(ms, &e) < 0) {
+	char ts[TS_LEN], clock[TS_LEN], ahead[DURATION_LEN];
+	int64_t now;
+
+	if (at != NULL && ts_parse(at, ms) < 0)
+		return cmd_usage_error(ctx, "--at expects an ISO 8601 "
+		    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
+	if (ts_now(at != NULL ? &now : ms, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
+	/* a typo of a year would stay first in recent, escape prune and stamp
+	 * every later message (see convctl-add(1)) */
+	if (at != NULL && *ms - now > FUTURE_TOLERANCE_MS) {
+		ts_format(*ms, ts);
+		ts_format(now, clock);
+		duration_format(*ms - now, ahead);
+		cmd_error(ctx, "--at %s is %s after the clock (%s); a time at "
+		    "most 5 minutes ahead is accepted", ts, ahead, clock);
+		return EXIT_USAGE;
+	}
 	return 0;
+}
+
+void
+cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
+    const char *done)
+{
+	char c[TS_LEN], l[TS_LEN], behind[DURATION_LEN];
+
+	ts_format(clock, c);
+	ts_format(last, l);
+	duration_format(last - clock, behind);
+	cmd_error(ctx, "warning: the clock (%s) is %s before the last message "
+	    "(%s); %s at the last message's time", c, behind, l, done);
 }

@@ -26,7 +26,7 @@ end_exec(struct ctx *ctx)
 	const char *id, *kind = args_get(&ctx->args, OPT_SUMMARIZER);
 	char *ended = NULL;
 	enum summary_kind k;
-	int64_t now;
+	int64_t now, at;
 	int rc, want, cfg = 0;
 
 	want = !args_has(&ctx->args, OPT_NO_SUMMARY);
@@ -53,11 +53,14 @@ end_exec(struct ctx *ctx)
 		break;
 	case 0:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
+		at = conv_ended(store_find(st, ended));
 		if (want && cfg == 0)
 			job = summary_job_new(store_find(st, ended));
-		if ((rc = cmd_commit(ctx, st)) == 0)
+		if ((rc = cmd_commit(ctx, st)) == 0) {
+			if (at != now)
+				cmd_skew_warning(ctx, now, at, "ended");
 			printf("%s\n", ended);
-		else
+		} else
 			want = 0;
 		break;
 	default:
