@@ -2,6 +2,7 @@
  * common.c - what every command does the same way: report, open, commit, print.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,19 +146,65 @@ cmd_commit(struct ctx *ctx, struct store *st)
 	return cmd_commit_pruned(ctx, st, NULL, NULL);
 }
 
+const char *
+cmd_setting_origin(const struct ctx *ctx, enum setting s, char *buf,
+    size_t size)
+{
+	const char *p;
+	size_t i;
+
+	switch (ctx->settings.source[s]) {
+	case SRC_FLAG:
+		/* --max-conversations, as it was typed */
+		snprintf(buf, size, "set by --%s", setting_key(s));
+		for (i = 0; buf[i] != '\0'; i++)
+			if (i > 8 && buf[i] == '_')
+				buf[i] = '-';
+		break;
+	case SRC_ENV:
+		snprintf(buf, size, "set by %s", setting_env(s));
+		break;
+	case SRC_FILE:
+		p = ctx->settings.config_path;
+		snprintf(buf, size, "set in '%s'", p != NULL ? p : "");
+		break;
+	default:
+		snprintf(buf, size, "the default");
+	}
+	return buf;
+}
+
+/*
+ * The rolling limit, which every write applies, never removes history
+ * without a word: a caller that asks for the ids reports them itself.
+ */
 int
 cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 {
 	struct prune_request limit = { .older_than = -1 };
 	struct error e;
+	char **gone = NULL, origin[PATH_MAX + 32];
+	size_t ngone = 0;
 
 	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
 	    &limit.max, &e) < 0 ||
-	    store_prune(st, &limit, ids, n, &e) < 0 ||
+	    store_prune(st, &limit, &gone, &ngone, &e) < 0 ||
 	    store_save(st, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
+		strv_free(gone);
 		return EXIT_FAIL;
 	}
+	if (ids != NULL) {
+		*ids = gone;
+		*n = ngone;
+		return 0;
+	}
+	if (ngone > 0)
+		cmd_error(ctx, "removed %zu oldest ended conversation%s to keep "
+		    "%ld (max_conversations, %s; see convctl-prune(1))", ngone,
+		    ngone == 1 ? "" : "s", limit.max, cmd_setting_origin(ctx,
+		    SET_MAX_CONVERSATIONS, origin, sizeof(origin)));
+	strv_free(gone);
 	return 0;
 }
 

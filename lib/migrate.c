@@ -730,6 +730,17 @@ plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* how many of ids[0..n) this run imported */
+static size_t
+imported_among(const struct migrate_result *res, char *const *ids, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += migrate_was_imported(res, ids[i]);
+	return k;
+}
+
 static const char *const status_names[] = { "imported", "already-imported",
     "duplicate" };
 
@@ -769,10 +780,12 @@ report_json(const struct migrate_result *res, int dry_run,
 	ids = json_array();
 	for (i = 0; i < npruned; i++)
 		json_array_append_new(ids, json_string(pruned[i]));
-	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o}", "path",
+	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o, s:I, s:I}", "path",
 	    clean_string(res->rq->path), "dryRun", dry_run, "conversations",
 	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
-	    "sources", sources, "notes", res->notes, "pruned", ids);
+	    "sources", sources, "notes", res->notes, "pruned", ids,
+	    "prunedCount", (json_int_t)npruned, "prunedImported",
+	    (json_int_t)imported_among(res, pruned, npruned));
 	return root;
 }
 
@@ -828,6 +841,12 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 	    "conversation", "conversations"), res->nmsg, plural(res->nmsg,
 	    "message", "messages"), res->nnew, plural(res->nnew, "source",
 	    "sources"));
+	if (npruned > 0)
+		buf_addf(out, "the rolling limit (max_conversations) %s %zu "
+		    "oldest ended %s, %zu of them imported here\n", dry_run ?
+		    "would remove" : "removed", npruned, plural(npruned,
+		    "conversation", "conversations"), imported_among(res, pruned,
+		    npruned));
 }
 
 void

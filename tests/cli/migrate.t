@@ -253,6 +253,21 @@ test_expect 'the rolling limit applies after, and says when the import pushed so
 	test "$(jq -c "[.conversations[].id]" lim.json)" = "[\"chat_1743600000000_tax\"]"
 '
 
+test_expect 'the rolling limit: said before the write, counted by --dry-run' '
+	convctl -s lim2.json --max-conversations 1 migrate --dry-run "$F/chatsidian" >out 2>err &&
+	test ! -e lim2.json &&
+	grep -qx "the rolling limit (max_conversations) would remove 1 oldest ended conversation, 1 of them imported here" out &&
+	convctl -s lim2.json --max-conversations 1 migrate --dry-run --json "$F/chatsidian" >out &&
+	jq -e ".prunedCount == 1 and .prunedImported == 1 and .pruned == [\"chat_1743500000000_garden\"]" out >/dev/null &&
+	CONVCTL_MAX_CONVERSATIONS=1 convctl -s lim2.json migrate "$F/chatsidian" >out 2>err &&
+	head -n 1 err >first &&
+	echo "convctl: migrate: importing 2 conversations takes the store past max_conversations (1, set by CONVCTL_MAX_CONVERSATIONS): the 1 oldest ended (1 of them imported here) is removed as it is written; see convctl-prune(1)" >want &&
+	test_cmp want first &&
+	grep -qx "the rolling limit (max_conversations) removed 1 oldest ended conversation, 1 of them imported here" out &&
+	convctl -s lim3.json migrate --json "$F/chatsidian" >out 2>err && test ! -s err &&
+	jq -e ".prunedCount == 0 and .prunedImported == 0" out >/dev/null
+'
+
 test_expect '--json reports each source and conversation' '
 	convctl -s js.json migrate --json "$F/sessions" >out &&
 	jq -e ".dryRun == false and .conversations == 2 and .messages == 8" out >/dev/null &&
