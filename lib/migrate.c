@@ -127,12 +127,53 @@ mig_progress(struct mig_reader *r, size_t done, size_t total)
 		r->rq->progress(r->rq->progress_arg, r->src->file, done, total);
 }
 
+int
+mig_is_epoch(const char *s)
+{
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s)
+		return 0;
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return *p == '\0';
+}
+
+/*
+ * A time: an ISO 8601 string, or milliseconds since the epoch as a number or
+ * a string of digits; below 1e11 they are taken as seconds (Python's
+ * time.time()), since as milliseconds they would all fall in 1970.
+ */
+int
+mig_time_of(json_t *v, int64_t *ms)
+{
+	double d;
+
+	if (json_is_string(v) && !mig_is_epoch(json_string_value(v)))
+		return ts_parse(json_string_value(v), ms);
+	if (json_is_string(v))
+		d = strtod(json_string_value(v), NULL);
+	else if (json_is_number(v))
+		d = json_number_value(v);
+	else
+		return -1;
+	if (d < 0 || d > 253402300799999.0)	/* past 9999: not a time */
+		return -1;
+	if (d < 1e11)
+		d *= 1000;
+	*ms = (int64_t)d;
+	return 0;
+}
+
 int64_t
 mig_time(json_t *m)
 {
 	int64_t ms = 0;
 
-	ts_parse(json_str(m, "timestamp", NULL), &ms);
+	mig_time_of(json_object_get(m, "timestamp"), &ms);
 	return ms;
 }
 
