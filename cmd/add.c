@@ -11,7 +11,9 @@ static const struct cmd_option options[] = {
 	{ 'r', "role", "ROLE", "user, assistant, system or tool (user)", 0 },
 	{ 0, "tool", "NAME", "a tool used for this message; repeatable",
 	    OPTF_REPEAT },
-	{ 0, "at", "TIME", "the message's time, ISO 8601 (now)", 0 },
+	{ 0, "at", "TIME", "the message's time, ISO 8601, not before the last "
+	    "message nor 5 minutes after the clock (now; a clock behind the last "
+	    "message records it at that message's time)", 0 },
 	{ 0, "dedupe-key", "KEY", "add nothing when a message with this key is "
 	    "in the active or the last ended conversation", 0 },
 	{ 0, "expect-conversation", "ID", "write only into conversation ID, "
@@ -98,12 +100,18 @@ add_exec(struct ctx *ctx)
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
 	    (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
+	rq.clock = !args_has(&ctx->args, "at");
 	switch (conv_add(st, &rq, &res, &e)) {
 	case 0:
 		break;
 	case 1:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_CONFLICT;
+		goto out;
+	case 2:	/* the user asked for that time: theirs to correct */
+		cmd_error(ctx, "%s; give a later --at, or none to use the "
+		    "clock", e.msg);
+		rc = EXIT_USAGE;
 		goto out;
 	default:
 		cmd_error(ctx, "%s", e.msg);
@@ -113,6 +121,8 @@ add_exec(struct ctx *ctx)
 	/* a duplicate changed nothing: the store is left as it is */
 	if (!res.duplicate && (rc = cmd_commit(ctx, st)) != 0)
 		goto out;
+	if (res.at != rq.at)
+		cmd_skew_warning(ctx, rq.at, res.at, "recorded");
 	printf("%s\n", res.conv_id);
 out:
 	store_close(st);

@@ -100,9 +100,11 @@ int cmd_format(const struct ctx *, enum format dflt, enum format json,
     unsigned allowed, enum format *);
 /* opens the store the settings name */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
-/* applies the rolling limit and writes */
+/* applies the rolling limit and writes; says on stderr what the limit
+ * removed, how many and which setting */
 int cmd_commit(struct ctx *, struct store *);
-/* the same; *ids (caller frees with strv_free) what the limit removed */
+/* the same, but says nothing: *ids (caller frees with strv_free) is what the
+ * limit removed, for the caller to report */
 int cmd_commit_pruned(struct ctx *, struct store *, char ***ids, size_t *n);
 /* commits when asked to, then prints ids[0..n) (--json: as an array) */
 int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
@@ -113,6 +115,14 @@ int cmd_print(const struct ctx *, const char *s, size_t len);
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
+/* where setting s came from, for a message: "set by --max-conversations",
+ * "set by CONVCTL_…", "set in 'CONFIG'", "the default"; returns buf */
+const char *cmd_setting_origin(const struct ctx *, enum setting s, char *buf,
+    size_t size);
+/* a clock behind the last message (stepped back): one warning, saying what
+ * was done ("recorded", "ended") at that message's time instead */
+void cmd_skew_warning(const struct ctx *, int64_t clock, int64_t last,
+    const char *done);
 /*
  * progress.c: a progress line on stderr, only when stderr is a terminal.
  *	struct progress p;

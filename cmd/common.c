@@ -142,22 +142,68 @@ cmd_commit(struct ctx *ctx, struct store *st)
 	return cmd_commit_pruned(ctx, st, NULL, NULL);
 }
 
+const char *
+cmd_setting_origin(const struct ctx *ctx, enum setting s, char *buf,
+    size_t size)
+{
+	const char *p;
+	size_t i;
+
+	switch (ctx->settings.source[s]) {
+	case SRC_FLAG:
+		/* --max-conversations, as it was typed */
+		snprintf(buf, size, "set by --%s", setting_key(s));
+		for (i = 0; buf[i] != '\0'; i++)
+			if (i > 8 && buf[i] == '_')
+				buf[i] = '-';
+		break;
+	case SRC_ENV:
+		snprintf(buf, size, "set by %s", setting_env(s));
+		break;
+	case SRC_FILE:
+		p = ctx->settings.config_path;
+		snprintf(buf, size, "set in '%s'", p != NULL ? p : "");
+		break;
+	default:
+		snprintf(buf, size, "the default");
+	}
+	return buf;
+}
+
+/*
+ * The rolling limit, which every write applies, never removes history
+ * without a word: a caller that asks for the ids reports them itself.
+ */
 int
 cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 {
 	struct prune_request limit = { .older_than = -1 };
 	struct error e;
+	char **gone = NULL, origin[PATH_MAX + 32];
+	size_t ngone = 0;
 	int rc;
 
 	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
 	    &limit.max, &e) < 0 ||
-	    store_prune(st, &limit, ids, n, &e) < 0 ||
+	    store_prune(st, &limit, &gone, &ngone, &e) < 0 ||
 	    (rc = store_save(st, &e)) < 0) {
 		cmd_error(ctx, "%s", e.msg);
+		strv_free(gone);
 		return EXIT_FAIL;
 	}
 	if (rc > 0)	/* written; only the directory flush failed */
 		cmd_error(ctx, "warning: %s", e.msg);
+	if (ids != NULL) {
+		*ids = gone;
+		*n = ngone;
+		return 0;
+	}
+	if (ngone > 0)
+		cmd_error(ctx, "removed %zu oldest ended conversation%s to keep "
+		    "%ld (max_conversations, %s; see convctl-prune(1))", ngone,
+		    ngone == 1 ? "" : "s", limit.max, cmd_setting_origin(ctx,
+		    SET_MAX_CONVERSATIONS, origin, sizeof(origin)));
+	strv_free(gone);
 	return 0;
 }
 
@@ -193,15 +239,25 @@ cmd_now(const struct ctx *ctx, int64_t *ms)
 	const char *at = args_get(&ctx->args, "at");
 	struct error e;
 
-	if (at != NULL) {
-		if (ts_parse(at, ms) < 0)
-			return cmd_usage_error(ctx, "--at expects an ISO 8601 "
-			    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
-		return 0;
-	}
-	if (ts_now(ms, &e) < 0) {
+	char ts[TS_LEN], clock[TS_LEN], ahead[DURATION_LEN];
+	int64_t now;
+
+	if (at != NULL && ts_parse(at, ms) < 0)
+		return cmd_usage_error(ctx, "--at expects an ISO 8601 "
+		    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
+	if (ts_now(at != NULL ? &now : ms, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
+	}
+	/* a typo of a year would stay first in recent, escape prune and stamp
+	 * every later message (see convctl-add(1)) */
+	if (at != NULL && *ms - now > FUTURE_TOLERANCE_MS) {
+		ts_format(*ms, ts);
+		ts_format(now, clock);
+		duration_format(*ms - now, ahead);
+		cmd_error(ctx, "--at %s is %s after the clock (%s); a time at "
+		    "most 5 minutes ahead is accepted", ts, ahead, clock);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -216,4 +272,17 @@ cmd_limit(const struct ctx *ctx, enum setting s, long *max)
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+void
+cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
+    const char *done)
+{
+	char c[TS_LEN], l[TS_LEN], behind[DURATION_LEN];
+
+	ts_format(clock, c);
+	ts_format(last, l);
+	duration_format(last - clock, behind);
+	cmd_error(ctx, "warning: the clock (%s) is %s before the last message "
+	    "(%s); %s at the last message's time", c, behind, l, done);
 }

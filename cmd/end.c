@@ -28,7 +28,7 @@ end_exec(struct ctx *ctx)
 	const char *id;
 	char *ended = NULL;
 	enum summary_setup cfg;
-	int64_t now;
+	int64_t now, at;
 	int rc, want;
 
 	want = !args_has(&ctx->args, "no-summary");
@@ -55,11 +55,14 @@ end_exec(struct ctx *ctx)
 		break;
 	case 0:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
+		at = conv_ended(store_find(st, ended));
 		if (want && cfg == SUMMARY_SETUP_OK)
 			job.job = summary_job_new(store_find(st, ended));
-		if ((rc = cmd_commit(ctx, st)) == 0)
+		if ((rc = cmd_commit(ctx, st)) == 0) {
+			if (at != now)
+				cmd_skew_warning(ctx, now, at, "ended");
 			printf("%s\n", ended);
-		else
+		} else
 			want = 0;
 		break;
 	default:

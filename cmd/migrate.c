@@ -2,6 +2,7 @@
  * migrate.c - `convctl migrate`: options to a migrate_request, one
  * migrate_run(), the report printed; knows no history format itself.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,26 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 	    dry_run ? "would remove" : "removed", n, n == 1 ? "" : "s", mine);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "  %s\n", ids[i]);
+}
+
+/* before the import is written: it will take the store over the limit */
+static void
+warn_limit(struct ctx *ctx, struct migrate_result *res,
+    const struct prune_request *limit, size_t n, char **ids)
+{
+	char origin[PATH_MAX + 32];
+	size_t i, mine = 0;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		mine += migrate_was_imported(res, ids[i]);
+	cmd_error(ctx, "importing %zu conversation%s takes the store past "
+	    "max_conversations (%ld, %s): the %zu oldest ended (%zu of them "
+	    "imported here) %s removed as it is written; see convctl-prune(1)",
+	    migrate_imported(res), migrate_imported(res) == 1 ? "" : "s",
+	    limit->max, cmd_setting_origin(ctx, SET_MAX_CONVERSATIONS, origin,
+	    sizeof(origin)), n, mine, n == 1 ? "is" : "are");
 }
 
 /* --summarize: the summarizer, checked before anything is read; 0 or status */
@@ -192,15 +213,20 @@ migrate_exec(struct ctx *ctx)
 		goto out;
 	}
 	if (migrate_changed(res)) {
-		if (dry_run) {
-			if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
-				cmd_error(ctx, "%s", e.msg);
-				rc = EXIT_FAIL;
-				goto out;
-			}
-		} else if ((rc = cmd_commit_pruned(ctx, st, &pruned,
-		    &npruned)) != 0)
+		/* what the limit will take is said before the store is written */
+		if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			rc = EXIT_FAIL;
 			goto out;
+		}
+		if (!dry_run) {
+			warn_limit(ctx, res, &limit, npruned, pruned);
+			strv_free(pruned);
+			pruned = NULL;
+			if ((rc = cmd_commit_pruned(ctx, st, &pruned,
+			    &npruned)) != 0)
+				goto out;
+		}
 	}
 	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
 		cmd_error(ctx, "%s", note);

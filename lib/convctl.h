@@ -72,6 +72,12 @@ void ts_format(int64_t ms, char out[TS_LEN]);	/* 2026-02-04T17:26:40.000Z */
 int ts_now(int64_t *ms, struct error *);
 /* 90s, 45m, 12h, 30d, 2w; a bare number is days */
 int duration_parse(const char *s, int64_t *ms);
+/* ms >= 0 for a person, its two largest units: 250ms, 45s, 1h, 1h5m, 3d2h */
+#define DURATION_LEN 32
+void duration_format(int64_t ms, char out[DURATION_LEN]);
+/* how far past the clock a time the user gives (add --at) may be: clocks of
+ * hosts that share a store differ by seconds, not by years */
+#define FUTURE_TOLERANCE_MS (5 * 60000)
 
 /* settings.c: flag > CONVCTL_* environment > config file > default */
 enum setting {
@@ -179,6 +185,10 @@ struct add_request {
 	const char *const *tools;
 	size_t ntools;
 	int64_t at;			/* message time */
+	/* 1: at is the clock's reading, not a time the user asked for; a
+	 * clock behind the active conversation's last message records the
+	 * message at that message's time (res->at) instead of refusing it */
+	int clock;
 	int64_t idle_timeout;		/* ms */
 	/* retry safety: a message already carrying this "dedupeKey" in the
 	 * active or the most recently ended conversation is not added again */
@@ -191,9 +201,13 @@ struct add_result {
 	const char *ended_id;		/* conversation ended by the idle timeout, or NULL */
 	int started;			/* 1 when a new conversation was started */
 	int duplicate;			/* 1: dedupe_key found in conv_id, nothing added */
+	int64_t at;			/* the time recorded: rq->at, or later with rq->clock */
+	int64_t last;			/* the active conversation's last message before, or -1 */
 };
 /* 0: added (or a duplicate); 1: the message would not go to (or was not
- * found in) rq->expect_conv, nothing changed, e says where it would go */
+ * found in) rq->expect_conv, nothing changed, e says where it would go;
+ * 2: rq->at, a time the user gave, is before the active conversation's
+ * last message, nothing changed */
 int conv_add(struct store *, const struct add_request *, struct add_result *,
     struct error *);
 /* 0: ended *id; 1: nothing was active */

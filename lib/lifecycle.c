@@ -105,6 +105,8 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	long bad;
 
 	memset(res, 0, sizeof(*res));
+	res->at = rq->at;
+	res->last = c != NULL ? conv_last_activity(c) : -1;
 	if (rq->len == 0)
 		return error_set(e, "empty message");
 	if ((bad = utf8_invalid_at(rq->text, rq->len)) >= 0)
@@ -131,6 +133,19 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 		res->duplicate = 1;
 		return 0;
 	}
+	/* a message is never lost to a clock stepped back (NTP, a VM resumed):
+	 * it goes at its conversation's last message's time, so the order
+	 * holds and a negative gap neither ends nor starts a conversation */
+	if (c != NULL && rq->at < res->last) {
+		if (!rq->clock) {
+			ts_format(rq->at, ts);
+			ts_format(res->last, last);
+			error_set(e, "time %s is before the last message of '%s' "
+			    "(%s)", ts, conv_id(c), last);
+			return 2;
+		}
+		res->at = res->last;
+	}
 	/* checked before anything changes: a refused message ends nothing */
 	if (rq->expect_conv != NULL) {
 		if (c == NULL) {
@@ -143,30 +158,22 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 			    conv_id(c), rq->expect_conv);
 			return 1;
 		}
-		if (rq->at - conv_last_activity(c) > rq->idle_timeout) {
+		if (res->at - res->last > rq->idle_timeout) {
 			error_set(e, "conversation '%s' has been idle longer than "
 			    "the idle timeout; the message would start a new one",
 			    conv_id(c));
 			return 1;
 		}
 	}
-	if (c != NULL) {
-		if (rq->at < conv_last_activity(c)) {
-			ts_format(rq->at, ts);
-			ts_format(conv_last_activity(c), last);
-			return error_set(e, "time %s is before the last message "
-			    "of '%s' (%s)", ts, conv_id(c), last);
-		}
-		if (rq->at - conv_last_activity(c) > rq->idle_timeout) {
-			if (set_ended(c, conv_last_activity(c), e) < 0)
-				return -1;
-			res->ended_id = conv_id(c);
-			c = NULL;
-		}
+	if (c != NULL && res->at - res->last > rq->idle_timeout) {
+		if (set_ended(c, res->last, e) < 0)
+			return -1;
+		res->ended_id = conv_id(c);
+		c = NULL;
 	}
-	ts_format(rq->at, ts);
+	ts_format(res->at, ts);
 	if (c == NULL) {
-		cid = new_conv_id(st, rq->at);
+		cid = new_conv_id(st, res->at);
 		obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:[]}", "id", cid,
 		    "startedAt", ts, "endedAt", "title", "summary", "messages");
 		free(cid);
@@ -177,7 +184,7 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	msgs = json_object_get(conv_json(c), "messages");
 	do {
 		id.len = 0;
-		buf_addf(&id, "m-%lld-%08x", (long long)rq->at, random32());
+		buf_addf(&id, "m-%lld-%08x", (long long)res->at, random32());
 	} while (has_message_id(msgs, id.data));
 	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id.data, "timestamp", ts,
 	    "role", role_name(rq->role), "content", rq->text, rq->len);

@@ -29,28 +29,7 @@ bad(struct mig_reader *r, struct error *e, const char *fmt, ...)
 	return error_set(e, "'%s': %s", r->src->file, msg);
 }
 
-/*
- * A time: an ISO 8601 string, or a number of milliseconds since the epoch;
- * numbers below 1e11 are taken as seconds (Python's time.time()), since as
- * milliseconds they would all fall in 1970.
- */
-static int
-time_of(json_t *v, int64_t *ms)
-{
-	double d;
-
-	if (json_is_string(v))
-		return ts_parse(json_string_value(v), ms);
-	if (!json_is_number(v))
-		return -1;
-	d = json_number_value(v);
-	if (d < 0 || d > 253402300799999.0)	/* past 9999: not a time */
-		return -1;
-	if (d < 1e11)
-		d *= 1000;
-	*ms = (int64_t)d;
-	return 0;
-}
+#define time_of mig_time_of
 
 /* v at path, which may be absent: its time, else the import time */
 static int
@@ -365,8 +344,9 @@ check_entry(struct mig_reader *r, json_t *en, const char *path,
 	v = json_object_get(en, "timestamp");
 	if (v == NULL)
 		return bad(r, e, "%s: missing 'timestamp'", path);
-	if (!json_is_string(v) || ts_parse(json_string_value(v), &ms) < 0)
-		return bad(r, e, "%s.timestamp: expected an ISO 8601 time", path);
+	if (time_of(v, &ms) < 0)
+		return bad(r, e, "%s.timestamp: expected an ISO 8601 time or "
+		    "epoch milliseconds", path);
 	if (want_strings(r, en, strings, path, e) < 0)
 		return -1;
 	v = json_object_get(en, "toolsUsed");
@@ -385,12 +365,24 @@ static int
 check_summary(struct mig_reader *r, json_t *s, const char *path,
     struct error *e)
 {
-	static const char *const strings[] = { "startDate", "endDate",
-	    "summary", NULL };
+	static const char *const strings[] = { "summary", NULL };
+	static const char *const dates[] = { "startDate", "endDate", NULL };
 	json_t *v;
+	int64_t ms;
+	int k;
 
 	if (!json_is_object(s))
 		return bad(r, e, "%s: expected an object", path);
+	for (k = 0; dates[k] != NULL; k++) {
+		v = json_object_get(s, dates[k]);
+		if (v == NULL)
+			return bad(r, e, "%s: missing '%s'", path, dates[k]);
+		/* SmartHole writes ISO dates; a number (or numeric string)
+		 * is epoch milliseconds, and only a number must be a time */
+		if (!json_is_string(v) && time_of(v, &ms) < 0)
+			return bad(r, e, "%s.%s: expected an ISO 8601 time or "
+			    "epoch milliseconds", path, dates[k]);
+	}
 	if (want_strings(r, s, strings, path, e) < 0)
 		return -1;
 	v = json_object_get(s, "conversationCount");
@@ -398,6 +390,21 @@ check_summary(struct mig_reader *r, json_t *s, const char *path,
 		return bad(r, e, "%s.conversationCount: %s", path, v == NULL ?
 		    "missing" : "expected a whole number");
 	return 0;
+}
+
+/* a summary's date as SmartHole wrote it, or epoch milliseconds as ISO */
+static const char *
+summary_date(json_t *s, const char *key, char out[TS_LEN])
+{
+	json_t *v = json_object_get(s, key);
+	int64_t ms;
+
+	if (json_is_string(v) && !mig_is_epoch(json_string_value(v)))
+		return json_string_value(v);
+	if (time_of(v, &ms) < 0)
+		return json_string_value(v);	/* checked: a string */
+	ts_format(ms, out);
+	return out;
 }
 
 /* SmartHole's summary of its migration, line for line */
@@ -410,12 +417,15 @@ smarthole_summary(struct buf *b, json_t *summaries, json_t *entries,
 
 	if (json_array_size(summaries) > 0) {
 		buf_adds(b, "Historical summaries:\n");
-		json_array_foreach(summaries, i, s)
+		json_array_foreach(summaries, i, s) {
+			char from[TS_LEN], to[TS_LEN];
+
 			buf_addf(b, "- %s to %s (%lld conversations): %s\n",
-			    json_str(s, "startDate", NULL),
-			    json_str(s, "endDate", NULL),
+			    summary_date(s, "startDate", from),
+			    summary_date(s, "endDate", to),
 			    (long long)json_integer_value(json_object_get(s,
 			    "conversationCount")), json_str(s, "summary", NULL));
+		}
 	}
 	buf_addf(b, "Migrated %zu recent conversations from previous format.",
 	    g.n);
@@ -550,6 +560,38 @@ smarthole_history(struct mig_reader *r, json_t *hist, const char *base,
 	return 0;
 }
 
+/* obj's key, when epoch milliseconds (a number or a numeric string), as the
+ * ISO 8601 time the store holds; anything else is left for the check */
+static void
+iso_field(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char ts[TS_LEN];
+	int64_t ms;
+
+	if (v == NULL || json_is_null(v) || (json_is_string(v) &&
+	    !mig_is_epoch(json_string_value(v))) || time_of(v, &ms) < 0)
+		return;
+	ts_format(ms, ts);
+	json_object_set_new(obj, key, json_string(ts));
+}
+
+/* a conversation's times, and its messages', in epoch ms made ISO 8601 */
+static void
+epoch_to_iso(json_t *c)
+{
+	json_t *m;
+	size_t i;
+
+	if (!json_is_object(c))
+		return;
+	iso_field(c, "startedAt");
+	iso_field(c, "endedAt");
+	json_array_foreach(json_object_get(c, "messages"), i, m)
+		if (json_is_object(m))
+			iso_field(m, "timestamp");
+}
+
 /*
  * SmartHole's new format, PersistedConversations, under base ("conversationData"
  * in a data.json, "" on its own): already the store's shape, taken as it is
@@ -559,11 +601,21 @@ smarthole_data(struct mig_reader *r, json_t *data, const char *base,
     struct error *e)
 {
 	char at[PATH_LEN], msg[sizeof(e->msg)];
-	json_t *convs, *c;
+	json_t *convs, *c, *v;
 	size_t i;
 
 	if (!json_is_object(data))
 		return bad(r, e, "%s: expected an object", base);
+	/* a newer SmartHole may mean something else by the same fields */
+	v = json_object_get(data, "version");
+	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) < 1))
+		return bad(r, e, "%s%sversion: expected a whole number from 1",
+		    base, *base ? "." : "");
+	if (v != NULL && json_integer_value(v) > STORE_VERSION)
+		return bad(r, e, "%s%sversion %lld is newer than this convctl "
+		    "reads (%d); nothing is imported: a newer convctl may read "
+		    "it", base, *base ? "." : "",
+		    (long long)json_integer_value(v), STORE_VERSION);
 	convs = json_object_get(data, "conversations");
 	if (convs == NULL)
 		return bad(r, e, "%s%smissing 'conversations'", base,
@@ -574,6 +626,7 @@ smarthole_data(struct mig_reader *r, json_t *data, const char *base,
 	json_array_foreach(convs, i, c) {
 		snprintf(at, sizeof(at), "%s%sconversations[%zu]", base,
 		    *base ? "." : "", i);
+		epoch_to_iso(c);
 		if (conv_validate(c, at, e) < 0) {
 			memcpy(msg, e->msg, sizeof(msg));
 			return bad(r, e, "%s", msg);

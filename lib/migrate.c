@@ -128,12 +128,53 @@ mig_progress(struct mig_reader *r, size_t done, size_t total)
 		r->rq->progress(r->rq->progress_arg, r->src->file, done, total);
 }
 
+int
+mig_is_epoch(const char *s)
+{
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s)
+		return 0;
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return *p == '\0';
+}
+
+/*
+ * A time: an ISO 8601 string, or milliseconds since the epoch as a number or
+ * a string of digits; below 1e11 they are taken as seconds (Python's
+ * time.time()), since as milliseconds they would all fall in 1970.
+ */
+int
+mig_time_of(json_t *v, int64_t *ms)
+{
+	double d;
+
+	if (json_is_string(v) && !mig_is_epoch(json_string_value(v)))
+		return ts_parse(json_string_value(v), ms);
+	if (json_is_string(v))
+		d = strtod(json_string_value(v), NULL);
+	else if (json_is_number(v))
+		d = json_number_value(v);
+	else
+		return -1;
+	if (d < 0 || d > 253402300799999.0)	/* past 9999: not a time */
+		return -1;
+	if (d < 1e11)
+		d *= 1000;
+	*ms = (int64_t)d;
+	return 0;
+}
+
 int64_t
 mig_time(json_t *m)
 {
 	int64_t ms = 0;
 
-	ts_parse(json_str(m, "timestamp", NULL), &ms);
+	mig_time_of(json_object_get(m, "timestamp"), &ms);
 	return ms;
 }
 
@@ -743,6 +784,17 @@ plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* how many of ids[0..n) this run imported */
+static size_t
+imported_among(const struct migrate_result *res, char *const *ids, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += migrate_was_imported(res, ids[i]);
+	return k;
+}
+
 static const char *const status_names[] = { "imported", "already-imported",
     "duplicate" };
 
@@ -782,10 +834,12 @@ report_json(const struct migrate_result *res, int dry_run,
 	ids = json_array();
 	for (i = 0; i < npruned; i++)
 		json_array_append_new(ids, json_string(pruned[i]));
-	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o}", "path",
+	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o, s:I, s:I}", "path",
 	    clean_string(res->rq->path), "dryRun", dry_run, "conversations",
 	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
-	    "sources", sources, "notes", res->notes, "pruned", ids);
+	    "sources", sources, "notes", res->notes, "pruned", ids,
+	    "prunedCount", (json_int_t)npruned, "prunedImported",
+	    (json_int_t)imported_among(res, pruned, npruned));
 	return root;
 }
 
@@ -841,6 +895,12 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 	    "conversation", "conversations"), res->nmsg, plural(res->nmsg,
 	    "message", "messages"), res->nnew, plural(res->nnew, "source",
 	    "sources"));
+	if (npruned > 0)
+		buf_addf(out, "the rolling limit (max_conversations) %s %zu "
+		    "oldest ended %s, %zu of them imported here\n", dry_run ?
+		    "would remove" : "removed", npruned, plural(npruned,
+		    "conversation", "conversations"), imported_among(res, pruned,
+		    npruned));
 }
 
 void

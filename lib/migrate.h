@@ -48,5 +48,10 @@ void mig_note(struct mig_reader *, const char *fmt, ...)
 void mig_progress(struct mig_reader *, size_t done, size_t total);
 /* m's "timestamp" in milliseconds, 0 when it has none that parses */
 int64_t mig_time(json_t *m);
+/* v as a time: ISO 8601, or epoch milliseconds as a number or a string of
+ * digits (below 1e11: seconds); -1 when it is none */
+int mig_time_of(json_t *v, int64_t *ms);
+/* s is digits, with a fraction perhaps: epoch milliseconds, not ISO 8601 */
+int mig_is_epoch(const char *s);
 
 #endif

@@ -241,3 +241,32 @@ duration_parse(const char *s, int64_t *ms)
 	*ms = (int64_t)(v * (double)unit);
 	return 0;
 }
+
+void
+duration_format(int64_t ms, char out[DURATION_LEN])
+{
+	static const struct { int64_t ms; char unit; } units[] = {
+		{ 86400000, 'd' }, { 3600000, 'h' }, { 60000, 'm' }, { 1000, 's' },
+	};
+	size_t i, len = 0;
+	int shown = 0;
+	int64_t n;
+
+	if (ms < 1000) {
+		snprintf(out, DURATION_LEN, "%lldms", (long long)(ms < 0 ? 0 : ms));
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) && shown < 2; i++) {
+		n = ms / units[i].ms;
+		ms %= units[i].ms;
+		if (n == 0) {
+			if (shown)	/* 1h, not 1h0m: the next unit is too small */
+				break;
+			continue;
+		}
+		len += (size_t)snprintf(out + len, DURATION_LEN - len, "%lld%c",
+		    (long long)n, units[i].unit);
+		shown++;
+	}
+}

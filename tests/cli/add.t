@@ -142,11 +142,46 @@ test_expect 'an --at that is not ISO 8601 is a usage error' '
 	unchanged "$S"
 '
 
-test_expect 'an --at older than the active conversation'\''s last message is refused' '
-	fails_with 1 convctl add --at 2026-02-04T19:59:59.999Z hi &&
+test_expect 'an --at older than the active conversation'\''s last message is a usage error' '
+	fails_with 2 convctl add --at 2026-02-04T19:59:59.999Z hi &&
 	stderr_has "2026-02-04T19:59:59.999Z is before the last message" &&
 	stderr_has "2026-02-04T20:00:00.000Z" &&
+	test "$(wc -l <"$T/err")" = 1 &&
 	unchanged "$S"
+'
+
+# the clock stepped back (NTP, a resumed VM): a plain add keeps the message
+K=$T/skew.json
+test_expect 'a clock behind the last message: recorded at that message'\''s time, one warning' '
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add first >id1 &&
+	CONVCTL_NOW=2026-02-04T09:00:00Z convctl -s "$K" add "second" >id2 2>err &&
+	test_cmp id1 id2 &&
+	echo "convctl: add: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" >want &&
+	test_cmp want err &&
+	jq -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" "$K" >got &&
+	echo "[[null,[[\"first\",\"2026-02-04T10:00:00.000Z\"],[\"second\",\"2026-02-04T10:00:00.000Z\"]]]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'a clock stepped back past the idle timeout neither ends nor starts a conversation' '
+	echo third | CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add >id3 2>err &&
+	test_cmp id1 id3 &&
+	grep -q "is 1d1h before the last message" err &&
+	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" "$K")" = 1 &&
+	test "$(jq -r ".conversations[0].messages[2].timestamp" "$K")" = 2026-02-04T10:00:00.000Z &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add same-ms 2>err >/dev/null &&
+	test ! -s err
+'
+
+test_expect 'an --at more than 5 minutes ahead of the clock is a usage error' '
+	cp "$K" k.before &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2062-01-01T00:00:00Z hi &&
+	stderr_has "--at 2062-01-01T00:00:00.000Z is 13114d14h after the clock (2026-02-04T10:00:00.000Z)" &&
+	stderr_has "at most 5 minutes ahead" &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2026-02-04T10:05:00.001Z hi &&
+	cmp k.before "$K" &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add --at 2026-02-04T10:05:00Z "skewed host" >/dev/null &&
+	test "$(jq -r ".conversations[0].messages[-1].timestamp" "$K")" = 2026-02-04T10:05:00.000Z
 '
 
 test_expect 'an empty tool name is refused' '

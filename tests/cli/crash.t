@@ -8,7 +8,7 @@
 
 trials=${CRASH_TRIALS:-20}
 [ -n "${CONVCTL_WRAPPER:-}" ] && trials=${CRASH_TRIALS:-5}
-export CONVCTL_NOW=2026-06-01T00:00:00Z CONVCTL_WAIT=5
+export CONVCTL_NOW=2027-01-01T00:00:00Z CONVCTL_WAIT=5
 python3 "$top/tests/helpers/bigstore.py" 150 1 >"$T/before.json"
 
 # crash_case [--between ARGS] NAME ARGS...: NAME killed $trials times; one

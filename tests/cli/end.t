@@ -28,10 +28,12 @@ test_expect 'end with nothing active exits 0 and leaves the store unchanged' '
 	unchanged "$S"
 '
 
-test_expect 'a clock behind the last message ends it at that message' '
+test_expect 'a clock behind the last message ends it at that message, and warns' '
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add again >/dev/null &&
-	CONVCTL_NOW=2026-02-04T17:00:00Z convctl end >/dev/null &&
-	test "$(q ".conversations[1].endedAt")" = 2026-02-04T18:00:00.000Z
+	CONVCTL_NOW=2026-02-04T17:00:00Z convctl end >/dev/null 2>err &&
+	test "$(q ".conversations[1].endedAt")" = 2026-02-04T18:00:00.000Z &&
+	echo "convctl: end: warning: the clock (2026-02-04T17:00:00.000Z) is 1h before the last message (2026-02-04T18:00:00.000Z); ended at the last message'\''s time" >want &&
+	test_cmp want err
 '
 
 test_expect 'only the active conversation is ended; ended ones keep their time' '

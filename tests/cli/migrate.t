@@ -253,6 +253,52 @@ test_expect 'the rolling limit applies after, and says when the import pushed so
 	test "$(jq -c "[.conversations[].id]" lim.json)" = "[\"chat_1743600000000_tax\"]"
 '
 
+test_expect 'SmartHole times in epoch milliseconds, numbers or strings, in every time field' '
+	convctl -s ep.json migrate "$F/smarthole-epoch.json" >out &&
+	jq -c "[.conversations[] | [.startedAt, .endedAt, [.messages[].timestamp]]]" ep.json >got &&
+	echo "[[\"2025-02-04T17:26:40.000Z\",\"2025-02-04T17:28:10.500Z\",[\"2025-02-04T17:26:40.000Z\",\"2025-02-04T17:26:40.000Z\",\"2025-02-04T17:28:10.500Z\",\"2025-02-04T17:28:10.500Z\"]],[\"2025-02-04T20:13:20.000Z\",\"2025-02-04T20:14:21.250Z\",[\"2025-02-04T20:13:20.000Z\",\"2025-02-04T20:14:21.250Z\"]]]" >want &&
+	test_cmp want got &&
+	jq -r ".conversations[0].summary" ep.json | grep -qx -- "- 2025-01-27T17:46:40.000Z to 2025-01-28T17:46:40.000Z (3 conversations): Planned the week'\''s meals." &&
+	convctl -s ep.json show conv-1738700000000 >/dev/null &&
+	printf "%s\n" "{\"recentConversations\": [{\"id\": 1, \"timestamp\": \"17386x\"," \
+	    "\"userMessage\": \"a\", \"assistantResponse\": \"b\"}]}" >badtime.json &&
+	fails_with 1 convctl -s ep2.json migrate -f smarthole badtime.json &&
+	stderr_has "recentConversations[0].timestamp: expected an ISO 8601 time or epoch milliseconds" &&
+	test ! -e ep2.json
+'
+
+test_expect 'a SmartHole conversationData of a newer version is refused, the store unchanged' '
+	cp ep.json ep.before &&
+	jq ".conversationData.version = 9 | .conversationData.conversations[0].id = \"conv-v9\"" \
+	    "$F/smarthole-epoch.json" >v9.json &&
+	fails_with 1 convctl -s ep.json migrate v9.json &&
+	stderr_has "'\''v9.json'\'': conversationData.version 9 is newer than this convctl reads (1)" &&
+	test "$(wc -l <"$T/err")" = 1 &&
+	cmp ep.before ep.json &&
+	jq ".conversationData.version = \"2\"" "$F/smarthole-epoch.json" >vs.json &&
+	fails_with 1 convctl -s ep.json migrate vs.json &&
+	stderr_has "conversationData.version: expected a whole number from 1" &&
+	jq "{version: 9, conversations: []}" -n >bare9.json &&
+	fails_with 1 convctl -s ep.json migrate -f smarthole bare9.json &&
+	stderr_has "version 9 is newer" &&
+	cmp ep.before ep.json
+'
+
+test_expect 'the rolling limit: said before the write, counted by --dry-run' '
+	convctl -s lim2.json --max-conversations 1 migrate --dry-run "$F/chatsidian" >out 2>err &&
+	test ! -e lim2.json &&
+	grep -qx "the rolling limit (max_conversations) would remove 1 oldest ended conversation, 1 of them imported here" out &&
+	convctl -s lim2.json --max-conversations 1 migrate --dry-run --json "$F/chatsidian" >out &&
+	jq -e ".prunedCount == 1 and .prunedImported == 1 and .pruned == [\"chat_1743500000000_garden\"]" out >/dev/null &&
+	CONVCTL_MAX_CONVERSATIONS=1 convctl -s lim2.json migrate "$F/chatsidian" >out 2>err &&
+	head -n 1 err >first &&
+	echo "convctl: migrate: importing 2 conversations takes the store past max_conversations (1, set by CONVCTL_MAX_CONVERSATIONS): the 1 oldest ended (1 of them imported here) is removed as it is written; see convctl-prune(1)" >want &&
+	test_cmp want first &&
+	grep -qx "the rolling limit (max_conversations) removed 1 oldest ended conversation, 1 of them imported here" out &&
+	convctl -s lim3.json migrate --json "$F/chatsidian" >out 2>err && test ! -s err &&
+	jq -e ".prunedCount == 0 and .prunedImported == 0" out >/dev/null
+'
+
 test_expect '--json reports each source and conversation' '
 	convctl -s js.json migrate --json "$F/sessions" >out &&
 	jq -e ".dryRun == false and .conversations == 2 and .messages == 8" out >/dev/null &&
@@ -306,9 +352,9 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	jq "del(.recentConversations[1].userMessage)" "$F/smarthole-history.json" >s1.json &&
 	fails_with 1 convctl -s sh.json migrate s1.json &&
 	stderr_has "'\''s1.json'\'': recentConversations[1]: missing '\''userMessage'\''" &&
-	jq ".conversationHistory.recentConversations[0].timestamp = 5" "$F/data.json" >s2.json &&
+	jq ".conversationHistory.recentConversations[0].timestamp = \"soon\"" "$F/data.json" >s2.json &&
 	fails_with 1 convctl -s sh.json migrate s2.json &&
-	stderr_has "'\''s2.json'\'': conversationHistory.recentConversations[0].timestamp: expected an ISO 8601 time" &&
+	stderr_has "'\''s2.json'\'': conversationHistory.recentConversations[0].timestamp: expected an ISO 8601 time or epoch milliseconds" &&
 	jq ".conversationHistory = {}" "$F/data.json" >s8.json &&
 	fails_with 1 convctl -s sh.json migrate s8.json &&
 	stderr_has "'\''s8.json'\'': conversationHistory: missing '\''recentConversations'\''" &&

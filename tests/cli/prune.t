@@ -64,6 +64,26 @@ test_expect 'prune without --max uses max_conversations' '
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
+# the limit every write applies never removes history without a word
+test_expect 'every write says how many the rolling limit removed, and which setting' '
+	fixture &&
+	CONVCTL_NOW=2026-01-06T00:00:00Z convctl add "a limit lowered" >/dev/null 2>err &&
+	test ! -s err &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	printf "max_conversations = 3\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	CONVCTL_NOW=2026-01-06T00:00:01Z convctl add "in the config" >/dev/null 2>err &&
+	echo "convctl: add: removed 3 oldest ended conversations to keep 3 (max_conversations, set in '\''$XDG_CONFIG_HOME/convctl/config'\''; see convctl-prune(1))" >want &&
+	test_cmp want err &&
+	test "$(q "[.conversations[].id] | join(\",\")")" = "c-3,c-5,c-4,conv-1767657600000" &&
+	CONVCTL_MAX_CONVERSATIONS=2 CONVCTL_NOW=2026-01-06T00:00:02Z convctl end --no-summary >/dev/null 2>err &&
+	grep -qx "convctl: end: removed 2 oldest ended conversations to keep 2 (max_conversations, set by CONVCTL_MAX_CONVERSATIONS; see convctl-prune(1))" err &&
+	rm "$XDG_CONFIG_HOME/convctl/config" &&
+	fixture &&
+	convctl --max-conversations 4 delete c-act --force >/dev/null 2>err &&
+	grep -qx "convctl: delete: removed 1 oldest ended conversation to keep 4 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
+	convctl add x >/dev/null 2>err && test ! -s err
+'
+
 test_expect 'prune --older-than removes those that ended before now minus D' '
 	fixture &&
 	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 3d >out &&

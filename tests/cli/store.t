@@ -94,7 +94,7 @@ test_expect 'unknown fields at every level survive writes' '
 	cp "$S" orig.json &&
 	convctl add --at 2026-01-02T00:10:00Z more >/dev/null &&
 	convctl end --no-summary >/dev/null &&
-	convctl add --at 2030-01-01T00:00:00Z new >/dev/null &&
+	convctl add --at 2026-06-01T00:00:00Z new >/dev/null &&
 	jq -S "{top, lastMigrated, after, c0: .conversations[0],
 	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" orig.json >want &&
 	jq -S "{top, lastMigrated, after, c0: .conversations[0],

@@ -16,16 +16,25 @@
 static char dir[64], path[128];
 
 static int
-add(struct store *st, int64_t at, const char *text, struct add_result *res)
+add_clock(struct store *st, int64_t at, const char *text,
+    struct add_result *res, int clock)
 {
 	struct add_request rq = { .role = ROLE_USER, .text = text,
-	    .len = strlen(text), .at = at, .idle_timeout = 30 * MIN };
+	    .len = strlen(text), .at = at, .idle_timeout = 30 * MIN,
+	    .clock = clock };
 	struct error e;
 	int rc = conv_add(st, &rq, res, &e);
 
 	if (rc < 0)
 		printf("# conv_add: %s\n", e.msg);
 	return rc;
+}
+
+/* a time the user gave (--at) */
+static int
+add(struct store *st, int64_t at, const char *text, struct add_result *res)
+{
+	return add_clock(st, at, text, res, 0);
 }
 
 static int
@@ -168,9 +177,14 @@ main(void)
 	is_int(conv_started(store_active(st)), T0 + 90 * MIN, "the new one starts at the message");
 	ok(strcmp(conv_id(store_active(st)), first) != 0, "under a new id");
 
-	is_int(add(st, T0 + 89 * MIN, "back in time", &res), -1,
-	    "a message before the active one's last is refused");
+	is_int(add(st, T0 + 89 * MIN, "back in time", &res), 2,
+	    "an --at before the active one's last message is refused");
 	is_int(conv_message_count(store_active(st)), 1, "and not added");
+	is_int(add_clock(st, T0 + 10 * MIN, "clock stepped back", &res, 1), 0,
+	    "a clock behind the last message (hours: past the idle timeout)");
+	ok(!res.started && res.ended_id == NULL && res.at == T0 + 90 * MIN &&
+	    res.last == T0 + 90 * MIN, "joins, at the last message's time");
+	is_int(conv_message_count(store_active(st)), 2, "and is added");
 
 	/* ending */
 	is_int(conv_end(st, T0 + 95 * MIN, &id, &e), 0, "end ends the active one");

@@ -179,5 +179,21 @@ main(void)
 	duration("1dd", -1);
 	duration("1 d", -1);
 	duration("99999999999999w", -1);
+
+	{
+		static const struct { int64_t ms; const char *s; } f[] = {
+			{ 0, "0ms" }, { 250, "250ms" }, { 1000, "1s" },
+			{ 301000, "5m1s" }, { 3600000, "1h" }, { 3900000, "1h5m" },
+			{ 3600000 + 59999, "1h" }, { 90000000, "1d1h" },
+			{ 86400000 + 60000, "1d" }, { INT64_MAX, "106751991167d7h" },
+		};
+		char out[DURATION_LEN];
+		size_t i;
+
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			duration_format(f[i].ms, out);
+			is_str(out, f[i].s, "duration_format: its two largest units");
+		}
+	}
 	return done();
 }
