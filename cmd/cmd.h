@@ -98,10 +98,10 @@ int cmd_number(const struct ctx *, const char *name, long min, long max,
  */
 int cmd_format(const struct ctx *, enum format dflt, enum format json,
     unsigned allowed, enum format *);
-/* opens the store the settings name */
+/* opens the store the settings name (lifecycle_begin) */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
-/* applies the rolling limit and writes; says on stderr what the limit
- * removed, how many and which setting */
+/* lifecycle_commit: the rolling limit applied and written; says on stderr
+ * what the limit removed, how many and which setting */
 int cmd_commit(struct ctx *, struct store *);
 /* the same, but says nothing: *ids (caller frees with strv_free) is what the
  * limit removed, for the caller to report */
@@ -115,10 +115,6 @@ int cmd_print(const struct ctx *, const char *s, size_t len);
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
-/* where setting s came from, for a message: "set by --max-conversations",
- * "set by CONVCTL_…", "set in 'CONFIG'", "the default"; returns buf */
-const char *cmd_setting_origin(const struct ctx *, enum setting s, char *buf,
-    size_t size);
 /* a clock behind the last message (stepped back): one warning, saying what
  * was done ("recorded", "ended") at that message's time instead */
 void cmd_skew_warning(const struct ctx *, int64_t clock, int64_t last,

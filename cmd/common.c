@@ -110,25 +110,10 @@ cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
 int
 cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 {
-	const char *path = settings_get(&ctx->settings, SET_STORE);
 	struct error e;
-	double wait = 0;
-	long max;
 	int rc;
 
-	/* "" would read as a missing store and then fail to be written */
-	if (path == NULL || *path == '\0') {
-		cmd_error(ctx, "the store path is empty (see -s, CONVCTL_STORE)");
-		return EXIT_FAIL;
-	}
-	if (mode == STORE_WRITE && settings_double(&ctx->settings, SET_WAIT, 0,
-	    86400, &wait, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
-	}
-	if (cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max) != 0)
-		return EXIT_FAIL;
-	if ((rc = store_open_max(st, path, mode, wait, (size_t)max, &e)) < 0) {
+	if ((rc = lifecycle_begin(&ctx->settings, mode, st, &e)) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		/* a device, a FIFO, a directory: the wrong thing was named */
 		return rc == -2 ? EXIT_USAGE : EXIT_FAIL;
@@ -142,34 +127,6 @@ cmd_commit(struct ctx *ctx, struct store *st)
 	return cmd_commit_pruned(ctx, st, NULL, NULL);
 }
 
-const char *
-cmd_setting_origin(const struct ctx *ctx, enum setting s, char *buf,
-    size_t size)
-{
-	const char *p;
-	size_t i;
-
-	switch (ctx->settings.source[s]) {
-	case SRC_FLAG:
-		/* --max-conversations, as it was typed */
-		snprintf(buf, size, "set by --%s", setting_key(s));
-		for (i = 0; buf[i] != '\0'; i++)
-			if (i > 8 && buf[i] == '_')
-				buf[i] = '-';
-		break;
-	case SRC_ENV:
-		snprintf(buf, size, "set by %s", setting_env(s));
-		break;
-	case SRC_FILE:
-		p = ctx->settings.config_path;
-		snprintf(buf, size, "set in '%s'", p != NULL ? p : "");
-		break;
-	default:
-		snprintf(buf, size, "the default");
-	}
-	return buf;
-}
-
 /*
  * The rolling limit, which every write applies, never removes history
  * without a word: a caller that asks for the ids reports them itself.
@@ -177,33 +134,31 @@ cmd_setting_origin(const struct ctx *ctx, enum setting s, char *buf,
 int
 cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 {
-	struct prune_request limit = { .older_than = -1 };
+	struct commit_report r;
+	struct buf note = { 0 };
 	struct error e;
-	char **gone = NULL, origin[PATH_MAX + 32];
-	size_t ngone = 0;
-	int rc;
 
-	if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0, 100000000,
-	    &limit.max, &e) < 0 ||
-	    store_prune(st, &limit, &gone, &ngone, &e) < 0 ||
-	    (rc = store_save(st, &e)) < 0) {
+	switch (lifecycle_commit(st, &ctx->settings, &r, &e)) {
+	case COMMIT_FAILED:
 		cmd_error(ctx, "%s", e.msg);
-		strv_free(gone);
+		strv_free(r.pruned);
 		return EXIT_FAIL;
-	}
-	if (rc > 0)	/* written; only the directory flush failed */
+	case COMMIT_UNFLUSHED:
 		cmd_error(ctx, "warning: %s", e.msg);
-	if (ids != NULL) {
-		*ids = gone;
-		*n = ngone;
+		break;
+	case COMMIT_DONE:
+		break;
+	}
+	if (ids != NULL) {	/* the caller says what was removed */
+		*ids = r.pruned;
+		*n = r.npruned;
 		return 0;
 	}
-	if (ngone > 0)
-		cmd_error(ctx, "removed %zu oldest ended conversation%s to keep "
-		    "%ld (max_conversations, %s; see convctl-prune(1))", ngone,
-		    ngone == 1 ? "" : "s", limit.max, cmd_setting_origin(ctx,
-		    SET_MAX_CONVERSATIONS, origin, sizeof(origin)));
-	strv_free(gone);
+	lifecycle_prune_note(&note, &r, &ctx->settings);
+	if (note.len > 0)
+		cmd_error(ctx, "%s", note.data);
+	buf_free(&note);
+	strv_free(r.pruned);
 	return 0;
 }
 

@@ -2,7 +2,6 @@
  * migrate.c - `convctl migrate`: options to a migrate_request, one
  * migrate_run(), the report printed; knows no history format itself.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,19 +77,20 @@ static void
 warn_limit(struct ctx *ctx, struct migrate_result *res,
     const struct prune_request *limit, size_t n, char **ids)
 {
-	char origin[PATH_MAX + 32];
+	struct buf origin = { 0 };
 	size_t i, mine = 0;
 
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++)
 		mine += migrate_was_imported(res, ids[i]);
+	settings_origin(&origin, &ctx->settings, SET_MAX_CONVERSATIONS);
 	cmd_error(ctx, "importing %zu conversation%s takes the store past "
 	    "max_conversations (%ld, %s): the %zu oldest ended (%zu of them "
 	    "imported here) %s removed as it is written; see convctl-prune(1)",
 	    migrate_imported(res), migrate_imported(res) == 1 ? "" : "s",
-	    limit->max, cmd_setting_origin(ctx, SET_MAX_CONVERSATIONS, origin,
-	    sizeof(origin)), n, mine, n == 1 ? "is" : "are");
+	    limit->max, origin.data, n, mine, n == 1 ? "is" : "are");
+	buf_free(&origin);
 }
 
 /* --summarize: the summarizer, checked before anything is read; 0 or status */

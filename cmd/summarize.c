@@ -68,6 +68,7 @@ cmd_summarize_report(void *arg, const struct summarize_event *ev)
 		progress_clear(p);
 		break;
 	case SUMMARIZE_ERROR:
+	case SUMMARIZE_NOTE:
 		progress_clear(p);
 		cmd_error(p->ctx, "%s", ev->msg);
 		break;

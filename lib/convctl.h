@@ -122,6 +122,9 @@ int settings_long(const struct settings *, enum setting, long min, long max,
 int settings_double(const struct settings *, enum setting, double min,
     double max, double *out, struct error *);
 void settings_free(struct settings *);
+/* where s came from, as a user would name it: "set by --wait", "set by
+ * CONVCTL_WAIT", "set in '~/.config/convctl/config'", "the default" */
+void settings_origin(struct buf *, const struct settings *, enum setting s);
 
 /* config.c: each setting's value (secrets masked) and source, one a line:
  * KEY VALUE (SOURCE [VARIABLE]), or as JSON */
@@ -224,6 +227,34 @@ struct prune_request {
 /* ids of the conversations removed (or that would be), oldest first, NULL-ended */
 int store_prune(struct store *, const struct prune_request *, char ***ids,
     size_t *n, struct error *);
+
+/*
+ * A command's one transaction on the store, as the settings say: begin
+ * opens it (the store setting; for STORE_WRITE locked, waiting up to the
+ * wait setting; no larger than max_input_bytes). -1: failed; -2: the path
+ * names something that is not a store file (a device, a FIFO...).
+ */
+int lifecycle_begin(const struct settings *, enum store_mode, struct store **,
+    struct error *);
+/* what a commit did besides writing */
+struct commit_report {
+	char **pruned;		/* ids the rolling limit removed; strv_free() */
+	size_t npruned;
+	long limit;		/* the max_conversations it kept to */
+};
+enum commit_status {
+	COMMIT_FAILED = -1,	/* nothing written; e says why */
+	COMMIT_DONE,
+	COMMIT_UNFLUSHED,	/* written, but the directory flush failed:
+				 * e says so, for a warning */
+};
+/* the rolling limit (max_conversations) applied, then the store written */
+enum commit_status lifecycle_commit(struct store *, const struct settings *,
+    struct commit_report *, struct error *);
+/* "removed N oldest ended conversations to keep M (max_conversations, set
+ * by ...; see convctl-prune(1))", when the limit removed any */
+void lifecycle_prune_note(struct buf *, const struct commit_report *,
+    const struct settings *);
 void strv_free(char **);
 /*
  * Removes the conversations named by ids[0..n) for good; the active one only
@@ -464,6 +495,9 @@ enum summarize_event_kind {
 				 * NULL: the store could not be opened or saved */
 	SUMMARIZE_VERBOSE,	/* msg: a --verbose line about id (only when
 				 * cf->llm.log is set) */
+	SUMMARIZE_NOTE,		/* msg: what writing did besides (the rolling
+				 * limit removed some; the directory flush
+				 * failed) */
 };
 struct summarize_event {
 	enum summarize_event_kind kind;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,4 +324,55 @@ out:
 	strv_free(names);
 	free(victims);
 	return rc;
+}
+
+/* transactions */
+
+int
+lifecycle_begin(const struct settings *set, enum store_mode mode,
+    struct store **st, struct error *e)
+{
+	const char *path = settings_get(set, SET_STORE);
+	double wait = 0;
+	long max;
+
+	/* "" would read as a missing store and then fail to be written */
+	if (path == NULL || *path == '\0')
+		return error_set(e, "the store path is empty (see -s, "
+		    "CONVCTL_STORE)");
+	if ((mode == STORE_WRITE &&
+	    settings_double(set, SET_WAIT, 0, 86400, &wait, e) < 0) ||
+	    settings_long(set, SET_MAX_INPUT_BYTES, 1, LONG_MAX, &max, e) < 0)
+		return -1;
+	return store_open_max(st, path, mode, wait, (size_t)max, e);
+}
+
+enum commit_status
+lifecycle_commit(struct store *st, const struct settings *set,
+    struct commit_report *r, struct error *e)
+{
+	struct prune_request limit = { .older_than = -1 };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (settings_long(set, SET_MAX_CONVERSATIONS, 0, 100000000, &limit.max,
+	    e) < 0 || store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
+		return COMMIT_FAILED;
+	r->limit = limit.max;
+	if ((rc = store_save(st, e)) < 0)
+		return COMMIT_FAILED;
+	return rc > 0 ? COMMIT_UNFLUSHED : COMMIT_DONE;
+}
+
+void
+lifecycle_prune_note(struct buf *b, const struct commit_report *r,
+    const struct settings *set)
+{
+	if (r->npruned == 0)
+		return;
+	buf_addf(b, "removed %zu oldest ended conversation%s to keep %ld "
+	    "(max_conversations, ", r->npruned, r->npruned == 1 ? "" : "s",
+	    r->limit);
+	settings_origin(b, set, SET_MAX_CONVERSATIONS);
+	buf_adds(b, "; see convctl-prune(1))");
 }

@@ -312,3 +312,25 @@ settings_free(struct settings *st)
 	free(st->config_path);
 	memset(st, 0, sizeof(*st));
 }
+
+void
+settings_origin(struct buf *b, const struct settings *st, enum setting s)
+{
+	const char *p;
+
+	switch (st->source[s]) {
+	case SRC_FLAG:
+		buf_adds(b, "set by --");	/* as typed: --max-conversations */
+		for (p = table[s].key; *p != '\0'; p++)
+			buf_addc(b, *p == '_' ? '-' : *p);
+		break;
+	case SRC_ENV:
+		buf_addf(b, "set by %s", table[s].env);
+		break;
+	case SRC_FILE:
+		buf_addf(b, "set in '%s'", st->config_path ? st->config_path : "");
+		break;
+	default:
+		buf_adds(b, "the default");
+	}
+}

@@ -54,31 +54,30 @@ fail(struct batch *b, size_t i, enum summary_status st, const char *fmt, ...)
 	report(b, SUMMARIZE_ERROR, 0, 0, summary_job_id(it->job), it->error);
 }
 
-/* the store the settings name, locked for writing (as convctl opens it) */
+/* the rolling limit applied and written, saying what else that did;
+ * -1: not written */
 static int
-open_store(const struct settings *set, struct store **st, struct error *e)
+commit(struct batch *b, struct store *st)
 {
-	const char *path = settings_get(set, SET_STORE);
-	double wait = 0;
+	struct commit_report r;
+	struct buf note = { 0 };
+	struct error e;
+	enum commit_status rc;
 
-	if (path == NULL || *path == '\0')
-		return error_set(e, "the store path is empty (see -s, "
-		    "CONVCTL_STORE)");
-	if (settings_double(set, SET_WAIT, 0, 86400, &wait, e) < 0)
-		return -1;
-	return store_open(st, path, STORE_WRITE, wait, e);
-}
-
-/* the rolling limit applied, then written */
-static int
-commit(const struct settings *set, struct store *st, struct error *e)
-{
-	struct prune_request limit = { .older_than = -1 };
-
-	if (settings_long(set, SET_MAX_CONVERSATIONS, 0, 100000000, &limit.max,
-	    e) < 0 || store_prune(st, &limit, NULL, NULL, e) < 0)
-		return -1;
-	return store_save(st, e);
+	rc = lifecycle_commit(st, b->rq->settings, &r, &e);
+	if (rc == COMMIT_FAILED)
+		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
+	else if (rc == COMMIT_UNFLUSHED) {
+		buf_addf(&note, "warning: %s", e.msg);
+		report(b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
+		note.len = 0;
+	}
+	lifecycle_prune_note(&note, &r, b->rq->settings);
+	if (note.len > 0)
+		report(b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
+	buf_free(&note);
+	strv_free(r.pruned);
+	return rc == COMMIT_FAILED ? -1 : 0;
 }
 
 static void
@@ -129,7 +128,7 @@ flush(struct batch *b)
 	if (i == b->n)
 		return;
 	report(b, SUMMARIZE_STORING, 0, 0, NULL, NULL);
-	if (open_store(b->rq->settings, &st, &e) < 0) {
+	if (lifecycle_begin(b->rq->settings, STORE_WRITE, &st, &e) < 0) {
 		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
 		for (i = 0; i < b->n; i++)
 			if (b->unstored[i])
@@ -139,8 +138,8 @@ flush(struct batch *b)
 	for (i = 0; i < b->n; i++)
 		if (b->unstored[i])
 			stored += (size_t)store_one(b, st, i);
-	if (stored > 0 && (rc = commit(b->rq->settings, st, &e)) < 0)
-		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
+	if (stored > 0)
+		rc = commit(b, st);
 	for (i = 0; i < b->n; i++) {
 		if (!b->unstored[i])
 			continue;

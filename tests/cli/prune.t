@@ -84,6 +84,14 @@ test_expect 'every write says how many the rolling limit removed, and which sett
 	convctl add x >/dev/null 2>err && test ! -s err
 '
 
+test_expect 'summarize, which writes too, says what the limit removed' '
+	fixture &&
+	convctl --max-conversations 3 summarize --summarizer offline c-5 \
+	    >/dev/null 2>err &&
+	grep -qx "convctl: summarize: removed 2 oldest ended conversations to keep 3 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
+	test "$(q "[.conversations[].id] | join(\",\")")" = "c-act,c-3,c-5,c-4"
+'
+
 test_expect 'prune --older-than removes those that ended before now minus D' '
 	fixture &&
 	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 3d >out &&
