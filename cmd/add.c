@@ -102,18 +102,18 @@ add_exec(struct ctx *ctx)
 		goto out;
 	rq.clock = !args_has(&ctx->args, "at");
 	switch (conv_add(st, &rq, &res, &e)) {
-	case 0:
+	case ADD_DONE:
 		break;
-	case 1:
+	case ADD_ELSEWHERE:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_CONFLICT;
 		goto out;
-	case 2:	/* the user asked for that time: theirs to correct */
+	case ADD_BEFORE_LAST:	/* the user asked for that time: theirs to fix */
 		cmd_error(ctx, "%s; give a later --at, or none to use the "
 		    "clock", e.msg);
 		rc = EXIT_USAGE;
 		goto out;
-	default:
+	case ADD_FAILED:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		goto out;

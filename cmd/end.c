@@ -49,11 +49,11 @@ end_exec(struct ctx *ctx)
 	    (rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
 		goto out;
 	switch (conv_end(st, now, &id, &e)) {
-	case 1:
+	case END_NOTHING_ACTIVE:
 		cmd_error(ctx, "no active conversation");
 		want = 0;
 		break;
-	case 0:
+	case END_DONE:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
 		at = conv_ended(store_find(st, ended));
 		if (want && cfg == SUMMARY_SETUP_OK)
@@ -65,7 +65,7 @@ end_exec(struct ctx *ctx)
 		} else
 			want = 0;
 		break;
-	default:
+	case END_FAILED:
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		want = 0;

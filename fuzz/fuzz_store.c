@@ -103,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (store_open(&st, path, STORE_WRITE, 0, &e) < 0)
 		abort();	/* it loaded a moment ago */
-	if (conv_add(st, &rq, &res, &e) == 0 && store_save(st, &e) < 0)
+	if (conv_add(st, &rq, &res, &e) == ADD_DONE && store_save(st, &e) < 0)
 		abort();
 	store_close(st);
 	if (store_open(&st, path, STORE_READ, 0, &e) < 0) {

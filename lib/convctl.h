@@ -207,14 +207,25 @@ struct add_result {
 	int64_t at;			/* the time recorded: rq->at, or later with rq->clock */
 	int64_t last;			/* the active conversation's last message before, or -1 */
 };
-/* 0: added (or a duplicate); 1: the message would not go to (or was not
- * found in) rq->expect_conv, nothing changed, e says where it would go;
- * 2: rq->at, a time the user gave, is before the active conversation's
- * last message, nothing changed */
-int conv_add(struct store *, const struct add_request *, struct add_result *,
+enum add_status {
+	ADD_FAILED = -1,	/* e says why; nothing changed */
+	ADD_DONE,		/* added, or found already (res->duplicate) */
+	ADD_ELSEWHERE,		/* it would not go to (or was not found in)
+				 * rq->expect_conv: nothing changed, e says
+				 * where it would go */
+	ADD_BEFORE_LAST,	/* rq->at, a time the user gave, is before the
+				 * active conversation's last message: nothing
+				 * changed */
+};
+enum add_status conv_add(struct store *, const struct add_request *,
+    struct add_result *, struct error *);
+enum end_status {
+	END_FAILED = -1,
+	END_DONE,		/* ended *id */
+	END_NOTHING_ACTIVE,
+};
+enum end_status conv_end(struct store *, int64_t now, const char **id,
     struct error *);
-/* 0: ended *id; 1: nothing was active */
-int conv_end(struct store *, int64_t now, const char **id, struct error *);
 
 struct prune_request {
 	long max;			/* ended conversations kept; <0: no limit */

@@ -93,21 +93,13 @@ set_ended(struct conv *c, int64_t at, struct error *e)
 	return conv_refresh(c, e);
 }
 
-int
-conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
-    struct error *e)
+/* what a message must be before anything is looked at */
+static int
+check_request(const struct add_request *rq, struct error *e)
 {
-	struct conv *c = store_active(st), *dup;
-	json_t *obj, *msgs, *msg, *tools;
-	char ts[TS_LEN], last[TS_LEN];
-	char *cid;
-	struct buf id = { 0 };
 	size_t i;
 	long bad;
 
-	memset(res, 0, sizeof(*res));
-	res->at = rq->at;
-	res->last = c != NULL ? conv_last_activity(c) : -1;
 	if (rq->len == 0)
 		return error_set(e, "empty message");
 	if ((bad = utf8_invalid_at(rq->text, rq->len)) >= 0)
@@ -121,68 +113,44 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	    utf8_invalid_at(rq->dedupe_key, strlen(rq->dedupe_key)) >= 0))
 		return error_set(e, "dedupe key '%s' is empty or not UTF-8",
 		    rq->dedupe_key);
-	if (rq->dedupe_key != NULL &&
-	    (dup = find_dedupe(st, rq->dedupe_key)) != NULL) {
-		if (rq->expect_conv != NULL &&
-		    strcmp(rq->expect_conv, conv_id(dup)) != 0) {
-			error_set(e, "the message with dedupe key '%s' is in "
-			    "conversation '%s', not '%s'", rq->dedupe_key,
-			    conv_id(dup), rq->expect_conv);
-			return 1;
-		}
-		res->conv_id = conv_id(dup);
-		res->duplicate = 1;
-		return 0;
-	}
-	/* a message is never lost to a clock stepped back (NTP, a VM resumed):
-	 * it goes at its conversation's last message's time, so the order
-	 * holds and a negative gap neither ends nor starts a conversation */
-	if (c != NULL && rq->at < res->last) {
-		if (!rq->clock) {
-			ts_format(rq->at, ts);
-			ts_format(res->last, last);
-			error_set(e, "time %s is before the last message of '%s' "
-			    "(%s)", ts, conv_id(c), last);
-			return 2;
-		}
-		res->at = res->last;
-	}
-	/* checked before anything changes: a refused message ends nothing */
-	if (rq->expect_conv != NULL) {
-		if (c == NULL) {
-			error_set(e, "no active conversation; the message would "
-			    "start a new one, not go to '%s'", rq->expect_conv);
-			return 1;
-		}
-		if (strcmp(conv_id(c), rq->expect_conv) != 0) {
-			error_set(e, "the active conversation is '%s', not '%s'",
-			    conv_id(c), rq->expect_conv);
-			return 1;
-		}
-		if (res->at - res->last > rq->idle_timeout) {
-			error_set(e, "conversation '%s' has been idle longer than "
-			    "the idle timeout; the message would start a new one",
-			    conv_id(c));
-			return 1;
-		}
-	}
-	if (c != NULL && res->at - res->last > rq->idle_timeout) {
-		if (set_ended(c, res->last, e) < 0)
-			return -1;
-		res->ended_id = conv_id(c);
-		c = NULL;
-	}
-	ts_format(res->at, ts);
+	return 0;
+}
+
+/* --expect-conversation: the message would go to rq->expect_conv; checked
+ * before anything changes, so a refused message ends nothing */
+static enum add_status
+check_expected(struct conv *c, const struct add_request *rq,
+    const struct add_result *res, struct error *e)
+{
 	if (c == NULL) {
-		cid = new_conv_id(st, res->at);
-		obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:[]}", "id", cid,
-		    "startedAt", ts, "endedAt", "title", "summary", "messages");
-		free(cid);
-		if ((c = store_append(st, obj, e)) == NULL)
-			return -1;
-		res->started = 1;
+		error_set(e, "no active conversation; the message would start a "
+		    "new one, not go to '%s'", rq->expect_conv);
+		return ADD_ELSEWHERE;
 	}
-	msgs = json_object_get(conv_json(c), "messages");
+	if (strcmp(conv_id(c), rq->expect_conv) != 0) {
+		error_set(e, "the active conversation is '%s', not '%s'",
+		    conv_id(c), rq->expect_conv);
+		return ADD_ELSEWHERE;
+	}
+	if (res->at - res->last > rq->idle_timeout) {
+		error_set(e, "conversation '%s' has been idle longer than the "
+		    "idle timeout; the message would start a new one", conv_id(c));
+		return ADD_ELSEWHERE;
+	}
+	return ADD_DONE;
+}
+
+/* the message, as rq says, at res->at, appended to c's messages */
+static int
+append_message(struct conv *c, const struct add_request *rq,
+    const struct add_result *res, struct error *e)
+{
+	json_t *msgs = json_object_get(conv_json(c), "messages"), *msg, *tools;
+	struct buf id = { 0 };
+	char ts[TS_LEN];
+	size_t i;
+
+	ts_format(res->at, ts);
 	do {
 		id.len = 0;
 		buf_addf(&id, "m-%lld-%08x", (long long)res->at, random32());
@@ -199,26 +167,96 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	if (rq->dedupe_key != NULL)
 		json_object_set_new(msg, "dedupeKey", json_string(rq->dedupe_key));
 	json_array_append_new(msgs, msg);
-	if (conv_refresh(c, e) < 0)
-		return -1;
-	res->conv_id = conv_id(c);
-	return 0;
+	return conv_refresh(c, e);
 }
 
-int
+/* a new active conversation, started at `at' */
+static struct conv *
+start_conversation(struct store *st, int64_t at, struct error *e)
+{
+	char ts[TS_LEN], *cid = new_conv_id(st, at);
+	json_t *obj;
+
+	ts_format(at, ts);
+	obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:[]}", "id", cid,
+	    "startedAt", ts, "endedAt", "title", "summary", "messages");
+	free(cid);
+	return store_append(st, obj, e);
+}
+
+enum add_status
+conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
+    struct error *e)
+{
+	struct conv *c = store_active(st), *dup;
+	char ts[TS_LEN], last[TS_LEN];
+	enum add_status rc;
+
+	memset(res, 0, sizeof(*res));
+	res->at = rq->at;
+	res->last = c != NULL ? conv_last_activity(c) : -1;
+	if (check_request(rq, e) < 0)
+		return ADD_FAILED;
+	if (rq->dedupe_key != NULL &&
+	    (dup = find_dedupe(st, rq->dedupe_key)) != NULL) {
+		if (rq->expect_conv != NULL &&
+		    strcmp(rq->expect_conv, conv_id(dup)) != 0) {
+			error_set(e, "the message with dedupe key '%s' is in "
+			    "conversation '%s', not '%s'", rq->dedupe_key,
+			    conv_id(dup), rq->expect_conv);
+			return ADD_ELSEWHERE;
+		}
+		res->conv_id = conv_id(dup);
+		res->duplicate = 1;
+		return ADD_DONE;
+	}
+	/* a message is never lost to a clock stepped back (NTP, a VM resumed):
+	 * it goes at its conversation's last message's time, so the order
+	 * holds and a negative gap neither ends nor starts a conversation */
+	if (c != NULL && rq->at < res->last) {
+		if (!rq->clock) {
+			ts_format(rq->at, ts);
+			ts_format(res->last, last);
+			error_set(e, "time %s is before the last message of '%s' "
+			    "(%s)", ts, conv_id(c), last);
+			return ADD_BEFORE_LAST;
+		}
+		res->at = res->last;
+	}
+	if (rq->expect_conv != NULL &&
+	    (rc = check_expected(c, rq, res, e)) != ADD_DONE)
+		return rc;
+	if (c != NULL && res->at - res->last > rq->idle_timeout) {
+		if (set_ended(c, res->last, e) < 0)
+			return ADD_FAILED;
+		res->ended_id = conv_id(c);
+		c = NULL;
+	}
+	if (c == NULL) {
+		if ((c = start_conversation(st, res->at, e)) == NULL)
+			return ADD_FAILED;
+		res->started = 1;
+	}
+	if (append_message(c, rq, res, e) < 0)
+		return ADD_FAILED;
+	res->conv_id = conv_id(c);
+	return ADD_DONE;
+}
+
+enum end_status
 conv_end(struct store *st, int64_t now, const char **id, struct error *e)
 {
 	struct conv *c = store_active(st);
 
 	if (c == NULL)
-		return 1;
+		return END_NOTHING_ACTIVE;
 	/* a clock behind the last message must not end it before it was said */
 	if (now < conv_last_activity(c))
 		now = conv_last_activity(c);
 	if (set_ended(c, now, e) < 0)
-		return -1;
+		return END_FAILED;
 	*id = conv_id(c);
-	return 0;
+	return END_DONE;
 }
 
 void

@@ -187,13 +187,13 @@ main(void)
 	is_int(conv_message_count(store_active(st)), 2, "and is added");
 
 	/* ending */
-	is_int(conv_end(st, T0 + 95 * MIN, &id, &e), 0, "end ends the active one");
+	is_int(conv_end(st, T0 + 95 * MIN, &id, &e), END_DONE, "end ends the active one");
 	is_int(conv_ended(store_find(st, id)), T0 + 95 * MIN, "at the time given");
 	ok(store_active(st) == NULL, "nothing is active then");
-	is_int(conv_end(st, T0 + 96 * MIN, &id, &e), 1, "end with nothing active says so");
+	is_int(conv_end(st, T0 + 96 * MIN, &id, &e), END_NOTHING_ACTIVE, "end with nothing active says so");
 	is_int(add(st, T0 + 96 * MIN, "five", &res), 0, "after end");
 	ok(res.started && res.ended_id == NULL, "the next message starts a new one");
-	is_int(conv_end(st, T0, &id, &e), 0, "an end with a clock behind the last message");
+	is_int(conv_end(st, T0, &id, &e), END_DONE, "an end with a clock behind the last message");
 	is_int(conv_ended(store_find(st, id)), T0 + 96 * MIN, "ends at the last message");
 
 	/* recent order and pruning */
