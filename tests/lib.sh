@@ -18,6 +18,12 @@ export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export CONVCTL_STORE="$T/store.json" TZ=UTC LC_ALL=C.UTF-8
 mkdir -p "$HOME"
 CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
+# the helpers' python3 is Debian's, which scripts/install-deps installs: a
+# version manager's shim first in PATH (pyenv's) costs about a second a call
+# on a busy two-core machine, and the suite makes hundreds of calls
+if [ -x /usr/bin/python3 ]; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
 
 convctl() {
 	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
