@@ -336,6 +336,7 @@ seen_report(void *arg, const struct summarize_event *ev)
 		snprintf(s->last_error, sizeof(s->last_error), "%s", ev->msg);
 		break;
 	case SUMMARIZE_VERBOSE:
+	case SUMMARIZE_NOTE:
 		break;
 	}
 }
@@ -386,6 +387,7 @@ test_batch(void)
 	settings_set(&set, SET_STORE, path, SRC_FLAG, NULL);
 	settings_set(&set, SET_WAIT, "0", SRC_FLAG, NULL);
 	settings_set(&set, SET_MAX_CONVERSATIONS, "100", SRC_FLAG, NULL);
+	settings_set(&set, SET_MAX_INPUT_BYTES, "1000000", SRC_FLAG, NULL);
 	rq.report_arg = &seen;
 
 	ok(select_items(path, SUMMARIZE_PENDING, 0, &pending, &npending) == 0 &&
