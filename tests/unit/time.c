@@ -187,12 +187,12 @@ main(void)
 			{ 3600000 + 59999, "1h" }, { 90000000, "1d1h" },
 			{ 86400000 + 60000, "1d" }, { INT64_MAX, "106751991167d7h" },
 		};
-		char out[DURATION_LEN];
+		char text[DURATION_LEN];
 		size_t i;
 
 		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-			duration_format(f[i].ms, out);
-			is_str(out, f[i].s, "duration_format: its two largest units");
+			duration_format(f[i].ms, text);
+			is_str(text, f[i].s, "duration_format: its two largest units");
 		}
 	}
 	return done();
