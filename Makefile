@@ -53,13 +53,16 @@ all: convctl
 # beside its object (-MMD -MP), read back below, so editing a header
 # recompiles exactly what includes it. A missing .d (a first build, an
 # object from before) counts as changed, so that object is rebuilt and gets one.
+# clang writes the .d after the object, which would then look out of date
+# for ever: the object is touched last.
 DEPFLAGS = -MMD -MP
+COMPILE = $(CC) $(ALL_CFLAGS) $(DEPFLAGS)
 
 lib/%.o: lib/%.c lib/%.d
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(COMPILE) -c -o $@ $< && touch $@
 
 cmd/%.o: cmd/%.c cmd/%.d
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(COMPILE) -c -o $@ $< && touch $@
 
 lib/libconvctl.a: $(LIB_OBJ)
 	rm -f $@
@@ -69,7 +72,7 @@ convctl: $(CMD_OBJ) lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) lib/libconvctl.a $(DEP_LIBS)
 
 $(UNIT_OBJ): tests/unit/%.o: tests/unit/%.c tests/unit/%.d
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib -c -o $@ $<
+	$(COMPILE) -Ilib -c -o $@ $< && touch $@
 
 $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
@@ -84,7 +87,7 @@ REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 
 $(REPLAY_OBJ): build/replay/%.o: fuzz/%.c build/replay/%.d
 	@mkdir -p build/replay
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(COMPILE) -c -o $@ $< && touch $@
 
 $(REPLAY_BIN): build/replay/%: build/replay/fuzz_%.o build/replay/replay.o \
     lib/libconvctl.a
