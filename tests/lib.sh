@@ -20,9 +20,12 @@ mkdir -p "$HOME"
 CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
 # the helpers' python3 is Debian's, which scripts/install-deps installs: a
 # version manager's shim first in PATH (pyenv's) costs about a second a call
-# on a busy two-core machine, and the suite makes hundreds of calls
+# on a busy two-core machine, and the suite makes hundreds of calls. A link
+# first in PATH, not a shell function: `python3 ... &` must leave $! the
+# server's own pid, for the EXIT trap to stop it
 if [ -x /usr/bin/python3 ]; then
-	python3() { /usr/bin/python3 "$@"; }
+	mkdir -p "$T/bin" && ln -s /usr/bin/python3 "$T/bin/python3" &&
+	    PATH="$T/bin:$PATH"
 fi
 
 convctl() {
