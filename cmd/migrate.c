@@ -34,7 +34,7 @@ struct reading {
 	struct ctx *ctx;
 	struct progress line;
 	const char *file;		/* the source the line is about */
-	char what[512];
+	struct buf what;		/* "reading 'FILE'" */
 };
 
 static void
@@ -47,8 +47,9 @@ reading(void *arg, const char *file, size_t done, size_t total)
 	if (r->file != file) {
 		progress_done(&r->line);
 		r->file = file;
-		snprintf(r->what, sizeof(r->what), "reading '%s'", file);
-		progress_start(&r->line, r->ctx, r->what, total);
+		r->what.len = 0;
+		buf_addf(&r->what, "reading '%s'", file);
+		progress_start(&r->line, r->ctx, r->what.data, total);
 	}
 	progress_step(&r->line, done);
 }
@@ -207,6 +208,7 @@ migrate_exec(struct ctx *ctx)
 	/* on error the store in memory may hold part of it: it is not saved */
 	rc = migrate_run(st, &rq, &res, &e);
 	progress_done(&prog.line);
+	buf_free(&prog.what);
 	if (rc < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;

@@ -81,17 +81,19 @@ error_printable(char *out, size_t size, const char *s)
 static int
 vset(struct error *e, const int *err, const char *fmt, va_list ap)
 {
-	char raw[sizeof(e->msg)];
+	struct buf raw = { 0 };
 	size_t n;
 
 	if (e == NULL)
 		return -1;
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	if (err != NULL) {
-		n = strlen(raw);
-		snprintf(raw + n, sizeof(raw) - n, ": %s", strerror(*err));
-	}
-	error_printable(e->msg, sizeof(e->msg), raw);
+	buf_vaddf(&raw, fmt, ap);
+	if (err != NULL)
+		buf_addf(&raw, ": %s", strerror(*err));
+	n = error_printable_n(e->msg, sizeof(e->msg), raw.data, raw.len);
+	/* too long for one message (a path of thousands of bytes): say so */
+	if (n + 1 >= sizeof(e->msg) - 4)
+		memcpy(e->msg + sizeof(e->msg) - 4, "...", 4);
+	buf_free(&raw);
 	return -1;
 }
 

@@ -249,10 +249,11 @@ duration_format(int64_t ms, char out[DURATION_LEN])
 		{ 86400000, 'd' }, { 3600000, 'h' }, { 60000, 'm' }, { 1000, 's' },
 	};
 	size_t i, len = 0;
-	int shown = 0;
+	int shown = 0, w;
 	int64_t n;
 
 	if (ms < 1000) {
+		/* at most "999ms": it fits */
 		snprintf(out, DURATION_LEN, "%lldms", (long long)(ms < 0 ? 0 : ms));
 		return;
 	}
@@ -265,8 +266,11 @@ duration_format(int64_t ms, char out[DURATION_LEN])
 				break;
 			continue;
 		}
-		len += (size_t)snprintf(out + len, DURATION_LEN - len, "%lld%c",
+		w = snprintf(out + len, DURATION_LEN - len, "%lld%c",
 		    (long long)n, units[i].unit);
+		if (w < 0 || (size_t)w >= DURATION_LEN - len)
+			abort();	/* DURATION_LEN is wrong: a bug */
+		len += (size_t)w;
 		shown++;
 	}
 }
