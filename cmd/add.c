@@ -80,8 +80,7 @@ add_exec(struct ctx *ctx)
 	if (role != NULL && role_parse(role, &rq.role) < 0)
 		return cmd_usage_error(ctx, "unknown role '%s' (expected user, "
 		    "assistant, system or tool)", role);
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
-	    &e) < 0) {
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
