@@ -484,8 +484,9 @@ struct summary_config {
 	long context_chars;		/* conversation text sent, in code points */
 };
 /*
- * summary-config.c: the summarizer and its settings. Without a summarizer setting: openai when
- * an OpenAI API key or a base URL is configured, else anthropic when an
+ * summary-config.c: the summarizer and its settings, checked. Without a
+ * summarizer setting, the settings table's computed default holds: openai
+ * when an OpenAI API key or a base URL is configured, else anthropic when an
  * Anthropic key is, else offline. Pointers are into the settings.
  */
 int summary_config_load(struct summary_config *, const struct settings *,
