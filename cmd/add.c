@@ -52,7 +52,7 @@ read_text(struct ctx *ctx, struct buf *b)
 		return cmd_usage_error(ctx, "no TEXT given and standard input "
 		    "is a terminal");
 	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
-	    "max_message_bytes", &e) < 0) {
+	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
@@ -80,8 +80,7 @@ add_exec(struct ctx *ctx)
 	if (role != NULL && role_parse(role, &rq.role) < 0)
 		return cmd_usage_error(ctx, "unknown role '%s' (expected user, "
 		    "assistant, system or tool)", role);
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
-	    &e) < 0) {
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}

@@ -3,7 +3,6 @@
  * no command's own options or rules.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,18 +87,22 @@ cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
 	const char *name = args_get(&ctx->args, "format");
 	struct buf list = { 0 };
 	unsigned i;
-	int rc;
+	int rc, v;
 
 	*f = args_has(&ctx->args, "json") ? json : dflt;
-	if (name == NULL || (format_parse(name, f) == 0 && (allowed & 1u << *f)))
+	if (name == NULL)
 		return 0;
+	if (enum_parse(render_formats, name, &v) == 0 && (allowed & 1u << v)) {
+		*f = (enum format)v;
+		return 0;
+	}
 	/* "text, markdown or json": the allowed names in the enum's order */
 	for (i = 0; allowed >> i != 0; i++) {
 		if ((allowed & 1u << i) == 0)
 			continue;
 		buf_addf(&list, "%s%s", list.len == 0 ? "" :
 		    allowed >> (i + 1) == 0 ? " or " : ", ",
-		    format_name((enum format)i));
+		    enum_name(render_formats, (int)i));
 	}
 	rc = cmd_usage_error(ctx, "unknown format '%s' (expected %s)", name,
 	    list.data);
@@ -222,7 +225,7 @@ cmd_limit(const struct ctx *ctx, enum setting s, long *max)
 {
 	struct error e;
 
-	if (settings_long(&ctx->settings, s, 1, LONG_MAX, max, &e) < 0) {
+	if (settings_long(&ctx->settings, s, max, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}

@@ -27,27 +27,39 @@ static const struct cmd_entry *const commands[] = {
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* options every command takes, before or after its name */
-static const struct cmd_option common_options[] = {
-	{ 's', "store", "PATH", "the store file", 0 },
-	{ 0, "wait", "SECONDS", "wait this long for the store's lock (10)", 0 },
-	{ 0, "idle-timeout", "MINUTES",
-	    "idle time that ends a conversation (30)", 0 },
-	{ 0, "max-conversations", "N", "ended conversations kept (1000)", 0 },
-	{ 'h', "help", NULL, "show this help", 0 },
-	{ 0 },
-};
+/*
+ * The options every command takes, before or after its name: the settings
+ * table's SETTING_COMMON rows (their -h text is the row's help and its
+ * default), then -h. Made once by common_options_init().
+ */
+static struct cmd_option common_options[SET_COUNT + 2];
+static char common_help[SET_COUNT][128];
 
-/* the settings the common options set */
-static const struct {
-	const char *option;
-	enum setting setting;
-} common_settings[] = {
-	{ "store", SET_STORE },
-	{ "wait", SET_WAIT },
-	{ "idle-timeout", SET_IDLE_TIMEOUT },
-	{ "max-conversations", SET_MAX_CONVERSATIONS },
-};
+static void
+common_options_init(void)
+{
+	const struct setting_row *r;
+	size_t i, n = 0;
+	int len;
+
+	for (i = 0; i < SET_COUNT; i++) {
+		r = &setting_table[i];
+		if (!(r->flags & SETTING_COMMON))
+			continue;
+		len = r->def != NULL ?
+		    snprintf(common_help[n], sizeof(common_help[n]), "%s (%s)",
+		    r->help, r->def) :
+		    snprintf(common_help[n], sizeof(common_help[n]), "%s",
+		    r->help);
+		if (len < 0 || (size_t)len >= sizeof(common_help[n]))
+			abort();	/* a row's help is one short line */
+		common_options[n] = (struct cmd_option){ r->letter, r->flag,
+		    r->arg, common_help[n], 0 };
+		n++;
+	}
+	common_options[n] = (struct cmd_option){ 'h', "help", NULL,
+	    "show this help", 0 };
+}
 
 static const char usage_head[] =
     "usage: convctl [-s PATH] [--wait SECONDS] COMMAND [ARGS]\n"
@@ -110,12 +122,12 @@ static void
 apply_common(struct settings *set, const struct args *a)
 {
 	const char *v;
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(common_settings) / sizeof(common_settings[0]); i++)
-		if ((v = args_get(a, common_settings[i].option)) != NULL)
-			settings_set(set, common_settings[i].setting, v, SRC_FLAG,
-			    NULL);
+	for (i = 0; i < SET_COUNT; i++)
+		if ((setting_table[i].flags & SETTING_COMMON) &&
+		    (v = args_get(a, setting_table[i].flag)) != NULL)
+			settings_set(set, (enum setting)i, v, SRC_FLAG);
 }
 
 static int
@@ -188,9 +200,11 @@ main(int argc, char **argv)
 	struct args global_args;
 	struct ctx ctx;
 	struct error e;
+	size_t i;
 	int code, rc;
 
 	memset(&ctx, 0, sizeof(ctx));
+	common_options_init();
 	/* past a file size limit, a write fails (EFBIG) and is reported;
 	 * the signal would kill convctl mid-write without a word */
 	signal(SIGXFSZ, SIG_IGN);
@@ -229,7 +243,10 @@ main(int argc, char **argv)
 		goto out;
 	}
 	/* read only once a command is known: --version and help stay instant */
-	if (settings_load(&ctx.settings, &e) < 0) {
+	code = settings_load(&ctx.settings, &e);
+	for (i = 0; i < ctx.settings.nwarnings; i++)
+		cmd_error(&ctx, "warning: %s", ctx.settings.warnings[i]);
+	if (code < 0) {
 		cmd_error(&ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 		goto out;
@@ -237,7 +254,7 @@ main(int argc, char **argv)
 	for (code = 0; code < SET_COUNT; code++)
 		if (flags.source[code] == SRC_FLAG)
 			settings_set(&ctx.settings, (enum setting)code,
-			    flags.value[code], SRC_FLAG, NULL);
+			    flags.value[code], SRC_FLAG);
 	rc = run(&ctx, argc, argv);
 	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;

@@ -176,9 +176,9 @@ migrate_exec(struct ctx *ctx)
 		    fmt, migrate_formats);
 	if ((rc = summary_setup(ctx, &cf)) != 0)
 		return rc;
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, 0, 52560000, &idle,
-	    &e) < 0 || settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
-	    100000000, &limit.max, &e) < 0) {
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
+	    settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &limit.max,
+	    &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
@@ -242,7 +242,7 @@ migrate_exec(struct ctx *ctx)
 	if (dry_run) {
 		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
 		    "by the %s summarizer; nothing is sent", njobs,
-		    njobs == 1 ? "" : "s", summary_kind_name(cf.kind));
+		    njobs == 1 ? "" : "s", enum_name(summary_kinds, cf.kind));
 		goto out;
 	}
 	store_close(st);	/* no lock is held while summarizing */

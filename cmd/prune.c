@@ -28,13 +28,15 @@ prune_exec(struct ctx *ctx)
 	char **ids = NULL;
 	size_t n;
 	int64_t now, span;
+	long min, max;
 	int rc;
 
 	rq.dry_run = args_has(&ctx->args, "dry-run");
-	if (args_has(&ctx->args, "max"))
-		rc = cmd_number(ctx, "max", 0, 100000000, &rq.max);
-	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, 0,
-	    100000000, &rq.max, &e) < 0) {
+	setting_range(SET_MAX_CONVERSATIONS, &min, &max);
+	if (args_has(&ctx->args, "max"))	/* max_conversations, this once */
+		rc = cmd_number(ctx, "max", min, max, &rq.max);
+	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &rq.max,
+	    &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		rc = EXIT_FAIL;
 	} else

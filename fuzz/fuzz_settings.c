@@ -2,7 +2,9 @@
  * fuzz_settings.c - libFuzzer harness for the config file and setting values.
  *
  * The input is written as the config file (CONVCTL_CONFIG names it) and
- * loaded; every setting is then read as a number the way commands read them.
+ * loaded; every setting is then checked against its row of the settings
+ * table (as a whole number, a number or a name, its bounds) the way commands
+ * read them, and every computed default is asked for.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,8 +29,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct settings s;
 	struct error e;
-	long l;
-	double d;
+	const char *why;
 	int fd, i;
 
 	if (path[0] == '\0') {
@@ -39,9 +40,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		atexit(cleanup);
 		setenv("CONVCTL_CONFIG", path, 1);
-		for (i = 0; i < SET_COUNT; i++)
-			unsetenv(setting_env((enum setting)i));
-		unsetenv("OPENAI_API_KEY");
+		for (i = 0; i < SET_COUNT; i++) {
+			unsetenv(setting_table[i].env);
+			if (setting_table[i].env2 != NULL)
+				unsetenv(setting_table[i].env2);
+		}
 	}
 	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
@@ -49,8 +52,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	if (settings_load(&s, &e) == 0) {
 		for (i = 0; i < SET_COUNT; i++) {
-			settings_long(&s, (enum setting)i, 0, 100000000, &l, &e);
-			settings_double(&s, (enum setting)i, 0, 86400, &d, &e);
+			settings_effective(&s, (enum setting)i, &why);
+			if (settings_check(&s, (enum setting)i, &e) < 0 &&
+			    e.msg[0] == '\0')
+				abort();
 		}
 	} else if (e.msg[0] == '\0')
 		abort();

@@ -1,8 +1,8 @@
 /*
  * config.c - the effective settings as `convctl config` shows them: each
- * value, where it came from, secrets masked here so no caller can forget.
+ * value (a default computed from other settings too), where it came from,
+ * secrets masked here so no caller can forget.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -19,24 +19,15 @@ mask(struct buf *b, const char *v)
 		buf_adds(b, v + len - 4);
 }
 
-/* the variable that was read: the CONVCTL_* name, else the one after it */
-static const char *
-env_used(enum setting s)
-{
-	const char *v = getenv(setting_env(s));
-
-	if ((v == NULL || *v == '\0') && setting_env_alt(s) != NULL)
-		return setting_env_alt(s);
-	return setting_env(s);
-}
-
 void
 settings_render(struct buf *b, const struct settings *set, int json)
 {
+	const struct setting_row *r;
 	struct buf v = { 0 };
 	struct stat sb;
 	json_t *root, *all, *o;
 	enum setting s;
+	const char *val, *why, *src;
 	int i, exists = stat(set->config_path, &sb) == 0;
 
 	root = json_pack("{s:s, s:b}", "configFile", set->config_path,
@@ -47,31 +38,40 @@ settings_render(struct buf *b, const struct settings *set, int json)
 		    exists ? "" : " (not found)");
 	for (i = 0; i < SET_COUNT; i++) {
 		s = (enum setting)i;
+		r = &setting_table[s];
+		val = settings_effective(set, s, &why);
+		src = enum_name(setting_sources, set->source[s]);
 		v.len = 0;
 		buf_adds(&v, "");
-		if (set->value[s] != NULL && setting_is_secret(s))
-			mask(&v, set->value[s]);
-		else if (set->value[s] != NULL)
-			buf_adds(&v, set->value[s]);
+		if (val != NULL && r->type == SETTING_SECRET)
+			mask(&v, val);
+		else if (val != NULL)
+			buf_adds(&v, val);
 		if (json) {
-			o = json_pack("{s:o, s:s, s:s, s:b}", "value",
-			    set->value[s] ? json_string(v.data) : json_null(),
-			    "source", setting_source_name(set->source[s]),
-			    "env", setting_env(s), "secret", setting_is_secret(s));
+			o = json_pack("{s:o, s:s, s:s, s:b, s:o, s:o}", "value",
+			    val ? json_string(v.data) : json_null(),
+			    "source", src, "env", r->env,
+			    "secret", r->type == SETTING_SECRET,
+			    "flag", r->flag ? json_sprintf("--%s", r->flag) :
+			    json_null(),
+			    "default", r->def ? json_string(r->def) : json_null());
 			if (set->source[s] == SRC_ENV)
 				json_object_set_new(o, "from",
-				    json_string(env_used(s)));
+				    json_string(settings_env_used(s)));
 			else if (set->source[s] == SRC_FILE)
 				json_object_set_new(o, "from",
 				    json_string(set->config_path));
-			json_object_set_new(all, setting_key(s), o);
+			else if (why != NULL)
+				json_object_set_new(o, "from", json_string(why));
+			json_object_set_new(all, r->key, o);
 			continue;
 		}
-		buf_addf(b, "%-18s %s  (%s", setting_key(s),
-		    set->value[s] != NULL ? v.data : "(not set)",
-		    setting_source_name(set->source[s]));
+		buf_addf(b, "%-18s %s  (%s", r->key,
+		    val != NULL ? v.data : "(not set)", src);
 		if (set->source[s] == SRC_ENV)
-			buf_addf(b, " %s", env_used(s));
+			buf_addf(b, " %s", settings_env_used(s));
+		else if (why != NULL)
+			buf_addf(b, ": %s", why);
 		buf_adds(b, ")\n");
 	}
 	if (json) {

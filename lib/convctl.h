@@ -79,7 +79,22 @@ void duration_format(int64_t ms, char out[DURATION_LEN]);
  * hosts that share a store differ by seconds, not by years */
 #define FUTURE_TOLERANCE_MS (5 * 60000)
 
-/* settings.c: flag > CONVCTL_* environment > config file > default */
+/* names.c: an enum's names, one table per enum, ended by a row whose name
+ * is NULL; the table's order is the order a list of them is written in */
+struct name_table {
+	const char *name;
+	int value;
+};
+int enum_parse(const struct name_table *, const char *name, int *value);
+const char *enum_name(const struct name_table *, int value);	/* "?": none */
+void enum_list(struct buf *, const struct name_table *);	/* "a, b or c" */
+
+/*
+ * settings.c: every setting is one row of setting_table (its key, flag,
+ * variables, type, bounds, default and help); parsing, precedence (flag >
+ * environment > config file > default), validation, `convctl config` and
+ * the common options are all made from the rows.
+ */
 enum setting {
 	SET_STORE,
 	SET_IDLE_TIMEOUT,	/* minutes */
@@ -101,33 +116,83 @@ enum setting {
 	SET_COUNT
 };
 enum setting_source { SRC_DEFAULT, SRC_FILE, SRC_ENV, SRC_FLAG };
+extern const struct name_table setting_sources[]; /* "config file", ... */
+enum setting_type {
+	SETTING_STRING,
+	SETTING_PATH,		/* a file's path, taken as it is */
+	SETTING_SECRET,		/* masked when shown; its file must be 0600 */
+	SETTING_WHOLE,		/* a whole number from min to max */
+	SETTING_NUMBER,		/* fractions allowed, from min to max */
+	SETTING_ENUM,		/* one of names */
+};
+enum {
+	SETTING_COMMON = 1,	/* its flag is a common option of every command */
+};
+struct settings;
+struct setting_row {
+	const char *key;	/* in the config file: "idle_timeout" */
+	const char *flag;	/* its long option, "idle-timeout"; NULL: none */
+	char letter;		/* its short option, 's'; 0: none */
+	const char *arg;	/* the flag's value in -h: "MINUTES" */
+	unsigned flags;		/* SETTING_COMMON; else only the commands that
+				 * declare the flag take it */
+	const char *env;	/* "CONVCTL_IDLE_TIMEOUT" */
+	const char *env2;	/* read when env is not set, or NULL */
+	enum setting_type type;
+	const char *min, *max;	/* bounds as written: "0", "52560000" */
+	const struct name_table *names;	/* SETTING_ENUM */
+	const char *def;	/* the default; NULL: none, or computed */
+	/* a default computed from the environment or other settings, NULL
+	 * when there is none; *why says from what: "no API key is set" */
+	const char *(*compute)(const struct settings *, const char **why);
+	const char *help;	/* one line, for -h */
+};
+extern const struct setting_row setting_table[SET_COUNT];
 struct settings {
-	char *value[SET_COUNT];		/* NULL: not set anywhere, no default */
+	char *value[SET_COUNT];		/* NULL: not given, the default holds */
 	enum setting_source source[SET_COUNT];
 	char *config_path;		/* the config file looked at */
+	char *store_default;		/* under XDG_DATA_HOME or HOME */
+	char **warnings;		/* what the caller should print */
+	size_t nwarnings;
 };
-const char *setting_key(enum setting);		/* "idle_timeout" */
-const char *setting_env(enum setting);		/* "CONVCTL_IDLE_TIMEOUT" */
-const char *setting_env_alt(enum setting);	/* honoured after it, or NULL */
-int setting_is_secret(enum setting);
-const char *setting_source_name(enum setting_source);
-/* defaults, then the config file, then the environment */
+/* the config file, then the environment over it */
 int settings_load(struct settings *, struct error *);
-int settings_set(struct settings *, enum setting, const char *value,
-    enum setting_source, struct error *);
+/* value NULL: back to the default */
+void settings_set(struct settings *, enum setting, const char *value,
+    enum setting_source);
+/* the value given, else the default (*why says how a computed one was
+ * chosen, NULL for a fixed one; why may be NULL), else NULL */
+const char *settings_effective(const struct settings *, enum setting,
+    const char **why);
 const char *settings_get(const struct settings *, enum setting);
-/* a whole number in [min, max]; the error names the setting and its source */
-int settings_long(const struct settings *, enum setting, long min, long max,
-    long *out, struct error *);
-int settings_double(const struct settings *, enum setting, double min,
-    double max, double *out, struct error *);
+/*
+ * The value checked against its row; the error names the setting as it
+ * was given (--idle-timeout, CONVCTL_IDLE_TIMEOUT, idle_timeout in FILE)
+ * and says what is wrong in one wording for all.
+ */
+int settings_long(const struct settings *, enum setting, long *out,
+    struct error *);
+int settings_double(const struct settings *, enum setting, double *out,
+    struct error *);
+int settings_enum(const struct settings *, enum setting, int *out,
+    struct error *);
+/* the check its type asks for, whatever the type; for the fuzzer and tests */
+int settings_check(const struct settings *, enum setting, struct error *);
+/* "invalid SETTING 'VALUE': what", the setting named as it was given */
+int settings_invalid(const struct settings *, enum setting, const char *what,
+    struct error *);
+/* a SETTING_WHOLE row's bounds */
+void setting_range(enum setting, long *min, long *max);
 void settings_free(struct settings *);
 /* where s came from, as a user would name it: "set by --wait", "set by
  * CONVCTL_WAIT", "set in '~/.config/convctl/config'", "the default" */
 void settings_origin(struct buf *, const struct settings *, enum setting s);
+/* the variable s was read from: env, else env2 when only that is set */
+const char *settings_env_used(enum setting s);
 
-/* config.c: each setting's value (secrets masked) and source, one a line:
- * KEY VALUE (SOURCE [VARIABLE]), or as JSON */
+/* config.c: each setting's effective value (secrets masked) and source, one
+ * a line: KEY VALUE (SOURCE [VARIABLE | : WHY]), or as JSON */
 void settings_render(struct buf *, const struct settings *, int json);
 
 /* store.c */
@@ -278,8 +343,7 @@ int store_delete(struct store *, char *const *ids, size_t n, int force,
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
-int format_parse(const char *, enum format *);
-const char *format_name(enum format);
+extern const struct name_table render_formats[];	/* "text", ... */
 int render_conv(struct buf *out, struct conv *, enum format, struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
 /* one id a line, or a JSON array of them */
@@ -424,16 +488,16 @@ void llm_cleanup(void);			/* after the last request */
 /* summary.c: titles and summaries of ended conversations */
 enum summary_kind { SUMMARY_NONE, SUMMARY_OFFLINE, SUMMARY_OPENAI,
 	SUMMARY_ANTHROPIC };
-int summary_kind_parse(const char *, enum summary_kind *);
-const char *summary_kind_name(enum summary_kind);
+extern const struct name_table summary_kinds[];	/* "openai", ... */
 struct summary_config {
 	enum summary_kind kind;
 	struct llm_config llm;		/* openai and anthropic */
 	long context_chars;		/* conversation text sent, in code points */
 };
 /*
- * summary-config.c: the summarizer and its settings. Without a summarizer setting: openai when
- * an OpenAI API key or a base URL is configured, else anthropic when an
+ * summary-config.c: the summarizer and its settings, checked. Without a
+ * summarizer setting, the settings table's computed default holds: openai
+ * when an OpenAI API key or a base URL is configured, else anthropic when an
  * Anthropic key is, else offline. Pointers are into the settings.
  */
 int summary_config_load(struct summary_config *, const struct settings *,

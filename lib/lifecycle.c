@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,8 +378,8 @@ lifecycle_begin(const struct settings *set, enum store_mode mode,
 		return error_set(e, "the store path is empty (see -s, "
 		    "CONVCTL_STORE)");
 	if ((mode == STORE_WRITE &&
-	    settings_double(set, SET_WAIT, 0, 86400, &wait, e) < 0) ||
-	    settings_long(set, SET_MAX_INPUT_BYTES, 1, LONG_MAX, &max, e) < 0)
+	    settings_double(set, SET_WAIT, &wait, e) < 0) ||
+	    settings_long(set, SET_MAX_INPUT_BYTES, &max, e) < 0)
 		return -1;
 	return store_open_max(st, path, mode, wait, (size_t)max, e);
 }
@@ -393,8 +392,8 @@ lifecycle_commit(struct store *st, const struct settings *set,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (settings_long(set, SET_MAX_CONVERSATIONS, 0, 100000000, &limit.max,
-	    e) < 0 || store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
+	if (settings_long(set, SET_MAX_CONVERSATIONS, &limit.max, e) < 0 ||
+	    store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
 		return COMMIT_FAILED;
 	r->limit = limit.max;
 	if ((rc = store_save(st, e)) < 0)

@@ -9,29 +9,10 @@
 
 #include "internal.h"
 
-static const char *const formats[] = {
-	[FMT_TEXT] = "text", [FMT_MARKDOWN] = "markdown", [FMT_JSON] = "json",
-	[FMT_OPENAI] = "openai", [FMT_JSONL] = "jsonl",
+const struct name_table render_formats[] = {
+	{ "text", FMT_TEXT }, { "markdown", FMT_MARKDOWN }, { "json", FMT_JSON },
+	{ "openai", FMT_OPENAI }, { "jsonl", FMT_JSONL }, { NULL, 0 },
 };
-
-int
-format_parse(const char *s, enum format *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcmp(s, formats[i]) == 0) {
-			*out = (enum format)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *
-format_name(enum format f)
-{
-	return formats[f];
-}
 
 /* SmartHole's speaker names: User, Assistant; and for the roles it lacks */
 static const char *
@@ -193,7 +174,7 @@ render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
 		break;
 	default:
 		return error_set(e, "a prompt cannot be written as %s",
-		    format_name(rq->format));
+		    enum_name(render_formats, rq->format));
 	}
 	return 0;
 }
@@ -252,7 +233,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		break;
 	default:
 		return error_set(e, "a conversation cannot be shown as %s",
-		    format_name(f));
+		    enum_name(render_formats, f));
 	}
 	/* the header, then each message after a blank line */
 	json_array_foreach(msgs, i, m) {

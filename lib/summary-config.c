@@ -9,39 +9,14 @@
 
 #include "summary.h"
 
-/* how a setting is named where its value came from */
-static int
-bad_setting(const struct settings *st, enum setting s, const char *what,
-    struct error *e)
-{
-	const char *v = settings_get(st, s);
-	struct buf flag = { 0 };
-	char *p;
-
-	switch (st->source[s]) {
-	case SRC_FLAG:
-		buf_adds(&flag, setting_key(s));
-		for (p = flag.data; *p != '\0'; p++)	/* api_base: --api-base */
-			if (*p == '_')
-				*p = '-';
-		error_set(e, "invalid --%s '%s': %s", flag.data, v, what);
-		buf_free(&flag);
-		return -1;
-	case SRC_FILE:
-		return error_set(e, "invalid %s '%s' in '%s': %s", setting_key(s),
-		    v, st->config_path, what);
-	default:
-		return error_set(e, "invalid %s '%s': %s", setting_env(s), v, what);
-	}
-}
-
 static int
 want_url(const struct settings *st, enum setting s, struct error *e)
 {
 	const char *v = settings_get(st, s);
 
 	if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
-		return bad_setting(st, s, "expected an http:// or https:// URL", e);
+		return settings_invalid(st, s, "expected an http:// or https:// URL",
+		    e);
 	return 0;
 }
 
@@ -55,10 +30,10 @@ want_key(const struct settings *st, enum setting s, struct error *e)
 		if (*k < 0x20 || *k == 0x7f) {
 			if (st->source[s] == SRC_FILE)
 				return error_set(e, "the %s in '%s' holds a "
-				    "control character", setting_key(s),
+				    "control character", setting_table[s].key,
 				    st->config_path);
 			return error_set(e, "the key in %s holds a control "
-			    "character", setting_env(s));
+			    "character", setting_table[s].env);
 		}
 	return 0;
 }
@@ -67,43 +42,33 @@ int
 summary_config_load(struct summary_config *cf, const struct settings *st,
     struct error *e)
 {
-	const char *kind = settings_get(st, SET_SUMMARIZER), *ca;
 	struct llm_config *l = &cf->llm;
+	const char *ca;
+	int kind;
 
 	memset(cf, 0, sizeof(*cf));
-	if (kind != NULL) {
-		if (summary_kind_parse(kind, &cf->kind) < 0)
-			return bad_setting(st, SET_SUMMARIZER, "expected openai, "
-			    "anthropic, offline or none", e);
-	} else if (settings_get(st, SET_API_KEY) != NULL ||
-	    settings_get(st, SET_API_BASE) != NULL)
-		cf->kind = SUMMARY_OPENAI;
-	else if (settings_get(st, SET_ANTHROPIC_API_KEY) != NULL)
-		cf->kind = SUMMARY_ANTHROPIC;
-	else
-		cf->kind = SUMMARY_OFFLINE;
+	if (settings_enum(st, SET_SUMMARIZER, &kind, e) < 0)
+		return -1;
+	cf->kind = (enum summary_kind)kind;
 	if (cf->kind != SUMMARY_OPENAI && cf->kind != SUMMARY_ANTHROPIC)
 		return 0;
 
-	if (settings_long(st, SET_CONTEXT_CHARS, 1000, 100000000,
-	    &cf->context_chars, e) < 0 ||
-	    settings_double(st, SET_CONNECT_TIMEOUT, 0.001, 3600,
-	    &l->connect_timeout, e) < 0 ||
-	    settings_double(st, SET_TIMEOUT, 0.001, 86400, &l->timeout, e) < 0 ||
-	    settings_long(st, SET_RETRIES, 0, 3, &l->retries, e) < 0)
+	if (settings_long(st, SET_CONTEXT_CHARS, &cf->context_chars, e) < 0 ||
+	    settings_double(st, SET_CONNECT_TIMEOUT, &l->connect_timeout,
+	    e) < 0 ||
+	    settings_double(st, SET_TIMEOUT, &l->timeout, e) < 0 ||
+	    settings_long(st, SET_RETRIES, &l->retries, e) < 0)
 		return -1;
 	if ((ca = settings_get(st, SET_CA_BUNDLE)) != NULL) {
 		if (access(ca, R_OK) < 0)
 			return error_errno(e, "cannot read ca_bundle '%s'", ca);
 		l->ca_bundle = ca;
 	}
-	l->model = settings_get(st, SET_MODEL);
+	l->model = settings_get(st, SET_MODEL);	/* the summarizer's default */
 	if (cf->kind == SUMMARY_ANTHROPIC) {
 		l->api = LLM_ANTHROPIC;
 		l->base = settings_get(st, SET_ANTHROPIC_BASE);
 		l->key = settings_get(st, SET_ANTHROPIC_API_KEY);
-		if (l->model == NULL)
-			l->model = "claude-3-5-haiku-latest";
 		if (want_url(st, SET_ANTHROPIC_BASE, e) < 0 ||
 		    want_key(st, SET_ANTHROPIC_API_KEY, e) < 0)
 			return -1;
@@ -115,10 +80,10 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	}
 	l->api = LLM_OPENAI;
 	l->key = settings_get(st, SET_API_KEY);
+	l->base = settings_get(st, SET_API_BASE);
 	if (want_key(st, SET_API_KEY, e) < 0)
 		return -1;
-	if ((l->base = settings_get(st, SET_API_BASE)) == NULL) {
-		l->base = "https://api.openai.com/v1";
+	if (st->source[SET_API_BASE] == SRC_DEFAULT) {
 		/* a local server needs no key; OpenAI's own API does */
 		if (l->key == NULL)
 			return error_set(e, "the openai summarizer needs an API "
@@ -126,8 +91,6 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 			    "CONVCTL_API_BASE for a local server", l->base);
 	} else if (want_url(st, SET_API_BASE, e) < 0)
 		return -1;
-	if (l->model == NULL)
-		l->model = "gpt-4o-mini";
 	return 0;
 }
 
@@ -143,18 +106,21 @@ summary_config_resolve(struct summary_config *cf, struct settings *st,
 		{ fl->model, SET_MODEL },
 		{ fl->api_base, SET_API_BASE },
 	};
-	enum summary_kind k;
+	struct buf names = { 0 };
 	size_t i;
+	int k;
 
-	if (fl->summarizer != NULL && summary_kind_parse(fl->summarizer, &k) < 0) {
-		error_set(e, "unknown summarizer '%s' (expected openai, "
-		    "anthropic, offline or none)", fl->summarizer);
+	if (fl->summarizer != NULL &&
+	    enum_parse(summary_kinds, fl->summarizer, &k) < 0) {
+		enum_list(&names, summary_kinds);
+		error_set(e, "unknown summarizer '%s' (expected %s)",
+		    fl->summarizer, names.data);
+		buf_free(&names);
 		return SUMMARY_SETUP_BAD_FLAG;
 	}
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (flags[i].value != NULL)
-			settings_set(st, flags[i].s, flags[i].value, SRC_FLAG,
-			    NULL);
+			settings_set(st, flags[i].s, flags[i].value, SRC_FLAG);
 	if (summary_config_load(cf, st, e) < 0)
 		return SUMMARY_SETUP_BAD_SETTING;
 	return SUMMARY_SETUP_OK;

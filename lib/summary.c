@@ -16,29 +16,11 @@
 
 #include "summary.h"
 
-static const char *const kinds[] = {
-	[SUMMARY_NONE] = "none", [SUMMARY_OFFLINE] = "offline",
-	[SUMMARY_OPENAI] = "openai", [SUMMARY_ANTHROPIC] = "anthropic",
+/* in the order a list of them is written: "openai, anthropic, offline or none" */
+const struct name_table summary_kinds[] = {
+	{ "openai", SUMMARY_OPENAI }, { "anthropic", SUMMARY_ANTHROPIC },
+	{ "offline", SUMMARY_OFFLINE }, { "none", SUMMARY_NONE }, { NULL, 0 },
 };
-
-int
-summary_kind_parse(const char *s, enum summary_kind *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(s, kinds[i]) == 0) {
-			*out = (enum summary_kind)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *
-summary_kind_name(enum summary_kind k)
-{
-	return kinds[k];
-}
 
 /* jobs */
 

@@ -41,12 +41,14 @@ test_expect 'a key in the config file is masked too' '
 	grep -qx "api_key            \*\*\*\*\*\*\*\*1234  (config file)" out
 '
 
-test_expect '--json: value, source, env, secret, and from' '
+test_expect '--json: value, source, env, secret, flag, default and from' '
 	CONVCTL_IDLE_TIMEOUT=5 convctl config --json >out &&
 	jq -e ".configFile == \"$cfg\" and .configFileExists and
 	    .settings.idle_timeout == {value: \"5\", source: \"environment\",
 	    env: \"CONVCTL_IDLE_TIMEOUT\", secret: false,
+	    flag: \"--idle-timeout\", default: \"30\",
 	    from: \"CONVCTL_IDLE_TIMEOUT\"} and
+	    .settings.api_key.flag == null and .settings.api_key.default == null and
 	    .settings.model.from == \"$cfg\" and
 	    .settings.model.value == \"llama3\" and
 	    .settings.ca_bundle.value == null and
@@ -71,6 +73,81 @@ test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
 	CONVCTL_MAX_CONVERSATIONS=x fails_with 1 convctl prune &&
 	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '"'"'x'"'"'" &&
 	test ! -e "$CONVCTL_STORE"
+'
+
+test_expect 'a default computed from other settings is shown, and why' '
+	CONVCTL_CONFIG=$T/none convctl config >out &&
+	grep -qx "summarizer         offline  (default: no API key is set)" out &&
+	grep -qx "model              (not set)  (default: the summarizer asks no model)" out &&
+	grep -qx "api_base           https://api.openai.com/v1  (default)" out &&
+	CONVCTL_CONFIG=$T/none ANTHROPIC_API_KEY=short convctl config >out &&
+	grep -qx "summarizer         anthropic  (default: anthropic_api_key is set)" out &&
+	grep -qx "model              claude-3-5-haiku-latest  (default: the anthropic summarizer'"'"'s)" out &&
+	CONVCTL_CONFIG=$T/none CONVCTL_API_BASE=http://localhost:1/v1 \
+	    convctl config --json >out.json &&
+	jq -e ".settings.summarizer == {value: \"openai\", source: \"default\",
+	    env: \"CONVCTL_SUMMARIZER\", secret: false, flag: \"--summarizer\",
+	    default: null, from: \"api_base is set\"} and
+	    .settings.model.value == \"gpt-4o-mini\"" out.json >/dev/null
+'
+
+test_expect 'the store default says where it was computed from' '
+	(unset CONVCTL_STORE; XDG_DATA_HOME=$T/data convctl config) >out &&
+	grep -qx "store              $T/data/convctl/store.json  (default: under XDG_DATA_HOME)" out &&
+	(unset CONVCTL_STORE XDG_DATA_HOME; HOME=$T/home convctl config) >out &&
+	grep -qx "store              $T/home/.local/share/convctl/store.json  (default: under HOME, XDG_DATA_HOME is not set)" out
+'
+
+test_expect 'an unknown key is a warning naming file and line, not a failure' '
+	printf "idle_timeout = 7\nidle_timout = 9\n" >typo.conf &&
+	CONVCTL_CONFIG=$T/typo.conf convctl add hi >out 2>err &&
+	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'" &&
+	CONVCTL_CONFIG=$T/typo.conf convctl config >out 2>err &&
+	grep -qx "idle_timeout       7  (config file)" out &&
+	test "$(wc -l <err)" -eq 1 && grep -q "typo.conf:2: unknown setting" err
+'
+
+test_expect 'the mode 0600 rule still holds around an unknown key' '
+	printf "colour = blue\napi_key = sk-file-secret-key-1234\n" >key.conf &&
+	chmod 644 key.conf &&
+	CONVCTL_CONFIG=$T/key.conf fails_with 1 convctl config &&
+	stderr_has "warning: $T/key.conf:1: unknown setting" &&
+	stderr_has "holds an API key but is readable by others (mode 644)" &&
+	! grep -q file-secret "$T/err"
+'
+
+# every row of the settings table, as `config --json` gives them
+convctl config --json | jq -r ".settings | to_entries[] |
+    [.key, .value.env, (.value.default // \"-\"), (.value.flag // \"-\")] |
+    @tsv" >"$T/rows"
+
+test_expect 'every setting is in convctl(5): key, variable, default, flag' '
+	test "$(wc -l <rows)" -ge 17 &&
+	while IFS="	" read -r key env def flag; do
+		# the key'"'"'s entry: from its .It Cm line to the next
+		sed -n "/^\.It Cm $key\$/,/^\.It Cm /p" "$top/man/convctl.5" >item &&
+		test -s item || { echo "no .It Cm $key"; exit 1; }
+		grep -q "^\.Ev $env\( ,\)\{0,1\}\( ;\)\{0,1\}\$" item ||
+		    { echo "$key: no .Ev $env"; exit 1; }
+		if [ "$def" != - ]; then
+			grep -q "default\( \|\$\)" item &&
+			    tr "\n" " " <item | grep -qF " $def" ||
+			    { echo "$key: no default $def"; exit 1; }
+		fi
+		if [ "$flag" != - ]; then
+			grep -q "Fl Fl ${flag#--}" item ||
+			    { echo "$key: no flag $flag"; exit 1; }
+		fi
+	done <rows
+'
+
+test_expect 'every setting with a flag is in --help' '
+	convctl --help >global && convctl summarize --help >summ &&
+	cut -f4 rows | grep -v "^-\$" >flags && test -s flags &&
+	while read -r flag; do
+		grep -qE "^ +(-[a-z], )?$flag " global summ ||
+		    { echo "no $flag in --help"; exit 1; }
+	done <flags
 '
 
 test_expect 'config takes no operand' '

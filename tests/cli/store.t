@@ -307,9 +307,9 @@ test_expect 'a bad config file or setting is an error naming where it is' '
 	printf "idle_timeout = 10\nidle timeout\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add y &&
 	stderr_has "$XDG_CONFIG_HOME/convctl/config:2: expected '\''key = value'\''" &&
-	printf "idel_timeout = 10\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	printf "idel_timeout = 10\nidle_timeout = soon\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add y &&
-	stderr_has "config:1: unknown setting '\''idel_timeout'\''" &&
+	stderr_has "convctl: add: warning: $XDG_CONFIG_HOME/convctl/config:1: unknown setting '\''idel_timeout'\''" &&
 	printf "idle_timeout = soon\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add y &&
 	stderr_has "invalid idle_timeout '\''soon'\'' in '\''$XDG_CONFIG_HOME/convctl/config'\''" &&

@@ -2,6 +2,7 @@
  * settings.c - each setting comes from the flag, else the CONVCTL_*
  * environment, else the config file, else its default.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,10 @@ main(void)
 	struct settings st;
 	struct error e;
 	char want[256];
-	long n;
+	const char *why;
+	long n, lmax;
 	double d;
+	int i;
 
 	clean_env();
 	snprintf(dir, sizeof(dir), "%s", "/tmp/convctl-unit.XXXXXX");
@@ -77,7 +80,61 @@ main(void)
 	snprintf(want, sizeof(want), "%s/.config/convctl/config", dir);
 	is_str(st.config_path, want, "the config is under HOME/.config");
 	ok(settings_get(&st, SET_API_KEY) == NULL, "no API key by default");
+
+	/* defaults computed from other settings, and why */
+	is_str(settings_effective(&st, SET_SUMMARIZER, &why), "offline",
+	    "without a key the summarizer is offline");
+	is_str(why, "no API key is set", "and says why");
+	ok(settings_get(&st, SET_MODEL) == NULL, "it asks no model");
+	settings_set(&st, SET_ANTHROPIC_API_KEY, "k", SRC_ENV);
+	is_str(settings_effective(&st, SET_SUMMARIZER, &why), "anthropic",
+	    "an Anthropic key alone: anthropic");
+	is_str(why, "anthropic_api_key is set", "saying so");
+	is_str(settings_get(&st, SET_MODEL), "claude-3-5-haiku-latest",
+	    "with Anthropic's model");
+	settings_set(&st, SET_API_BASE, "http://localhost:11434/v1", SRC_FLAG);
+	is_str(settings_get(&st, SET_SUMMARIZER), "openai",
+	    "a base URL comes before it: openai");
+	is_str(settings_get(&st, SET_MODEL), "gpt-4o-mini", "with OpenAI's model");
+	settings_set(&st, SET_SUMMARIZER, "none", SRC_FILE);
+	is_str(settings_effective(&st, SET_SUMMARIZER, &why), "none",
+	    "a summarizer given beats the computed one");
+	ok(why == NULL, "and needs no reason");
+	snprintf(want, sizeof(want), "%s/.local/share/convctl/store.json", dir);
+	is_str(settings_effective(&st, SET_STORE, &why), want,
+	    "the store's default is computed too");
+	is_str(why, "under HOME, XDG_DATA_HOME is not set", "saying from what");
 	settings_free(&st);
+
+	/* the table itself: what every row must hold */
+	for (i = 0; i < SET_COUNT; i++) {
+		const struct setting_row *r = &setting_table[i];
+		char *end1 = NULL, *end2 = NULL;
+		int bad = r->key == NULL || r->env == NULL || r->help == NULL ||
+		    (r->flag != NULL) != (r->arg != NULL) ||
+		    ((r->flags & SETTING_COMMON) && r->flag == NULL) ||
+		    (r->type == SETTING_ENUM) != (r->names != NULL);
+
+		if (r->type == SETTING_WHOLE) {
+			strtol(r->min, &end1, 10);
+			strtol(r->max, &end2, 10);
+		} else if (r->type == SETTING_NUMBER) {
+			strtod(r->min, &end1);
+			strtod(r->max, &end2);
+		} else
+			bad |= r->min != NULL || r->max != NULL;
+		if (end1 != NULL)
+			bad |= *end1 != '\0' || *end2 != '\0' ||
+			    strtod(r->min, NULL) > strtod(r->max, NULL);
+		/* each default passes its own row's check */
+		memset(&st, 0, sizeof(st));
+		bad |= settings_check(&st, (enum setting)i, &e) < 0;
+		snprintf(want, sizeof(want), "row %s holds a key, a variable, "
+		    "help, bounds and a default that pass", r->key ? r->key : "?");
+		ok(!bad, want);
+	}
+	setting_range(SET_MAX_INPUT_BYTES, &n, &lmax);
+	ok(n == 1 && lmax == LONG_MAX, "a bound written as LONG_MAX reads as it");
 
 	setenv("XDG_DATA_HOME", "relative/data", 1);
 	settings_load(&st, &e);
@@ -118,10 +175,10 @@ main(void)
 	is_str(settings_get(&st, SET_STORE), "/env/store.json", "CONVCTL_STORE beats the file");
 
 	/* the flag beats the environment */
-	settings_set(&st, SET_IDLE_TIMEOUT, "40", SRC_FLAG, &e);
+	settings_set(&st, SET_IDLE_TIMEOUT, "40", SRC_FLAG);
 	is_str(settings_get(&st, SET_IDLE_TIMEOUT), "40", "the flag beats the environment");
 	is_int(st.source[SET_IDLE_TIMEOUT], SRC_FLAG, "from the flag");
-	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), 0, "a whole number");
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), 0, "a whole number");
 	is_int(n, 40, "is read as one");
 	settings_free(&st);
 
@@ -134,26 +191,46 @@ main(void)
 	/* each bad value is named with where it came from */
 	write_config("idle_timeout = soon\n", 0644);
 	settings_load(&st, &e);
-	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "a word is not a whole number");
 	snprintf(want, sizeof(want), "invalid idle_timeout 'soon' in '%s': not a "
 	    "whole number", cfg);
 	is_str(e.msg, want, "the error names the key and the file");
-	settings_set(&st, SET_IDLE_TIMEOUT, "500", SRC_ENV, &e);
-	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	settings_set(&st, SET_IDLE_TIMEOUT, "52560001", SRC_ENV);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "out of range is refused");
-	is_str(e.msg, "invalid CONVCTL_IDLE_TIMEOUT '500': must be from 0 to 100",
-	    "the error names the variable and the range");
-	settings_set(&st, SET_IDLE_TIMEOUT, "7x", SRC_FLAG, &e);
-	is_int(settings_long(&st, SET_IDLE_TIMEOUT, 0, 100, &n, &e), -1,
+	is_str(e.msg, "invalid CONVCTL_IDLE_TIMEOUT '52560001': must be from 0 "
+	    "to 52560000", "the error names the variable and the row's range");
+	settings_set(&st, SET_IDLE_TIMEOUT, "52560000", SRC_ENV);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), 0,
+	    "the row's maximum itself is taken");
+	settings_set(&st, SET_IDLE_TIMEOUT, "7x", SRC_FLAG);
+	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "trailing junk is refused");
 	is_str(e.msg, "invalid --idle-timeout '7x': not a whole number",
 	    "the error names the flag as it is typed");
-	settings_set(&st, SET_WAIT, "0.25", SRC_FLAG, &e);
-	is_int(settings_double(&st, SET_WAIT, 0, 60, &d, &e), 0, "wait may be a fraction");
+	settings_set(&st, SET_WAIT, "0.25", SRC_FLAG);
+	is_int(settings_double(&st, SET_WAIT, &d, &e), 0, "wait may be a fraction");
 	ok(d == 0.25, "and is read as one");
-	settings_set(&st, SET_WAIT, "nan", SRC_FLAG, &e);
-	is_int(settings_double(&st, SET_WAIT, 0, 60, &d, &e), -1, "NaN is no wait");
+	settings_set(&st, SET_WAIT, "nan", SRC_FLAG);
+	is_int(settings_double(&st, SET_WAIT, &d, &e), -1, "NaN is no wait");
+	settings_set(&st, SET_WAIT, "86400.5", SRC_FLAG);
+	is_int(settings_double(&st, SET_WAIT, &d, &e), -1, "past the row's bound");
+	is_str(e.msg, "invalid --wait '86400.5': must be from 0 to 86400",
+	    "the same wording for numbers");
+	settings_set(&st, SET_CONNECT_TIMEOUT, "0", SRC_FILE);
+	is_int(settings_double(&st, SET_CONNECT_TIMEOUT, &d, &e), -1,
+	    "a fractional lower bound holds");
+	snprintf(want, sizeof(want), "invalid connect_timeout '0' in '%s': must "
+	    "be from 0.001 to 3600", cfg);
+	is_str(e.msg, want, "named with the file");
+	settings_set(&st, SET_SUMMARIZER, "gpt", SRC_FLAG);
+	is_int(settings_check(&st, SET_SUMMARIZER, &e), -1, "an unknown name");
+	is_str(e.msg, "invalid --summarizer 'gpt': expected openai, anthropic, "
+	    "offline or none", "lists the row's names");
+	settings_set(&st, SET_WAIT, NULL, SRC_FLAG);
+	is_str(settings_get(&st, SET_WAIT), "10", "a NULL value is the default again");
+	is_int(st.source[SET_WAIT], SRC_DEFAULT, "from the default");
 	settings_free(&st);
 
 	write_config("idle_timeout = 1\nidle timeout\n", 0644);
@@ -161,10 +238,15 @@ main(void)
 	snprintf(want, sizeof(want), "%s:2: expected 'key = value'", cfg);
 	is_str(e.msg, want, "naming the file and line");
 	settings_free(&st);
-	write_config("idel_timeout = 1\n", 0644);
-	is_int(settings_load(&st, &e), -1, "an unknown key is refused");
+	write_config("idel_timeout = 1\n\nwait = 5\ncolour = blue\n", 0644);
+	is_int(settings_load(&st, &e), 0, "an unknown key is no error");
+	is_int((long)st.nwarnings, 2, "but a warning each");
 	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'", cfg);
-	is_str(e.msg, want, "naming the file, line and key");
+	is_str(st.nwarnings > 0 ? st.warnings[0] : "", want,
+	    "naming the file, line and key");
+	snprintf(want, sizeof(want), "%s:4: unknown setting 'colour'", cfg);
+	is_str(st.nwarnings > 1 ? st.warnings[1] : "", want, "the next one too");
+	is_str(settings_get(&st, SET_WAIT), "5", "the keys around them are read");
 	settings_free(&st);
 
 	/* a key in a file others can read is refused */

@@ -384,10 +384,9 @@ test_batch(void)
 	    "\"endedAt\": \"2026-02-05T11:00:00.000Z\", \"title\": \"Old\", "
 	    "\"summary\": \"Kept.\", \"messages\": []}");
 	fclose(f);
-	settings_set(&set, SET_STORE, path, SRC_FLAG, NULL);
-	settings_set(&set, SET_WAIT, "0", SRC_FLAG, NULL);
-	settings_set(&set, SET_MAX_CONVERSATIONS, "100", SRC_FLAG, NULL);
-	settings_set(&set, SET_MAX_INPUT_BYTES, "1000000", SRC_FLAG, NULL);
+	settings_set(&set, SET_STORE, path, SRC_FLAG);
+	settings_set(&set, SET_WAIT, "0", SRC_FLAG);
+	settings_set(&set, SET_MAX_CONVERSATIONS, "100", SRC_FLAG);
 	rq.report_arg = &seen;
 
 	ok(select_items(path, SUMMARIZE_PENDING, 0, &pending, &npending) == 0 &&
