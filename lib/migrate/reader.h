@@ -3,6 +3,11 @@
  * request, and the helpers every reader uses (reader.c, openai.c). It knows
  * nothing of the store, the imports ledger or the report: a reader only turns
  * one source's text into conversation objects. Nothing outside lib/ sees it.
+ *
+ * A reader checks the shape as it goes and fails on the first thing wrong,
+ * naming the file and the JSON path (or the line, for JSON lines). Fields the
+ * store does not know are kept on the conversation or message they came with
+ * (mig_keep_extra), so nothing the source said is lost.
  */
 #ifndef CONVCTL_MIGRATE_READER_H
 #define CONVCTL_MIGRATE_READER_H
