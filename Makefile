@@ -37,7 +37,7 @@ DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
-LIB_SRC = $(wildcard lib/*.c)
+LIB_SRC = $(wildcard lib/*.c lib/migrate/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)

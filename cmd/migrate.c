@@ -173,7 +173,7 @@ migrate_exec(struct ctx *ctx)
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
-		    fmt, migrate_formats);
+		    fmt, migrate_format_list());
 	if ((rc = summary_setup(ctx, &cf)) != 0)
 		return rc;
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||

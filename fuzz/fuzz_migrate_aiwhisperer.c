@@ -1,6 +1,6 @@
 /*
  * fuzz_migrate_aiwhisperer.c - libFuzzer harness for migrate's aiwhisperer reader
- * (lib/migrate-formats.c), through migrate_run(); see fuzz_migrate.inc.
+ * (lib/migrate/aiwhisperer.c), through migrate_run(); see fuzz_migrate.inc.
  */
 #define FUZZ_FORMAT MIGRATE_AIWHISPERER
 #define FUZZ_EXT "json"

@@ -1,6 +1,6 @@
 /*
  * fuzz_migrate_messages.c - libFuzzer harness for migrate's messages reader
- * (lib/migrate-formats.c), through migrate_run(); see fuzz_migrate.inc.
+ * (lib/migrate/messages.c), through migrate_run(); see fuzz_migrate.inc.
  */
 #define FUZZ_FORMAT MIGRATE_MESSAGES
 #define FUZZ_EXT "json"

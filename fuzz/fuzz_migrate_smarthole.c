@@ -1,6 +1,6 @@
 /*
  * fuzz_migrate_smarthole.c - libFuzzer harness for migrate's smarthole reader
- * (lib/migrate-formats.c), through migrate_run(); see fuzz_migrate.inc.
+ * (lib/migrate/smarthole.c), through migrate_run(); see fuzz_migrate.inc.
  */
 #define FUZZ_FORMAT MIGRATE_SMARTHOLE
 #define FUZZ_EXT "json"

@@ -400,12 +400,13 @@ void search_render(struct buf *, const struct search_result *, int json,
 void sha256(const void *, size_t, unsigned char out[32]);
 void sha256_hex(const void *, size_t, char out[SHA256_HEX_LEN]);
 
-/* migrate.c: other tools' histories into conversations, all or nothing */
-enum migrate_format {
+/* migrate/: other tools' histories into conversations, all or nothing */
+enum migrate_format {	/* a new one: the recipe in lib/migrate/formats.c */
 	MIGRATE_SMARTHOLE, MIGRATE_MESSAGES, MIGRATE_JSONL, MIGRATE_CHATSIDIAN,
 	MIGRATE_AIWHISPERER, MIGRATE_DETECT
 };
-extern const char migrate_formats[];	/* "smarthole, messages, …" for errors */
+/* the names, from the table of formats: "smarthole, messages, …" */
+const char *migrate_format_list(void);
 int migrate_format_parse(const char *, enum migrate_format *);
 const char *migrate_format_name(enum migrate_format);
 struct migrate_request {

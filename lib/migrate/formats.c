@@ -1,0 +1,210 @@
+/*
+ * formats.c - the formats migrate imports, one row each, and telling a
+ * source's format from --format, its name or its content. It knows each
+ * format's name, file endings and detect/read functions, not how they read,
+ * and nothing of the store or the imports ledger.
+ *
+ * To add a format NAME (ChatGPT's export, a coding agent's log…):
+ *  1. Add MIGRATE_NAME to enum migrate_format in lib/convctl.h, before
+ *     MIGRATE_DETECT: that order is the one errors list the names in.
+ *  2. Write lib/migrate/NAME.c (copy the smallest, messages.c): a
+ *     mig_read_NAME() that checks the source's shape as it goes, fails on the
+ *     first thing wrong with mig_bad() naming the JSON path (or the line),
+ *     builds conversations with reader.h's helpers (mig_message(),
+ *     mig_conversation_of(), mig_keep_extra() so no field is lost) and hands
+ *     each to mig_add(); and a mig_detect_NAME() when its parsed content can
+ *     be told from the others'. Declare both in formats.h.
+ *  3. Add its row to mig_formats[] below, before any row whose shape would
+ *     also take its files: rows are tried in order, most particular first.
+ *  4. Add fuzz/fuzz_migrate_NAME.c (copy one: FUZZ_FORMAT, FUZZ_EXT) to
+ *     FUZZ_HARNESSES in the Makefile, its seeds to tests/fuzz-corpus/
+ *     migrate_NAME/, tests to tests/cli/migrate.t, and the name to
+ *     man/convctl-migrate.1, --format's help in cmd/migrate.c and
+ *     completions/.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+static const char *const jsonl_suffixes[] = { ".jsonl", ".ndjson", NULL };
+
+/* in the order content is tried against them, the most particular first */
+const struct mig_format mig_formats[] = {
+	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
+	    mig_read_messages },
+	{ "smarthole", MIGRATE_SMARTHOLE, NULL, 0, mig_detect_smarthole,
+	    mig_read_smarthole },
+	{ "aiwhisperer", MIGRATE_AIWHISPERER, NULL, 0, mig_detect_aiwhisperer,
+	    mig_read_aiwhisperer },
+	{ "chatsidian", MIGRATE_CHATSIDIAN, NULL, 0, mig_detect_chatsidian,
+	    mig_read_chatsidian },
+	/* last: any object with a "role" is a log of one record */
+	{ "jsonl", MIGRATE_JSONL, jsonl_suffixes, 1, mig_detect_jsonl,
+	    mig_read_jsonl },
+	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL },
+};
+
+const struct mig_format *
+mig_format(enum migrate_format id)
+{
+	const struct mig_format *f;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		if (f->id == id)
+			return f;
+	return NULL;
+}
+
+int
+migrate_format_parse(const char *s, enum migrate_format *id)
+{
+	const struct mig_format *f;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		if (strcmp(s, f->name) == 0) {
+			*id = f->id;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+migrate_format_name(enum migrate_format id)
+{
+	const struct mig_format *f = mig_format(id);
+
+	return f != NULL ? f->name : "detect";
+}
+
+/* "smarthole, messages, …" in convctl.h's order; made once, kept */
+const char *
+migrate_format_list(void)
+{
+	static struct buf list;
+	const struct mig_format *f;
+	int id;
+
+	if (list.len > 0)
+		return list.data;
+	for (id = 0; id < MIGRATE_DETECT; id++)
+		if ((f = mig_format((enum migrate_format)id)) != NULL)
+			buf_addf(&list, "%s%s", list.len > 0 ? ", " : "",
+			    f->name);
+	return list.data;
+}
+
+/* telling the format */
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* the format the file's name says, or NULL */
+static const struct mig_format *
+by_name(const char *file)
+{
+	const struct mig_format *f;
+	const char *const *x;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		for (x = f->suffixes; x != NULL && *x != NULL; x++)
+			if (has_suffix(file, *x))
+				return f;
+	return NULL;
+}
+
+/* the first format whose shape root has, or NULL */
+static const struct mig_format *
+by_shape(json_t *root)
+{
+	const struct mig_format *f;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		if (f->detect != NULL && f->detect(root))
+			return f;
+	return NULL;
+}
+
+/* the first format that reads JSON lines, or NULL */
+static const struct mig_format *
+by_lines(void)
+{
+	const struct mig_format *f;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		if (f->lines)
+			return f;
+	return NULL;
+}
+
+/*
+ * text as one JSON value; *lines set instead when detecting and more than one
+ * value follows another, the next an object: JSON lines, not garbage
+ */
+static json_t *
+parse(struct mig_source *s, const char *text, size_t len, int detecting,
+    int *lines, struct error *e)
+{
+	json_error_t je;
+	json_t *v;
+	size_t i;
+
+	*lines = 0;
+	v = json_loadb(text, len, JSON_LOAD_FLAGS | JSON_DISABLE_EOF_CHECK, &je);
+	if (v != NULL) {
+		for (i = je.position; i < len; i++)
+			if (strchr(" \t\r\n", text[i]) == NULL)
+				break;
+		if (i < len) {
+			/* more after the first value: JSON lines, or garbage */
+			json_decref(v);
+			if (detecting && text[i] == '{') {
+				*lines = 1;
+				return NULL;
+			}
+			v = json_loadb(text, len, JSON_LOAD_FLAGS, &je);
+		}
+	}
+	if (v == NULL)
+		error_set(e, "'%s':%d:%d: %s", s->file, je.line, je.column,
+		    je.text);
+	return v;
+}
+
+int
+mig_detect(struct mig_reader *r, const char *text, size_t len, json_t **root,
+    struct error *e)
+{
+	struct mig_source *s = r->src;
+	const struct mig_format *f = mig_format(r->rq->format);
+	int lines;
+
+	*root = NULL;
+	if (f == NULL)
+		f = by_name(s->file);
+	if (f != NULL && f->lines) {
+		s->format = f->id;
+		return 0;
+	}
+	*root = parse(s, text, len, f == NULL, &lines, e);
+	if (lines)
+		f = by_lines();
+	else if (*root == NULL)
+		return -1;
+	else if (f == NULL)
+		f = by_shape(*root);
+	if (f == NULL)
+		return error_set(e, "'%s': cannot tell its format; name it with "
+		    "--format (%s)", s->file, migrate_format_list());
+	s->format = f->id;
+	if (f->lines) {		/* read as text, line by line */
+		json_decref(*root);
+		*root = NULL;
+	}
+	return 0;
+}

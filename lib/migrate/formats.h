@@ -1,0 +1,57 @@
+/*
+ * formats.h - the table of migrate's formats (formats.c) and each format's
+ * functions (lib/migrate/NAME.c). A format includes it to declare itself; the
+ * run (migrate.c) includes it to tell a source's format and read it. It does
+ * not know the store or the imports ledger.
+ */
+#ifndef CONVCTL_MIGRATE_FORMATS_H
+#define CONVCTL_MIGRATE_FORMATS_H
+
+#include "reader.h"
+
+/* one format convctl imports: one row of mig_formats[] */
+struct mig_format {
+	const char *name;		/* --format NAME; the ledger's "format" */
+	enum migrate_format id;		/* its value in convctl.h */
+	/* file name endings that are this format whatever the content, when
+	 * none is named (NULL-ended); or NULL */
+	const char *const *suffixes;
+	/* one JSON value a line: read as text, never parsed whole */
+	int lines;
+	/* 1: root, the parsed content, has this format's shape; or NULL: the
+	 * content never tells (only the name or --format does) */
+	int (*detect)(json_t *root);
+	/* the source into conversations, each handed to mig_add() */
+	int (*read)(struct mig_reader *, const struct mig_input *,
+	    struct error *);
+};
+
+/* formats.c */
+extern const struct mig_format mig_formats[];	/* ends with a NULL name */
+const struct mig_format *mig_format(enum migrate_format);
+/*
+ * the source's format, into r->src->format: rq->format, else from the file's
+ * name, else from the shape of its content; *root is the parsed text, NULL
+ * for a format that reads lines (the caller frees it)
+ */
+int mig_detect(struct mig_reader *, const char *text, size_t len,
+    json_t **root, struct error *);
+
+/* the formats, one file each */
+int mig_detect_smarthole(json_t *);
+int mig_read_smarthole(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_messages(json_t *);
+int mig_read_messages(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_jsonl(json_t *);
+int mig_read_jsonl(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_chatsidian(json_t *);
+int mig_read_chatsidian(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_aiwhisperer(json_t *);
+int mig_read_aiwhisperer(struct mig_reader *, const struct mig_input *,
+    struct error *);
+
+#endif

@@ -1,0 +1,494 @@
+/*
+ * migrate.c - brings other tools' histories into the store, once: the run.
+ *
+ * A run reads every source first (a file, or the files of a directory), each
+ * through its format's reader (formats.c tells which), and fails on the first
+ * thing wrong before the store is touched. Only then are ids checked against
+ * the store, the conversations appended, and each source recorded in the
+ * store's imports ledger (ledger.c), so that the same bytes are never
+ * imported twice. The caller saves the store, or, on error, does not. It
+ * knows no format: only the table in formats.c does.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats.h"
+#include "migrate.h"
+
+/* finding the sources */
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* the session id a file's name gives: ID.jsonl, or ID/events.jsonl */
+static char *
+session_of(const char *file)
+{
+	const char *base = strrchr(file, '/'), *start;
+	static const char *const exts[] = { ".jsonl", ".ndjson", ".json" };
+	size_t n, i;
+	char *s;
+
+	base = base ? base + 1 : file;
+	if (strcmp(base, "events.jsonl") == 0 && base > file + 1) {
+		for (start = base - 2; start > file && *start != '/'; start--)
+			;
+		if (*start == '/')
+			start++;
+		n = (size_t)(base - 1 - start);
+	} else {
+		start = base;
+		n = strlen(base);
+		for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+			if (has_suffix(base, exts[i]) && n > strlen(exts[i])) {
+				n -= strlen(exts[i]);
+				break;
+			}
+	}
+	s = xmalloc(n + 1);
+	memcpy(s, start, n);
+	s[n] = '\0';
+	return s;
+}
+
+static void
+add_source(struct migrate_result *res, const char *file)
+{
+	struct mig_source *s;
+
+	res->src = xrealloc(res->src, (res->nsrc + 1) * sizeof(*res->src));
+	s = &res->src[res->nsrc++];
+	memset(s, 0, sizeof(*s));
+	s->file = xstrdup(file);
+	s->name = mig_utf8_clean(file);
+	s->session = session_of(s->name);
+	s->convs = json_array();
+	s->own = json_array();
+	s->renamed = json_object();
+}
+
+/*
+ * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
+ * name; never the store itself, should it live there
+ */
+static int
+collect_dir(struct migrate_result *res, const char *dir, const char *store,
+    struct error *e)
+{
+	struct dirent **names = NULL;
+	struct stat sb, self;
+	int have_self = stat(store, &self) == 0;
+	struct buf p = { 0 };
+	const char *n;
+	int i, count, rc = -1;
+
+	if ((count = scandir(dir, &names, NULL, alphasort)) < 0)
+		return error_errno(e, "cannot read directory '%s'", dir);
+	for (i = 0; i < count; i++) {
+		n = names[i]->d_name;
+		if (n[0] == '.')
+			continue;
+		p.len = 0;
+		buf_addf(&p, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", n);
+		if (stat(p.data, &sb) < 0) {
+			error_errno(e, "cannot read '%s'", p.data);
+			goto out;
+		}
+		if (have_self && sb.st_dev == self.st_dev &&
+		    sb.st_ino == self.st_ino)
+			continue;
+		if (S_ISDIR(sb.st_mode)) {
+			buf_adds(&p, "/events.jsonl");
+			if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode))
+				add_source(res, p.data);
+		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
+		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
+			add_source(res, p.data);
+	}
+	if (res->nsrc == 0) {
+		error_set(e, "'%s': no .json or .jsonl files in it, nor "
+		    "SESSION/events.jsonl", dir);
+		goto out;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	buf_free(&p);
+	return rc;
+}
+
+int
+migrate_read(const char *file, size_t max, struct buf *b, struct error *e)
+{
+	struct stat sb;
+	int fd, rc = -1;
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return error_errno(e, "cannot open '%s'", file);
+	if (fstat(fd, &sb) < 0)
+		error_errno(e, "cannot stat '%s'", file);
+	else if (max > 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
+		error_set(e, "'%s' is %jd bytes, larger than the limit of %zu "
+		    "bytes (the max_input_bytes setting)", file,
+		    (intmax_t)sb.st_size, max);
+	else if (max > 0)
+		rc = buf_read_max(b, fd, file, max, "max_input_bytes", e);
+	else
+		rc = buf_read_fd(b, fd, file, e);
+	close(fd);
+	return rc;
+}
+
+
+/* s's bytes: the caller's (read before the store was locked), or the file's */
+static int
+source_text(const struct migrate_request *rq, const struct mig_source *s,
+    struct buf *text, struct error *e)
+{
+	if (rq->data != NULL && strcmp(s->file, rq->path) == 0) {
+		buf_add(text, rq->data, rq->len);
+		return 0;
+	}
+	return migrate_read(s->file, rq->max_bytes, text, e);
+}
+
+/* 1: the same bytes as an earlier source of this run (SRC_DUPLICATE) */
+static int
+duplicate(struct migrate_result *res, size_t k)
+{
+	struct mig_source *s = &res->src[k];
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		if (strcmp(res->src[i].sha, s->sha) == 0) {
+			s->status = SRC_DUPLICATE;
+			s->before = xstrdup(res->src[i].file);
+			s->format = res->src[i].format;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+read_source(struct migrate_result *res, size_t k, json_t *imports,
+    struct error *e)
+{
+	struct mig_source *s = &res->src[k];
+	struct mig_reader r = { res->rq, s, res->notes };
+	struct mig_input in = { 0 };
+	struct buf text = { 0 };
+	json_t *root = NULL;
+	int rc = -1;
+
+	if (source_text(res->rq, s, &text, e) < 0)
+		goto out;
+	sha256_hex(text.data, text.len, s->sha);
+	if (mig_ledger_seen(imports, s) || duplicate(res, k)) {
+		rc = 0;
+		goto out;
+	}
+	/* a byte order mark (Windows editors write one) is not JSON */
+	if (text.len >= 3 && memcmp(text.data, "\xef\xbb\xbf", 3) == 0) {
+		memmove(text.data, text.data + 3, text.len - 2);
+		text.len -= 3;
+	}
+	in.text = text.data ? text.data : "";
+	in.len = text.len;
+	if (mig_detect(&r, in.text, in.len, &root, e) < 0)
+		goto out;
+	in.root = root;
+	rc = mig_format(s->format)->read(&r, &in, e);
+out:
+	json_decref(root);
+	buf_free(&text);
+	return rc;
+}
+
+/* placing the conversations in the store */
+
+static int
+id_taken(struct store *st, json_t *taken, const char *id)
+{
+	return store_find(st, id) != NULL || json_object_get(taken, id) != NULL;
+}
+
+static char *
+free_id(struct store *st, json_t *taken, const char *id)
+{
+	struct buf b = { 0 };
+	int n = 2;
+
+	do {
+		b.len = 0;
+		buf_addf(&b, "%s-%d", id, n++);
+	} while (id_taken(st, taken, b.data));
+	return buf_detach(&b);
+}
+
+/* each conversation gets its id, or a free one; a clash of its own is a conflict */
+static int
+place_ids(struct store *st, struct migrate_result *res, struct error *e)
+{
+	json_t *taken = json_object(), *c, *by;
+	struct mig_source *s;
+	const char *id;
+	char *fresh;
+	size_t k, i;
+	int rc = -1;
+
+	for (k = 0; k < res->nsrc; k++) {
+		s = &res->src[k];
+		json_array_foreach(s->convs, i, c) {
+			id = json_str(c, "id", NULL);
+			if (!id_taken(st, taken, id)) {
+				json_object_set_new(taken, id, json_string(s->name));
+				continue;
+			}
+			fresh = free_id(st, taken, id);
+			if (json_is_true(json_array_get(s->own, i)) &&
+			    !res->rq->rename_conflicts) {
+				by = json_object_get(taken, id);
+				if (by != NULL)
+					error_set(e, "'%s': conversation '%s' is also "
+					    "in '%s'; nothing imported "
+					    "(--rename-conflicts imports it as "
+					    "'%s')", s->file, id,
+					    json_string_value(by), fresh);
+				else
+					error_set(e, "'%s': conversation '%s' is "
+					    "already in the store; nothing "
+					    "imported (--rename-conflicts imports "
+					    "it as '%s')", s->file, id, fresh);
+				free(fresh);
+				goto out;
+			}
+			if (json_is_true(json_array_get(s->own, i)))
+				json_object_set_new(s->renamed, fresh,
+				    json_string(id));
+			json_object_set_new(c, "id", json_string(fresh));
+			json_object_set_new(taken, fresh, json_string(s->name));
+			free(fresh);
+		}
+	}
+	rc = 0;
+out:
+	json_decref(taken);
+	return rc;
+}
+
+/* at most one conversation is active: a second is ended at its last message */
+static void
+one_active(struct store *st, struct migrate_result *res)
+{
+	int active = store_active(st) != NULL;
+	json_t *c, *msgs, *end;
+	struct mig_source *s;
+	size_t k, i, n;
+
+	for (k = 0; k < res->nsrc; k++) {
+		s = &res->src[k];
+		json_array_foreach(s->convs, i, c) {
+			if (!json_is_null(json_object_get(c, "endedAt")) &&
+			    json_object_get(c, "endedAt") != NULL)
+				continue;
+			if (!active) {
+				active = 1;
+				continue;
+			}
+			msgs = json_object_get(c, "messages");
+			n = json_array_size(msgs);
+			end = n > 0 ? json_object_get(json_array_get(msgs, n - 1),
+			    "timestamp") : json_object_get(c, "startedAt");
+			json_object_set(c, "endedAt", end);
+			mig_notes_add(res->notes, "'%s': conversation '%s' was active; "
+			    "ended it at %s, as the store has an active one",
+			    s->file, json_str(c, "id", NULL),
+			    json_string_value(end));
+		}
+	}
+}
+
+/* the readers build valid conversations; this is the store's own check */
+static int
+validate_all(const struct migrate_result *res, struct error *e)
+{
+	struct buf where = { 0 };
+	json_t *c;
+	size_t k, i;
+	int rc = 0;
+
+	for (k = 0; k < res->nsrc && rc == 0; k++)
+		json_array_foreach(res->src[k].convs, i, c)
+			if ((rc = conv_validate(c, mig_path(&where, "'%s': "
+			    "conversation %zu", res->src[k].file, i), e)) < 0)
+				break;
+	buf_free(&where);
+	return rc;
+}
+
+static int
+append_all(struct store *st, struct migrate_result *res, struct error *e)
+{
+	json_t *c;
+	size_t k, i;
+
+	for (k = 0; k < res->nsrc; k++)
+		json_array_foreach(res->src[k].convs, i, c) {
+			if (store_append(st, json_incref(c), e) == NULL)
+				return -1;
+			/* a summary on a conversation the source did not name
+			 * is one the reader wrote (SmartHole's flat history) */
+			json_object_set_new(res->imported, json_str(c, "id", NULL),
+			    json_boolean(!json_is_true(json_array_get(
+			    res->src[k].own, i)) && json_is_string(
+			    json_object_get(c, "summary"))));
+			res->nconv++;
+			res->nmsg += json_array_size(json_object_get(c,
+			    "messages"));
+		}
+	return 0;
+}
+
+int
+migrate_run(struct store *st, const struct migrate_request *rq,
+    struct migrate_result **out, struct error *e)
+{
+	struct migrate_result *res = xmalloc(sizeof(*res));
+	json_t *imports;
+	struct stat sb;
+	size_t k;
+
+	memset(res, 0, sizeof(*res));
+	res->rq = rq;
+	res->notes = json_array();
+	res->imported = json_object();
+	*out = res;
+	if (mig_ledger(st, &imports, e) < 0)
+		return -1;
+	if (stat(rq->path, &sb) < 0)
+		return error_errno(e, "cannot read '%s'", rq->path);
+	if (S_ISDIR(sb.st_mode)) {
+		if (collect_dir(res, rq->path, store_path(st), e) < 0)
+			return -1;
+	} else
+		add_source(res, rq->path);
+	for (k = 0; k < res->nsrc; k++) {
+		if (read_source(res, k, imports, e) < 0)
+			return -1;
+		if (res->src[k].status == SRC_NEW)
+			res->nnew++;
+		if (res->nsrc > 1 && rq->progress != NULL)
+			rq->progress(rq->progress_arg, rq->path, k + 1, res->nsrc);
+	}
+	if (res->nnew == 0)
+		return 0;
+	if (place_ids(st, res, e) < 0)
+		return -1;
+	one_active(st, res);
+	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0)
+		return -1;
+	mig_ledger_record(st, res, imports);
+	return 0;
+}
+
+size_t
+migrate_imported(const struct migrate_result *res)
+{
+	return res->nconv;
+}
+
+int
+migrate_changed(const struct migrate_result *res)
+{
+	return res->nnew > 0;
+}
+
+int
+migrate_was_imported(const struct migrate_result *res, const char *id)
+{
+	return json_object_get(res->imported, id) != NULL;
+}
+
+int
+migrate_made_summary(const struct migrate_result *res, const char *id)
+{
+	return json_is_true(json_object_get(res->imported, id));
+}
+
+/*
+ * The conversations the import added that are still in the store, ended, and
+ * in want of a summary: those without one, and those with the summary migrate
+ * wrote itself, which a model may better but the offline summarizer, saying
+ * less, may not. A summary the source gave is kept.
+ */
+struct summary_job **
+migrate_summary_jobs(struct store *st, const struct migrate_result *res,
+    const struct summary_config *cf, char *const *pruned, size_t npruned,
+    size_t *njobs)
+{
+	struct summary_job **jobs;
+	struct conv **ended;
+	const char *id;
+	size_t n, i, k;
+	int model = cf->kind == SUMMARY_OPENAI || cf->kind == SUMMARY_ANTHROPIC;
+
+	ended = store_ended(st, &n);
+	jobs = xmalloc((n + 1) * sizeof(*jobs));
+	*njobs = 0;
+	for (i = 0; i < n; i++) {
+		id = conv_id(ended[i]);
+		if (!migrate_was_imported(res, id))
+			continue;
+		/* --dry-run's rolling limit names what it would remove */
+		for (k = 0; k < npruned && strcmp(pruned[k], id) != 0; k++)
+			;
+		if (k < npruned)
+			continue;
+		if (conv_summary(ended[i]) == NULL ||
+		    (model && migrate_made_summary(res, id)))
+			jobs[(*njobs)++] = summary_job_new(ended[i]);
+	}
+	free(ended);
+	return jobs;
+}
+
+const char *
+migrate_note(const struct migrate_result *res, size_t i)
+{
+	return json_string_value(json_array_get(res->notes, i));
+}
+
+void
+migrate_free(struct migrate_result *res)
+{
+	size_t k;
+
+	if (res == NULL)
+		return;
+	for (k = 0; k < res->nsrc; k++) {
+		free(res->src[k].file);
+		free(res->src[k].name);
+		free(res->src[k].session);
+		free(res->src[k].before);
+		json_decref(res->src[k].convs);
+		json_decref(res->src[k].own);
+		json_decref(res->src[k].renamed);
+	}
+	free(res->src);
+	json_decref(res->notes);
+	json_decref(res->imported);
+	free(res);
+}

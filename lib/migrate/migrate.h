@@ -1,0 +1,32 @@
+/*
+ * migrate.h - what the run's files share: the result a run builds
+ * (migrate.c), records in the imports ledger (ledger.c) and reports
+ * (report.c). A format reader never includes it: readers see reader.h only.
+ */
+#ifndef CONVCTL_MIGRATE_RUN_H
+#define CONVCTL_MIGRATE_RUN_H
+
+#include "reader.h"
+
+struct migrate_result {
+	const struct migrate_request *rq;
+	struct mig_source *src;
+	size_t nsrc;
+	json_t *notes;			/* strings */
+	json_t *imported;		/* id -> the conversations added; true: its
+					 * summary is migrate's own */
+	size_t nconv, nmsg, nnew;
+};
+
+/* ledger.c: the store's "imports", a record of each source by its SHA-256 */
+
+/* st's ledger, or NULL when it has none yet; -1 when it is not an array */
+int mig_ledger(struct store *, json_t **imports, struct error *);
+/* 1: s's bytes are in the ledger, and s says when (SRC_BEFORE); else 0 */
+int mig_ledger_seen(json_t *imports, struct mig_source *s);
+/* each new source into the ledger (made when st has none), and the time
+ * into "lastMigrated" */
+void mig_ledger_record(struct store *, const struct migrate_result *,
+    json_t *imports);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * reader.h - what a migrate format reader sees: the source it reads, the run's
+ * request, and the helpers every reader uses (reader.c, openai.c). It knows
+ * nothing of the store, the imports ledger or the report: a reader only turns
+ * one source's text into conversation objects. Nothing outside lib/ sees it.
+ *
+ * A reader checks the shape as it goes and fails on the first thing wrong,
+ * naming the file and the JSON path (or the line, for JSON lines). Fields the
+ * store does not know are kept on the conversation or message they came with
+ * (mig_keep_extra), so nothing the source said is lost.
+ */
+#ifndef CONVCTL_MIGRATE_READER_H
+#define CONVCTL_MIGRATE_READER_H
+
+#include "../internal.h"
+
+enum source_status { SRC_NEW, SRC_BEFORE, SRC_DUPLICATE };
+
+/* one file read: what it was, and the conversations found in it */
+struct mig_source {
+	char *file;			/* as found: PATH or DIR/NAME */
+	char *name;			/* file as valid UTF-8, for JSON */
+	char *session;			/* the session id its name gives, for jsonl */
+	enum migrate_format format;
+	char sha[SHA256_HEX_LEN];
+	enum source_status status;
+	char *before;			/* SRC_BEFORE: when; SRC_DUPLICATE: which file */
+	json_t *convs;			/* conversation objects, in order */
+	json_t *own;			/* parallel: true when the id is the source's own */
+	json_t *renamed;		/* new id -> the id the source gave */
+	size_t messages;
+};
+
+/* the reader's view of a run */
+struct mig_reader {
+	const struct migrate_request *rq;
+	struct mig_source *src;
+	json_t *notes;			/* strings */
+};
+
+/* what a reader reads: the source's bytes, and their JSON when parsed whole */
+struct mig_input {
+	const char *text;		/* never NULL */
+	size_t len;
+	json_t *root;			/* NULL for a format that reads lines */
+};
+
+/* reader.c: handing conversations to the run, notes and progress */
+
+/* hands a finished conversation (a reference) to the run; own: its id is the
+ * source's, so a clash is a conflict rather than a reason to pick another;
+ * splittable: --split may cut it at long gaps */
+void mig_add(struct mig_reader *, json_t *conv, int own, int splittable);
+void mig_note(struct mig_reader *, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void mig_progress(struct mig_reader *, size_t done, size_t total);
+/* sets e to "'FILE': " and the message; returns -1 */
+int mig_bad(struct mig_reader *, struct error *, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* b emptied, then fmt: a JSON path for an error, however long; b's text */
+const char *mig_path(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void mig_notes_add(json_t *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* reader.c: times */
+
+/* m's "timestamp" in milliseconds, 0 when it has none that parses */
+int64_t mig_time(json_t *m);
+/* v as a time: ISO 8601, or epoch milliseconds as a number or a string of
+ * digits (below 1e11: seconds); -1 when it is none */
+int mig_time_of(json_t *v, int64_t *ms);
+/* s is digits, with a fraction perhaps: epoch milliseconds, not ISO 8601 */
+int mig_is_epoch(const char *s);
+/* v at path, which may be absent: its time, else the import time; an error
+ * naming path when it is there and not a time */
+int mig_want_time(struct mig_reader *, json_t *v, const char *path,
+    int64_t *ms, struct error *);
+
+/* reader.c: building the store's shapes */
+
+json_t *mig_message(const char *id, int64_t ms, const char *role,
+    const char *text, size_t len);
+/* b = a message id for sources that give none: unique in the conversation */
+void mig_message_id(struct buf *b, int64_t ms, size_t index);
+json_t *mig_conversation(const char *id, int64_t started, int64_t ended,
+    const char *title, const char *summary);
+/* a conversation holding msgs, its times theirs (or the import time) */
+json_t *mig_conversation_of(struct mig_reader *, const char *id, json_t *msgs,
+    const char *title);
+/* conv-MS, MS the first message's time, as SmartHole names them; the run
+ * makes it unique */
+char *mig_generated_id(json_t *msgs, int64_t now);
+/* copies src's fields but those in the NULL-ended skip, and those dst has */
+void mig_keep_extra(json_t *dst, json_t *src, const char *const *skip);
+/* appends name to tools unless it is there: distinct, in first-seen order */
+void mig_tool_add(json_t *tools, const char *name);
+/* msg's "toolsUsed", when tools has any */
+void mig_set_tools(json_t *msg, json_t *tools);
+/* content's text into b: a string, null as empty, text parts joined by
+ * newlines (*partial: other parts were there), else its JSON */
+void mig_content_text(json_t *content, struct buf *b, int *partial);
+/* s with each byte that is not UTF-8 replaced by U+FFFD (new memory) */
+char *mig_utf8_clean(const char *s);
+json_t *mig_clean_string(const char *s);
+
+/* openai.c: OpenAI-style chat messages, which several formats hold */
+
+/* the array arr at path into msgs, one message per item */
+int mig_openai_messages(struct mig_reader *, json_t *arr, const char *path,
+    json_t *msgs, struct error *);
+
+#endif

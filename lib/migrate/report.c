@@ -1,0 +1,134 @@
+/*
+ * report.c - what a migrate run found and did, as lines or one JSON object.
+ * It reads the run's result and changes nothing; it knows no format but by
+ * name, and nothing of the ledger.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate.h"
+
+static const char *
+plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* how many of ids[0..n) this run imported */
+static size_t
+imported_among(const struct migrate_result *res, char *const *ids, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += migrate_was_imported(res, ids[i]);
+	return k;
+}
+
+static const char *const status_names[] = { "imported", "already-imported",
+    "duplicate" };
+
+static json_t *
+report_json(const struct migrate_result *res, int dry_run,
+    char *const *pruned, size_t npruned)
+{
+	json_t *root, *sources, *src, *convs, *c, *ids;
+	struct mig_source *s;
+	size_t k, i;
+
+	sources = json_array();
+	for (k = 0; k < res->nsrc; k++) {
+		s = &res->src[k];
+		convs = json_array();
+		json_array_foreach(s->convs, i, c) {
+			json_t *o = json_pack("{s:O, s:I}", "id",
+			    json_object_get(c, "id"), "messages",
+			    (json_int_t)json_array_size(json_object_get(c,
+			    "messages")));
+
+			if (json_object_get(s->renamed, json_str(c, "id", NULL)))
+				json_object_set(o, "renamedFrom", json_object_get(
+				    s->renamed, json_str(c, "id", NULL)));
+			json_array_append_new(convs, o);
+		}
+		src = json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "file", s->name,
+		    "format", migrate_format_name(s->format), "sha256", s->sha,
+		    "status", status_names[s->status], "conversations", convs,
+		    "messages", (json_int_t)s->messages);
+		if (s->status == SRC_BEFORE)
+			json_object_set_new(src, "importedAt", json_string(s->before));
+		else if (s->status == SRC_DUPLICATE)
+			json_object_set_new(src, "sameAs", mig_clean_string(s->before));
+		json_array_append_new(sources, src);
+	}
+	ids = json_array();
+	for (i = 0; i < npruned; i++)
+		json_array_append_new(ids, json_string(pruned[i]));
+	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o, s:I, s:I}", "path",
+	    mig_clean_string(res->rq->path), "dryRun", dry_run, "conversations",
+	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
+	    "sources", sources, "notes", res->notes, "pruned", ids,
+	    "prunedCount", (json_int_t)npruned, "prunedImported",
+	    (json_int_t)imported_among(res, pruned, npruned));
+	return root;
+}
+
+void
+migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
+    char *const *pruned, size_t npruned, int json)
+{
+	struct mig_source *s;
+	json_t *c, *from, *root;
+	size_t k, i, n;
+
+	if (json) {
+		root = report_json(res, dry_run, pruned, npruned);
+		json_dump_buf(out, root);
+		buf_addc(out, '\n');
+		json_decref(root);
+		return;
+	}
+	for (k = 0; k < res->nsrc; k++) {
+		s = &res->src[k];
+		if (s->status == SRC_BEFORE) {
+			buf_addf(out, "%s: %s, imported before (%s); skipped\n",
+			    s->file, migrate_format_name(s->format), s->before);
+			continue;
+		}
+		if (s->status == SRC_DUPLICATE) {
+			buf_addf(out, "%s: the same bytes as '%s'; skipped\n",
+			    s->file, s->before);
+			continue;
+		}
+		n = json_array_size(s->convs);
+		buf_addf(out, "%s: %s, %zu %s, %zu %s\n", s->file,
+		    migrate_format_name(s->format), n, plural(n, "conversation",
+		    "conversations"), s->messages, plural(s->messages, "message",
+		    "messages"));
+		json_array_foreach(s->convs, i, c) {
+			n = json_array_size(json_object_get(c, "messages"));
+			buf_addf(out, "  %s: %zu %s", json_str(c, "id", NULL), n,
+			    plural(n, "message", "messages"));
+			from = json_object_get(s->renamed, json_str(c, "id", NULL));
+			if (from != NULL)
+				buf_addf(out, " (renamed from '%s')",
+				    json_string_value(from));
+			buf_addc(out, '\n');
+		}
+	}
+	if (res->nnew == 0) {
+		buf_addf(out, "nothing new to import from '%s'\n", res->rq->path);
+		return;
+	}
+	buf_addf(out, "%s %zu %s (%zu %s) from %zu %s\n", dry_run ?
+	    "would import" : "imported", res->nconv, plural(res->nconv,
+	    "conversation", "conversations"), res->nmsg, plural(res->nmsg,
+	    "message", "messages"), res->nnew, plural(res->nnew, "source",
+	    "sources"));
+	if (npruned > 0)
+		buf_addf(out, "the rolling limit (max_conversations) %s %zu "
+		    "oldest ended %s, %zu of them imported here\n", dry_run ?
+		    "would remove" : "removed", npruned, plural(npruned,
+		    "conversation", "conversations"), imported_among(res, pruned,
+		    npruned));
+}
