@@ -6,8 +6,8 @@
  * it: each conversation stays a range of the file's bytes with the few fields
  * the store caches, and only those that conv_json() is asked for are parsed
  * with jansson. A file the scanner refuses is parsed whole with jansson and
- * checked here, whose errors name the JSON path, or jansson's the line and
- * column. Opening for writing takes the lock
+ * checked against the store's shape (shape.c), whose errors name the JSON
+ * path, or jansson's the line and column. Opening for writing takes the lock
  * (lock.c) first; saving is save.c's.
  *
  * It does not know how the path is resolved (store-path.c), how the lock is
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "scan.h"
+#include "shape.h"
 #include "store-file.h"
 
 static const char *const roles[ROLE_COUNT] = { "user", "assistant", "system", "tool" };
@@ -55,116 +56,6 @@ json_str(const json_t *obj, const char *key, size_t *len)
 	if (len != NULL)
 		*len = json_string_length(v);
 	return json_string_value(v);
-}
-
-/* shape checks: each returns -1 with the JSON path of what is wrong */
-
-static int
-want_time(json_t *obj, const char *key, int nullable, const char *where,
-    int64_t *ms, struct error *e)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (v == NULL || (nullable && json_is_null(v))) {
-		if (!nullable)
-			return error_set(e, "%s: missing '%s'", where, key);
-		*ms = -1;
-		return 0;
-	}
-	if (!json_is_text(v))
-		return error_set(e, "%s.%s: expected a time string%s", where, key,
-		    nullable ? " or null" : "");
-	if (ts_parse(json_string_value(v), ms) < 0)
-		return error_set(e, "%s.%s: not an ISO 8601 time from 1970 on: '%s'", where,
-		    key, json_string_value(v));
-	return 0;
-}
-
-/* obj.key is there and a string, not "" when nonempty; *v is it */
-static int
-want_string(json_t *obj, const char *key, int nonempty, const char *where,
-    json_t **v, struct error *e)
-{
-	*v = json_object_get(obj, key);
-	if (*v == NULL)
-		return error_set(e, "%s: missing '%s'", where, key);
-	if (!json_is_text(*v) || (nonempty && json_string_length(*v) == 0))
-		return error_set(e, "%s.%s: expected a %sstring", where, key,
-		    nonempty ? "non-empty " : "");
-	return 0;
-}
-
-static int
-want_string_or_null(json_t *obj, const char *key, const char *where,
-    struct error *e)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (v != NULL && !json_is_null(v) && !json_is_text(v))
-		return error_set(e, "%s.%s: expected a string or null", where, key);
-	return 0;
-}
-
-static int
-message_validate(json_t *m, const char *where, struct error *e)
-{
-	json_t *v, *t;
-	enum conv_role r;
-	int64_t ms;
-	size_t i;
-
-	if (!json_is_object(m))
-		return error_set(e, "%s: expected an object", where);
-	if (want_string(m, "role", 0, where, &v, e) < 0)
-		return -1;
-	if (role_parse(json_string_value(v), &r) < 0)
-		return error_set(e, "%s.role: unknown role '%s' (expected user, "
-		    "assistant, system or tool)", where, json_string_value(v));
-	if (want_string(m, "content", 0, where, &v, e) < 0 ||
-	    want_time(m, "timestamp", 0, where, &ms, e) < 0)
-		return -1;
-	v = json_object_get(m, "id");
-	if (v != NULL && !json_is_text(v))
-		return error_set(e, "%s.id: expected a string", where);
-	v = json_object_get(m, "toolsUsed");
-	if (v != NULL && !json_is_null(v)) {
-		if (!json_is_array(v))
-			return error_set(e, "%s.toolsUsed: expected an array", where);
-		json_array_foreach(v, i, t)
-			if (!json_is_text(t))
-				return error_set(e, "%s.toolsUsed[%zu]: expected a "
-				    "string", where, i);
-	}
-	return 0;
-}
-
-int
-conv_validate(json_t *c, const char *where, struct error *e)
-{
-	char at[256];
-	json_t *v, *msgs, *m;
-	int64_t ms;
-	size_t i;
-
-	if (!json_is_object(c))
-		return error_set(e, "%s: expected an object", where);
-	if (want_string(c, "id", 1, where, &v, e) < 0 ||
-	    want_time(c, "startedAt", 0, where, &ms, e) < 0 ||
-	    want_time(c, "endedAt", 1, where, &ms, e) < 0 ||
-	    want_string_or_null(c, "title", where, e) < 0 ||
-	    want_string_or_null(c, "summary", where, e) < 0)
-		return -1;
-	msgs = json_object_get(c, "messages");
-	if (msgs == NULL)
-		return error_set(e, "%s: missing 'messages'", where);
-	if (!json_is_array(msgs))
-		return error_set(e, "%s.messages: expected an array", where);
-	json_array_foreach(msgs, i, m) {
-		snprintf(at, sizeof(at), "%s.messages[%zu]", where, i);
-		if (message_validate(m, at, e) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* fills what the store caches about c from c->obj, which is valid */
@@ -352,52 +243,47 @@ error_in_file(struct error *e, const char *path)
 static int
 adopt(struct store *st, json_t *root, struct error *e)
 {
-	char where[64];
-	json_t *v, *convs, *c;
+	struct buf where = { 0 };
+	json_t *convs, *c;
 	struct conv *active = NULL, *cv;
 	size_t i, j;
+	int rc = -1;
 
-	if (!json_is_object(root))
-		return error_set(e, "expected a JSON object at the top");
-	v = json_object_get(root, "version");
-	if (v != NULL) {
-		if (!json_is_integer(v) || json_integer_value(v) < 1)
-			return error_set(e, "version: expected a whole number from 1");
-		if (json_integer_value(v) > STORE_VERSION)
-			return error_set(e, "store version %lld is newer than this "
-			    "convctl knows (%d); upgrade convctl",
-			    (long long)json_integer_value(v), STORE_VERSION);
-	}
-	v = json_object_get(root, "lastMigrated");
-	if (v != NULL && !json_is_null(v) && !json_is_text(v))
-		return error_set(e, "lastMigrated: expected a string or null");
+	/* the conversations one by one below: the first wrong one is named */
+	if (shape_check(&shape_store, root, NULL, 0, e) < 0)
+		return -1;
 	convs = json_object_get(root, "conversations");
-	if (convs != NULL && !json_is_array(convs))
-		return error_set(e, "conversations: expected an array");
 	json_array_foreach(convs, i, c) {
-		snprintf(where, sizeof(where), "conversations[%zu]", i);
-		if (conv_validate(c, where, e) < 0)
-			return -1;
-		if ((cv = store_append(st, json_incref(c), e)) == NULL)
-			return -1;
+		where.len = 0;
+		buf_addf(&where, "conversations[%zu]", i);
+		if (conv_validate(c, where.data, e) < 0 ||
+		    (cv = store_append(st, json_incref(c), e)) == NULL)
+			goto out;
 		if (cv->ended < 0) {
-			if (active != NULL)
-				return error_set(e, "%s: two active conversations "
-				    "('%s' and '%s'); at most one may have endedAt "
-				    "null", where, active->id, cv->id);
+			if (active != NULL) {
+				error_set(e, "%s: two active conversations ('%s' "
+				    "and '%s'); at most one may have endedAt null",
+				    where.data, active->id, cv->id);
+				goto out;
+			}
 			active = cv;
 		}
 	}
 	/* ids are unique; a sort would be faster, but stores are small in count */
 	for (i = 1; i < st->n; i++)
 		for (j = 0; j < i; j++)
-			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0)
-				return error_set(e, "conversations[%zu].id: '%s' is "
-				    "also the id of conversations[%zu]", i,
+			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0) {
+				error_set(e, "conversations[%zu].id: '%s' is also "
+				    "the id of conversations[%zu]", i,
 				    st->conv[i]->id, j);
+				goto out;
+			}
 	json_object_del(root, "conversations");
 	st->root = json_incref(root);
-	return 0;
+	rc = 0;
+out:
+	buf_free(&where);
+	return rc;
 }
 
 /* the scanner's result, which it checked, into st; it takes sc's strings */
