@@ -621,56 +621,79 @@ isdigit_(int c)
 	return c >= '0' && c <= '9';
 }
 
-static int
-number(struct scanner *s, int64_t *iv)
+/* past the digits at p */
+static const unsigned char *
+digits(const unsigned char *p, const unsigned char *end)
 {
-	const unsigned char *p = s->p, *end = s->end;
-	char tmp[64], *buf;
-	size_t n;
-	int real = 0, rc = 0;
-	long long v;
+	while (p < end && isdigit_(*p))
+		p++;
+	return p;
+}
 
+/*
+ * The end of the number at p by RFC 8259's grammar, or NULL when there is
+ * none: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?. *real: it has a
+ * fraction or an exponent.
+ */
+static const unsigned char *
+number_end(const unsigned char *p, const unsigned char *end, int *real)
+{
+	*real = 0;
 	if (p < end && *p == '-')
 		p++;
 	if (p >= end || !isdigit_(*p))
-		return -1;
-	if (*p++ == '0') {
-		if (p < end && isdigit_(*p))
-			return -1;
-	} else
-		while (p < end && isdigit_(*p))
-			p++;
+		return NULL;
+	if (*p == '0' && ++p < end && isdigit_(*p))
+		return NULL;	/* no leading zero */
+	p = digits(p, end);
 	if (p < end && *p == '.') {
-		real = 1;
+		*real = 1;
 		if (++p >= end || !isdigit_(*p))
-			return -1;
-		while (p < end && isdigit_(*p))
-			p++;
+			return NULL;
+		p = digits(p, end);
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
-		real = 1;
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
+		*real = 1;
+		if (++p < end && (*p == '+' || *p == '-'))
 			p++;
 		if (p >= end || !isdigit_(*p))
-			return -1;
-		while (p < end && isdigit_(*p))
-			p++;
+			return NULL;
+		p = digits(p, end);
 	}
-	n = (size_t)(p - s->p);
+	return p;
+}
+
+/* the n bytes at p, a number, as a whole number that fits int64_t, or -1 */
+static int
+whole_number(const unsigned char *p, size_t n, int real, int64_t *iv)
+{
+	char tmp[64], *buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
+	long long v;
+	int rc = 0;
+
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoll(buf, NULL, 10);
+	if (real || errno == ERANGE)
+		rc = -1;
+	*iv = v;
+	if (buf != tmp)
+		free(buf);
+	return rc;
+}
+
+static int
+number(struct scanner *s, int64_t *iv)
+{
+	const unsigned char *p;
+	int real, rc = 0;
+
+	if ((p = number_end(s->p, s->end, &real)) == NULL)
+		return -1;
 	/* any number is kept as its text; only one the store reads is valued */
-	if (iv != NULL) {
-		buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
-		memcpy(buf, s->p, n);
-		buf[n] = '\0';
-		errno = 0;
-		v = strtoll(buf, NULL, 10);
-		if (real || errno == ERANGE)
-			rc = -1;	/* a whole number was wanted */
-		*iv = v;
-		if (buf != tmp)
-			free(buf);
-	}
+	if (iv != NULL)
+		rc = whole_number(s->p, (size_t)(p - s->p), real, iv);
 	s->p = p;
 	nul_quirk(s);
 	return rc;
