@@ -146,12 +146,11 @@ serialize(struct store *st, struct pieces *o)
 {
 	const char *key;
 	json_t *v, *k;
-	size_t i, klen;
-	char head[64];
+	size_t i, klen, off = o->text.len;
 
-	snprintf(head, sizeof(head), "{\n  \"version\": %d,\n  \"conversations\": [",
+	buf_addf(&o->text, "{\n  \"version\": %d,\n  \"conversations\": [",
 	    STORE_VERSION);
-	piece_text(o, head, strlen(head));
+	piece_add(o, NULL, off, o->text.len - off);
 	for (i = 0; i < st->n; i++)
 		piece_conv(o, i ? ",\n    " : "\n    ", st->conv[i]);
 	piece_text(o, st->n ? "\n  ]" : "]", st->n ? 4 : 1);
