@@ -22,7 +22,8 @@ int conv_refresh(struct conv *, struct error *);
 struct conv *store_append(struct store *, json_t *, struct error *);
 /* the store's top-level object, without "conversations" */
 json_t *store_root(struct store *);
-/* checks one conversation's shape; where is its JSON path for errors */
+/* shape.c: checks one conversation's shape; where is its JSON path for
+ * errors */
 int conv_validate(json_t *, const char *where, struct error *);
 
 /* json.c: the one JSON writer: compact, UTF-8, keys in their order, a

@@ -5,8 +5,9 @@
  * Building every conversation with jansson only to write most of them back
  * unchanged costs ten times what reading and writing the file does. This
  * scanner walks the bytes once, applies the rules of JSON below and the
- * store's shape rules of adopt() and conv_validate(), and keeps each
- * conversation as its byte range and the few fields the store caches. The
+ * store's shape, read from shape.c's tables (the ones conv_validate() and
+ * adopt() check a jansson tree by), and keeps each conversation as its byte
+ * range and the few fields the store caches. The
  * rules are jansson 2.14's with JSON_LOAD_FLAGS, but two, where jansson
  * refuses valid JSON:
  *   - RFC 8259 syntax with an object or array at the top (the store wants an
@@ -25,8 +26,9 @@
  *     skipped (jansson's reader loses the byte it puts back when it is NUL).
  * scan_json() builds a value by these rules: jansson's json_loadb() would
  * refuse the two kinds and turn numbers into doubles. Whatever the scanner
- * refuses goes to scan_json() and adopt(), whose error names the JSON path,
- * or, when it is not JSON, to jansson, which names the line and column.
+ * refuses goes to scan_json() and adopt() (shape_check()), whose error names
+ * the JSON path, or, when it is not JSON, to jansson, which names the line
+ * and column.
  * fuzz/fuzz_scan.c checks the scanner against jansson on all the rest.
  */
 #include <errno.h>
@@ -45,6 +47,7 @@
 
 #include "internal.h"
 #include "scan.h"
+#include "shape.h"
 
 #define MAX_DEPTH 2048		/* jansson's JSON_PARSER_MAX_DEPTH */
 #define MAX_KEYS 64		/* past this, an object's keys are checked sorted */
@@ -70,6 +73,7 @@ struct scanner {
 	int canon;		/* what was scanned since it was set is canonical */
 	struct str *keys;	/* the keys of the objects open now */
 	size_t nkeys, capkeys;
+	unsigned conv_needs, msg_needs;	/* required(): the rows that must be */
 };
 
 /* bytes a string may hold as they are (UTF-8 is checked beforehand) */
@@ -459,18 +463,20 @@ decode(const struct str *t)
 	return out;
 }
 
-/* t's value is the n bytes of name */
-static int
-str_is(const struct str *t, const char *name, size_t n)
+/* the row of sh that key t names (decoded), or -1: a field kept as it is */
+static inline __attribute__((always_inline)) int
+field_of(const struct shape *sh, const struct str *t)
 {
 	char tmp[128];
+	size_t n;
 
 	if (!t->esc)
-		return t->len == n && memcmp(t->p, name, n) == 0;
+		return shape_field_find(sh, (const char *)t->p, t->len);
 	/* a value is at least a sixth of its escaped text: longer than any name */
 	if (t->len >= sizeof(tmp))
-		return 0;
-	return decode_into(t, tmp) == n && memcmp(tmp, name, n) == 0;
+		return -1;
+	n = decode_into(t, tmp);
+	return shape_field_find(sh, tmp, n);
 }
 
 static int
@@ -492,30 +498,15 @@ str_eq(const struct str *a, const struct str *b)
 	return eq;
 }
 
-/* ts_parse() of a string's value, as a C string as jansson's path gives it */
+/* shape_text() of a string's value, as a C string as jansson's path gives it */
 static int
-str_time(const struct str *t, int64_t *ms)
+str_rule(const struct str *t, const struct shape_field *f, int64_t *ms)
 {
 	char tmp[64], *buf = t->len < sizeof(tmp) ? tmp : xmalloc(t->len + 1);
 	int rc;
 
 	decode_into(t, buf);
-	rc = ts_parse(buf, ms);
-	if (buf != tmp)
-		free(buf);
-	return rc;
-}
-
-/* role_parse() of a string's value, as a C string */
-static int
-str_role(const struct str *t)
-{
-	char tmp[64], *buf = t->len < sizeof(tmp) ? tmp : xmalloc(t->len + 1);
-	enum conv_role r;
-	int rc;
-
-	decode_into(t, buf);
-	rc = role_parse(buf, &r);
+	rc = shape_text(f, buf, ms);
 	if (buf != tmp)
 		free(buf);
 	return rc;
@@ -630,56 +621,79 @@ isdigit_(int c)
 	return c >= '0' && c <= '9';
 }
 
-static int
-number(struct scanner *s, int64_t *iv)
+/* past the digits at p */
+static const unsigned char *
+digits(const unsigned char *p, const unsigned char *end)
 {
-	const unsigned char *p = s->p, *end = s->end;
-	char tmp[64], *buf;
-	size_t n;
-	int real = 0, rc = 0;
-	long long v;
+	while (p < end && isdigit_(*p))
+		p++;
+	return p;
+}
 
+/*
+ * The end of the number at p by RFC 8259's grammar, or NULL when there is
+ * none: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?. *real: it has a
+ * fraction or an exponent.
+ */
+static const unsigned char *
+number_end(const unsigned char *p, const unsigned char *end, int *real)
+{
+	*real = 0;
 	if (p < end && *p == '-')
 		p++;
 	if (p >= end || !isdigit_(*p))
-		return -1;
-	if (*p++ == '0') {
-		if (p < end && isdigit_(*p))
-			return -1;
-	} else
-		while (p < end && isdigit_(*p))
-			p++;
+		return NULL;
+	if (*p == '0' && ++p < end && isdigit_(*p))
+		return NULL;	/* no leading zero */
+	p = digits(p, end);
 	if (p < end && *p == '.') {
-		real = 1;
+		*real = 1;
 		if (++p >= end || !isdigit_(*p))
-			return -1;
-		while (p < end && isdigit_(*p))
-			p++;
+			return NULL;
+		p = digits(p, end);
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
-		real = 1;
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
+		*real = 1;
+		if (++p < end && (*p == '+' || *p == '-'))
 			p++;
 		if (p >= end || !isdigit_(*p))
-			return -1;
-		while (p < end && isdigit_(*p))
-			p++;
+			return NULL;
+		p = digits(p, end);
 	}
-	n = (size_t)(p - s->p);
+	return p;
+}
+
+/* the n bytes at p, a number, as a whole number that fits int64_t, or -1 */
+static int
+whole_number(const unsigned char *p, size_t n, int real, int64_t *iv)
+{
+	char tmp[64], *buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
+	long long v;
+	int rc = 0;
+
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoll(buf, NULL, 10);
+	if (real || errno == ERANGE)
+		rc = -1;
+	*iv = v;
+	if (buf != tmp)
+		free(buf);
+	return rc;
+}
+
+static int
+number(struct scanner *s, int64_t *iv)
+{
+	const unsigned char *p;
+	int real, rc = 0;
+
+	if ((p = number_end(s->p, s->end, &real)) == NULL)
+		return -1;
 	/* any number is kept as its text; only one the store reads is valued */
-	if (iv != NULL) {
-		buf = n < sizeof(tmp) ? tmp : xmalloc(n + 1);
-		memcpy(buf, s->p, n);
-		buf[n] = '\0';
-		errno = 0;
-		v = strtoll(buf, NULL, 10);
-		if (real || errno == ERANGE)
-			rc = -1;	/* a whole number was wanted */
-		*iv = v;
-		if (buf != tmp)
-			free(buf);
-	}
+	if (iv != NULL)
+		rc = whole_number(s->p, (size_t)(p - s->p), real, iv);
 	s->p = p;
 	nul_quirk(s);
 	return rc;
@@ -837,14 +851,14 @@ string_or_null(struct scanner *s, struct str *t, int nullable)
 	return -1;	/* valid JSON perhaps, but not the store's shape */
 }
 
-/* toolsUsed: null or an array of strings */
+/* an array of strings, or null when nullable */
 static int
-tools(struct scanner *s)
+strings(struct scanner *s, int nullable)
 {
 	struct str t;
 	int more;
 
-	if (at(s, 'n'))
+	if (nullable && at(s, 'n'))
 		return literal(s, "null", 4);
 	EACH_ELEMENT(s, more)
 		if (!at(s, '"') || string(s, &t) < 0)
@@ -852,40 +866,81 @@ tools(struct scanner *s)
 	return more;
 }
 
+/*
+ * The value of row f at s->p, checked by the row's rule, but for
+ * SHAPE_OBJECTS, which the caller reads: a string's token into *t (t->p
+ * NULL: null), a time into *ms (-1: null).
+ */
+static int
+field_value(struct scanner *s, const struct shape_field *f, struct str *t,
+    int64_t *ms)
+{
+	int64_t v;
+
+	switch (f->type) {
+	case SHAPE_STRING:
+	case SHAPE_TIME:
+	case SHAPE_ROLE:
+		*ms = -1;
+		if (string_or_null(s, t, f->flags & SHAPE_NULLABLE) < 0)
+			return -1;
+		if (t->p == NULL || f->type == SHAPE_STRING)
+			return f->flags & SHAPE_NONEMPTY && t->p != NULL &&
+			    t->len == 0 ? -1 : 0;
+		return str_rule(t, f, ms);
+	case SHAPE_STRINGS:
+		return strings(s, f->flags & SHAPE_NULLABLE);
+	case SHAPE_VERSION:
+		return number(s, &v) < 0 || v < 1 || v > STORE_VERSION ? -1 : 0;
+	case SHAPE_OBJECTS:
+		break;
+	}
+	return -1;
+}
+
+/* the rows of sh that must be there, a bit each */
+static unsigned
+required(const struct shape *sh)
+{
+	unsigned m = 0;
+	size_t i;
+
+	for (i = 0; i < sh->n; i++)
+		if (sh->field[i].flags & SHAPE_REQUIRED)
+			m |= 1u << i;
+	return m;
+}
+
 static int
 message(struct scanner *s, int64_t *ms)
 {
-	struct str k, role = { 0 }, content = { 0 }, stamp = { 0 }, id;
+	struct str k, t;
+	int64_t times[MSG_FIELDS];
+	unsigned seen = 0;
 	size_t mark;
-	int more = -1;
+	int more = -1, i;
 
+	/* "{}" ends the loop at once, refused: a message has required
+	 * fields (were it not so, jansson's path would still take it) */
 	s->p++;
 	ws(s);
-	if (at(s, '}'))
-		return -1;	/* no role */
 	EACH_MEMBER(s, mark, k) {
-		if (str_is(&k, "role", 4))
-			more = string_or_null(s, &role, 0);
-		else if (str_is(&k, "content", 7))
-			more = string_or_null(s, &content, 0);
-		else if (str_is(&k, "timestamp", 9))
-			more = string_or_null(s, &stamp, 0);
-		else if (str_is(&k, "id", 2))
-			more = string_or_null(s, &id, 0);
-		else if (str_is(&k, "toolsUsed", 9))
-			more = tools(s);
-		else
+		if ((i = field_of(&shape_message, &k)) < 0)
 			more = value(s, D_MSG_FIELD);
+		else {
+			more = field_value(s, &shape_message.field[i], &t,
+			    &times[i]);
+			seen |= 1u << i;
+		}
 		if (more < 0 || (more = next_member(s)) <= 0)
 			break;
 	}
 	if (end_keys(s, mark) < 0)
 		more = -1;
-	if (more != 0 || role.p == NULL || content.p == NULL || stamp.p == NULL)
+	if (more != 0 || (seen & s->msg_needs) != s->msg_needs)
 		return -1;
-	if (str_role(&role) < 0)
-		return -1;
-	return str_time(&stamp, ms);
+	*ms = times[MSG_TIMESTAMP];
+	return 0;
 }
 
 /* messages: their count and the last one's time */
@@ -914,60 +969,50 @@ scan_conv_free(struct scan_conv *c)
 static int
 conv(struct scanner *s, struct scan *out, int *active)
 {
-	struct str k, id = { 0 }, started = { 0 }, ended = { 0 }, title = { 0 },
-	    summary = { 0 };
+	struct str k, v[CONV_FIELDS];
+	int64_t times[CONV_FIELDS];
 	struct scan_conv c;
 	const unsigned char *start = s->p;
+	unsigned seen = 0;
 	size_t mark;
-	int more = -1, msgs = 0;
+	int more = -1, i;
 
 	memset(&c, 0, sizeof(c));
 	s->canon = 1;
 	s->p++;
 	ws(s);
-	if (at(s, '}'))
-		return -1;	/* no id */
-	EACH_MEMBER(s, mark, k) {
-		if (str_is(&k, "id", 2))
-			more = string_or_null(s, &id, 0);
-		else if (str_is(&k, "startedAt", 9))
-			more = string_or_null(s, &started, 0);
-		else if (str_is(&k, "endedAt", 7))
-			more = string_or_null(s, &ended, 1);
-		else if (str_is(&k, "title", 5))
-			more = string_or_null(s, &title, 1);
-		else if (str_is(&k, "summary", 7))
-			more = string_or_null(s, &summary, 1);
-		else if (str_is(&k, "messages", 8)) {
+	EACH_MEMBER(s, mark, k) {	/* "{}": refused, as in message() */
+		if ((i = field_of(&shape_conv, &k)) < 0)
+			more = value(s, D_CONV_FIELD);
+		else if (i == CONV_MESSAGES) {
 			c.last = -1;
 			more = messages(s, &c.nmsg, &c.last);
-			msgs = 1;
 		} else
-			more = value(s, D_CONV_FIELD);
+			more = field_value(s, &shape_conv.field[i], &v[i],
+			    &times[i]);
+		if (i >= 0)
+			seen |= 1u << i;
 		if (more < 0 || (more = next_member(s)) <= 0)
 			break;
 	}
 	if (end_keys(s, mark) < 0)
 		more = -1;
-	if (more != 0 || id.p == NULL || id.len == 0 || started.p == NULL ||
-	    !msgs)
+	if (more != 0 || (seen & s->conv_needs) != s->conv_needs)
 		return -1;
 	c.off = (size_t)(start - s->base);
 	c.len = (size_t)(s->p - start);
 	c.canonical = s->canon;
-	c.ended = -1;
-	if (str_time(&started, &c.started) < 0 ||
-	    (ended.p != NULL && str_time(&ended, &c.ended) < 0))
-		return -1;
+	c.started = times[CONV_STARTED];
+	c.ended = seen >> CONV_ENDED & 1 ? times[CONV_ENDED] : -1;
 	if (c.nmsg == 0)
 		c.last = c.started;
 	if (c.ended < 0 && (*active)++ > 0)
 		return -1;	/* two active conversations */
-	c.id = decode(&id);
-	if (title.p != NULL)
-		c.title = decode(&title);
-	if (summary.p != NULL)
-		c.summary = decode(&summary);
+	c.id = decode(&v[CONV_ID]);
+	if (seen >> CONV_TITLE & 1 && v[CONV_TITLE].p != NULL)
+		c.title = decode(&v[CONV_TITLE]);
+	if (seen >> CONV_SUMMARY & 1 && v[CONV_SUMMARY].p != NULL)
+		c.summary = decode(&v[CONV_SUMMARY]);
 	if (out->n == out->cap) {
 		out->cap = out->cap ? out->cap * 2 : 64;
 		out->conv = xrealloc(out->conv, out->cap * sizeof(*out->conv));
@@ -1015,23 +1060,17 @@ ids_unique(struct scan *out)
 	return rc;
 }
 
-/* a top-level member, its value at s->p */
+/* a top-level member but "conversations", its value at s->p */
 static int
-member(struct scanner *s, struct scan *out, const struct str *k)
+member(struct scanner *s, struct scan *out, const struct str *k, int i)
 {
 	struct scan_member m;
-	int64_t v;
+	struct str t;
+	int64_t ms;
 
 	m.off = (size_t)(s->p - s->base);
-	if (str_is(k, "version", 7)) {
-		if (number(s, &v) < 0 || v < 1 || v > STORE_VERSION)
-			return -1;
-	} else if (str_is(k, "lastMigrated", 12)) {
-		struct str t;
-
-		if (string_or_null(s, &t, 1) < 0)
-			return -1;
-	} else if (value(s, D_CONVS) < 0)
+	if ((i < 0 ? value(s, D_CONVS) :
+	    field_value(s, &shape_store.field[i], &t, &ms)) < 0)
 		return -1;
 	m.len = (size_t)(s->p - s->base) - m.off;
 	m.key = xmalloc(k->len + 1);
@@ -1049,8 +1088,9 @@ static int
 top(struct scanner *s, struct scan *out)
 {
 	struct str k;
+	unsigned seen = 0;
 	size_t mark;
-	int more = -1;
+	int more = -1, i;
 
 	ws(s);
 	if (!at(s, '{'))
@@ -1062,17 +1102,19 @@ top(struct scanner *s, struct scan *out)
 		more = 0;
 	} else {
 		EACH_MEMBER(s, mark, k) {
-			if (str_is(&k, "conversations", 13))
+			if ((i = field_of(&shape_store, &k)) == TOP_CONVERSATIONS)
 				more = conversations(s, out);
 			else
-				more = member(s, out, &k);
+				more = member(s, out, &k, i);
+			if (i >= 0)
+				seen |= 1u << i;
 			if (more < 0 || (more = next_member(s)) <= 0)
 				break;
 		}
 		if (end_keys(s, mark) < 0)
 			more = -1;
 	}
-	if (more != 0)
+	if (more != 0 || (seen & required(&shape_store)) != required(&shape_store))
 		return -1;
 	ws(s);
 	if (s->p != s->end)
@@ -1090,6 +1132,8 @@ scan_store(const char *p, size_t len, struct scan *out)
 	memset(&s, 0, sizeof(s));
 	s.base = s.p = (const unsigned char *)p;
 	s.end = s.p + len;
+	s.conv_needs = required(&shape_conv);
+	s.msg_needs = required(&shape_message);
 	rc = utf8_check(s.p, s.end);
 	if (rc == 0)
 		rc = top(&s, out);

@@ -35,9 +35,9 @@ struct scan {
 };
 
 /*
- * 0: p[0..len) is JSON by scan.c's rules, a store adopt() and
- * conv_validate() accept, with at most one active conversation and unique
- * ids. SCAN_INVALID: it is not (s is emptied); scan_json() and adopt(), or
+ * 0: p[0..len) is JSON by scan.c's rules, a store of shape.c's shape,
+ * with at most one active conversation and unique ids: what adopt() in
+ * store.c accepts. SCAN_INVALID: it is not (s is emptied); scan_json() and adopt(), or
  * jansson, say what is wrong and where.
  */
 #define SCAN_INVALID	(-1)

@@ -1,60 +1,29 @@
 /*
- * store.c - the store file: load and check its shape, lock, write atomically.
- *
- * A write goes to a fresh temporary file in the store's directory, is flushed
- * to disk, renamed over the store and the directory flushed, so a crash at any
- * instant leaves the old store or the new one. Writers serialise on a lock
- * file beside the store (flock, so a killed holder never leaves it held);
- * readers never take it: rename makes each read see one whole version.
+ * store.c - the store in memory: loading the file, its conversations and
+ * what the rest of lib/ asks of them (find, active, ended, remove, append).
  *
  * Loading reads the file and checks it in one pass (scan.c) without building
  * it: each conversation stays a range of the file's bytes with the few fields
  * the store caches, and only those that conv_json() is asked for are parsed
- * with jansson. Saving writes the unchanged ones back as the bytes they were,
- * with one writev. A file the scanner refuses is parsed whole with jansson,
- * whose error names the line and column.
+ * with jansson. A file the scanner refuses is parsed whole with jansson and
+ * checked against the store's shape (shape.c), whose errors name the JSON
+ * path, or jansson's the line and column. Opening for writing takes the lock
+ * (lock.c) first; saving is save.c's.
+ *
+ * It does not know how the path is resolved (store-path.c), how the lock is
+ * taken, or how the file is written.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "scan.h"
-
-struct conv {
-	json_t *obj;		/* NULL until conv_json() parses raw */
-	const char *raw;	/* its bytes in the store's file; NULL: new */
-	size_t rawlen;
-	int canonical;		/* raw is what json_dump_buf() would write */
-	char *own[3];		/* id, title, summary as the scanner decoded them */
-	const char *id, *title, *summary;	/* point into obj or own */
-	int64_t started, ended, last;
-	size_t nmsg;
-	int doomed;		/* store_remove() is taking it out */
-};
-
-struct store {
-	char *path;		/* as the user named it */
-	char *file;		/* what is read and replaced: path, links followed */
-	int lockfd;		/* -1: opened for reading */
-	json_t *root;		/* every top-level field but "conversations" */
-	struct conv **conv;
-	size_t n, cap;
-	char *data;		/* the file as loaded: raw conversations point here */
-	size_t len;
-	size_t max;		/* the largest file loaded, in bytes */
-	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
-};
+#include "shape.h"
+#include "store-file.h"
 
 static const char *const roles[ROLE_COUNT] = { "user", "assistant", "system", "tool" };
 
@@ -87,116 +56,6 @@ json_str(const json_t *obj, const char *key, size_t *len)
 	if (len != NULL)
 		*len = json_string_length(v);
 	return json_string_value(v);
-}
-
-/* shape checks: each returns -1 with the JSON path of what is wrong */
-
-static int
-want_time(json_t *obj, const char *key, int nullable, const char *where,
-    int64_t *ms, struct error *e)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (v == NULL || (nullable && json_is_null(v))) {
-		if (!nullable)
-			return error_set(e, "%s: missing '%s'", where, key);
-		*ms = -1;
-		return 0;
-	}
-	if (!json_is_text(v))
-		return error_set(e, "%s.%s: expected a time string%s", where, key,
-		    nullable ? " or null" : "");
-	if (ts_parse(json_string_value(v), ms) < 0)
-		return error_set(e, "%s.%s: not an ISO 8601 time from 1970 on: '%s'", where,
-		    key, json_string_value(v));
-	return 0;
-}
-
-/* obj.key is there and a string, not "" when nonempty; *v is it */
-static int
-want_string(json_t *obj, const char *key, int nonempty, const char *where,
-    json_t **v, struct error *e)
-{
-	*v = json_object_get(obj, key);
-	if (*v == NULL)
-		return error_set(e, "%s: missing '%s'", where, key);
-	if (!json_is_text(*v) || (nonempty && json_string_length(*v) == 0))
-		return error_set(e, "%s.%s: expected a %sstring", where, key,
-		    nonempty ? "non-empty " : "");
-	return 0;
-}
-
-static int
-want_string_or_null(json_t *obj, const char *key, const char *where,
-    struct error *e)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (v != NULL && !json_is_null(v) && !json_is_text(v))
-		return error_set(e, "%s.%s: expected a string or null", where, key);
-	return 0;
-}
-
-static int
-message_validate(json_t *m, const char *where, struct error *e)
-{
-	json_t *v, *t;
-	enum conv_role r;
-	int64_t ms;
-	size_t i;
-
-	if (!json_is_object(m))
-		return error_set(e, "%s: expected an object", where);
-	if (want_string(m, "role", 0, where, &v, e) < 0)
-		return -1;
-	if (role_parse(json_string_value(v), &r) < 0)
-		return error_set(e, "%s.role: unknown role '%s' (expected user, "
-		    "assistant, system or tool)", where, json_string_value(v));
-	if (want_string(m, "content", 0, where, &v, e) < 0 ||
-	    want_time(m, "timestamp", 0, where, &ms, e) < 0)
-		return -1;
-	v = json_object_get(m, "id");
-	if (v != NULL && !json_is_text(v))
-		return error_set(e, "%s.id: expected a string", where);
-	v = json_object_get(m, "toolsUsed");
-	if (v != NULL && !json_is_null(v)) {
-		if (!json_is_array(v))
-			return error_set(e, "%s.toolsUsed: expected an array", where);
-		json_array_foreach(v, i, t)
-			if (!json_is_text(t))
-				return error_set(e, "%s.toolsUsed[%zu]: expected a "
-				    "string", where, i);
-	}
-	return 0;
-}
-
-int
-conv_validate(json_t *c, const char *where, struct error *e)
-{
-	char at[256];
-	json_t *v, *msgs, *m;
-	int64_t ms;
-	size_t i;
-
-	if (!json_is_object(c))
-		return error_set(e, "%s: expected an object", where);
-	if (want_string(c, "id", 1, where, &v, e) < 0 ||
-	    want_time(c, "startedAt", 0, where, &ms, e) < 0 ||
-	    want_time(c, "endedAt", 1, where, &ms, e) < 0 ||
-	    want_string_or_null(c, "title", where, e) < 0 ||
-	    want_string_or_null(c, "summary", where, e) < 0)
-		return -1;
-	msgs = json_object_get(c, "messages");
-	if (msgs == NULL)
-		return error_set(e, "%s: missing 'messages'", where);
-	if (!json_is_array(msgs))
-		return error_set(e, "%s.messages: expected an array", where);
-	json_array_foreach(msgs, i, m) {
-		snprintf(at, sizeof(at), "%s.messages[%zu]", where, i);
-		if (message_validate(m, at, e) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* fills what the store caches about c from c->obj, which is valid */
@@ -384,52 +243,47 @@ error_in_file(struct error *e, const char *path)
 static int
 adopt(struct store *st, json_t *root, struct error *e)
 {
-	char where[64];
-	json_t *v, *convs, *c;
+	struct buf where = { 0 };
+	json_t *convs, *c;
 	struct conv *active = NULL, *cv;
 	size_t i, j;
+	int rc = -1;
 
-	if (!json_is_object(root))
-		return error_set(e, "expected a JSON object at the top");
-	v = json_object_get(root, "version");
-	if (v != NULL) {
-		if (!json_is_integer(v) || json_integer_value(v) < 1)
-			return error_set(e, "version: expected a whole number from 1");
-		if (json_integer_value(v) > STORE_VERSION)
-			return error_set(e, "store version %lld is newer than this "
-			    "convctl knows (%d); upgrade convctl",
-			    (long long)json_integer_value(v), STORE_VERSION);
-	}
-	v = json_object_get(root, "lastMigrated");
-	if (v != NULL && !json_is_null(v) && !json_is_text(v))
-		return error_set(e, "lastMigrated: expected a string or null");
+	/* the conversations one by one below: the first wrong one is named */
+	if (shape_check(&shape_store, root, NULL, 0, e) < 0)
+		return -1;
 	convs = json_object_get(root, "conversations");
-	if (convs != NULL && !json_is_array(convs))
-		return error_set(e, "conversations: expected an array");
 	json_array_foreach(convs, i, c) {
-		snprintf(where, sizeof(where), "conversations[%zu]", i);
-		if (conv_validate(c, where, e) < 0)
-			return -1;
-		if ((cv = store_append(st, json_incref(c), e)) == NULL)
-			return -1;
+		where.len = 0;
+		buf_addf(&where, "conversations[%zu]", i);
+		if (conv_validate(c, where.data, e) < 0 ||
+		    (cv = store_append(st, json_incref(c), e)) == NULL)
+			goto out;
 		if (cv->ended < 0) {
-			if (active != NULL)
-				return error_set(e, "%s: two active conversations "
-				    "('%s' and '%s'); at most one may have endedAt "
-				    "null", where, active->id, cv->id);
+			if (active != NULL) {
+				error_set(e, "%s: two active conversations ('%s' "
+				    "and '%s'); at most one may have endedAt null",
+				    where.data, active->id, cv->id);
+				goto out;
+			}
 			active = cv;
 		}
 	}
 	/* ids are unique; a sort would be faster, but stores are small in count */
 	for (i = 1; i < st->n; i++)
 		for (j = 0; j < i; j++)
-			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0)
-				return error_set(e, "conversations[%zu].id: '%s' is "
-				    "also the id of conversations[%zu]", i,
+			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0) {
+				error_set(e, "conversations[%zu].id: '%s' is also "
+				    "the id of conversations[%zu]", i,
 				    st->conv[i]->id, j);
+				goto out;
+			}
 	json_object_del(root, "conversations");
 	st->root = json_incref(root);
-	return 0;
+	rc = 0;
+out:
+	buf_free(&where);
+	return rc;
 }
 
 /* the scanner's result, which it checked, into st; it takes sc's strings */
@@ -492,32 +346,6 @@ load_json(struct store *st, struct error *e)
 		rc = 0;
 	json_decref(root);
 	return rc;
-}
-
-/* "a directory": what a file of this type is, for errors; NULL: a regular file */
-static const char *
-type_name(mode_t m)
-{
-	if (S_ISREG(m))
-		return NULL;
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-static int
-not_a_store(struct error *e, const char *path, mode_t m)
-{
-	error_set(e, "'%s' is %s, not a store file", path, type_name(m));
-	return -2;
 }
 
 #ifndef MADV_POPULATE_WRITE
@@ -606,7 +434,7 @@ load(struct store *st, struct error *e)
 		goto out;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		rc = not_a_store(e, st->path, sb.st_mode);
+		rc = path_not_a_store(e, st->path, sb.st_mode);
 		goto out;
 	}
 	if (load_bytes(st, fd, &sb, e) < 0)
@@ -626,246 +454,6 @@ out:
 	return rc;
 }
 
-/* locking */
-
-/* the parents of a resolved path: an existing one must be a directory, not a
- * link someone put there since, so none is made through a link */
-static int
-mkdirs(char *dir, struct error *e)
-{
-	char *slash;
-	struct stat sb;
-
-	if (lstat(dir, &sb) == 0) {
-		if (S_ISDIR(sb.st_mode))
-			return 0;
-		return error_set(e, "cannot create directories under '%s': it is "
-		    "not a directory", dir);
-	}
-	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		if (mkdirs(dir, e) < 0)
-			return -1;
-		*slash = '/';
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return error_errno(e, "cannot create directory '%s'", dir);
-	return 0;
-}
-
-static char *
-dir_of(const char *path)
-{
-	char *copy = xstrdup(path), *d = xstrdup(dirname(copy));
-
-	free(copy);
-	return d;
-}
-
-/* temporary files are .BASE.convctl-tmp.XXXXXX: no one else writes the mark */
-#define TEMP_MARK ".convctl-tmp."
-
-/*
- * Only a lock holder makes temporary files, and it renames or removes its own
- * before it lets the lock go; so one found while holding the lock, with the
- * mark, a regular file of the caller's with no other name, was left by a
- * writer that was killed. Nothing else is touched.
- */
-static void
-remove_stale_temps(const char *file)
-{
-	char *dir = dir_of(file), *copy = xstrdup(file), *base = basename(copy);
-	size_t blen = strlen(base), mlen = strlen(TEMP_MARK);
-	struct dirent *d;
-	struct stat sb;
-	DIR *dp;
-
-	if ((dp = opendir(dir)) != NULL) {
-		while ((d = readdir(dp)) != NULL) {
-			const char *n = d->d_name;
-
-			if (n[0] == '.' && strncmp(n + 1, base, blen) == 0 &&
-			    strncmp(n + 1 + blen, TEMP_MARK, mlen) == 0 &&
-			    strlen(n + 1 + blen + mlen) == 6 &&
-			    fstatat(dirfd(dp), n, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-			    sb.st_nlink == 1)
-				unlinkat(dirfd(dp), n, 0);
-		}
-		closedir(dp);
-	}
-	free(dir);
-	free(copy);
-}
-
-static int
-lock(struct store *st, double wait, struct error *e)
-{
-	struct buf lp = { 0 };
-	struct timespec nap = { 0, 10 * 1000000 };
-	struct stat sb, lsb;
-	double waited = 0;
-	char *dir;
-	int rc;
-
-	dir = dir_of(st->file);
-	rc = mkdirs(dir, e);
-	free(dir);
-	if (rc < 0)
-		return -1;
-	buf_adds(&lp, st->file);
-	buf_adds(&lp, ".lock");
-	st->lockfd = open(lp.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (st->lockfd < 0) {
-		error_errno(e, "cannot open lock '%s'", lp.data);
-		buf_free(&lp);
-		return -1;
-	}
-	/* root locking a user's store leaves the lock the user's too, or the
-	 * user's next write could not open it; only an empty file of one name */
-	if (geteuid() == 0 && stat(st->file, &sb) == 0 &&
-	    fstat(st->lockfd, &lsb) == 0 && S_ISREG(lsb.st_mode) &&
-	    lsb.st_nlink == 1 && lsb.st_size == 0 &&
-	    (lsb.st_uid != sb.st_uid || lsb.st_gid != sb.st_gid) &&
-	    fchown(st->lockfd, sb.st_uid, sb.st_gid) < 0) {
-		error_errno(e, "cannot give lock '%s' the store's owner", lp.data);
-		buf_free(&lp);
-		return -1;
-	}
-	while (flock(st->lockfd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			error_errno(e, "cannot lock '%s'", lp.data);
-			buf_free(&lp);
-			return -1;
-		}
-		if (waited >= wait) {
-			error_set(e, "store '%s' is locked by another convctl; gave "
-			    "up after %g seconds (see --wait)", st->path, wait);
-			buf_free(&lp);
-			return -1;
-		}
-		nanosleep(&nap, NULL);
-		waited += nap.tv_nsec / 1e9;
-		if (nap.tv_nsec < 100 * 1000000)
-			nap.tv_nsec += 10 * 1000000;
-	}
-	buf_free(&lp);
-	remove_stale_temps(st->file);
-	return 0;
-}
-
-/*
- * The kernel's protected_symlinks rule, kept whatever the sysctl says: in a
- * sticky world-writable directory (/tmp) a link is followed only when it is
- * the caller's or the directory owner's; anyone can plant one there.
- */
-static int
-link_protected(const char *link, const struct stat *lsb, struct error *e)
-{
-	char *dir = dir_of(link);
-	struct stat dsb;
-	int rc = 0;
-
-	if (stat(dir, &dsb) == 0 && (dsb.st_mode & (S_ISVTX | S_IWOTH)) ==
-	    (S_ISVTX | S_IWOTH) && lsb->st_uid != geteuid() &&
-	    lsb->st_uid != dsb.st_uid)
-		rc = error_set(e, "symlink '%s' is owned by uid %u in the sticky "
-		    "world-writable directory '%s': not followed, as it is not "
-		    "yours nor the directory owner's", link,
-		    (unsigned)lsb->st_uid, dir);
-	free(dir);
-	return rc;
-}
-
-/*
- * The file a path names, every link followed (each checked by
- * link_protected), even to a target that does not exist yet: a store that is
- * a dangling link gets its target created, and the link is never replaced by
- * a regular file. *out is absolute, without links where it exists.
- */
-static int
-resolve(const char *path, char **out, struct error *e)
-{
-	struct buf done = { 0 }, rest = { 0 }, next = { 0 };
-	char target[PATH_MAX], cwd[PATH_MAX], *slash;
-	const char *p, *c;
-	struct stat sb;
-	size_t clen, mark;
-	ssize_t n;
-	int links = 0;
-
-	buf_adds(&done, "");
-	if (path[0] != '/') {
-		if (getcwd(cwd, sizeof(cwd)) == NULL)
-			return error_errno(e, "cannot resolve store '%s'", path);
-		buf_adds(&done, strcmp(cwd, "/") == 0 ? "" : cwd);
-	}
-	buf_adds(&rest, path);
-	p = rest.data;
-	while (*p != '\0') {
-		while (*p == '/')
-			p++;
-		for (c = p; *p != '\0' && *p != '/'; p++)
-			;
-		clen = (size_t)(p - c);
-		if (clen == 0 || (clen == 1 && c[0] == '.'))
-			continue;
-		if (clen == 2 && c[0] == '.' && c[1] == '.') {
-			/* done holds no link: its parent is the path's */
-			if ((slash = strrchr(done.data, '/')) != NULL) {
-				done.len = (size_t)(slash - done.data);
-				done.data[done.len] = '\0';
-			}
-			continue;
-		}
-		mark = done.len;
-		buf_addc(&done, '/');
-		buf_add(&done, c, clen);
-		/* missing (the rest is made later) or not a link: go on */
-		if (lstat(done.data, &sb) < 0 || !S_ISLNK(sb.st_mode))
-			continue;
-		if (++links > 40) {
-			errno = ELOOP;
-			error_errno(e, "cannot resolve store '%s'", path);
-			goto fail;
-		}
-		if (link_protected(done.data, &sb, e) < 0)
-			goto fail;
-		if ((n = readlink(done.data, target, sizeof(target) - 1)) < 0) {
-			error_errno(e, "cannot read symlink '%s'", done.data);
-			goto fail;
-		}
-		target[n] = '\0';
-		done.len = target[0] == '/' ? 0 : mark;
-		done.data[done.len] = '\0';
-		next.len = 0;
-		buf_addf(&next, "%s/%s", target, p);
-		buf_free(&rest);
-		rest = next;
-		next = (struct buf){ 0 };
-		p = rest.data;
-	}
-	buf_free(&rest);
-	if (done.len == 0)
-		buf_adds(&done, "/");
-	*out = buf_detach(&done);
-	return 0;
-fail:
-	buf_free(&done);
-	buf_free(&rest);
-	return -1;
-}
-
-/* a name for an open descriptor: it cannot be replaced by rename */
-static int
-names_descriptor(const char *path)
-{
-	return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
-	    strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 ||
-	    strncmp(path, "/dev/fd/", 8) == 0 ||
-	    strncmp(path, "/proc/self/fd/", 14) == 0;
-}
-
 int
 store_open(struct store **out, const char *path, enum store_mode mode,
     double wait, struct error *e)
@@ -878,30 +466,22 @@ store_open_max(struct store **out, const char *path, enum store_mode mode,
     double wait, size_t max, struct error *e)
 {
 	struct store *st = xmalloc(sizeof(*st));
-	struct stat sb;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->lockfd = -1;
 	st->path = xstrdup(path);
 	st->max = max;
-	/* nothing is made (lock, directory, temporary file) before these */
-	if (names_descriptor(path)) {
-		error_set(e, "'%s' is %s, not a store file", path,
-		    strcmp(path, "-") == 0 ? "standard input here (a file "
-		    "named '-' is ./-)" : "an open file descriptor");
-		rc = -2;
+	/* nothing is made (lock, directory, temporary file) before this */
+	if ((rc = path_resolve(path, &st->file, e)) < 0)
 		goto fail;
+	if (mode == STORE_WRITE) {
+		if ((rc = path_mkdirs_for(st->file, e)) < 0 ||
+		    (rc = st->lockfd = lock_take(st->file, path, wait, e)) < 0)
+			goto fail;
+		save_sweep_temps(st->file);
 	}
-	/* a store that is a symlink is followed: its target is what gets replaced */
-	if (resolve(path, &st->file, e) < 0)
-		goto fail;
-	if (stat(st->file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		rc = not_a_store(e, path, sb.st_mode);
-		goto fail;
-	}
-	if ((mode == STORE_WRITE && lock(st, wait, e) < 0) ||
-	    (rc = load(st, e)) < 0)
+	if ((rc = load(st, e)) < 0)
 		goto fail;
 	*out = st;
 	return 0;
@@ -930,255 +510,4 @@ store_close(struct store *st)
 	free(st->path);
 	free(st->file);
 	free(st);
-}
-
-/* saving */
-
-/*
- * The new file as pieces: text made here, and ranges of the old file that
- * are written back as they were. Ranges that follow each other in the old
- * file become one piece, so a store where one conversation changed is
- * written with a handful of iovecs.
- */
-struct piece {
-	const char *p;		/* in the old file; NULL: text + off */
-	size_t off, len;
-};
-struct pieces {
-	struct buf text;
-	struct piece *v;
-	size_t n, cap;
-};
-
-static void
-piece_add(struct pieces *o, const char *p, size_t off, size_t len)
-{
-	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
-
-	if (len == 0)
-		return;
-	/* text joins text that ends where it starts; old bytes join old bytes
-	 * that end where they start (never arithmetic on a NULL text piece) */
-	if (last != NULL && (p == NULL ? last->p == NULL &&
-	    last->off + last->len == off :
-	    last->p != NULL && last->p + last->len == p)) {
-		last->len += len;
-		return;
-	}
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 16;
-		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
-	}
-	o->v[o->n].p = p;
-	o->v[o->n].off = off;
-	o->v[o->n++].len = len;
-}
-
-static void
-piece_text(struct pieces *o, const char *s, size_t n)
-{
-	size_t off = o->text.len;
-
-	buf_add(&o->text, s, n);
-	piece_add(o, NULL, off, n);
-}
-
-static void
-piece_json(struct pieces *o, const json_t *v)
-{
-	size_t off = o->text.len;
-
-	json_dump_buf(&o->text, v);
-	piece_add(o, NULL, off, o->text.len - off);
-}
-
-/* sep and then c: the old bytes when the old file had them so */
-static void
-piece_conv(struct pieces *o, const char *sep, struct conv *c)
-{
-	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
-	size_t n = strlen(sep);
-
-	if (c->raw != NULL && !c->canonical)
-		conv_json(c);	/* as jansson writes it: one line */
-	if (c->raw == NULL) {
-		piece_text(o, sep, n);
-		piece_json(o, c->obj);
-		return;
-	}
-	if (last != NULL && last->p != NULL && last->p + last->len + n == c->raw &&
-	    memcmp(c->raw - n, sep, n) == 0)
-		piece_add(o, c->raw - n, 0, n + c->rawlen);
-	else {
-		piece_text(o, sep, n);
-		piece_add(o, c->raw, 0, c->rawlen);
-	}
-}
-
-/* the file's text: one conversation a line, so a diff or grep stays readable */
-static void
-serialize(struct store *st, struct pieces *o)
-{
-	const char *key;
-	json_t *v, *k;
-	size_t i, klen;
-	char head[64];
-
-	snprintf(head, sizeof(head), "{\n  \"version\": %d,\n  \"conversations\": [",
-	    STORE_VERSION);
-	piece_text(o, head, strlen(head));
-	for (i = 0; i < st->n; i++)
-		piece_conv(o, i ? ",\n    " : "\n    ", st->conv[i]);
-	piece_text(o, st->n ? "\n  ]" : "]", st->n ? 4 : 1);
-	json_object_keylen_foreach(st->root, key, klen, v) {
-		if (strcmp(key, "version") == 0)
-			continue;
-		k = json_stringn(key, klen);
-		piece_text(o, ",\n  ", 4);
-		piece_json(o, k);
-		piece_text(o, ": ", 2);
-		piece_json(o, v);
-		json_decref(k);
-	}
-	piece_text(o, "\n}\n", 3);
-}
-
-static int
-write_pieces(int fd, struct pieces *o)
-{
-	struct iovec iov[64];
-	size_t i = 0, k, done = 0;	/* done: bytes of piece i written */
-	ssize_t w;
-
-	while (i < o->n) {
-		for (k = 0; k < 64 && i + k < o->n; k++) {
-			const struct piece *pc = &o->v[i + k];
-			const char *p = pc->p ? pc->p : o->text.data + pc->off;
-
-			iov[k].iov_base = (void *)(uintptr_t)(p + (k ? 0 : done));
-			iov[k].iov_len = pc->len - (k ? 0 : done);
-		}
-		w = writev(fd, iov, (int)k);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		/* a short write: go on from where it stopped */
-		while (w > 0) {
-			size_t left = o->v[i].len - done;
-
-			if ((size_t)w < left) {
-				done += (size_t)w;
-				break;
-			}
-			w -= (ssize_t)left;
-			done = 0;
-			i++;
-		}
-	}
-	return 0;
-}
-
-/*
- * The old file's owner, group and mode onto the new one, so root rewriting a
- * user's store leaves it the user's; a store the caller may not write, or
- * whose owner a rewrite could not keep, is refused rather than replaced.
- */
-static int
-keep_owner(struct store *st, int fd, struct error *e)
-{
-	struct stat old, tmp;
-
-	if (stat(st->file, &old) < 0 || !S_ISREG(old.st_mode))
-		return 0;	/* a new store: the caller's, 0600 */
-	if (faccessat(AT_FDCWD, st->file, W_OK, AT_EACCESS) < 0)
-		return error_errno(e, "cannot write store '%s' (mode %04o, owner "
-		    "uid %u)", st->path, (unsigned)(old.st_mode & 07777),
-		    (unsigned)old.st_uid);
-	if (fstat(fd, &tmp) < 0)
-		return error_errno(e, "cannot stat a temporary file of '%s'",
-		    st->path);
-	if ((old.st_uid != tmp.st_uid || old.st_gid != tmp.st_gid) &&
-	    fchown(fd, old.st_uid, old.st_gid) < 0)
-		return error_errno(e, "cannot keep the owner of store '%s' (uid "
-		    "%u, gid %u) in a rewrite", st->path, (unsigned)old.st_uid,
-		    (unsigned)old.st_gid);
-	if (fchmod(fd, old.st_mode & 07777) < 0)
-		return error_errno(e, "cannot keep the mode of store '%s'",
-		    st->path);
-	return 0;
-}
-
-static int
-fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-int
-store_save(struct store *st, struct error *e)
-{
-	struct pieces text = { { 0 }, NULL, 0, 0 };
-	struct buf tmp = { 0 };
-	char *dir = dir_of(st->file), *copy = xstrdup(st->file);
-	int fd = -1, rc = -1;
-
-	if (st->lockfd < 0) {
-		error_set(e, "store '%s' was opened for reading", st->path);
-		goto out;
-	}
-	serialize(st, &text);
-	buf_addf(&tmp, "%s/.%s" TEMP_MARK "XXXXXX", dir, basename(copy));
-	/* mkstemp: a fresh unpredictable name, created 0600, never a planted link */
-	if ((fd = mkstemp(tmp.data)) < 0) {
-		error_errno(e, "cannot create a temporary file in '%s'", dir);
-		goto out;
-	}
-	if (keep_owner(st, fd, e) < 0)
-		goto out;
-	if (write_pieces(fd, &text) < 0) {
-		error_errno(e, "cannot write '%s'", tmp.data);
-		goto out;
-	}
-	if (fsync(fd) < 0) {
-		error_errno(e, "cannot flush '%s' to disk", tmp.data);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		error_errno(e, "cannot write '%s'", tmp.data);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.data, st->file) < 0) {
-		error_errno(e, "cannot replace store '%s'", st->path);
-		goto out;
-	}
-	buf_free(&tmp);		/* renamed: nothing left to clean up */
-	rc = 0;
-	/* the store is replaced already: a warning, not a failure */
-	if (fsync_dir(dir) < 0) {
-		error_errno(e, "store '%s' is written, but its directory '%s' "
-		    "was not flushed to disk (a crash soon may bring back the "
-		    "old store)", st->path, dir);
-		rc = 1;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp.data != NULL)
-		unlink(tmp.data);
-	buf_free(&tmp);
-	buf_free(&text.text);
-	free(text.v);
-	free(copy);
-	free(dir);
-	return rc;
 }

@@ -1,0 +1,63 @@
+/*
+ * store-file.h - what the files of the file store share: the store and its
+ * conversations in memory (store.c), the path (store-path.c), the lock
+ * (lock.c) and the atomic write (save.c). Nothing outside them includes it;
+ * the rest of lib/ sees the store through convctl.h and internal.h.
+ */
+#ifndef CONVCTL_STORE_FILE_H
+#define CONVCTL_STORE_FILE_H
+
+#include <sys/types.h>
+
+#include "internal.h"
+
+struct conv {
+	json_t *obj;		/* NULL until conv_json() parses raw */
+	const char *raw;	/* its bytes in the store's file; NULL: new */
+	size_t rawlen;
+	int canonical;		/* raw is what json_dump_buf() would write */
+	char *own[3];		/* id, title, summary as the scanner decoded them */
+	const char *id, *title, *summary;	/* point into obj or own */
+	int64_t started, ended, last;
+	size_t nmsg;
+	int doomed;		/* store_remove() is taking it out */
+};
+
+struct store {
+	char *path;		/* as the user named it */
+	char *file;		/* what is read and replaced: path, links followed */
+	int lockfd;		/* -1: opened for reading */
+	json_t *root;		/* every top-level field but "conversations" */
+	struct conv **conv;
+	size_t n, cap;
+	char *data;		/* the file as loaded: raw conversations point here */
+	size_t len;
+	size_t max;		/* the largest file loaded, in bytes */
+	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
+};
+
+/*
+ * store-path.c: the file the user's path names, every link followed (see
+ * there), into *file (malloc'd). -2: path names something that cannot be a
+ * store (standard input, a descriptor, a directory, a device, ...).
+ */
+int path_resolve(const char *path, char **file, struct error *);
+/* the error for a store path that is a file of mode m, not a regular one: -2 */
+int path_not_a_store(struct error *, const char *path, mode_t m);
+/* makes the directories file will be in (0700), through no link put there */
+int path_mkdirs_for(const char *file, struct error *);
+/* the directory part of path, malloc'd */
+char *path_dir(const char *path);
+
+/*
+ * lock.c: takes the exclusive lock FILE.lock beside file, waiting at most
+ * wait seconds; the descriptor, which holds it until closed, or -1. name is
+ * the store as the user named it, for errors.
+ */
+int lock_take(const char *file, const char *name, double wait, struct error *);
+
+/* save.c: removes the temporary files killed writers left beside file; only
+ * under the lock */
+void save_sweep_temps(const char *file);
+
+#endif
