@@ -1,5 +1,6 @@
 /*
- * convctl.h - the public interface of libconvctl, the library under convctl(1).
+ * convctl.h - the interface between cmd/ and lib/, the library under
+ * convctl(1); convctl's own, not installed (README, "How the code is laid out").
  *
  * The library knows the store, JSON, HTTP, time, locking and settings. It never
  * prints and never exits: a function that fails returns -1 (or NULL) and fills
