@@ -125,22 +125,7 @@ buf_free(struct buf *b)
 int
 buf_read_fd(struct buf *b, int fd, const char *name, struct error *e)
 {
-	ssize_t n;
-
-	for (;;) {
-		buf_grow(b, 65536);
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return error_errno(e, "cannot read '%s'", name);
-		}
-		b->len += (size_t)n;
-	}
-	b->data[b->len] = '\0';
-	return 0;
+	return buf_read_max(b, fd, name, SIZE_MAX - 1, NULL, e);
 }
 
 int

@@ -53,7 +53,8 @@ char *buf_detach(struct buf *);		/* caller frees; buf is empty again */
 void buf_free(struct buf *);
 /* reads all of fd; name is for the error message */
 int buf_read_fd(struct buf *, int fd, const char *name, struct error *);
-/* the same, refusing more than max bytes: the error names the setting */
+/* the same, refusing more than max bytes (< SIZE_MAX): the error names the
+ * setting */
 int buf_read_max(struct buf *, int fd, const char *name, size_t max,
     const char *setting, struct error *);
 /* offset of the first invalid UTF-8 byte, or -1 when s[0..len) is valid */
