@@ -198,7 +198,8 @@ const char *settings_env_used(enum setting s);
 void settings_render(struct buf *, const struct settings *, int json);
 
 /* store.c */
-enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL, ROLE_COUNT };
+enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL };
+extern const struct name_table conv_roles[];	/* "user", ... */
 const char *role_name(enum conv_role);
 int role_parse(const char *, enum conv_role *);
 

@@ -25,25 +25,29 @@
 #include "shape.h"
 #include "store-file.h"
 
-static const char *const roles[ROLE_COUNT] = { "user", "assistant", "system", "tool" };
+const struct name_table conv_roles[] = {
+	{ "user", ROLE_USER },
+	{ "assistant", ROLE_ASSISTANT },
+	{ "system", ROLE_SYSTEM },
+	{ "tool", ROLE_TOOL },
+	{ NULL, 0 },
+};
 
 const char *
 role_name(enum conv_role r)
 {
-	return roles[r];
+	return enum_name(conv_roles, (int)r);
 }
 
 int
 role_parse(const char *s, enum conv_role *out)
 {
-	int i;
+	int v;
 
-	for (i = 0; i < ROLE_COUNT; i++)
-		if (strcmp(s, roles[i]) == 0) {
-			*out = (enum conv_role)i;
-			return 0;
-		}
-	return -1;
+	if (enum_parse(conv_roles, s, &v) < 0)
+		return -1;
+	*out = (enum conv_role)v;
+	return 0;
 }
 
 const char *

@@ -21,19 +21,18 @@ static int
 jsonl_role(struct mig_reader *r, json_t *v, size_t line, const char **role,
     struct error *e)
 {
-	static const char *const roles[] = { "user", "assistant", "tool",
-	    "system" };
-	struct buf b = { 0 };
-	size_t i;
+	struct buf b = { 0 }, names = { 0 };
+	enum conv_role known;
 
 	*role = json_string_value(v);
-	for (i = 0; *role != NULL && i < sizeof(roles) / sizeof(roles[0]); i++)
-		if (strcmp(*role, roles[i]) == 0)
-			return 0;
+	if (*role != NULL && role_parse(*role, &known) == 0)
+		return 0;
 	json_dump_buf(&b, v);
-	mig_bad(r, e, "line %zu: role: unknown role %s (expected user, "
-	    "assistant, tool or system)", line, b.data);
+	enum_list(&names, conv_roles);
+	mig_bad(r, e, "line %zu: role: unknown role %s (expected %s)", line,
+	    b.data, names.data);
 	buf_free(&b);
+	buf_free(&names);
 	return -1;
 }
 
