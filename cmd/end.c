@@ -29,6 +29,7 @@ end_exec(struct ctx *ctx)
 	char *ended = NULL;
 	enum summary_setup cfg;
 	int64_t now, at;
+	long idle;
 	int rc, want;
 
 	want = !args_has(&ctx->args, "no-summary");
@@ -45,10 +46,15 @@ end_exec(struct ctx *ctx)
 		if (cfg == SUMMARY_SETUP_OK && cf.kind == SUMMARY_NONE)
 			want = 0;
 	}
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	if ((rc = cmd_now(ctx, &now)) != 0 ||
 	    (rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
 		goto out;
-	switch (conv_end(st, now, &id, &e)) {
+	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
 	case END_NOTHING_ACTIVE:
 		cmd_error(ctx, "no active conversation");
 		want = 0;
@@ -59,7 +65,7 @@ end_exec(struct ctx *ctx)
 		if (want && cfg == SUMMARY_SETUP_OK)
 			job.job = summary_job_new(store_find(st, ended));
 		if ((rc = cmd_commit(ctx, st)) == 0) {
-			if (at != now)
+			if (at > now)	/* not when it was idle: that is no skew */
 				cmd_skew_warning(ctx, now, at, "ended");
 			printf("%s\n", ended);
 		} else

@@ -292,8 +292,10 @@ enum end_status {
 	END_DONE,		/* ended *id */
 	END_NOTHING_ACTIVE,
 };
-enum end_status conv_end(struct store *, int64_t now, const char **id,
-    struct error *);
+/* ends the active conversation at now; at its last message's time when the
+ * clock is behind it, or when it has been idle past idle_timeout (ms) */
+enum end_status conv_end(struct store *, int64_t now, int64_t idle_timeout,
+    const char **id, struct error *);
 
 struct prune_request {
 	long max;			/* ended conversations kept; <0: no limit */

@@ -243,14 +243,17 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 }
 
 enum end_status
-conv_end(struct store *st, int64_t now, const char **id, struct error *e)
+conv_end(struct store *st, int64_t now, int64_t idle_timeout, const char **id,
+    struct error *e)
 {
 	struct conv *c = store_active(st);
 
 	if (c == NULL)
 		return END_NOTHING_ACTIVE;
-	/* a clock behind the last message must not end it before it was said */
-	if (now < conv_last_activity(c))
+	/* a clock behind the last message must not end it before it was said;
+	 * one idle past the timeout ended then, as the next add would say */
+	if (now < conv_last_activity(c) ||
+	    now - conv_last_activity(c) > idle_timeout)
 		now = conv_last_activity(c);
 	if (set_ended(c, now, e) < 0)
 		return END_FAILED;

@@ -74,4 +74,16 @@ test_expect 'end -h prints the usage and options and exits 0' '
 	convctl help end | cmp out -
 '
 
+test_expect 'a conversation idle past the timeout ended with its last message' '
+	rm -f "$S" &&
+	CONVCTL_NOW=2026-02-05T09:00:00Z convctl add "left open" >id &&
+	CONVCTL_NOW=2026-02-05T09:00:05Z convctl add --role assistant ok >/dev/null &&
+	CONVCTL_NOW=2026-02-05T11:00:00Z convctl end >out 2>err &&
+	test_cmp id out && test ! -s err &&
+	test "$(q ".conversations[-1].endedAt")" = 2026-02-05T09:00:05.000Z &&
+	CONVCTL_NOW=2026-02-05T12:00:00Z convctl add "within the timeout" >/dev/null &&
+	CONVCTL_NOW=2026-02-05T12:29:00Z convctl end >/dev/null &&
+	test "$(q ".conversations[-1].endedAt")" = 2026-02-05T12:29:00.000Z
+'
+
 test_done

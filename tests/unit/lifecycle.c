@@ -11,6 +11,7 @@
 #include "tap.h"
 
 #define MIN 60000LL
+#define IDLE (30 * MIN)	/* the idle timeout every add and end here uses */
 #define T0 1770226000000LL	/* 2026-02-04T17:26:40Z */
 
 static char dir[64], path[128];
@@ -20,7 +21,7 @@ add_clock(struct store *st, int64_t at, const char *text,
     struct add_result *res, int clock)
 {
 	struct add_request rq = { .role = ROLE_USER, .text = text,
-	    .len = strlen(text), .at = at, .idle_timeout = 30 * MIN,
+	    .len = strlen(text), .at = at, .idle_timeout = IDLE,
 	    .clock = clock };
 	struct error e;
 	int rc = conv_add(st, &rq, res, &e);
@@ -187,13 +188,13 @@ main(void)
 	is_int(conv_message_count(store_active(st)), 2, "and is added");
 
 	/* ending */
-	is_int(conv_end(st, T0 + 95 * MIN, &id, &e), END_DONE, "end ends the active one");
+	is_int(conv_end(st, T0 + 95 * MIN, IDLE, &id, &e), END_DONE, "end ends the active one");
 	is_int(conv_ended(store_find(st, id)), T0 + 95 * MIN, "at the time given");
 	ok(store_active(st) == NULL, "nothing is active then");
-	is_int(conv_end(st, T0 + 96 * MIN, &id, &e), END_NOTHING_ACTIVE, "end with nothing active says so");
+	is_int(conv_end(st, T0 + 96 * MIN, IDLE, &id, &e), END_NOTHING_ACTIVE, "end with nothing active says so");
 	is_int(add(st, T0 + 96 * MIN, "five", &res), 0, "after end");
 	ok(res.started && res.ended_id == NULL, "the next message starts a new one");
-	is_int(conv_end(st, T0, &id, &e), END_DONE, "an end with a clock behind the last message");
+	is_int(conv_end(st, T0, IDLE, &id, &e), END_DONE, "an end with a clock behind the last message");
 	is_int(conv_ended(store_find(st, id)), T0 + 96 * MIN, "ends at the last message");
 
 	/* recent order and pruning */
@@ -230,7 +231,7 @@ main(void)
 	strv_free(ids);
 
 	/* conversations started in one millisecond get distinct ids too */
-	conv_end(st, T0 + 200 * MIN, &id, &e);
+	conv_end(st, T0 + 200 * MIN, IDLE, &id, &e);
 	snprintf(first, sizeof(first), "%s", id);
 	add(st, T0 + 200 * MIN, "again", &res);
 	ok(strcmp(res.conv_id, first) != 0, "a second conversation in the same ms has its own id");
