@@ -56,7 +56,8 @@ all: convctl
 # clang writes the .d after the object, which would then look out of date
 # for ever: the object is touched last.
 DEPFLAGS = -MMD -MP
-COMPILE = $(CC) $(ALL_CFLAGS) $(DEPFLAGS)
+# CPPFLAGS: the preprocessor's (dpkg-buildflags puts -D_FORTIFY_SOURCE there)
+COMPILE = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS)
 
 lib/%.o: lib/%.c lib/%.d
 	$(COMPILE) -c -o $@ $< && touch $@
@@ -101,7 +102,7 @@ include $(wildcard $(DEP_FILES))
 
 # the slowest files start first, so the others fill the second processor
 SLOW_TESTS = tests/cli/badinput.t tests/cli/crash.t tests/cli/concurrency.t \
-	tests/cli/summarize.t tests/cli/security.t
+	tests/cli/summarize.t tests/cli/security.t tests/cli/deb.t
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
 	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \
@@ -169,6 +170,24 @@ install: convctl
 	install -m 0644 completions/_convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
 	install -m 0644 completions/convctl.fish $(DESTDIR)$(FISHCOMPDIR)/convctl.fish
 
+# The Debian package (debian/, README "Build and install"): dpkg-buildpackage
+# cleans the tree it builds and writes beside it, so it builds a copy of this
+# tree in DEB_BUILD; the .deb lands in DEB_OUT. Variables given to this make
+# (CC=clang, CFLAGS for ASan) stay out: the package is built the way
+# debian/rules says, with dpkg-buildflags' hardening flags.
+DEB_BUILD ?= build/deb
+DEB_OUT ?= .
+deb:
+	@scripts/install-deps deb
+	rm -rf $(DEB_BUILD)
+	mkdir -p $(DEB_BUILD)/convctl-$(VERSION)
+	tar --exclude=./build --exclude=./.git --exclude='./convctl_*' -cf - . | \
+	    tar -C $(DEB_BUILD)/convctl-$(VERSION) -xf -
+	cd $(DEB_BUILD)/convctl-$(VERSION) && \
+	    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS -u CPPFLAGS \
+	    -u LDFLAGS dpkg-buildpackage -us -uc -b
+	cp $(DEB_BUILD)/convctl_$(VERSION)_$$(dpkg --print-architecture).deb $(DEB_OUT)/
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/convctl
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
@@ -184,6 +203,10 @@ clean:
 	rm -f $(UNIT_OBJ) $(DEP_FILES)
 	rm -f bench/floor
 	rm -rf build
+	@# what make deb leaves, and dpkg-buildpackage run here by hand
+	rm -f convctl_*.deb debian/files debian/*.substvars \
+	    debian/debhelper-build-stamp
+	rm -rf debian/convctl debian/.debhelper debian/tmp
 
 .PHONY: all check demo lint bench install uninstall clean stress \
-	check-asan check-valgrind fuzz
+	check-asan check-valgrind fuzz deb
