@@ -205,7 +205,7 @@ clean:
 	rm -rf build
 	@# what make deb leaves, and dpkg-buildpackage run here by hand
 	rm -f convctl_*.deb debian/files debian/*.substvars \
-	    debian/debhelper-build-stamp
+	    debian/*.debhelper debian/*.debhelper.log debian/debhelper-build-stamp
 	rm -rf debian/convctl debian/.debhelper debian/tmp
 
 .PHONY: all check demo lint bench install uninstall clean stress \

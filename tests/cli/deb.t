@@ -21,8 +21,8 @@ test_expect 'one version: the Makefile, debian/changelog and convctl --version' 
 # what dpkg-buildpackage leaves where it builds, which must not be the tree
 leftovers() {
 	for f in "$top"/convctl_*.deb "$top"/debian/files "$top"/debian/*.substvars \
-	    "$top"/debian/debhelper-build-stamp "$top"/debian/convctl \
-	    "$top"/debian/.debhelper; do
+	    "$top"/debian/*.debhelper.log "$top"/debian/debhelper-build-stamp \
+	    "$top"/debian/convctl "$top"/debian/.debhelper; do
 		[ -e "$f" ] && echo "$f"
 	done
 	find "$top/.." -maxdepth 1 -name "convctl_${version}_*" -newer "$T/stamp"
@@ -34,6 +34,15 @@ test_expect 'make deb builds the package in a copy, leaving the tree alone' '
 	    { tail -n 40 log; exit 1; }
 	test -f "$deb" &&
 	leftovers >left && test_cmp /dev/null left
+'
+
+test_expect 'make clean removes every file the package build left in its copy' '
+	copy=$T/build/convctl-$version &&
+	test -d "$copy/debian/convctl" &&
+	make -s -C "$copy" clean >log 2>&1 || { cat log; exit 1; }
+	(cd "$copy" && find . -newer "$T/stamp" ! -type d) >left &&
+	test_cmp /dev/null left &&
+	test ! -e "$copy/debian/convctl" && test ! -e "$copy/debian/.debhelper"
 '
 
 test_expect 'the package holds the command, each page compressed, completions, README' '
