@@ -172,21 +172,25 @@ install: convctl
 
 # The Debian package (debian/, README "Build and install"): dpkg-buildpackage
 # cleans the tree it builds and writes beside it, so it builds a copy of this
-# tree in DEB_BUILD; the .deb lands in DEB_OUT. Variables given to this make
-# (CC=clang, CFLAGS for ASan) stay out: the package is built the way
-# debian/rules says, with dpkg-buildflags' hardening flags.
+# tree in DEB_BUILD (under build/ or outside the tree); the .deb lands in
+# DEB_OUT. Variables given to this make (CC=clang, CFLAGS for ASan) stay
+# out: the package is built the way debian/rules says, with dpkg-buildflags'
+# hardening flags.
 DEB_BUILD ?= build/deb
 DEB_OUT ?= .
 deb:
 	@scripts/install-deps deb
-	rm -rf $(DEB_BUILD)
+	rm -rf $(DEB_BUILD)/convctl-$(VERSION)
+	rm -f $(DEB_BUILD)/convctl_$(VERSION)_* $(DEB_BUILD)/convctl-dbgsym_$(VERSION)_*
 	mkdir -p $(DEB_BUILD)/convctl-$(VERSION)
 	tar --exclude=./build --exclude=./.git --exclude='./convctl_*' -cf - . | \
 	    tar -C $(DEB_BUILD)/convctl-$(VERSION) -xf -
 	cd $(DEB_BUILD)/convctl-$(VERSION) && \
 	    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS -u CPPFLAGS \
 	    -u LDFLAGS dpkg-buildpackage -us -uc -b
-	cp $(DEB_BUILD)/convctl_$(VERSION)_$$(dpkg --print-architecture).deb $(DEB_OUT)/
+	deb=convctl_$(VERSION)_$$(dpkg --print-architecture).deb && \
+	    { [ $(DEB_BUILD)/$$deb -ef $(DEB_OUT)/$$deb ] || \
+	    cp $(DEB_BUILD)/$$deb $(DEB_OUT)/; }
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/convctl
