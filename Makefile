@@ -23,16 +23,17 @@ AR ?= ar
 # root) or says how. `make check` and `make bench` install their tools too.
 NODEPS_GOALS = clean uninstall lint
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
-else ifneq ($(shell pkg-config --exists jansson libcurl 2>/dev/null && echo ok),ok)
-$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps build)
+else ifneq ($(shell pkg-config --exists jansson libcurl libpq 2>/dev/null && echo ok),ok)
+$(info make: jansson, libcurl or libpq not found by pkg-config: running scripts/install-deps build)
 ifneq ($(shell scripts/install-deps build >&2; echo $$?),0)
 $(error dependencies missing; run the command above, then make again)
 endif
 endif
-PKGS = jansson libcurl
+PKGS = jansson libcurl libpq
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-# libcurl is not linked: lib/llm.c opens it with dlopen (in libc since glibc
-# 2.34) on the first HTTP request, so no other command pays for loading it
+# libcurl and libpq are not linked: lib/llm.c opens libcurl with dlopen (in
+# libc since glibc 2.34) on the first HTTP request, lib/pq.c libpq on the
+# first PostgreSQL store, so no other command pays for loading them
 DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
