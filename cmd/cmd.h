@@ -183,6 +183,6 @@ extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,
     cmd_summarize_entry;
 extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
-    cmd_delete_entry;
+    cmd_delete_entry, cmd_copy_entry;
 
 #endif

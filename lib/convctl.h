@@ -343,6 +343,9 @@ int store_prune(struct store *, const struct prune_request *, char ***ids,
  */
 int lifecycle_begin(const struct settings *, enum store_mode, struct store **,
     struct error *);
+/* the same for the store at path, not the store setting's */
+int lifecycle_open(const struct settings *, const char *path, enum store_mode,
+    struct store **, struct error *);
 /* what a commit did besides writing */
 struct commit_report {
 	char **pruned;		/* ids the rolling limit removed; strv_free() */
@@ -371,6 +374,19 @@ void strv_free(char **);
  */
 int store_delete(struct store *, char *const *ids, size_t n, int force,
     int dry_run, char ***out, size_t *nout, struct error *);
+
+/* copy.c: every conversation of src into dst, which is not written: a
+ * conversation dst has already is skipped when it is the same, a conflict
+ * when not; the top-level fields dst lacks are copied, and imports records
+ * it lacks. All or nothing: on a conflict dst is left as it was in memory
+ * only in part, and must not be saved. */
+struct copy_result {
+	size_t copied, skipped;
+};
+int store_copy(struct store *src, struct store *dst, struct copy_result *,
+    struct error *);
+/* save.c: the whole store as its file holds it, whatever engine holds it */
+int store_text(struct store *, struct buf *, struct error *);
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };

@@ -395,7 +395,13 @@ int
 lifecycle_begin(const struct settings *set, enum store_mode mode,
     struct store **st, struct error *e)
 {
-	const char *path = settings_get(set, SET_STORE);
+	return lifecycle_open(set, settings_get(set, SET_STORE), mode, st, e);
+}
+
+int
+lifecycle_open(const struct settings *set, const char *path,
+    enum store_mode mode, struct store **st, struct error *e)
+{
 	double wait = 0;
 	long max;
 

@@ -247,20 +247,6 @@ fsync_dir(const char *dir)
 	return rc;
 }
 
-void
-save_text(struct store *st, struct buf *b)
-{
-	struct pieces text = { { 0 }, NULL, 0, 0 };
-	size_t i;
-
-	serialize(st, &text);
-	for (i = 0; i < text.n; i++)
-		buf_add(b, text.v[i].p ? text.v[i].p : text.text.data +
-		    text.v[i].off, text.v[i].len);
-	buf_free(&text.text);
-	free(text.v);
-}
-
 int
 save_file(struct store *st, struct error *e)
 {
@@ -317,4 +303,21 @@ out:
 	free(copy);
 	free(dir);
 	return rc;
+}
+
+int
+store_text(struct store *st, struct buf *b, struct error *e)
+{
+	struct pieces text = { { 0 }, NULL, 0, 0 };
+	size_t i;
+
+	if (store_load_all(st, e) < 0)
+		return -1;
+	serialize(st, &text);
+	for (i = 0; i < text.n; i++)
+		buf_add(b, text.v[i].p ? text.v[i].p : text.text.data +
+		    text.v[i].off, text.v[i].len);
+	buf_free(&text.text);
+	free(text.v);
+	return 0;
 }

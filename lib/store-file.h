@@ -43,8 +43,6 @@ int lock_take(const char *file, const char *name, double wait, struct error *);
 /* save.c: removes the temporary files killed writers left beside file; only
  * under the lock */
 void save_sweep_temps(const char *file);
-/* the store's text, as the file holds it, appended to b */
-void save_text(struct store *, struct buf *b);
 /* writes the store atomically (see store_save()) */
 int save_file(struct store *, struct error *);
 

@@ -119,16 +119,17 @@ split_uri(const char *uri, char **conninfo, char **schema, char **shown,
 		p++;
 		end = strchr(p, '&');
 		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		buf_addc(&sh, strchr(sh.data, '?') ? '&' : '?');
 		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
 			free(*schema);
 			*schema = xmalloc(n - 6);
 			memcpy(*schema, p + 7, n - 7);
 			(*schema)[n - 7] = '\0';
+			buf_add(&sh, p, n);
 			continue;
 		}
-		buf_addc(&ci, ci.len > 0 && strchr(ci.data, '?') ? '&' : '?');
+		buf_addc(&ci, strchr(ci.data, '?') ? '&' : '?');
 		buf_add(&ci, p, n);
-		buf_addc(&sh, sh.len > 0 && strchr(sh.data, '?') ? '&' : '?');
 		if (n >= 9 && strncmp(p, "password=", 9) == 0)
 			buf_adds(&sh, "password=***");
 		else
@@ -583,20 +584,67 @@ ts_param(int64_t ms, char out[TS_LEN])
 	return out;
 }
 
-/* the messages of c from the k-th on, as one JSON array */
+/* s (NULL: NULL) onto the array literal b, which "{" begins */
 static void
-messages_from(struct buf *b, struct conv *c, size_t k)
+array_add(struct buf *b, const char *s, size_t len)
 {
-	json_t *msgs = json_object_get(c->obj, "messages");
 	size_t i;
 
-	buf_addc(b, '[');
-	for (i = k; i < json_array_size(msgs); i++) {
-		if (i > k)
-			buf_addc(b, ',');
-		json_dump_buf(b, json_array_get(msgs, i));
+	if (b->len > 1)
+		buf_addc(b, ',');
+	if (s == NULL) {
+		buf_adds(b, "NULL");
+		return;
 	}
-	buf_addc(b, ']');
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			buf_addc(b, '\\');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '"');
+}
+
+/*
+ * The messages of c from the k-th on, as four array literals: ids, roles,
+ * times and documents. The database is not asked to read them out of the
+ * documents: its text cannot hold the \u0000 a message's JSON may.
+ */
+static int
+messages_from(struct store *st, struct buf col[4], struct conv *c, size_t k,
+    struct error *e)
+{
+	static const char *const field[3] = { "id", "role", "timestamp" };
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct buf doc = { 0 };
+	const char *s;
+	size_t i, j, len;
+	int rc = -1;
+
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '{');
+	for (i = k; i < json_array_size(msgs); i++) {
+		m = json_array_get(msgs, i);
+		for (j = 0; j < 3; j++) {
+			s = json_str(m, field[j], &len);
+			if (s != NULL && memchr(s, '\0', len) != NULL) {
+				error_set(e, "store '%s': message %zu of '%s' has "
+				    "\\u0000 in its %s, which PostgreSQL cannot "
+				    "hold", st->path, i + 1, c->id, field[j]);
+				goto out;
+			}
+			array_add(&col[j], s, len);
+		}
+		doc.len = 0;
+		json_dump_buf(&doc, m);
+		array_add(&col[3], doc.data, doc.len);
+	}
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '}');
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
 }
 
 /* the first message of c that is not as the database holds it */
@@ -625,7 +673,7 @@ static int
 write_conv(struct store *st, struct conv *c, struct error *e)
 {
 	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
-	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, tail = { 0 };
+	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, col[4] = { 0 };
 	char started[TS_LEN], ended[TS_LEN];
 	const char *p[7];
 	size_t k = 0;
@@ -670,15 +718,19 @@ write_conv(struct store *st, struct conv *c, struct error *e)
 	if (k < c->nmsg) {
 		from.len = 0;
 		buf_addf(&from, "%zu", k);
-		messages_from(&tail, c, k);
+		if (messages_from(st, col, c, k, e) < 0)
+			goto out;
 		p[1] = from.data;
-		p[2] = tail.data;
+		p[2] = col[0].data;
+		p[3] = col[1].data;
+		p[4] = col[2].data;
+		p[5] = col[3].data;
 		if (run_only(st, "cannot store messages", "INSERT INTO "
 		    "@.messages (conversation, seq, id, role, at, doc) "
-		    "SELECT $1, $2::integer + t.n::integer - 1, t.m->>'id', "
-		    "t.m->>'role', (t.m->>'timestamp')::timestamptz, t.m "
-		    "FROM json_array_elements($3::json) WITH ORDINALITY "
-		    "AS t(m, n)", 3, p, e) < 0)
+		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
+		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
+		    "$4::text[], $5::text[], $6::json[]) WITH ORDINALITY "
+		    "AS t(id, role, at, doc, n)", 6, p, e) < 0)
 			goto out;
 	}
 	remember_messages(c);
@@ -688,7 +740,8 @@ out:
 	buf_free(&doc);
 	buf_free(&count);
 	buf_free(&from);
-	buf_free(&tail);
+	for (k = 0; k < 4; k++)
+		buf_free(&col[k]);
 	return rc;
 }
 
