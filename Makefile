@@ -101,8 +101,8 @@ $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
 # the slowest files start first, so the others fill the second processor
-SLOW_TESTS = tests/cli/badinput.t tests/cli/crash.t tests/cli/concurrency.t \
-	tests/cli/summarize.t tests/cli/security.t
+SLOW_TESTS = tests/cli/pg.t tests/cli/badinput.t tests/cli/crash.t \
+	tests/cli/concurrency.t tests/cli/summarize.t tests/cli/security.t
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
 	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \

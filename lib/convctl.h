@@ -240,6 +240,10 @@ const char *store_path(const struct store *);
 
 /* "file" or "postgresql" */
 const char *store_engine_name(const struct store *);
+/* the engine a store path names: "file" or "postgresql" */
+const char *store_engine_of(const char *path);
+/* path as messages show it: a database URI's password as ***; caller frees */
+char *store_shown(const char *path);
 
 /*
  * What a command will read, said before it reads it: the file engine holds

@@ -46,9 +46,10 @@ struct store_query {
 struct store;
 struct store_engine {
 	const char *name;			/* "file", "postgresql" */
-	/* opens st->path for st->mode (the file: takes the lock and reads all
-	 * of it; a database: connects and begins the transaction) */
-	int (*open)(struct store *, double wait, struct error *);
+	/* opens the store at path for st->mode (the file: takes the lock and
+	 * reads all of it; a database: connects and begins the transaction) */
+	int (*open)(struct store *, const char *path, double wait,
+	    struct error *);
 	/* brings what q asks for into st (store_adopt()), once */
 	int (*load)(struct store *, const struct store_query *, struct error *);
 	/* the whole of c, which was loaded without its body */
@@ -65,7 +66,7 @@ extern const struct store_engine store_pg_engine;
 struct store {
 	const struct store_engine *engine;
 	void *be;		/* the engine's own state */
-	char *path;		/* as the user named it (a password masked) */
+	char *path;		/* as the user named it, a password masked */
 	enum store_mode mode;
 	size_t max;		/* the largest store or message text read */
 	json_t *root;		/* every top-level field but "conversations" */
@@ -81,6 +82,9 @@ enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
 	LOADED_ACTIVE = 2,
 };
+
+/* store-pg.c: the URI with any password as *** */
+char *pg_uri_shown(const char *uri);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which
  * it takes) or, with obj NULL, by the caller; and put into st */

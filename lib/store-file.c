@@ -252,7 +252,7 @@ out:
 
 /* the lock first when writing: then everything, so the store is LOADED_ALL */
 static int
-file_open(struct store *st, double wait, struct error *e)
+file_open(struct store *st, const char *path, double wait, struct error *e)
 {
 	struct file_state *fs = xmalloc(sizeof(*fs));
 	int rc;
@@ -261,7 +261,7 @@ file_open(struct store *st, double wait, struct error *e)
 	fs->lockfd = -1;
 	st->be = fs;
 	/* nothing is made (lock, directory, temporary file) before this */
-	if ((rc = path_resolve(st->path, &fs->file, e)) < 0)
+	if ((rc = path_resolve(path, &fs->file, e)) < 0)
 		return rc;
 	if (st->mode == STORE_WRITE) {
 		if ((rc = path_mkdirs_for(fs->file, e)) < 0 ||

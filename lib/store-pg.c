@@ -89,54 +89,69 @@ quiet(void *arg, const char *message)
 	(void)arg, (void)message;	/* notices are not the user's business */
 }
 
-/*
- * The URI without convctl's own parameter, schema=NAME, which names the
- * schema (default convctl) so that stores can share a database; libpq gets
- * the rest as it was. *shown: the URI with any password as ***.
- */
-static int
-split_uri(const char *uri, char **conninfo, char **schema, char **shown,
-    struct error *e)
+/* the URI with any password, user:PASSWORD@ or password=, as *** */
+char *
+pg_uri_shown(const char *uri)
 {
 	const char *q = strchr(uri, '?'), *p, *end, *at, *colon, *slash;
-	struct buf ci = { 0 }, sh = { 0 };
+	struct buf sh = { 0 };
 	size_t n;
 
-	*schema = NULL;
-	buf_add(&ci, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
-	/* user:password@ in the authority */
-	p = strstr(uri, "://") + 3;
-	slash = strchr(p, '/');
-	at = memchr(p, '@', (slash != NULL ? slash : p + strlen(p)) - p);
-	colon = at != NULL ? memchr(p, ':', at - p) : NULL;
+	p = strstr(uri, "://");
+	p = p != NULL ? p + 3 : uri;
+	slash = strpbrk(p, "/?");
+	n = slash != NULL ? (size_t)(slash - p) : strlen(p);
+	at = memchr(p, '@', n);
+	colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
 	if (colon != NULL) {
-		buf_add(&sh, uri, colon + 1 - uri);
+		buf_add(&sh, uri, (size_t)(colon + 1 - uri));
 		buf_adds(&sh, "***");
-		buf_add(&sh, at, (q != NULL ? q : at + strlen(at)) - at);
+		buf_add(&sh, at, q != NULL ? (size_t)(q - at) : strlen(at));
 	} else
 		buf_add(&sh, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
 	for (p = q; p != NULL && *p != '\0'; p = end) {
 		p++;
 		end = strchr(p, '&');
 		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		buf_addc(&sh, strchr(sh.data, '?') ? '&' : '?');
-		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
-			free(*schema);
-			*schema = xmalloc(n - 6);
-			memcpy(*schema, p + 7, n - 7);
-			(*schema)[n - 7] = '\0';
-			buf_add(&sh, p, n);
-			continue;
-		}
-		buf_addc(&ci, strchr(ci.data, '?') ? '&' : '?');
-		buf_add(&ci, p, n);
+		buf_addc(&sh, p == q + 1 ? '?' : '&');
 		if (n >= 9 && strncmp(p, "password=", 9) == 0)
 			buf_adds(&sh, "password=***");
 		else
 			buf_add(&sh, p, n);
 	}
+	return buf_detach(&sh);
+}
+
+/*
+ * The URI without convctl's own parameter, schema=NAME, which names the
+ * schema (default convctl) so that stores can share a database; libpq gets
+ * the rest as it was.
+ */
+static int
+split_uri(struct store *st, const char *uri, char **conninfo, char **schema,
+    struct error *e)
+{
+	const char *q = strchr(uri, '?'), *p, *end;
+	struct buf ci = { 0 };
+	size_t n;
+
+	*schema = NULL;
+	buf_add(&ci, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
+	for (p = q; p != NULL && *p != '\0'; p = end) {
+		p++;
+		end = strchr(p, '&');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
+			free(*schema);
+			*schema = xmalloc(n - 6);
+			memcpy(*schema, p + 7, n - 7);
+			(*schema)[n - 7] = '\0';
+			continue;
+		}
+		buf_addc(&ci, strchr(ci.data, '?') != NULL ? '&' : '?');
+		buf_add(&ci, p, n);
+	}
 	*conninfo = buf_detach(&ci);
-	*shown = buf_detach(&sh);
 	if (*schema == NULL)
 		*schema = xstrdup(PG_DEFAULT_SCHEMA);
 	/* a plain SQL name: nothing to escape, nothing to misread */
@@ -145,7 +160,7 @@ split_uri(const char *uri, char **conninfo, char **schema, char **shown,
 	    (**schema >= '0' && **schema <= '9'))
 		return error_set(e, "store '%s': schema '%s' is not a name of "
 		    "lower-case letters, digits and _ (at most 63, not starting "
-		    "with a digit)", *shown, *schema);
+		    "with a digit)", st->path, *schema);
 	return 0;
 }
 
@@ -252,17 +267,28 @@ connect_to(struct store *st, const char *conninfo, struct error *e)
 {
 	struct pg_state *ps = st->be;
 	struct buf b = { 0 };
+	const char *msg;
 
 	ps->conn = pq.connectdb(conninfo);
 	if (ps->conn != NULL && pq.status(ps->conn) == CONNECTION_OK) {
 		pq.set_notice_processor(ps->conn, quiet, NULL);
 		return 0;
 	}
-	first_line(&b, ps->conn != NULL ? pq.error_message(ps->conn) : NULL);
+	msg = ps->conn != NULL ? pq.error_message(ps->conn) : NULL;
+	first_line(&b, msg);
 	error_set(e, "cannot connect to store '%s': %s", st->path, b.data);
 	buf_free(&b);
-	/* a password refused is not cured by trying again */
-	if (ps->conn == NULL || strstr(e->msg, "authentication failed") == NULL)
+	/*
+	 * No server, or one starting, stopping or full, may answer the next
+	 * try; one that refused the password, the role or the database will
+	 * not. libpq gives no SQLSTATE here, only its text.
+	 */
+	if (msg == NULL || strstr(msg, "FATAL:") == NULL ||
+	    strstr(msg, "starting up") != NULL ||
+	    strstr(msg, "not yet accepting") != NULL ||
+	    strstr(msg, "recovery mode") != NULL ||
+	    strstr(msg, "shutting down") != NULL ||
+	    strstr(msg, "too many") != NULL)
 		e->kind = ERROR_TEMPORARY;
 	return -1;
 }
@@ -361,10 +387,10 @@ out:
 }
 
 static int
-pg_open(struct store *st, double wait, struct error *e)
+pg_open(struct store *st, const char *uri, double wait, struct error *e)
 {
 	struct pg_state *ps;
-	char *conninfo = NULL, *shown = NULL;
+	char *conninfo = NULL;
 	PGresult *r;
 	int rc = -1;
 
@@ -374,14 +400,10 @@ pg_open(struct store *st, double wait, struct error *e)
 	memset(ps, 0, sizeof(*ps));
 	st->be = ps;
 	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
-	if (split_uri(st->path, &conninfo, &ps->schema, &shown, e) < 0) {
-		free(st->path);
-		st->path = shown;
-		free(conninfo);
-		return -2;
+	if (split_uri(st, uri, &conninfo, &ps->schema, e) < 0) {
+		rc = -2;
+		goto out;
 	}
-	free(st->path);
-	st->path = shown;
 	if (connect_to(st, conninfo, e) < 0)
 		goto out;
 	ps->ident = pq.escape_identifier(ps->conn, ps->schema,

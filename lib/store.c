@@ -263,6 +263,20 @@ store_engine_name(const struct store *st)
 	return st->engine->name;
 }
 
+const char *
+store_engine_of(const char *path)
+{
+	return store_engine_for(path)->name;
+}
+
+char *
+store_shown(const char *path)
+{
+	if (store_engine_for(path) == &store_pg_engine)
+		return pg_uri_shown(path);
+	return xstrdup(path);
+}
+
 int
 store_open(struct store **out, const char *path, enum store_mode mode,
     double wait, struct error *e)
@@ -279,10 +293,10 @@ store_open_max(struct store **out, const char *path, enum store_mode mode,
 
 	memset(st, 0, sizeof(*st));
 	st->engine = store_engine_for(path);
-	st->path = xstrdup(path);
+	st->path = store_shown(path);
 	st->mode = mode;
 	st->max = max;
-	if ((rc = st->engine->open(st, wait, e)) < 0) {
+	if ((rc = st->engine->open(st, path, wait, e)) < 0) {
 		store_close(st);
 		return rc;
 	}
