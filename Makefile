@@ -146,12 +146,23 @@ demo: convctl
 
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
-bench: convctl bench/floor
-	@scripts/install-deps bench
+bench: convctl bench/floor bench/pgfloor
+	@scripts/install-deps bench pg
 	@scripts/bench
+	@scripts/bench-pg
 
 bench/floor: bench/floor.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -o $@ bench/floor.c
+
+# the same on a PostgreSQL store of 20000 conversations (BENCH_PG_N), against
+# a bare libpq client's connect and select 1, and psql's \copy
+bench-pg: convctl bench/pgfloor
+	@scripts/install-deps bench pg
+	@scripts/bench-pg
+
+bench/pgfloor: bench/pgfloor.c
+	$(CC) -std=c11 $(WARNINGS) -O2 $(shell pkg-config --cflags libpq) \
+	    -o $@ bench/pgfloor.c $(shell pkg-config --libs libpq)
 
 # every page, warnings included; the style notes (pages not installed yet) are not
 lint:
@@ -183,8 +194,8 @@ uninstall:
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
 	rm -f $(UNIT_OBJ) $(DEP_FILES)
-	rm -f bench/floor
+	rm -f bench/floor bench/pgfloor
 	rm -rf build
 
-.PHONY: all check demo lint bench install uninstall clean stress \
+.PHONY: all check demo lint bench bench-pg install uninstall clean stress \
 	check-asan check-valgrind fuzz

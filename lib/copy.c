@@ -56,16 +56,13 @@ store_copy(struct store *src, struct store *dst, struct copy_result *res,
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	if (store_load_all(src, e) < 0 || store_load_active(dst, e) < 0)
+	/* one read of each, not one a conversation */
+	if (store_load_all(src, e) < 0 || store_load_all(dst, e) < 0)
 		return -1;
 	active = store_active(dst);
 	for (i = 0; i < store_count(src); i++) {
 		c = store_conv(src, i);
-		if (store_load_id(dst, conv_id(c), e) < 0)
-			return -1;
 		if ((d = store_find(dst, conv_id(c))) != NULL) {
-			if (conv_load(dst, d, e) < 0)
-				return -1;
 			if (!same_json(conv_json(c), conv_json(d)))
 				return error_set(e, "conversation '%s' is in both "
 				    "'%s' and '%s', and differs", conv_id(c),
