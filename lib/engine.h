@@ -50,7 +50,12 @@ struct store_engine {
 	 * reads all of it; a database: connects and begins the transaction) */
 	int (*open)(struct store *, const char *path, double wait,
 	    struct error *);
-	/* brings what q asks for into st (store_adopt()), once */
+	/*
+	 * The next three are NULL for an engine whose open loads every
+	 * conversation whole (LOADED_ALL): store.c never calls them then.
+	 * Brings what q asks for into st (store_push()); what st holds already
+	 * is newer than what the engine has, and is kept.
+	 */
 	int (*load)(struct store *, const struct store_query *, struct error *);
 	/* the whole of c, which was loaded without its body */
 	int (*load_body)(struct store *, struct conv *, struct error *);

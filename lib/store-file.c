@@ -275,28 +275,6 @@ file_open(struct store *st, const char *path, double wait, struct error *e)
 	return 0;
 }
 
-/* everything is in memory from the start: nothing is ever left to load */
-static int
-file_load(struct store *st, const struct store_query *q, struct error *e)
-{
-	(void)st, (void)q, (void)e;
-	return 0;
-}
-
-static int
-file_load_body(struct store *st, struct conv *c, struct error *e)
-{
-	(void)st, (void)c, (void)e;
-	return 0;
-}
-
-static int
-file_count_ended(struct store *st, size_t *n, struct error *e)
-{
-	(void)st, (void)n;
-	return error_set(e, "the file store holds every conversation in memory");
-}
-
 static void
 file_close(struct store *st)
 {
@@ -317,10 +295,7 @@ file_close(struct store *st)
 
 const struct store_engine store_file_engine = {
 	.name = "file",
-	.open = file_open,
-	.load = file_load,
-	.load_body = file_load_body,
-	.count_ended = file_count_ended,
+	.open = file_open,	/* loads it all: no load, load_body, count_ended */
 	.commit = save_file,
 	.close = file_close,
 };
