@@ -23,16 +23,17 @@ AR ?= ar
 # root) or says how. `make check` and `make bench` install their tools too.
 NODEPS_GOALS = clean uninstall lint
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
-else ifneq ($(shell pkg-config --exists jansson libcurl 2>/dev/null && echo ok),ok)
-$(info make: jansson or libcurl not found by pkg-config: running scripts/install-deps build)
+else ifneq ($(shell pkg-config --exists jansson libcurl libpq 2>/dev/null && echo ok),ok)
+$(info make: jansson, libcurl or libpq not found by pkg-config: running scripts/install-deps build)
 ifneq ($(shell scripts/install-deps build >&2; echo $$?),0)
 $(error dependencies missing; run the command above, then make again)
 endif
 endif
-PKGS = jansson libcurl
+PKGS = jansson libcurl libpq
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-# libcurl is not linked: lib/llm.c opens it with dlopen (in libc since glibc
-# 2.34) on the first HTTP request, so no other command pays for loading it
+# libcurl and libpq are not linked: lib/llm.c opens libcurl with dlopen (in
+# libc since glibc 2.34) on the first HTTP request, lib/pq.c libpq on the
+# first PostgreSQL store, so no other command pays for loading them
 DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
@@ -101,8 +102,9 @@ $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
 # the slowest files start first, so the others fill the second processor
-SLOW_TESTS = tests/cli/badinput.t tests/cli/crash.t tests/cli/concurrency.t \
-	tests/cli/summarize.t tests/cli/security.t tests/cli/deb.t
+SLOW_TESTS = tests/cli/pg.t tests/cli/badinput.t tests/cli/crash.t \
+	tests/cli/concurrency.t tests/cli/summarize.t tests/cli/security.t \
+	tests/cli/deb.t
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
 	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \
@@ -146,12 +148,23 @@ demo: convctl
 
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
-bench: convctl bench/floor
-	@scripts/install-deps bench
+bench: convctl bench/floor bench/pgfloor
+	@scripts/install-deps bench pg
 	@scripts/bench
+	@scripts/bench-pg
 
 bench/floor: bench/floor.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -o $@ bench/floor.c
+
+# the same on a PostgreSQL store of 20000 conversations (BENCH_PG_N), against
+# a bare libpq client's connect and select 1, and psql's \copy
+bench-pg: convctl bench/pgfloor
+	@scripts/install-deps bench pg
+	@scripts/bench-pg
+
+bench/pgfloor: bench/pgfloor.c
+	$(CC) -std=c11 $(WARNINGS) -O2 $(shell pkg-config --cflags libpq) \
+	    -o $@ bench/pgfloor.c $(shell pkg-config --libs libpq)
 
 # every page, warnings included; the style notes (pages not installed yet) are not
 lint:
@@ -205,12 +218,12 @@ uninstall:
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
 	rm -f $(UNIT_OBJ) $(DEP_FILES)
-	rm -f bench/floor
+	rm -f bench/floor bench/pgfloor
 	rm -rf build
 	@# what make deb leaves, and dpkg-buildpackage run here by hand
 	rm -f convctl_*.deb debian/files debian/*.substvars \
 	    debian/*.debhelper debian/*.debhelper.log debian/debhelper-build-stamp
 	rm -rf debian/convctl debian/.debhelper debian/tmp
 
-.PHONY: all check demo lint bench install uninstall clean stress \
+.PHONY: all check demo lint bench bench-pg install uninstall clean stress \
 	check-asan check-valgrind fuzz deb

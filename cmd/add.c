@@ -53,8 +53,7 @@ read_text(struct ctx *ctx, struct buf *b)
 		    "is a terminal");
 	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
 	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	/* as command substitution does, so `tool | convctl add` stores the reply */
 	while (b->len > 0 && b->data[b->len - 1] == '\n') {
@@ -81,8 +80,7 @@ add_exec(struct ctx *ctx)
 		return cmd_usage_error(ctx, "unknown role '%s' (expected user, "
 		    "assistant, system or tool)", role);
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	rq.idle_timeout = (int64_t)idle * 60000;
 	rq.tools = args_all(&ctx->args, "tool", &rq.ntools);
@@ -113,8 +111,7 @@ add_exec(struct ctx *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	case ADD_FAILED:
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	/* a duplicate changed nothing: the store is left as it is */

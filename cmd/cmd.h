@@ -27,6 +27,8 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_PARTIAL = 3,	/* done in part */
 	EXIT_CONFLICT = 4,	/* add --expect-conversation: not that one */
+	EXIT_UNAVAILABLE = 69,	/* a library the store needs is missing */
+	EXIT_TEMPFAIL = 75,	/* the database cannot be reached: try again */
 };
 
 /*
@@ -98,6 +100,9 @@ int cmd_number(const struct ctx *, const char *name, long min, long max,
  */
 int cmd_format(const struct ctx *, enum format dflt, enum format json,
     unsigned allowed, enum format *);
+/* prints e; the exit status for its kind: EXIT_FAIL, or EXIT_UNAVAILABLE
+ * and EXIT_TEMPFAIL for a database's */
+int cmd_fail(const struct ctx *, const struct error *);
 /* opens the store the settings name (lifecycle_begin) */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
 /* lifecycle_commit: the rolling limit applied and written; says on stderr
@@ -178,6 +183,6 @@ extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,
     cmd_summarize_entry;
 extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
-    cmd_delete_entry;
+    cmd_delete_entry, cmd_copy_entry;
 
 #endif

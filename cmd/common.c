@@ -117,11 +117,29 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 	int rc;
 
 	if ((rc = lifecycle_begin(&ctx->settings, mode, st, &e)) < 0) {
-		cmd_error(ctx, "%s", e.msg);
 		/* a device, a FIFO, a directory: the wrong thing was named */
-		return rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+		if (rc == -2) {
+			cmd_error(ctx, "%s", e.msg);
+			return EXIT_USAGE;
+		}
+		return cmd_fail(ctx, &e);
 	}
 	return 0;
+}
+
+int
+cmd_fail(const struct ctx *ctx, const struct error *e)
+{
+	cmd_error(ctx, "%s", e->msg);
+	switch (e->kind) {
+	case ERROR_UNAVAILABLE:
+		return EXIT_UNAVAILABLE;
+	case ERROR_TEMPORARY:
+		return EXIT_TEMPFAIL;
+	case ERROR_FAILED:
+		break;
+	}
+	return EXIT_FAIL;
 }
 
 int
@@ -143,9 +161,8 @@ cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 
 	switch (lifecycle_commit(st, &ctx->settings, &r, &e)) {
 	case COMMIT_FAILED:
-		cmd_error(ctx, "%s", e.msg);
 		strv_free(r.pruned);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	case COMMIT_UNFLUSHED:
 		cmd_error(ctx, "warning: %s", e.msg);
 		break;
@@ -204,8 +221,7 @@ cmd_now(const struct ctx *ctx, int64_t *ms)
 		return cmd_usage_error(ctx, "--at expects an ISO 8601 "
 		    "time such as 2026-02-04T17:26:40Z, not '%s'", at);
 	if (ts_now(at != NULL ? &now : ms, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	/* a typo of a year would stay first in recent, escape prune and stamp
 	 * every later message (see convctl-add(1)) */
@@ -226,8 +242,7 @@ cmd_limit(const struct ctx *ctx, enum setting s, long *max)
 	struct error e;
 
 	if (settings_long(&ctx->settings, s, max, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	return 0;
 }

@@ -27,8 +27,7 @@ delete_exec(struct ctx *ctx)
 		return rc;
 	if (store_delete(st, ctx->args.argv, (size_t)ctx->args.argc,
 	    args_has(&ctx->args, "force"), dry, &ids, &n, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	rc = cmd_finish_ids(ctx, st, !dry, ids, n);

@@ -47,8 +47,7 @@ end_exec(struct ctx *ctx)
 			want = 0;
 	}
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	if ((rc = cmd_now(ctx, &now)) != 0 ||
@@ -72,8 +71,7 @@ end_exec(struct ctx *ctx)
 			want = 0;
 		break;
 	case END_FAILED:
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		want = 0;
 	}
 	store_close(st);	/* no lock is held while summarizing */

@@ -23,6 +23,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_summarize_entry,
 	&cmd_search_entry,
 	&cmd_delete_entry,
+	&cmd_copy_entry,
 	&cmd_config_entry,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -114,8 +114,7 @@ summary_setup(struct ctx *ctx, struct summary_config *cf)
 	case SUMMARY_SETUP_BAD_FLAG:
 		return cmd_usage_error(ctx, "%s", e.msg);
 	case SUMMARY_SETUP_BAD_SETTING:
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	if (cf->kind == SUMMARY_NONE) {
 		cmd_error(ctx, "--summarize, but summaries are turned off (the "
@@ -179,8 +178,7 @@ migrate_exec(struct ctx *ctx)
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
 	    settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &limit.max,
 	    &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	rq.path = ctx->args.argv[0];
 	rq.idle_timeout = (int64_t)idle * 60000;
@@ -196,8 +194,7 @@ migrate_exec(struct ctx *ctx)
 	if (stat(rq.path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
 	    !S_ISDIR(sb.st_mode)) {
 		if (migrate_read(rq.path, rq.max_bytes, &input, &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
+			rc = cmd_fail(ctx, &e);
 			goto out;
 		}
 		rq.data = input.data ? input.data : "";
@@ -210,15 +207,13 @@ migrate_exec(struct ctx *ctx)
 	progress_done(&prog.line);
 	buf_free(&prog.what);
 	if (rc < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	if (migrate_changed(res)) {
 		/* what the limit will take is said before the store is written */
 		if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
+			rc = cmd_fail(ctx, &e);
 			goto out;
 		}
 		if (!dry_run) {

@@ -36,6 +36,10 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
+	if (store_load_active(st, &e) < 0) {
+		rc = cmd_fail(ctx, &e);
+		goto out;
+	}
 	/* nothing active: nothing to say, and that is no error */
 	if ((c = store_active(st)) == NULL) {
 		if (rq.format == FMT_OPENAI)
@@ -43,8 +47,7 @@ prompt_exec(struct ctx *ctx)
 		goto out;
 	}
 	if (render_prompt(&out, c, &rq, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	rc = cmd_print(ctx, out.data, out.len);

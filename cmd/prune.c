@@ -37,8 +37,7 @@ prune_exec(struct ctx *ctx)
 		rc = cmd_number(ctx, "max", min, max, &rq.max);
 	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &rq.max,
 	    &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 	} else
 		rc = 0;
 	if (rc != 0)
@@ -60,8 +59,7 @@ prune_exec(struct ctx *ctx)
 	rc = store_prune(st, &rq, &ids, &n, &e);
 	progress_done(&prog);
 	if (rc < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	/* nothing removed: the store is left as it is */

@@ -19,6 +19,7 @@ recent_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct conv **ended;
 	struct buf out = { 0 };
+	struct error e;
 	size_t n;
 	long limit = 10;
 	int rc;
@@ -28,6 +29,11 @@ recent_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
+	if (store_load_ended(st, (size_t)limit, 0, &e) < 0) {
+		rc = cmd_fail(ctx, &e);
+		store_close(st);
+		return rc;
+	}
 	ended = store_ended(st, &n);
 	render_recent(&out, ended, n < (size_t)limit ? n : (size_t)limit,
 	    args_has(&ctx->args, "json"));

@@ -79,8 +79,7 @@ search_exec(struct ctx *ctx)
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		goto out;
 	if (search_run(st, s, &rq, &res, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	search_render(&out, &res, args_has(&ctx->args, "json"), want_colour());

@@ -14,26 +14,39 @@ static const struct cmd_option options[] = {
 };
 
 /* the named one, else the active one, else the latest ended */
-static struct conv *
-pick(struct ctx *ctx, struct store *st)
+/* *c: the conversation to show; EXIT_FAIL (said) when there is none */
+static int
+pick(struct ctx *ctx, struct store *st, struct conv **c)
 {
-	struct conv *c, **ended;
+	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
+	struct conv **ended;
+	struct error e;
 	size_t n;
 
-	if (ctx->args.argc > 0) {
-		if ((c = store_find(st, ctx->args.argv[0])) == NULL)
-			cmd_error(ctx, "no conversation '%s' in '%s'",
-			    ctx->args.argv[0], store_path(st));
-		return c;
+	if (id != NULL) {
+		if (store_load_id(st, id, &e) < 0)
+			return cmd_fail(ctx, &e);
+		if ((*c = store_find(st, id)) == NULL) {
+			cmd_error(ctx, "no conversation '%s' in '%s'", id,
+			    store_path(st));
+			return EXIT_FAIL;
+		}
+		return 0;
 	}
-	if ((c = store_active(st)) != NULL)
-		return c;
+	if (store_load_active(st, &e) < 0)
+		return cmd_fail(ctx, &e);
+	if ((*c = store_active(st)) != NULL)
+		return 0;
+	if (store_load_ended(st, 1, 1, &e) < 0)
+		return cmd_fail(ctx, &e);
 	ended = store_ended(st, &n);
-	c = n > 0 ? ended[0] : NULL;
+	*c = n > 0 ? ended[0] : NULL;
 	free(ended);
-	if (c == NULL)
+	if (*c == NULL) {
 		cmd_error(ctx, "no conversations in '%s'", store_path(st));
-	return c;
+		return EXIT_FAIL;
+	}
+	return 0;
 }
 
 static int
@@ -51,11 +64,10 @@ show_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	rc = EXIT_FAIL;
-	if ((c = pick(ctx, st)) == NULL)
+	if ((rc = pick(ctx, st, &c)) != 0)
 		goto out;
 	if (render_conv(&out, c, f, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
+		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
 	rc = cmd_print(ctx, out.data, out.len);

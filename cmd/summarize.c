@@ -116,8 +116,7 @@ pick(struct ctx *ctx, struct summarize_item **items, size_t *n)
 	rc = summarize_select(st, &sel, items, n, &e);
 	store_close(st);	/* before any request */
 	if (rc < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	for (i = 0; sel.which == SUMMARIZE_ID && i < *n; i++)
 		if (!(*items)[i].todo)
@@ -147,8 +146,7 @@ summarize_exec(struct ctx *ctx)
 	case SUMMARY_SETUP_BAD_FLAG:
 		return cmd_usage_error(ctx, "%s", e.msg);
 	case SUMMARY_SETUP_BAD_SETTING:
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
+		return cmd_fail(ctx, &e);
 	}
 	if (cf.kind == SUMMARY_NONE) {
 		cmd_error(ctx, "summaries are turned off (the summarizer is "

@@ -31,7 +31,7 @@ _convctl_ids()
 _convctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="add end show recent prompt migrate prune summarize search delete config help"
+	local commands="add end show recent prompt migrate prune summarize search delete copy config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
 	local summary="--summarizer --model --api-base"
@@ -72,6 +72,7 @@ _convctl()
 	search)
 		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
 	delete) opts="--force -n --dry-run --json"; ids=1 ;;
+	copy) opts="-n --dry-run" ;;
 	config) opts="--json" ;;
 	esac
 
@@ -131,7 +132,7 @@ _convctl()
 	case $cmd in
 	help)
 		COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
-	migrate)
+	migrate | copy)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	*)

@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -40,6 +40,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a search -d 'find messages'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a copy -d 'copy a whole store into another (file or PostgreSQL)'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
 
@@ -108,6 +109,9 @@ complete -c convctl -n '__fish_seen_subcommand_from delete' -l force -d 'also th
 complete -c convctl -n '__fish_seen_subcommand_from delete' -s n -l dry-run -d 'delete nothing'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -l json -d 'as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -a '(__convctl_ids)'
+# copy
+complete -c convctl -n '__fish_seen_subcommand_from copy' -s n -l dry-run -d 'copy nothing'
+complete -c convctl -n '__fish_seen_subcommand_from copy' -F
 # config
 complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
 # help

@@ -3,6 +3,7 @@
  * value (a default computed from other settings too), where it came from,
  * secrets masked here so no caller can forget.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -28,6 +29,7 @@ settings_render(struct buf *b, const struct settings *set, int json)
 	json_t *root, *all, *o;
 	enum setting s;
 	const char *val, *why, *src;
+	char *shown;
 	int i, exists = stat(set->config_path, &sb) == 0;
 
 	root = json_pack("{s:s, s:b}", "configFile", set->config_path,
@@ -45,7 +47,11 @@ settings_render(struct buf *b, const struct settings *set, int json)
 		buf_adds(&v, "");
 		if (val != NULL && r->type == SETTING_SECRET)
 			mask(&v, val);
-		else if (val != NULL)
+		else if (val != NULL && s == SET_STORE) {
+			shown = store_shown(val);
+			buf_adds(&v, shown);
+			free(shown);
+		} else if (val != NULL)
 			buf_adds(&v, val);
 		if (json) {
 			o = json_pack("{s:o, s:s, s:s, s:b, s:o, s:o}", "value",
@@ -55,6 +61,9 @@ settings_render(struct buf *b, const struct settings *set, int json)
 			    "flag", r->flag ? json_sprintf("--%s", r->flag) :
 			    json_null(),
 			    "default", r->def ? json_string(r->def) : json_null());
+			if (s == SET_STORE && val != NULL)
+				json_object_set_new(o, "engine",
+				    json_string(store_engine_of(val)));
 			if (set->source[s] == SRC_ENV)
 				json_object_set_new(o, "from",
 				    json_string(settings_env_used(s)));
@@ -72,6 +81,10 @@ settings_render(struct buf *b, const struct settings *set, int json)
 			buf_addf(b, " %s", settings_env_used(s));
 		else if (why != NULL)
 			buf_addf(b, ": %s", why);
+		/* a file is what a path names; a database is said */
+		if (s == SET_STORE && val != NULL &&
+		    strcmp(store_engine_of(val), "file") != 0)
+			buf_addf(b, "; %s store", store_engine_of(val));
 		buf_adds(b, ")\n");
 	}
 	if (json) {

@@ -25,6 +25,13 @@
 /* error.c */
 struct error {
 	char msg[1024];
+	/* what the caller may do about it: error_set() says ERROR_FAILED; a
+	 * store's engine says the others after it */
+	enum error_kind {
+		ERROR_FAILED,		/* nothing to do but fix the cause */
+		ERROR_UNAVAILABLE,	/* a library the store needs is missing */
+		ERROR_TEMPORARY,	/* the server cannot be reached: try again */
+	} kind;
 };
 int error_set(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns -1 */
@@ -231,8 +238,31 @@ int store_save(struct store *, struct error *);
 void store_close(struct store *);	/* releases the lock; NULL is fine */
 const char *store_path(const struct store *);
 
+/* "file" or "postgresql" */
+const char *store_engine_name(const struct store *);
+/* the engine a store path names: "file" or "postgresql" */
+const char *store_engine_of(const char *path);
+/* path as messages show it: a database URI's password as ***; caller frees */
+char *store_shown(const char *path);
+
+/*
+ * What a command will read, said before it reads it: the file engine holds
+ * the whole store from store_open() on and these do nothing, but a database
+ * is read only as far as they ask, and the accessors below see only what
+ * was loaded. Each is cheap to repeat.
+ */
+int store_load_active(struct store *, struct error *);
+int store_load_id(struct store *, const char *id, struct error *); /* 0: found or not */
+/* the newest limit ended conversations (SIZE_MAX: all); without bodies,
+ * only what store_ended() and render_recent() show: conv_load() the rest */
+int store_load_ended(struct store *, size_t limit, int bodies, struct error *);
+int store_load_all(struct store *, struct error *);	/* every one, whole */
+int conv_load(struct store *, struct conv *, struct error *);
+/* the ended conversations in the store, loaded or not */
+int store_count_ended(struct store *, size_t *n, struct error *);
+
 size_t store_count(const struct store *);
-struct conv *store_conv(struct store *, size_t i);	/* in file order */
+struct conv *store_conv(struct store *, size_t i);	/* in stored order */
 struct conv *store_find(struct store *, const char *id);
 struct conv *store_active(struct store *);		/* NULL: none */
 /* ended conversations, newest endedAt first; *n of them; caller frees array */
@@ -317,6 +347,9 @@ int store_prune(struct store *, const struct prune_request *, char ***ids,
  */
 int lifecycle_begin(const struct settings *, enum store_mode, struct store **,
     struct error *);
+/* the same for the store at path, not the store setting's */
+int lifecycle_open(const struct settings *, const char *path, enum store_mode,
+    struct store **, struct error *);
 /* what a commit did besides writing */
 struct commit_report {
 	char **pruned;		/* ids the rolling limit removed; strv_free() */
@@ -345,6 +378,19 @@ void strv_free(char **);
  */
 int store_delete(struct store *, char *const *ids, size_t n, int force,
     int dry_run, char ***out, size_t *nout, struct error *);
+
+/* copy.c: every conversation of src into dst, which is not written: a
+ * conversation dst has already is skipped when it is the same, a conflict
+ * when not; the top-level fields dst lacks are copied, and imports records
+ * it lacks. All or nothing: on a conflict dst is left as it was in memory
+ * only in part, and must not be saved. */
+struct copy_result {
+	size_t copied, skipped;
+};
+int store_copy(struct store *src, struct store *dst, struct copy_result *,
+    struct error *);
+/* save.c: the whole store as its file holds it, whatever engine holds it */
+int store_text(struct store *, struct buf *, struct error *);
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };

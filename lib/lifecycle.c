@@ -43,29 +43,38 @@ has_message_id(json_t *msgs, const char *id)
 
 /* conv-<ms> as SmartHole names them, with -N after it if that is taken */
 static char *
-new_conv_id(struct store *st, int64_t at)
+new_conv_id(struct store *st, int64_t at, struct error *e)
 {
 	struct buf b = { 0 };
-	int n;
+	int n = 2;
 
 	buf_addf(&b, "conv-%lld", (long long)at);
-	for (n = 2; store_find(st, b.data) != NULL; n++) {
+	for (;;) {
+		if (store_load_id(st, b.data, e) < 0) {
+			buf_free(&b);
+			return NULL;
+		}
+		if (store_find(st, b.data) == NULL)
+			return buf_detach(&b);
 		b.len = 0;
-		buf_addf(&b, "conv-%lld-%d", (long long)at, n);
+		buf_addf(&b, "conv-%lld-%d", (long long)at, n++);
 	}
-	return buf_detach(&b);
 }
 
-/* the conversation among the active one and the latest ended that holds a
- * message with this dedupeKey, or NULL */
-static struct conv *
-find_dedupe(struct store *st, const char *key)
+/* *found: the conversation among the active one and the latest ended that
+ * holds a message with this dedupeKey, or NULL */
+static int
+find_dedupe(struct store *st, const char *key, struct conv **found,
+    struct error *e)
 {
 	struct conv *cand[2], **ended;
 	json_t *m;
 	const char *k;
 	size_t n, i, j;
 
+	*found = NULL;
+	if (store_load_ended(st, 1, 1, e) < 0)
+		return -1;
 	cand[0] = store_active(st);
 	ended = store_ended(st, &n);
 	cand[1] = n > 0 ? ended[0] : NULL;
@@ -76,10 +85,12 @@ find_dedupe(struct store *st, const char *key)
 		json_array_foreach(json_object_get(conv_json(cand[j]), "messages"),
 		    i, m)
 			if ((k = json_str(m, "dedupeKey", NULL)) != NULL &&
-			    strcmp(k, key) == 0)
-				return cand[j];
+			    strcmp(k, key) == 0) {
+				*found = cand[j];
+				return 0;
+			}
 	}
-	return NULL;
+	return 0;
 }
 
 static int
@@ -173,9 +184,11 @@ append_message(struct conv *c, const struct add_request *rq,
 static struct conv *
 start_conversation(struct store *st, int64_t at, struct error *e)
 {
-	char ts[TS_LEN], *cid = new_conv_id(st, at);
+	char ts[TS_LEN], *cid = new_conv_id(st, at, e);
 	json_t *obj;
 
+	if (cid == NULL)
+		return NULL;
 	ts_format(at, ts);
 	obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:[]}", "id", cid,
 	    "startedAt", ts, "endedAt", "title", "summary", "messages");
@@ -187,17 +200,22 @@ enum add_status
 conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
     struct error *e)
 {
-	struct conv *c = store_active(st), *dup;
+	struct conv *c, *dup = NULL;
 	char ts[TS_LEN], last[TS_LEN];
 	enum add_status rc;
 
 	memset(res, 0, sizeof(*res));
+	if (store_load_active(st, e) < 0)
+		return ADD_FAILED;
+	c = store_active(st);
 	res->at = rq->at;
 	res->last = c != NULL ? conv_last_activity(c) : -1;
 	if (check_request(rq, e) < 0)
 		return ADD_FAILED;
 	if (rq->dedupe_key != NULL &&
-	    (dup = find_dedupe(st, rq->dedupe_key)) != NULL) {
+	    find_dedupe(st, rq->dedupe_key, &dup, e) < 0)
+		return ADD_FAILED;
+	if (dup != NULL) {
 		if (rq->expect_conv != NULL &&
 		    strcmp(rq->expect_conv, conv_id(dup)) != 0) {
 			error_set(e, "the message with dedupe key '%s' is in "
@@ -246,9 +264,11 @@ enum end_status
 conv_end(struct store *st, int64_t now, int64_t idle_timeout, const char **id,
     struct error *e)
 {
-	struct conv *c = store_active(st);
+	struct conv *c;
 
-	if (c == NULL)
+	if (store_load_active(st, e) < 0)
+		return END_FAILED;
+	if ((c = store_active(st)) == NULL)
 		return END_NOTHING_ACTIVE;
 	/* a clock behind the last message must not end it before it was said;
 	 * one idle past the timeout ended then, as the next add would say */
@@ -289,7 +309,8 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 	size_t nended, i, k = 0, keep, total = 0;
 	char **out;
 
-	(void)e;
+	if (store_load_ended(st, SIZE_MAX, 0, e) < 0)
+		return -1;
 	ended = store_ended(st, &nended);	/* newest first */
 	out = xmalloc((nended + 1) * sizeof(*out));
 	gone = xmalloc((nended + 1) * sizeof(*gone));
@@ -333,9 +354,11 @@ store_delete(struct store *st, char *const *ids, size_t n, int force,
 	names = xmalloc((n + 1) * sizeof(*names));
 	names[0] = NULL;
 	for (i = 0; i < n; i++) {
-		struct conv *c = store_find(st, ids[i]);
+		struct conv *c;
 
-		if (c == NULL) {
+		if (store_load_id(st, ids[i], e) < 0)
+			goto out;
+		if ((c = store_find(st, ids[i])) == NULL) {
 			error_set(e, "no conversation '%s' in '%s'", ids[i],
 			    store_path(st));
 			goto out;
@@ -372,7 +395,13 @@ int
 lifecycle_begin(const struct settings *set, enum store_mode mode,
     struct store **st, struct error *e)
 {
-	const char *path = settings_get(set, SET_STORE);
+	return lifecycle_open(set, settings_get(set, SET_STORE), mode, st, e);
+}
+
+int
+lifecycle_open(const struct settings *set, const char *path,
+    enum store_mode mode, struct store **st, struct error *e)
+{
 	double wait = 0;
 	long max;
 
@@ -394,10 +423,20 @@ lifecycle_commit(struct store *st, const struct settings *set,
 	struct prune_request limit = { .older_than = -1 };
 	int rc;
 
+	size_t nended;
+
 	memset(r, 0, sizeof(*r));
 	if (settings_long(set, SET_MAX_CONVERSATIONS, &limit.max, e) < 0 ||
-	    store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
+	    store_count_ended(st, &nended, e) < 0)
 		return COMMIT_FAILED;
+	/* the ended ones are listed only when there are too many */
+	if (limit.max >= 0 && nended > (size_t)limit.max) {
+		if (store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
+			return COMMIT_FAILED;
+	} else {
+		r->pruned = xmalloc(sizeof(*r->pruned));
+		r->pruned[0] = NULL;
+	}
 	r->limit = limit.max;
 	if ((rc = store_save(st, e)) < 0)
 		return COMMIT_FAILED;

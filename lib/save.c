@@ -212,11 +212,12 @@ write_pieces(int fd, struct pieces *o)
 static int
 keep_owner(struct store *st, int fd, struct error *e)
 {
+	struct file_state *fs = st->be;
 	struct stat old, tmp;
 
-	if (stat(st->file, &old) < 0 || !S_ISREG(old.st_mode))
+	if (stat(fs->file, &old) < 0 || !S_ISREG(old.st_mode))
 		return 0;	/* a new store: the caller's, 0600 */
-	if (faccessat(AT_FDCWD, st->file, W_OK, AT_EACCESS) < 0)
+	if (faccessat(AT_FDCWD, fs->file, W_OK, AT_EACCESS) < 0)
 		return error_errno(e, "cannot write store '%s' (mode %04o, owner "
 		    "uid %u)", st->path, (unsigned)(old.st_mode & 07777),
 		    (unsigned)old.st_uid);
@@ -247,17 +248,14 @@ fsync_dir(const char *dir)
 }
 
 int
-store_save(struct store *st, struct error *e)
+save_file(struct store *st, struct error *e)
 {
+	struct file_state *fs = st->be;
 	struct pieces text = { { 0 }, NULL, 0, 0 };
 	struct buf tmp = { 0 };
-	char *dir = path_dir(st->file), *copy = xstrdup(st->file);
+	char *dir = path_dir(fs->file), *copy = xstrdup(fs->file);
 	int fd = -1, rc = -1;
 
-	if (st->lockfd < 0) {
-		error_set(e, "store '%s' was opened for reading", st->path);
-		goto out;
-	}
 	serialize(st, &text);
 	buf_addf(&tmp, "%s/.%s" TEMP_MARK "XXXXXX", dir, basename(copy));
 	/* mkstemp: a fresh unpredictable name, created 0600, never a planted link */
@@ -281,7 +279,7 @@ store_save(struct store *st, struct error *e)
 		goto out;
 	}
 	fd = -1;
-	if (rename(tmp.data, st->file) < 0) {
+	if (rename(tmp.data, fs->file) < 0) {
 		error_errno(e, "cannot replace store '%s'", st->path);
 		goto out;
 	}
@@ -305,4 +303,21 @@ out:
 	free(copy);
 	free(dir);
 	return rc;
+}
+
+int
+store_text(struct store *st, struct buf *b, struct error *e)
+{
+	struct pieces text = { { 0 }, NULL, 0, 0 };
+	size_t i;
+
+	if (store_load_all(st, e) < 0)
+		return -1;
+	serialize(st, &text);
+	for (i = 0; i < text.n; i++)
+		buf_add(b, text.v[i].p ? text.v[i].p : text.text.data +
+		    text.v[i].off, text.v[i].len);
+	buf_free(&text.text);
+	free(text.v);
+	return 0;
 }

@@ -140,6 +140,8 @@ search_run(struct store *st, const struct search *s,
 	int64_t t;
 
 	memset(r, 0, sizeof(*r));
+	if (store_load_all(st, e) < 0)
+		return -1;
 	for (i = 0; i < store_count(st); i++) {
 		struct conv *c = store_conv(st, i);
 

@@ -1,38 +1,22 @@
 /*
- * store-file.h - what the files of the file store share: the store and its
- * conversations in memory (store.c), the path (store-path.c), the lock
- * (lock.c) and the atomic write (save.c). Nothing outside them includes it;
- * the rest of lib/ sees the store through convctl.h and internal.h.
+ * store-file.h - what the files of the file engine share: its state, the
+ * path (store-path.c), the lock (lock.c) and the atomic write (save.c).
+ * Nothing outside them includes it; the rest of lib/ sees the store through
+ * convctl.h and internal.h.
  */
 #ifndef CONVCTL_STORE_FILE_H
 #define CONVCTL_STORE_FILE_H
 
 #include <sys/types.h>
 
-#include "internal.h"
+#include "engine.h"
 
-struct conv {
-	json_t *obj;		/* NULL until conv_json() parses raw */
-	const char *raw;	/* its bytes in the store's file; NULL: new */
-	size_t rawlen;
-	int canonical;		/* raw is what json_dump_buf() would write */
-	char *own[3];		/* id, title, summary as the scanner decoded them */
-	const char *id, *title, *summary;	/* point into obj or own */
-	int64_t started, ended, last;
-	size_t nmsg;
-	int doomed;		/* store_remove() is taking it out */
-};
-
-struct store {
-	char *path;		/* as the user named it */
+/* the file engine's state: st->be */
+struct file_state {
 	char *file;		/* what is read and replaced: path, links followed */
 	int lockfd;		/* -1: opened for reading */
-	json_t *root;		/* every top-level field but "conversations" */
-	struct conv **conv;
-	size_t n, cap;
 	char *data;		/* the file as loaded: raw conversations point here */
 	size_t len;
-	size_t max;		/* the largest file loaded, in bytes */
 	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
 };
 
@@ -59,5 +43,7 @@ int lock_take(const char *file, const char *name, double wait, struct error *);
 /* save.c: removes the temporary files killed writers left beside file; only
  * under the lock */
 void save_sweep_temps(const char *file);
+/* writes the store atomically (see store_save()) */
+int save_file(struct store *, struct error *);
 
 #endif

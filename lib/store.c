@@ -1,29 +1,19 @@
 /*
- * store.c - the store in memory: loading the file, its conversations and
- * what the rest of lib/ asks of them (find, active, ended, remove, append).
+ * store.c - the store in memory, whatever engine holds it: opening it,
+ * its conversations and what the rest of lib/ asks of them (find, active,
+ * ended, remove, append), and the store_load_*() calls through which a
+ * command says what it will read, so that an engine that does not hold all
+ * of it in memory (PostgreSQL) reads only that.
  *
- * Loading reads the file and checks it in one pass (scan.c) without building
- * it: each conversation stays a range of the file's bytes with the few fields
- * the store caches, and only those that conv_json() is asked for are parsed
- * with jansson. A file the scanner refuses is parsed whole with jansson and
- * checked against the store's shape (shape.c), whose errors name the JSON
- * path, or jansson's the line and column. Opening for writing takes the lock
- * (lock.c) first; saving is save.c's.
- *
- * It does not know how the path is resolved (store-path.c), how the lock is
- * taken, or how the file is written.
+ * Each conversation caches the few fields commands list (id, title, times,
+ * message count); its JSON is parsed when conv_json() is first asked for.
+ * It knows no engine's insides: each is an ops table (engine.h).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "scan.h"
-#include "shape.h"
-#include "store-file.h"
+#include "engine.h"
 
 const struct name_table conv_roles[] = {
 	{ "user", ROLE_USER },
@@ -66,6 +56,13 @@ json_str(const json_t *obj, const char *key, size_t *len)
 int
 conv_refresh(struct conv *c, struct error *e)
 {
+	c->dirty = 1;
+	return conv_cache(c, e);
+}
+
+int
+conv_cache(struct conv *c, struct error *e)
+{
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *v;
 	size_t n = json_array_size(msgs);
 
@@ -95,6 +92,8 @@ json_t *
 conv_json(struct conv *c)
 {
 	if (c->obj == NULL) {
+		if (c->raw == NULL)	/* loaded without its body: a bug */
+			abort();
 		c->obj = scan_json(c->raw, c->rawlen);
 		if (c->obj == NULL)
 			abort();
@@ -111,7 +110,16 @@ const char *conv_summary(const struct conv *c) { return c->summary; }
 size_t conv_message_count(const struct conv *c) { return c->nmsg; }
 int64_t conv_last_activity(const struct conv *c) { return c->last; }
 
-static void
+struct conv *
+conv_new(void)
+{
+	struct conv *c = xmalloc(sizeof(*c));
+
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void
 conv_free(struct conv *c)
 {
 	if (c == NULL)
@@ -120,10 +128,11 @@ conv_free(struct conv *c)
 	free(c->own[0]);
 	free(c->own[1]);
 	free(c->own[2]);
+	free(c->be);
 	free(c);
 }
 
-static void
+void
 store_push(struct store *st, struct conv *c)
 {
 	if (st->n == st->cap) {
@@ -136,14 +145,14 @@ store_push(struct store *st, struct conv *c)
 struct conv *
 store_append(struct store *st, json_t *obj, struct error *e)
 {
-	struct conv *c = xmalloc(sizeof(*c));
+	struct conv *c = conv_new();
 
-	memset(c, 0, sizeof(*c));
 	c->obj = obj;
 	if (conv_refresh(c, e) < 0) {
 		conv_free(c);
 		return NULL;
 	}
+	c->pos = st->next_pos++;
 	store_push(st, c);
 	return c;
 }
@@ -151,10 +160,24 @@ store_append(struct store *st, json_t *obj, struct error *e)
 size_t store_count(const struct store *st) { return st->n; }
 struct conv *store_conv(struct store *st, size_t i) { return i < st->n ? st->conv[i] : NULL; }
 const char *store_path(const struct store *st) { return st->path; }
-json_t *store_root(struct store *st) { return st->root; }
+
+/* asked for in a write, the top-level fields may be changed: written back */
+json_t *
+store_root(struct store *st)
+{
+	if (st->mode == STORE_WRITE)
+		st->root_dirty = 1;
+	return st->root;
+}
 
 struct conv *
 store_find(struct store *st, const char *id)
+{
+	return store_loaded(st, id);
+}
+
+struct conv *
+store_loaded(struct store *st, const char *id)
 {
 	size_t i;
 
@@ -180,8 +203,12 @@ store_remove(struct store *st, struct conv *const *v, size_t n)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < n; i++)
+	st->removed = xrealloc(st->removed, (st->nremoved + n + 1) *
+	    sizeof(*st->removed));
+	for (i = 0; i < n; i++) {
 		v[i]->doomed = 1;
+		st->removed[st->nremoved++] = xstrdup(v[i]->id);
+	}
 	for (i = 0; i < st->n; i++)
 		if (st->conv[i]->doomed)
 			conv_free(st->conv[i]);
@@ -190,272 +217,64 @@ store_remove(struct store *st, struct conv *const *v, size_t n)
 	st->n = k;
 }
 
-/* an ended conversation and its place in the file, for a stable sort */
-struct ranked {
-	struct conv *c;
-	size_t pos;
-};
-
-/* newest endedAt first; of equal times, the later in the file first */
+/* newest endedAt first; of equal times, the later stored first */
 static int
 by_ended_desc(const void *a, const void *b)
 {
-	const struct ranked *x = a, *y = b;
+	const struct conv *x = *(struct conv *const *)a;
+	const struct conv *y = *(struct conv *const *)b;
 
-	if (x->c->ended != y->c->ended)
-		return x->c->ended < y->c->ended ? 1 : -1;
+	if (x->ended != y->ended)
+		return x->ended < y->ended ? 1 : -1;
 	return x->pos < y->pos ? 1 : x->pos > y->pos ? -1 : 0;
 }
 
 struct conv **
 store_ended(struct store *st, size_t *n)
 {
-	struct ranked *r = xmalloc((st->n + 1) * sizeof(*r));
-	struct conv **v;
+	struct conv **v = xmalloc((st->n + 1) * sizeof(*v));
 	size_t i, k = 0;
 
 	for (i = 0; i < st->n; i++)
-		if (st->conv[i]->ended >= 0) {
-			r[k].c = st->conv[i];
-			r[k].pos = i;
-			k++;
-		}
+		if (st->conv[i]->ended >= 0)
+			v[k++] = st->conv[i];
 	if (k > 1)
-		qsort(r, k, sizeof(*r), by_ended_desc);
-	v = xmalloc((k + 1) * sizeof(*v));
-	for (i = 0; i < k; i++)
-		v[i] = r[i].c;
+		qsort(v, k, sizeof(*v), by_ended_desc);
 	v[k] = NULL;
-	free(r);
 	*n = k;
 	return v;
 }
 
-/* loading */
+/* opening, loading, saving: through the engine */
 
-/* puts "'file': " before the message already in e */
-static int
-error_in_file(struct error *e, const char *path)
+/* postgresql://... and postgres://... name a database; anything else a file */
+static const struct store_engine *
+store_engine_for(const char *path)
 {
-	char msg[sizeof(e->msg)];
-
-	memcpy(msg, e->msg, sizeof(msg));
-	return error_set(e, "'%s': %s", path, msg);
+	if (strncmp(path, "postgresql://", 13) == 0 ||
+	    strncmp(path, "postgres://", 11) == 0)
+		return &store_pg_engine;
+	return &store_file_engine;
 }
 
-/* takes root (a reference) apart into st: checks it, caches each conversation */
-static int
-adopt(struct store *st, json_t *root, struct error *e)
+const char *
+store_engine_name(const struct store *st)
 {
-	struct buf where = { 0 };
-	json_t *convs, *c;
-	struct conv *active = NULL, *cv;
-	size_t i, j;
-	int rc = -1;
-
-	/* the conversations one by one below: the first wrong one is named */
-	if (shape_check(&shape_store, root, NULL, 0, e) < 0)
-		return -1;
-	convs = json_object_get(root, "conversations");
-	json_array_foreach(convs, i, c) {
-		where.len = 0;
-		buf_addf(&where, "conversations[%zu]", i);
-		if (conv_validate(c, where.data, e) < 0 ||
-		    (cv = store_append(st, json_incref(c), e)) == NULL)
-			goto out;
-		if (cv->ended < 0) {
-			if (active != NULL) {
-				error_set(e, "%s: two active conversations ('%s' "
-				    "and '%s'); at most one may have endedAt null",
-				    where.data, active->id, cv->id);
-				goto out;
-			}
-			active = cv;
-		}
-	}
-	/* ids are unique; a sort would be faster, but stores are small in count */
-	for (i = 1; i < st->n; i++)
-		for (j = 0; j < i; j++)
-			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0) {
-				error_set(e, "conversations[%zu].id: '%s' is also "
-				    "the id of conversations[%zu]", i,
-				    st->conv[i]->id, j);
-				goto out;
-			}
-	json_object_del(root, "conversations");
-	st->root = json_incref(root);
-	rc = 0;
-out:
-	buf_free(&where);
-	return rc;
+	return st->engine->name;
 }
 
-/* the scanner's result, which it checked, into st; it takes sc's strings */
-static void
-adopt_scan(struct store *st, struct scan *sc)
+const char *
+store_engine_of(const char *path)
 {
-	json_t *v;
-	struct conv *c;
-	size_t i;
-
-	st->root = json_object();
-	for (i = 0; i < sc->nmember; i++) {
-		v = scan_json(st->data + sc->member[i].off, sc->member[i].len);
-		if (v == NULL)
-			abort();	/* checked: cannot happen (see conv_json) */
-		json_object_setn_new_nocheck(st->root, sc->member[i].key,
-		    sc->member[i].klen, v);
-	}
-	for (i = 0; i < sc->n; i++) {
-		struct scan_conv *s = &sc->conv[i];
-
-		c = xmalloc(sizeof(*c));
-		memset(c, 0, sizeof(*c));
-		c->raw = st->data + s->off;
-		c->rawlen = s->len;
-		c->canonical = s->canonical;
-		c->id = c->own[0] = s->id;
-		c->title = c->own[1] = s->title;
-		c->summary = c->own[2] = s->summary;
-		s->id = s->title = s->summary = NULL;
-		c->started = s->started;
-		c->ended = s->ended;
-		c->last = s->last;
-		c->nmsg = s->nmsg;
-		store_push(st, c);
-	}
-	scan_free(sc);
+	return store_engine_for(path)->name;
 }
 
-/*
- * A file the scanner refused, built whole: adopt() names the JSON path of
- * what is wrong; when it is not JSON, jansson names the line and column.
- */
-static int
-load_json(struct store *st, struct error *e)
+char *
+store_shown(const char *path)
 {
-	json_error_t je;
-	json_t *root;
-	int rc = -1;
-
-	root = scan_json(st->data, st->len);
-	if (root == NULL)
-		root = json_loadb(st->data, st->len, JSON_LOAD_FLAGS, &je);
-	if (root == NULL)
-		return error_set(e, "'%s':%d:%d: %s", st->path, je.line,
-		    je.column, je.text);
-	if (adopt(st, root, e) < 0)
-		error_in_file(e, st->path);
-	else
-		rc = 0;
-	json_decref(root);
-	return rc;
-}
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14; older kernels refuse it */
-#endif
-#define BIG_STORE (2u << 20)
-
-/*
- * Room for a file of size bytes. A big one gets anonymous memory in huge
- * pages, made present at once: faulting in a fresh 4 KiB page at a time
- * costs several times what reading the bytes does.
- */
-static char *
-room(struct store *st, size_t size)
-{
-	void *p;
-
-	if (size + 1 >= BIG_STORE) {
-		p = mmap(NULL, size + 1, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED) {
-			(void)madvise(p, size + 1, MADV_HUGEPAGE);
-			(void)madvise(p, size + 1, MADV_POPULATE_WRITE);
-			st->mapped = size + 1;
-			return p;
-		}
-	}
-	return xmalloc(size + 1);
-}
-
-/*
- * The file into st->data, read rather than mapped: a mapping of a file that
- * another program truncates in place kills the reader with SIGBUS, where a
- * read sees the change and says so.
- */
-static int
-load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
-{
-	size_t size, got = 0;
-	char extra;
-	ssize_t n;
-
-	if ((uintmax_t)sb->st_size > st->max)
-		return error_set(e, "store '%s' is %jd bytes, larger than the "
-		    "limit of %zu bytes (the max_input_bytes setting)", st->path,
-		    (intmax_t)sb->st_size, st->max);
-	size = (size_t)sb->st_size;
-	st->data = room(st, size);
-	while (got < size) {
-		n = read(fd, st->data + got, size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return error_errno(e, "cannot read store '%s'", st->path);
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	while ((n = read(fd, &extra, 1)) < 0 && errno == EINTR)
-		;
-	if (got != size || n != 0)
-		return error_set(e, "store '%s' changed size while it was read "
-		    "(another program writes it in place); try again", st->path);
-	st->data[size] = '\0';
-	st->len = size;
-	return 0;
-}
-
-static int
-load(struct store *st, struct error *e)
-{
-	struct scan sc;
-	struct stat sb;
-	int fd, rc = -1;
-
-	/* O_NONBLOCK: a FIFO put there since store_open() looked cannot hang us */
-	fd = open(st->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT)
-			return error_errno(e, "cannot open store '%s'", st->path);
-		st->root = json_object();	/* a missing store is an empty one */
-		return 0;
-	}
-	if (fstat(fd, &sb) < 0) {
-		error_errno(e, "cannot stat store '%s'", st->path);
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		rc = path_not_a_store(e, st->path, sb.st_mode);
-		goto out;
-	}
-	if (load_bytes(st, fd, &sb, e) < 0)
-		goto out;
-	if (st->len == 0) {	/* an empty file holds no conversations */
-		st->root = json_object();
-		rc = 0;
-		goto out;
-	}
-	if (scan_store(st->data, st->len, &sc) == 0) {
-		adopt_scan(st, &sc);
-		rc = 0;
-	} else
-		rc = load_json(st, e);
-out:
-	close(fd);
-	return rc;
+	if (store_engine_for(path) == &store_pg_engine)
+		return pg_uri_shown(path);
+	return xstrdup(path);
 }
 
 int
@@ -470,28 +289,99 @@ store_open_max(struct store **out, const char *path, enum store_mode mode,
     double wait, size_t max, struct error *e)
 {
 	struct store *st = xmalloc(sizeof(*st));
-	int rc = -1;
+	int rc;
 
 	memset(st, 0, sizeof(*st));
-	st->lockfd = -1;
-	st->path = xstrdup(path);
+	st->engine = store_engine_for(path);
+	st->path = store_shown(path);
+	st->mode = mode;
 	st->max = max;
-	/* nothing is made (lock, directory, temporary file) before this */
-	if ((rc = path_resolve(path, &st->file, e)) < 0)
-		goto fail;
-	if (mode == STORE_WRITE) {
-		if ((rc = path_mkdirs_for(st->file, e)) < 0 ||
-		    (rc = st->lockfd = lock_take(st->file, path, wait, e)) < 0)
-			goto fail;
-		save_sweep_temps(st->file);
+	if ((rc = st->engine->open(st, path, wait, e)) < 0) {
+		store_close(st);
+		return rc;
 	}
-	if ((rc = load(st, e)) < 0)
-		goto fail;
 	*out = st;
 	return 0;
-fail:
-	store_close(st);
-	return rc < 0 ? rc : -1;
+}
+
+static int
+load(struct store *st, const struct store_query *q, struct error *e)
+{
+	if (st->loaded & LOADED_ALL)
+		return 0;
+	return st->engine->load(st, q, e);
+}
+
+int
+store_load_active(struct store *st, struct error *e)
+{
+	struct store_query q = { .what = LOAD_ACTIVE };
+
+	if (st->loaded & LOADED_ACTIVE)
+		return 0;
+	if (load(st, &q, e) < 0)
+		return -1;
+	st->loaded |= LOADED_ACTIVE;
+	return 0;
+}
+
+int
+store_load_id(struct store *st, const char *id, struct error *e)
+{
+	struct store_query q = { .what = LOAD_ID, .id = id };
+
+	if (store_loaded(st, id) != NULL)
+		return 0;
+	return load(st, &q, e);
+}
+
+int
+store_load_ended(struct store *st, size_t limit, int bodies, struct error *e)
+{
+	struct store_query q = { .what = LOAD_ENDED, .limit = limit,
+	    .bodies = bodies };
+
+	return load(st, &q, e);
+}
+
+int
+store_load_all(struct store *st, struct error *e)
+{
+	struct store_query q = { .what = LOAD_ALL };
+
+	if (load(st, &q, e) < 0)
+		return -1;
+	st->loaded |= LOADED_ALL | LOADED_ACTIVE;
+	return 0;
+}
+
+int
+conv_load(struct store *st, struct conv *c, struct error *e)
+{
+	if (c->obj != NULL || c->raw != NULL)
+		return 0;
+	return st->engine->load_body(st, c, e);
+}
+
+int
+store_count_ended(struct store *st, size_t *n, struct error *e)
+{
+	size_t i;
+
+	if (!(st->loaded & LOADED_ALL))
+		return st->engine->count_ended(st, n, e);
+	for (*n = 0, i = 0; i < st->n; i++)
+		if (st->conv[i]->ended >= 0)
+			++*n;
+	return 0;
+}
+
+int
+store_save(struct store *st, struct error *e)
+{
+	if (st->mode != STORE_WRITE)
+		return error_set(e, "store '%s' was opened for reading", st->path);
+	return st->engine->commit(st, e);
 }
 
 void
@@ -501,17 +391,14 @@ store_close(struct store *st)
 
 	if (st == NULL)
 		return;
+	st->engine->close(st);
 	for (i = 0; i < st->n; i++)
 		conv_free(st->conv[i]);
 	free(st->conv);
+	for (i = 0; i < st->nremoved; i++)
+		free(st->removed[i]);
+	free(st->removed);
 	json_decref(st->root);
-	if (st->lockfd >= 0)
-		close(st->lockfd);	/* releases the lock */
-	if (st->mapped)
-		munmap(st->data, st->mapped);
-	else
-		free(st->data);
 	free(st->path);
-	free(st->file);
 	free(st);
 }

@@ -250,6 +250,10 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	struct summarize_item *items;
 	size_t n, nv, i, k = 0;
 
+	if ((sel->which == SUMMARIZE_ID ? store_load_id(st, sel->id, e) :
+	    store_load_ended(st, sel->which == SUMMARIZE_LATEST ? 1 : SIZE_MAX,
+	    0, e)) < 0)
+		return -1;
 	ended = store_ended(st, &n);
 	if (sel->which == SUMMARIZE_ID) {
 		if ((one = store_find(st, sel->id)) == NULL) {
@@ -277,6 +281,11 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	for (i = 0; i < nv; i++) {
 		if (sel->which == SUMMARIZE_PENDING && conv_summary(v[i]) != NULL)
 			continue;
+		if (conv_load(st, v[i], e) < 0) {
+			summarize_items_free(items, k);
+			free(ended);
+			return -1;
+		}
 		items[k].job = summary_job_new(v[i]);
 		items[k].todo = sel->force || conv_summary(v[i]) == NULL;
 		k++;

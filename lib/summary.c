@@ -177,10 +177,12 @@ enum summary_stored
 summary_store(struct store *st, const struct summary_job *j,
     const struct summary_result *r, struct error *e)
 {
-	struct conv *c = store_find(st, j->id);
+	struct conv *c;
 	json_t *obj;
 
-	if (c == NULL)
+	if (store_load_id(st, j->id, e) < 0)
+		return SUMMARY_STORE_FAILED;
+	if ((c = store_find(st, j->id)) == NULL)
 		return SUMMARY_STORE_GONE;
 	obj = conv_json(c);
 	if (!json_equal(obj, j->conv))

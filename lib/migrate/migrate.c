@@ -376,7 +376,7 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	res->notes = json_array();
 	res->imported = json_object();
 	*out = res;
-	if (mig_ledger(st, &imports, e) < 0)
+	if (store_load_all(st, e) < 0 || mig_ledger(st, &imports, e) < 0)
 		return -1;
 	if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);

@@ -103,11 +103,11 @@ test_expect 'install-deps does nothing, silently, when all is there' '
 '
 
 test_expect 'install-deps installs only what is missing, in one line saying why' '
-	printf "jq\nlibpq-dev\n" >absent &&
+	printf "jq\npostgresql-client\n" >absent &&
 	deps >out 2>&1 &&
-	echo "install-deps: installing jq for make check; libpq-dev for the PostgreSQL store'"'"'s tests" >expected &&
+	echo "install-deps: installing jq for make check; postgresql-client for the PostgreSQL store'"'"'s tests" >expected &&
 	test_cmp expected out &&
-	grep -qx "install -y -q --no-install-recommends jq libpq-dev" installed
+	grep -qx "install -y -q --no-install-recommends jq postgresql-client" installed
 '
 
 test_expect 'install-deps build asks only for the build group' '

@@ -1,0 +1,104 @@
+/*
+ * engine.h - the store in memory and the storage engines under it, as git's
+ * refs/refs-internal.h has its ref_storage_be: the lifecycle (lifecycle.c,
+ * summarize.c, migrate/) works on conversations held in a struct store and
+ * never asks which engine loaded them or will write them back.
+ *
+ * An engine fills one constant struct store_engine: the file (store-file.c,
+ * everything loaded at open, written back whole) and PostgreSQL (store-pg.c,
+ * only what a command asks for is read, only what it changed is written).
+ * Nothing outside lib/store*.c includes this header.
+ */
+#ifndef CONVCTL_ENGINE_H
+#define CONVCTL_ENGINE_H
+
+#include "internal.h"
+
+struct conv {
+	json_t *obj;		/* NULL until conv_json() parses raw */
+	const char *raw;	/* its bytes as the engine read them; NULL: none */
+	size_t rawlen;
+	int canonical;		/* raw is what json_dump_buf() would write */
+	char *own[3];		/* id, title, summary when obj does not hold them */
+	const char *id, *title, *summary;	/* point into obj or own */
+	int64_t started, ended, last;
+	size_t nmsg;
+	int64_t pos;		/* the order conversations were stored in */
+	int doomed;		/* store_remove() is taking it out */
+	int dirty;		/* changed (or new) since it was read */
+	void *be;		/* the engine's own record of it, or NULL */
+};
+
+/* what store_load() is asked to bring into memory */
+struct store_query {
+	enum {
+		LOAD_ACTIVE,	/* the active conversation, whole */
+		LOAD_ID,	/* the conversation id, whole, if there is one */
+		LOAD_ENDED,	/* the newest limit ended ones (with bodies:
+				 * whole, else what store_ended() shows) */
+		LOAD_ALL,	/* every conversation, whole, in stored order */
+	} what;
+	const char *id;
+	size_t limit;
+	int bodies;
+};
+
+struct store;
+struct store_engine {
+	const char *name;			/* "file", "postgresql" */
+	/* opens the store at path for st->mode (the file: takes the lock and
+	 * reads all of it; a database: connects and begins the transaction) */
+	int (*open)(struct store *, const char *path, double wait,
+	    struct error *);
+	/*
+	 * The next three are NULL for an engine whose open loads every
+	 * conversation whole (LOADED_ALL): store.c never calls them then.
+	 * Brings what q asks for into st (store_push()); what st holds already
+	 * is newer than what the engine has, and is kept.
+	 */
+	int (*load)(struct store *, const struct store_query *, struct error *);
+	/* the whole of c, which was loaded without its body */
+	int (*load_body)(struct store *, struct conv *, struct error *);
+	/* how many ended conversations there are in all, loaded or not */
+	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
+	int (*commit)(struct store *, struct error *);
+	void (*close)(struct store *);		/* frees st->be; rolls back */
+};
+extern const struct store_engine store_file_engine;
+extern const struct store_engine store_pg_engine;
+
+struct store {
+	const struct store_engine *engine;
+	void *be;		/* the engine's own state */
+	char *path;		/* as the user named it, a password masked */
+	enum store_mode mode;
+	size_t max;		/* the largest store or message text read */
+	json_t *root;		/* every top-level field but "conversations" */
+	int root_dirty;		/* store_root() was asked for in a write */
+	struct conv **conv;	/* those loaded, in stored order as loaded */
+	size_t n, cap;
+	char **removed;		/* ids store_remove() took out */
+	size_t nremoved;
+	int64_t next_pos;	/* for conversations store_append() adds */
+	unsigned loaded;	/* LOADED_* */
+};
+enum {
+	LOADED_ALL = 1,		/* st->conv holds every conversation */
+	LOADED_ACTIVE = 2,
+};
+
+/* store-pg.c: the URI with any password as *** */
+char *pg_uri_shown(const char *uri);
+
+/* store.c, for the engines: a new conversation record, filled from obj (which
+ * it takes) or, with obj NULL, by the caller; and put into st */
+struct conv *conv_new(void);
+void conv_free(struct conv *);
+/* fills c's cached fields from c->obj without marking it changed */
+int conv_cache(struct conv *, struct error *);
+void store_push(struct store *, struct conv *);
+/* the loaded conversation with this id, or NULL (no engine is asked) */
+struct conv *store_loaded(struct store *, const char *id);
+
+#endif

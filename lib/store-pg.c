@@ -1,0 +1,867 @@
+/*
+ * store-pg.c - the PostgreSQL engine: the store in a database that many
+ * hosts share, reached through libpq (pq.c) with a postgresql:// URI.
+ *
+ * A command is one transaction: a writer begins it holding a transaction
+ * advisory lock on its schema, so writers on any host run one after another
+ * as on the file's lock; a reader's is REPEATABLE READ, one snapshot. Only
+ * what the command loads is read (store.c's store_load_*), only what it
+ * changed is written: a conversation row, and the messages from the first
+ * one that differs from what was read. Each document is kept as the `json'
+ * text convctl wrote, so key order, number texts and unknown fields survive.
+ *
+ * It knows nothing of the lifecycle's rules; the database holds the ones it
+ * can (one active conversation, unique ids, valid roles) as constraints.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "pq.h"
+#include "scan.h"
+
+#define PG_SCHEMA_VERSION 1		/* the newest schema this engine knows */
+#define PG_DEFAULT_SCHEMA "convctl"
+
+struct pg_state {
+	PGconn *conn;
+	char *schema;		/* its name, as given */
+	char *ident;		/* quoted for SQL: "convctl" */
+	int exists;		/* the schema's tables are there */
+	double wait;		/* for the writers' lock, seconds */
+};
+
+/* what a conversation's messages were in the database, to write only the
+ * ones that changed: the SHA-256 of each one's text */
+struct pg_conv {
+	size_t nmsg;
+	unsigned char hash[][32];
+};
+
+/* the schema, in one transaction; the meta row says its version */
+static const char schema_sql[] =
+	"CREATE SCHEMA IF NOT EXISTS @;"
+	"CREATE TABLE @.meta (key text PRIMARY KEY, value text NOT NULL);"
+	"INSERT INTO @.meta VALUES ('schema_version', '1');"
+	/* the store's top-level fields but its conversations: one row */
+	"CREATE TABLE @.root (one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+	"  doc json NOT NULL);"
+	"INSERT INTO @.root (doc) VALUES ('{\"version\": 1}');"
+	/* doc: the conversation as stored, its messages [] */
+	"CREATE TABLE @.conversations ("
+	"  id text PRIMARY KEY,"
+	"  pos bigserial NOT NULL UNIQUE,"
+	"  started_at timestamptz NOT NULL,"
+	"  ended_at timestamptz,"
+	"  title text,"
+	"  summary text,"
+	"  message_count integer NOT NULL CHECK (message_count >= 0),"
+	"  doc json NOT NULL);"
+	"CREATE UNIQUE INDEX conversations_one_active ON @.conversations"
+	"  ((true)) WHERE ended_at IS NULL;"
+	"CREATE INDEX conversations_ended ON @.conversations"
+	"  (ended_at DESC, pos DESC) WHERE ended_at IS NOT NULL;"
+	"CREATE TABLE @.messages ("
+	"  conversation text NOT NULL REFERENCES @.conversations (id)"
+	"    ON DELETE CASCADE,"
+	"  seq integer NOT NULL CHECK (seq >= 0),"
+	"  id text,"
+	"  role text NOT NULL CHECK (role IN ('user', 'assistant', 'system',"
+	"    'tool')),"
+	"  at timestamptz NOT NULL,"
+	"  doc json NOT NULL,"
+	"  PRIMARY KEY (conversation, seq));";
+
+/* a whole conversation: id, pos, doc, its messages as one JSON array */
+#define FULL_COLUMNS "c.id, c.pos, c.doc, coalesce((SELECT " \
+	"json_agg(m.doc ORDER BY m.seq) FROM @.messages m WHERE " \
+	"m.conversation = c.id), '[]')"
+/* what a list shows: id, pos, title, summary, started, ended (ms), count */
+#define META_COLUMNS "c.id, c.pos, c.title, c.summary, " \
+	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
+	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count"
+
+static void
+quiet(void *arg, const char *message)
+{
+	(void)arg, (void)message;	/* notices are not the user's business */
+}
+
+/* the URI with any password, user:PASSWORD@ or password=, as *** */
+char *
+pg_uri_shown(const char *uri)
+{
+	const char *q = strchr(uri, '?'), *p, *end, *at, *colon, *slash;
+	struct buf sh = { 0 };
+	size_t n;
+
+	p = strstr(uri, "://");
+	p = p != NULL ? p + 3 : uri;
+	slash = strpbrk(p, "/?");
+	n = slash != NULL ? (size_t)(slash - p) : strlen(p);
+	at = memchr(p, '@', n);
+	colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
+	if (colon != NULL) {
+		buf_add(&sh, uri, (size_t)(colon + 1 - uri));
+		buf_adds(&sh, "***");
+		buf_add(&sh, at, q != NULL ? (size_t)(q - at) : strlen(at));
+	} else
+		buf_add(&sh, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
+	for (p = q; p != NULL && *p != '\0'; p = end) {
+		p++;
+		end = strchr(p, '&');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		buf_addc(&sh, p == q + 1 ? '?' : '&');
+		if (n >= 9 && strncmp(p, "password=", 9) == 0)
+			buf_adds(&sh, "password=***");
+		else
+			buf_add(&sh, p, n);
+	}
+	return buf_detach(&sh);
+}
+
+/*
+ * The URI without convctl's own parameter, schema=NAME, which names the
+ * schema (default convctl) so that stores can share a database; libpq gets
+ * the rest as it was.
+ */
+static int
+split_uri(struct store *st, const char *uri, char **conninfo, char **schema,
+    struct error *e)
+{
+	const char *q = strchr(uri, '?'), *p, *end;
+	struct buf ci = { 0 };
+	size_t n;
+
+	*schema = NULL;
+	buf_add(&ci, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
+	for (p = q; p != NULL && *p != '\0'; p = end) {
+		p++;
+		end = strchr(p, '&');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
+			free(*schema);
+			*schema = xmalloc(n - 6);
+			memcpy(*schema, p + 7, n - 7);
+			(*schema)[n - 7] = '\0';
+			continue;
+		}
+		buf_addc(&ci, strchr(ci.data, '?') != NULL ? '&' : '?');
+		buf_add(&ci, p, n);
+	}
+	*conninfo = buf_detach(&ci);
+	if (*schema == NULL)
+		*schema = xstrdup(PG_DEFAULT_SCHEMA);
+	/* a plain SQL name: nothing to escape, nothing to misread */
+	n = strspn(*schema, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (**schema == '\0' || n != strlen(*schema) || n > 63 ||
+	    (**schema >= '0' && **schema <= '9'))
+		return error_set(e, "store '%s': schema '%s' is not a name of "
+		    "lower-case letters, digits and _ (at most 63, not starting "
+		    "with a digit)", st->path, *schema);
+	return 0;
+}
+
+/* the first line of libpq's message, without its "ERROR:  " */
+static void
+first_line(struct buf *b, const char *msg)
+{
+	size_t n;
+
+	if (msg == NULL || *msg == '\0')
+		msg = "no message";
+	if (strncmp(msg, "ERROR:  ", 8) == 0 || strncmp(msg, "FATAL:  ", 8) == 0)
+		msg += 8;
+	n = strcspn(msg, "\n");
+	buf_add(b, msg, n);
+}
+
+/*
+ * What went wrong, as one line naming the store; a connection that broke,
+ * a server going down or a transaction the server gave up are ERROR_TEMPORARY:
+ * nothing was written, and the same command may succeed again.
+ */
+static int
+pg_error(struct store *st, PGresult *r, const char *what, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	const char *state = r != NULL ?
+	    pq.result_error_field(r, PG_DIAG_SQLSTATE) : NULL;
+	struct buf b = { 0 };
+	int temporary;
+
+	temporary = pq.status(ps->conn) != CONNECTION_OK || (state != NULL &&
+	    (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0 ||
+	    strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0));
+	if (state != NULL && strcmp(state, "55P03") == 0)
+		error_set(e, "store '%s' is locked by another convctl; gave up "
+		    "after the wait (see --wait)", st->path);
+	else {
+		first_line(&b, r != NULL && pq.status(ps->conn) == CONNECTION_OK ?
+		    pq.result_error_message(r) : pq.error_message(ps->conn));
+		error_set(e, "store '%s': %s: %s%s", st->path, what, b.data,
+		    temporary ? " (nothing was written; try again)" : "");
+	}
+	if (temporary)
+		e->kind = ERROR_TEMPORARY;
+	buf_free(&b);
+	if (r != NULL)
+		pq.clear(r);
+	return -1;
+}
+
+/* sql with each @ replaced by the schema's quoted name */
+static char *
+sql_for(struct store *st, const char *sql)
+{
+	struct pg_state *ps = st->be;
+	struct buf b = { 0 };
+	const char *p;
+
+	for (p = sql; *p != '\0'; p++)
+		if (*p == '@')
+			buf_adds(&b, ps->ident);
+		else
+			buf_addc(&b, *p);
+	return buf_detach(&b);
+}
+
+/* runs sql (@: the schema) with n text parameters; the result, or NULL */
+static PGresult *
+run(struct store *st, const char *what, const char *sql, int n,
+    const char *const *params, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	char *text = sql_for(st, sql);
+	PGresult *r;
+	ExecStatusType s;
+
+	r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn, text, n,
+	    NULL, params, NULL, NULL, 0);
+	free(text);
+	s = r != NULL ? pq.result_status(r) : PGRES_FATAL_ERROR;
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
+		pg_error(st, r, what, e);
+		return NULL;
+	}
+	return r;
+}
+
+/* runs sql for its effect alone */
+static int
+run_only(struct store *st, const char *what, const char *sql, int n,
+    const char *const *params, struct error *e)
+{
+	PGresult *r = run(st, what, sql, n, params, e);
+
+	if (r == NULL)
+		return -1;
+	pq.clear(r);
+	return 0;
+}
+
+static int
+connect_to(struct store *st, const char *conninfo, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf b = { 0 };
+	const char *msg;
+
+	ps->conn = pq.connectdb(conninfo);
+	if (ps->conn != NULL && pq.status(ps->conn) == CONNECTION_OK) {
+		pq.set_notice_processor(ps->conn, quiet, NULL);
+		return 0;
+	}
+	msg = ps->conn != NULL ? pq.error_message(ps->conn) : NULL;
+	first_line(&b, msg);
+	error_set(e, "cannot connect to store '%s': %s", st->path, b.data);
+	buf_free(&b);
+	/*
+	 * No server, or one starting, stopping or full, may answer the next
+	 * try; one that refused the password, the role or the database will
+	 * not. libpq gives no SQLSTATE here, only its text.
+	 */
+	if (msg == NULL || strstr(msg, "FATAL:") == NULL ||
+	    strstr(msg, "starting up") != NULL ||
+	    strstr(msg, "not yet accepting") != NULL ||
+	    strstr(msg, "recovery mode") != NULL ||
+	    strstr(msg, "shutting down") != NULL ||
+	    strstr(msg, "too many") != NULL)
+		e->kind = ERROR_TEMPORARY;
+	return -1;
+}
+
+/* the writers' lock: waits up to wait seconds for the one before to finish */
+static int
+lock_schema(struct store *st, double wait, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf key = { 0 }, timeout = { 0 };
+	const char *param[1];
+	PGresult *r;
+	int got;
+
+	buf_addf(&key, "convctl:%s", ps->schema);
+	param[0] = key.data;
+	if (wait > 0) {
+		buf_addf(&timeout, "SET LOCAL lock_timeout = %ld",
+		    (long)(wait * 1000) + 1);
+		if (run_only(st, "cannot set the lock wait", timeout.data, 0,
+		    NULL, e) < 0 ||
+		    (r = run(st, "cannot lock the store",
+		    "SELECT pg_advisory_xact_lock(hashtext($1))", 1, param,
+		    e)) == NULL)
+			goto fail;
+		pq.clear(r);
+	} else {
+		if ((r = run(st, "cannot lock the store",
+		    "SELECT pg_try_advisory_xact_lock(hashtext($1))", 1, param,
+		    e)) == NULL)
+			goto fail;
+		got = *pq.getvalue(r, 0, 0) == 't';
+		pq.clear(r);
+		if (!got) {
+			error_set(e, "store '%s' is locked by another convctl; "
+			    "gave up after 0 seconds (see --wait)", st->path);
+			goto fail;
+		}
+	}
+	buf_free(&key);
+	buf_free(&timeout);
+	return 0;
+fail:
+	buf_free(&key);
+	buf_free(&timeout);
+	return -1;
+}
+
+/* a writer's transaction holds the lock from its start */
+static int
+begin(struct store *st, struct error *e)
+{
+	struct pg_state *ps = st->be;
+
+	if (st->mode != STORE_WRITE)
+		return run_only(st, "cannot begin a transaction", "BEGIN "
+		    "ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, e);
+	if (run_only(st, "cannot begin a transaction", "BEGIN; SET LOCAL "
+	    "client_min_messages = warning", 0, NULL, e) < 0)
+		return -1;
+	return lock_schema(st, ps->wait, e);
+}
+
+/* the schema's version and the store's top-level fields */
+static int
+read_root(struct store *st, struct error *e)
+{
+	PGresult *r;
+	long version;
+	int rc = -1;
+
+	if ((r = run(st, "cannot read the store", "SELECT (SELECT value FROM "
+	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
+	    NULL, e)) == NULL)
+		return -1;
+	version = pq.getisnull(r, 0, 0) ? 0 : strtol(pq.getvalue(r, 0, 0),
+	    NULL, 10);
+	if (version != PG_SCHEMA_VERSION) {
+		error_set(e, "store '%s' has schema version %ld, and this "
+		    "convctl knows version %d%s", st->path, version,
+		    PG_SCHEMA_VERSION, version > PG_SCHEMA_VERSION ?
+		    ": use a newer convctl" : "");
+		goto out;
+	}
+	st->root = pq.getisnull(r, 0, 1) ? NULL :
+	    scan_json(pq.getvalue(r, 0, 1), (size_t)pq.getlength(r, 0, 1));
+	if (!json_is_object(st->root)) {
+		error_set(e, "store '%s': its root row is not a JSON object",
+		    st->path);
+		goto out;
+	}
+	rc = 0;
+out:
+	pq.clear(r);
+	return rc;
+}
+
+static int
+pg_open(struct store *st, const char *uri, double wait, struct error *e)
+{
+	struct pg_state *ps;
+	char *conninfo = NULL;
+	PGresult *r;
+	int rc = -1;
+
+	if (pq_load(e) < 0)
+		return -1;
+	ps = xmalloc(sizeof(*ps));
+	memset(ps, 0, sizeof(*ps));
+	st->be = ps;
+	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
+	if (split_uri(st, uri, &conninfo, &ps->schema, e) < 0) {
+		rc = -2;
+		goto out;
+	}
+	if (connect_to(st, conninfo, e) < 0)
+		goto out;
+	ps->ident = pq.escape_identifier(ps->conn, ps->schema,
+	    strlen(ps->schema));
+	ps->wait = wait;
+	if (begin(st, e) < 0)
+		goto out;
+	if ((r = run(st, "cannot read the store",
+	    "SELECT to_regclass('@.root') IS NOT NULL", 0, NULL, e)) == NULL)
+		goto out;
+	ps->exists = *pq.getvalue(r, 0, 0) == 't';
+	pq.clear(r);
+	if (!ps->exists && st->mode == STORE_WRITE) {
+		/* made on first use, under the lock: one writer makes it */
+		if (run_only(st, "cannot create the store's tables", schema_sql,
+		    0, NULL, e) < 0)
+			goto out;
+		ps->exists = 1;
+	}
+	if (!ps->exists) {	/* read before any write: an empty store */
+		st->root = json_object();
+		rc = 0;
+		goto out;
+	}
+	rc = read_root(st, e);
+out:
+	free(conninfo);
+	return rc;
+}
+
+/* c's messages as the database holds them, to tell later which changed */
+static void
+remember_messages(struct conv *c)
+{
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct pg_conv *pc;
+	struct buf b = { 0 };
+	size_t i, n = json_array_size(msgs);
+
+	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
+	pc->nmsg = n;
+	json_array_foreach(msgs, i, m) {
+		b.len = 0;
+		json_dump_buf(&b, m);
+		sha256(b.data, b.len, pc->hash[i]);
+	}
+	buf_free(&b);
+	free(c->be);
+	c->be = pc;
+}
+
+/* c (new, or loaded without its body) made whole from row i of r */
+static int
+fill_full(struct store *st, struct conv *c, PGresult *r, int i,
+    struct error *e)
+{
+	json_t *obj, *msgs;
+
+	obj = scan_json(pq.getvalue(r, i, 2), (size_t)pq.getlength(r, i, 2));
+	msgs = scan_json(pq.getvalue(r, i, 3), (size_t)pq.getlength(r, i, 3));
+	if (!json_is_object(obj) || !json_is_array(msgs)) {
+		json_decref(obj);
+		json_decref(msgs);
+		return error_set(e, "store '%s': conversation '%s' is not a "
+		    "JSON object with messages in the database", st->path,
+		    pq.getvalue(r, i, 0));
+	}
+	json_object_set_new(obj, "messages", msgs);	/* in its place */
+	json_decref(c->obj);
+	c->obj = obj;
+	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+	if (conv_cache(c, e) < 0)
+		return -1;
+	remember_messages(c);
+	return 0;
+}
+
+/* a conversation as a list shows it, from row i of META_COLUMNS */
+static struct conv *
+meta_conv(PGresult *r, int i)
+{
+	struct conv *c = conv_new();
+
+	c->id = c->own[0] = xstrdup(pq.getvalue(r, i, 0));
+	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+	if (!pq.getisnull(r, i, 2))
+		c->title = c->own[1] = xstrdup(pq.getvalue(r, i, 2));
+	if (!pq.getisnull(r, i, 3))
+		c->summary = c->own[2] = xstrdup(pq.getvalue(r, i, 3));
+	c->started = strtoll(pq.getvalue(r, i, 4), NULL, 10);
+	c->ended = pq.getisnull(r, i, 5) ? -1 :
+	    strtoll(pq.getvalue(r, i, 5), NULL, 10);
+	c->last = c->ended >= 0 ? c->ended : c->started;
+	c->nmsg = (size_t)strtoll(pq.getvalue(r, i, 6), NULL, 10);
+	return c;
+}
+
+/* stored order, as the file keeps it */
+static int
+by_pos(const void *a, const void *b)
+{
+	const struct conv *x = *(struct conv *const *)a;
+	const struct conv *y = *(struct conv *const *)b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int
+pg_load(struct store *st, const struct store_query *q, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf sql = { 0 }, limit = { 0 };
+	const char *param[1] = { NULL };
+	int full = q->what != LOAD_ENDED || q->bodies, n = 0, i, rc = -1;
+	PGresult *r;
+	struct conv *c;
+
+	if (!ps->exists)
+		return 0;
+	buf_addf(&sql, "SELECT %s FROM @.conversations c ", full ?
+	    FULL_COLUMNS : META_COLUMNS);
+	switch (q->what) {
+	case LOAD_ACTIVE:
+		buf_adds(&sql, "WHERE c.ended_at IS NULL");
+		break;
+	case LOAD_ID:
+		buf_adds(&sql, "WHERE c.id = $1");
+		param[0] = q->id;
+		n = 1;
+		break;
+	case LOAD_ENDED:
+		buf_adds(&sql, "WHERE c.ended_at IS NOT NULL "
+		    "ORDER BY c.ended_at DESC, c.pos DESC");
+		if (q->limit != SIZE_MAX) {
+			buf_addf(&limit, "%zu", q->limit);
+			buf_adds(&sql, " LIMIT $1");
+			param[0] = limit.data;
+			n = 1;
+		}
+		break;
+	case LOAD_ALL:
+		buf_adds(&sql, "ORDER BY c.pos");
+		break;
+	}
+	if ((r = run(st, "cannot read conversations", sql.data, n, param,
+	    e)) == NULL)
+		goto out;
+	for (i = 0; i < pq.ntuples(r); i++) {
+		/* what this transaction has in memory is newer than the row */
+		if (store_loaded(st, pq.getvalue(r, i, 0)) != NULL)
+			continue;
+		if (full) {
+			c = conv_new();
+			if (fill_full(st, c, r, i, e) < 0) {
+				conv_free(c);
+				pq.clear(r);
+				goto out;
+			}
+		} else
+			c = meta_conv(r, i);
+		store_push(st, c);
+	}
+	pq.clear(r);
+	if (q->what == LOAD_ALL && st->n > 1)
+		qsort(st->conv, st->n, sizeof(*st->conv), by_pos);
+	rc = 0;
+out:
+	buf_free(&sql);
+	buf_free(&limit);
+	return rc;
+}
+
+static int
+pg_load_body(struct store *st, struct conv *c, struct error *e)
+{
+	const char *param[1] = { c->id };
+	PGresult *r;
+	int rc;
+
+	if ((r = run(st, "cannot read a conversation", "SELECT " FULL_COLUMNS
+	    " FROM @.conversations c WHERE c.id = $1", 1, param, e)) == NULL)
+		return -1;
+	if (pq.ntuples(r) != 1) {
+		pq.clear(r);
+		return error_set(e, "store '%s': conversation '%s' is gone",
+		    st->path, c->id);
+	}
+	rc = fill_full(st, c, r, 0, e);
+	pq.clear(r);
+	return rc;
+}
+
+/* a time as the database reads it, or NULL for none */
+static const char *
+ts_param(int64_t ms, char out[TS_LEN])
+{
+	if (ms < 0)
+		return NULL;
+	ts_format(ms, out);
+	return out;
+}
+
+/* s (NULL: NULL) onto the array literal b, which "{" begins */
+static void
+array_add(struct buf *b, const char *s, size_t len)
+{
+	size_t i;
+
+	if (b->len > 1)
+		buf_addc(b, ',');
+	if (s == NULL) {
+		buf_adds(b, "NULL");
+		return;
+	}
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			buf_addc(b, '\\');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '"');
+}
+
+/*
+ * The messages of c from the k-th on, as four array literals: ids, roles,
+ * times and documents. The database is not asked to read them out of the
+ * documents: its text cannot hold the \u0000 a message's JSON may.
+ */
+static int
+messages_from(struct store *st, struct buf col[4], struct conv *c, size_t k,
+    struct error *e)
+{
+	static const char *const field[3] = { "id", "role", "timestamp" };
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct buf doc = { 0 };
+	const char *s;
+	size_t i, j, len;
+	int rc = -1;
+
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '{');
+	for (i = k; i < json_array_size(msgs); i++) {
+		m = json_array_get(msgs, i);
+		for (j = 0; j < 3; j++) {
+			s = json_str(m, field[j], &len);
+			if (s != NULL && memchr(s, '\0', len) != NULL) {
+				error_set(e, "store '%s': message %zu of '%s' has "
+				    "\\u0000 in its %s, which PostgreSQL cannot "
+				    "hold", st->path, i + 1, c->id, field[j]);
+				goto out;
+			}
+			array_add(&col[j], s, len);
+		}
+		doc.len = 0;
+		json_dump_buf(&doc, m);
+		array_add(&col[3], doc.data, doc.len);
+	}
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '}');
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+/* the first message of c that is not as the database holds it */
+static size_t
+first_changed(struct conv *c)
+{
+	json_t *msgs = json_object_get(c->obj, "messages");
+	struct pg_conv *pc = c->be;
+	unsigned char h[32];
+	struct buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < pc->nmsg && i < json_array_size(msgs); i++) {
+		b.len = 0;
+		json_dump_buf(&b, json_array_get(msgs, i));
+		sha256(b.data, b.len, h);
+		if (memcmp(h, pc->hash[i], sizeof(h)) != 0)
+			break;
+	}
+	buf_free(&b);
+	return i;
+}
+
+/* c's row, and its messages from the first that changed */
+static int
+write_conv(struct store *st, struct conv *c, struct error *e)
+{
+	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
+	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, col[4] = { 0 };
+	char started[TS_LEN], ended[TS_LEN];
+	const char *p[7];
+	size_t k = 0;
+	PGresult *r;
+	int rc = -1;
+
+	/* the conversation without its messages, which have rows of their own */
+	json_object_set_new(c->obj, "messages", json_array());
+	json_dump_buf(&doc, c->obj);
+	json_object_set_new(c->obj, "messages", msgs);
+	buf_addf(&count, "%zu", c->nmsg);
+	p[0] = c->id;
+	p[1] = ts_param(c->started, started);
+	p[2] = ts_param(c->ended, ended);
+	p[3] = c->title;
+	p[4] = c->summary;
+	p[5] = count.data;
+	p[6] = doc.data;
+	if (c->be == NULL) {
+		if ((r = run(st, "cannot store a conversation", "INSERT INTO "
+		    "@.conversations (id, started_at, ended_at, title, summary, "
+		    "message_count, doc) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+		    "RETURNING pos", 7, p, e)) == NULL)
+			goto out;
+		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+		pq.clear(r);
+	} else {
+		if (run_only(st, "cannot store a conversation", "UPDATE "
+		    "@.conversations SET started_at = $2, ended_at = $3, "
+		    "title = $4, summary = $5, message_count = $6, doc = $7 "
+		    "WHERE id = $1", 7, p, e) < 0)
+			goto out;
+		k = first_changed(c);
+		buf_addf(&from, "%zu", k);
+		p[1] = from.data;
+		if (k < ((struct pg_conv *)c->be)->nmsg &&
+		    run_only(st, "cannot store messages", "DELETE FROM "
+		    "@.messages WHERE conversation = $1 AND seq >= $2", 2, p,
+		    e) < 0)
+			goto out;
+	}
+	if (k < c->nmsg) {
+		from.len = 0;
+		buf_addf(&from, "%zu", k);
+		if (messages_from(st, col, c, k, e) < 0)
+			goto out;
+		p[1] = from.data;
+		p[2] = col[0].data;
+		p[3] = col[1].data;
+		p[4] = col[2].data;
+		p[5] = col[3].data;
+		if (run_only(st, "cannot store messages", "INSERT INTO "
+		    "@.messages (conversation, seq, id, role, at, doc) "
+		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
+		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
+		    "$4::text[], $5::text[], $6::json[]) WITH ORDINALITY "
+		    "AS t(id, role, at, doc, n)", 6, p, e) < 0)
+			goto out;
+	}
+	remember_messages(c);
+	c->dirty = 0;
+	rc = 0;
+out:
+	buf_free(&doc);
+	buf_free(&count);
+	buf_free(&from);
+	for (k = 0; k < 4; k++)
+		buf_free(&col[k]);
+	return rc;
+}
+
+/* every change in memory into the transaction, not yet committed */
+static int
+flush(struct store *st, struct error *e)
+{
+	struct buf doc = { 0 };
+	const char *p[1];
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < st->nremoved; i++) {
+		p[0] = st->removed[i];
+		if (run_only(st, "cannot remove a conversation", "DELETE FROM "
+		    "@.conversations WHERE id = $1", 1, p, e) < 0)
+			goto out;
+	}
+	for (i = 0; i < st->nremoved; i++)
+		free(st->removed[i]);
+	st->nremoved = 0;
+	for (i = 0; i < st->n; i++)
+		if (st->conv[i]->dirty && write_conv(st, st->conv[i], e) < 0)
+			goto out;
+	if (st->root_dirty) {
+		json_dump_buf(&doc, st->root);
+		p[0] = doc.data;
+		if (run_only(st, "cannot store the store's fields", "UPDATE "
+		    "@.root SET doc = $1", 1, p, e) < 0)
+			goto out;
+		st->root_dirty = 0;
+	}
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+static int
+pg_count_ended(struct store *st, size_t *n, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	PGresult *r;
+
+	*n = 0;
+	if (!ps->exists)
+		return 0;
+	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+		return -1;
+	if ((r = run(st, "cannot count conversations", "SELECT count(*) FROM "
+	    "@.conversations WHERE ended_at IS NOT NULL", 0, NULL, e)) == NULL)
+		return -1;
+	*n = (size_t)strtoull(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	return 0;
+}
+
+static int
+pg_commit(struct store *st, struct error *e)
+{
+	if (flush(st, e) < 0)
+		return -1;
+	if (run_only(st, "cannot commit", "COMMIT", 0, NULL, e) < 0) {
+		/* the server may or may not have committed before it went */
+		if (e->kind == ERROR_TEMPORARY)
+			error_set(e, "store '%s': the connection was lost while "
+			    "committing; the change may or may not be stored",
+			    st->path), e->kind = ERROR_TEMPORARY;
+		return -1;
+	}
+	/* what comes after (another commit) is a transaction of its own */
+	return begin(st, e);
+}
+
+/* an open transaction ends with the connection: the server rolls it back */
+static void
+pg_close(struct store *st)
+{
+	struct pg_state *ps = st->be;
+
+	if (ps == NULL)
+		return;
+	if (ps->conn != NULL) {
+		if (ps->ident != NULL)
+			pq.freemem(ps->ident);
+		pq.finish(ps->conn);
+	}
+	free(ps->schema);
+	free(ps);
+	st->be = NULL;
+}
+
+const struct store_engine store_pg_engine = {
+	.name = "postgresql",
+	.open = pg_open,
+	.load = pg_load,
+	.load_body = pg_load_body,
+	.count_ended = pg_count_ended,
+	.commit = pg_commit,
+	.close = pg_close,
+};

@@ -1,0 +1,271 @@
+#!/bin/sh
+# The PostgreSQL store: the same commands give the same output as on a file,
+# on a real server the test starts itself (tests/pg.sh); many writers on a
+# socket and TCP, writers killed, the server stopped, passwords, copy.
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/pg.sh"
+
+F=$T/store.json
+writers="1 2 3 4 5 6 7 8 9 10 11 12" adds=30 kills=40
+# test_pg, but for the cases about timing (waits, kills, a server stopped
+# mid-run), which a wrapper (valgrind) slows past their meaning: skipped there
+test_pg_timed() {
+	if [ -n "$CONVCTL_WRAPPER" ]; then
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: timing, not run under $CONVCTL_WRAPPER"
+	else
+		test_pg "$1" "$2"
+	fi
+}
+P="$PG_URI&schema=parity"
+fix=$top/tests/fixtures/migrate
+
+# each command of a scripted session, what it printed and its exit status,
+# with the store's name and the random part of message ids made alike
+session() {
+	export CONVCTL_STORE=$1
+	step() {
+		at=$1
+		shift
+		printf '$ %s\n' "$*"
+		CONVCTL_NOW=$at convctl "$@" 2>&1
+		echo "exit $?"
+	}
+	{
+		step 2026-02-04T17:00:00Z recent
+		step 2026-02-04T17:00:00Z show
+		step 2026-02-04T17:00:00Z prompt --format openai
+		step 2026-02-04T17:26:40Z add "Add milk"
+		step 2026-02-04T17:26:41Z add -r assistant --tool read_file \
+		    --tool edit_file "Added milk to Lists/Groceries.md."
+		step 2026-02-04T17:27:00Z prompt
+		step 2026-02-04T17:27:00Z prompt --format jsonl --last 1
+		step 2026-02-04T17:27:00Z show --format markdown
+		step 2026-02-04T17:27:00Z show --json
+		step 2026-02-04T18:30:00Z add "and bread"
+		step 2026-02-04T18:31:00Z add --dedupe-key k1 "once"
+		step 2026-02-04T18:32:00Z add --dedupe-key k1 "once"
+		step 2026-02-04T18:33:00Z add --expect-conversation \
+		    conv-1770226000000 "not there"
+		step 2026-02-04T18:33:00Z recent --json
+		step 2026-02-04T18:40:00Z end
+		step 2026-02-04T18:41:00Z end
+		step 2026-02-04T18:41:00Z show conv-1770226000000
+		step 2026-02-04T18:41:00Z show conv-none
+		step 2026-02-04T18:41:00Z summarize --pending
+		step 2026-02-04T18:41:00Z summarize --force --json conv-1770226000000
+		step 2026-02-04T18:42:00Z search milk
+		step 2026-02-04T18:42:00Z search -r assistant --json milk
+		for h in 19 20 21 22; do
+			step 2026-02-04T$h:00:00Z add "hour $h"
+			step 2026-02-04T$h:10:00Z end
+		done
+		step 2026-02-04T23:00:00Z prune --max 4 --dry-run
+		step 2026-02-04T23:00:00Z prune --max 4
+		step 2026-02-04T23:00:00Z delete conv-1770235200000
+		step 2026-02-04T23:00:00Z delete conv-none
+		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
+		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
+		step 2026-02-04T23:01:00Z add --max-conversations 3 "a limit"
+		step 2026-02-04T23:01:00Z recent -n 20 --json
+		step 2026-02-04T23:02:00Z copy "$1" -
+	} | sed -e "s|$1|STORE|g" -e 's/m-\([0-9]*\)-[0-9a-f]\{8\}/m-\1-X/g'
+}
+
+test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
+	session "$F" >file.out &&
+	session "$P" >pg.out &&
+	grep -q "^exit 4" file.out && grep -q "^exit 0" file.out &&
+	test_cmp file.out pg.out
+'
+
+test_pg 'the database holds a row per conversation and per message' '
+	test "$(psql_as "select count(*) from parity.conversations")" = \
+	    "$(convctl -s "$P" copy "$P" - | jq ".conversations | length")" &&
+	test "$(psql_as "select count(*) from parity.messages")" = \
+	    "$(convctl -s "$P" copy "$P" - | jq "[.conversations[].messages[]] | length")"
+'
+
+test_pg 'the database refuses a second active conversation and a bad role' '
+	! psql_as "insert into parity.conversations (id, started_at,
+	    message_count, doc) values ('"'x1'"', now(), 0, '"'{}'"');
+	    insert into parity.conversations (id, started_at, message_count,
+	    doc) values ('"'x2'"', now(), 0, '"'{}'"')" 2>err &&
+	grep -q conversations_one_active err &&
+	! psql_as "insert into parity.messages values ((select id from
+	    parity.conversations limit 1), 999, '"'m'"', '"'wizard'"', now(),
+	    '"'{}'"')" 2>err && grep -q role err
+'
+
+cat >"$T/odd.json" <<'JSON'
+{"version":1,"conversations":[{"id":"c1","startedAt":"2026-02-04T17:26:40.000Z","endedAt":"2026-02-04T17:30:00.000Z","title":"t","summary":null,"x":1.10,"big":123456789012345678901234567890,"messages":[{"id":"m1","timestamp":"2026-02-04T17:26:40.000Z","role":"user","content":"nul \u0000 and \"quotes\" and \\","extra":{"z":1e400,"a":[0.1,-0.0]}}]},{"id":"c2","startedAt":"2026-02-04T18:26:40.000Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m2","timestamp":"2026-02-04T18:26:40.000Z","role":"assistant","content":"yo","toolsUsed":["a"],"z":{}}],"tags":["x"]}],"lastMigrated":"2026-02-04T18:00:00.000Z","custom":{"k":2.50}}
+JSON
+
+test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number texts' '
+	R="$PG_URI&schema=roundtrip" &&
+	convctl copy "$T/odd.json" "$R" 2>err &&
+	grep -q "copied 2 conversations" err &&
+	convctl copy "$R" "$T/back.json" &&
+	convctl copy "$T/odd.json" - >want &&
+	test_cmp want "$T/back.json" &&
+	convctl copy "$R" - >again && test_cmp want again
+'
+
+test_pg 'copying again adds nothing; a conversation that differs is refused' '
+	R="$PG_URI&schema=roundtrip" &&
+	convctl copy "$T/odd.json" "$R" 2>err &&
+	grep -q "copied 0 conversations.*; 2 there already" err &&
+	sed "s/\"title\":\"t\"/\"title\":\"other\"/" "$T/odd.json" >"$T/odd2.json" &&
+	fails_with 1 convctl copy "$T/odd2.json" "$R" &&
+	stderr_has "conversation '"'c1'"' is in both" &&
+	convctl copy "$R" - >now && convctl copy "$T/odd.json" - >want &&
+	test_cmp want now
+'
+
+test_pg 'stores in one database are apart, by schema=' '
+	A="$PG_URI&schema=one" B="$PG_URI&schema=two" &&
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$A" add "in one" &&
+	convctl -s "$B" recent --json >b && test "$(cat b)" = "[]" &&
+	convctl -s "$A" show --json | jq -e ".messages[0].content == \"in one\""
+'
+
+test_pg 'a schema name that is not a plain name is a usage error' '
+	fails_with 2 convctl -s "$PG_URI&schema=Robert%27)" recent &&
+	stderr_has "is not a name"
+'
+
+test_pg 'a server that cannot be reached: exit 75, one line' '
+	fails_with 75 convctl -s "postgresql:///postgres?host=$T/none&user=postgres" add hi &&
+	test "$(wc -l <"$T/err")" -eq 1 && stderr_has "cannot connect to store"
+'
+
+test_pg 'a wrong password: exit 1, and the password is not printed' '
+	bad=$(echo "$PG_TCP" | sed "s/$PG_PASSWORD/Wr0ngPassw0rd/") &&
+	fails_with 1 convctl -s "$PG_URI&dbname=nosuchdb" recent &&
+	stderr_has "does not exist" &&
+	fails_with 1 convctl -s "$bad&schema=tcp" recent &&
+	stderr_has "password authentication failed" &&
+	! grep -q Wr0ngPassw0rd "$T/err" && stderr_has "postgres:***@" &&
+	fails_with 1 convctl -s "$PG_TCP&schema=tcp&password=Wr0ngPassw0rd" recent &&
+	stderr_has "password=***" && ! grep -q Wr0ngPassw0rd "$T/err"
+'
+
+test_pg 'config names the engine, and masks the password' '
+	convctl -s "$PG_TCP&schema=cfg" config >out &&
+	grep -q "^store .*postgres:\*\*\*@127.0.0.1.*schema=cfg.*postgresql store" out &&
+	! grep -q "$PG_PASSWORD" out &&
+	convctl -s "$PG_TCP&schema=cfg" config --json |
+	    jq -e ".settings.store.engine == \"postgresql\"" &&
+	! convctl -s "$PG_TCP&schema=cfg" config --json | grep -q "$PG_PASSWORD"
+'
+
+test_pg 'a schema newer than this convctl is refused, and nothing is written' '
+	V="$PG_URI&schema=newer" &&
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$V" add hi &&
+	psql_as "update newer.meta set value = '"'2'"'" &&
+	fails_with 1 convctl -s "$V" add more &&
+	stderr_has "schema version 2" &&
+	test "$(psql_as "select count(*) from newer.messages")" = 1
+'
+
+test_pg_timed '--wait bounds the wait for another writer, then exit 1' '
+	W="$PG_URI&schema=waiting" &&
+	convctl -s "$W" recent &&
+	{ psql "$PG_URI" -X -q -c "begin" -c "select
+	    pg_advisory_xact_lock(hashtext('"'convctl:waiting'"'))" -c "select
+	    pg_sleep(3)" -c "commit" >/dev/null & } &&
+	sleep 0.5 &&
+	fails_with 1 convctl -s "$W" --wait 1 add hi &&
+	stderr_has "locked by another convctl" &&
+	wait &&
+	convctl -s "$W" --wait 5 add hi
+'
+
+test_pg_timed "$(echo $writers | wc -w) writers x $adds adds over the socket and TCP: each message once, one conversation" '
+	C="$PG_URI&schema=many" CT="$PG_TCP&schema=many" &&
+	for w in $writers; do
+		if [ $((w % 2)) -eq 0 ]; then u=$C; else u=$CT; fi
+		( for i in $(seq $adds); do
+			convctl -s "$u" --wait 60 add "w$w-$i" >/dev/null || echo "w$w-$i failed"
+		done ) >"$T/w$w.log" 2>&1 &
+	done &&
+	wait &&
+	cat "$T"/w*.log >failures && test ! -s failures &&
+	convctl copy "$C" - >all &&
+	total=$(($(echo $writers | wc -w) * adds)) &&
+	test "$(jq "[.conversations[].messages[]] | length" all)" = $total &&
+	test "$(jq -r "[.conversations[].messages[].content] | unique | length" all)" = $total &&
+	test "$(jq ".conversations | length" all)" = 1 &&
+	test "$(psql_as "select count(*) from many.conversations where ended_at is null")" = 1
+'
+
+test_pg_timed 'idle boundaries with many writers are as if they ran one after another' '
+	I="$PG_URI&schema=idle" &&
+	for w in 1 2 3 4 5 6; do
+		( for i in 0 1 2 3 4; do
+			m=$((i * 40))
+			h=$((17 + m / 60)) mm=$((m % 60))
+			CONVCTL_NOW=$(printf "2026-02-04T%02d:%02d:0%dZ" $h $mm $((w % 10))) \
+			    convctl -s "$I" --wait 60 add "w$w-$i" >/dev/null
+		done ) &
+	done &&
+	wait &&
+	convctl copy "$I" - >all &&
+	test "$(jq "[.conversations[].messages[]] | length" all)" = 30 &&
+	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" all)" = 1 &&
+	jq -e "[.conversations[] | (.messages | map(.timestamp)) as \$t |
+	    \$t == (\$t | sort)] | all" all >/dev/null
+'
+
+test_pg_timed 'writers killed mid-transaction leave nothing partial' '
+	K="$PG_URI&schema=killed" &&
+	for trial in $(seq $kills); do
+		convctl -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
+		pid=$!
+		sleep 0.0$((trial % 10))
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+	done
+	test "$(psql_as "select count(*) from killed.conversations c where
+	    message_count <> (select count(*) from killed.messages m where
+	    m.conversation = c.id)")" = 0 &&
+	convctl copy "$K" - >all &&
+	n=$(jq "[.conversations[].messages[]] | length" all) &&
+	test "$(jq -r "[.conversations[].messages[].content] | unique | length" all)" = "$n" &&
+	convctl -s "$K" add "after the kills" >/dev/null
+'
+
+test_pg_timed 'the server stopped mid-run: exit 75, and after a restart nothing acknowledged is lost' '
+	D="$PG_URI&schema=down" &&
+	convctl -s "$D" add first >/dev/null || exit 1
+	( for i in $(seq 60); do
+		if convctl -s "$D" --wait 10 add "d$i" >/dev/null 2>"$T/d$i.err"; then
+			echo "d$i" >>"$T/acked"
+		else
+			echo $? >>"$T/codes"
+		fi
+		sleep 0.02
+	done ) &
+	sleep 0.4 && pg_ctl_as -m immediate stop && sleep 0.5 &&
+	pg_ctl_as -o "-k $PG_DIR -p $PG_PORT -c listen_addresses=127.0.0.1 -c fsync=off" start &&
+	wait &&
+	grep -qx 75 "$T/codes" && ! grep -vx 75 "$T/codes" &&
+	convctl copy "$D" - >all &&
+	for m in $(cat "$T/acked"); do
+		jq -e --arg m "$m" "[.conversations[].messages[] | select(.content == \$m)] | length == 1" all >/dev/null ||
+		    { echo "lost $m"; exit 1; }
+	done
+'
+
+test_pg 'without libpq: exit 69, naming the package' '
+	if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+		echo "# needs root and unshare to hide libpq" && exit 0
+	fi
+	lib=$(ldconfig -p | sed -n "s/.*libpq.so.5 (libc6,x86-64) => //p" | head -n 1) &&
+	unshare -m sh -c "mount --bind /dev/null $lib && \
+	    $CONVCTL_BIN -s \"$PG_URI\" recent" >out 2>err
+	test $? -eq 69 && grep -q "libpq5" err &&
+	unshare -m sh -c "mount --bind /dev/null $lib && $CONVCTL_BIN -s $T/f.json recent"
+'
+
+test_done
