@@ -31,6 +31,7 @@ struct pg_state {
 	char *ident;		/* quoted for SQL: "convctl" */
 	int exists;		/* the schema's tables are there */
 	double wait;		/* for the writers' lock, seconds */
+	int committed;		/* the next statement begins a transaction */
 };
 
 /* what a conversation's messages were in the database, to write only the
@@ -228,15 +229,24 @@ sql_for(struct store *st, const char *sql)
 	return buf_detach(&b);
 }
 
+static int begin(struct store *, struct error *);
+
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 static PGresult *
 run(struct store *st, const char *what, const char *sql, int n,
     const char *const *params, struct error *e)
 {
 	struct pg_state *ps = st->be;
-	char *text = sql_for(st, sql);
+	char *text;
 	PGresult *r;
 	ExecStatusType s;
+
+	if (ps->committed) {	/* what comes after a commit is one of its own */
+		ps->committed = 0;
+		if (begin(st, e) < 0)
+			return NULL;
+	}
+	text = sql_for(st, sql);
 
 	r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn, text, n,
 	    NULL, params, NULL, NULL, 0);
@@ -834,8 +844,8 @@ pg_commit(struct store *st, struct error *e)
 			    st->path), e->kind = ERROR_TEMPORARY;
 		return -1;
 	}
-	/* what comes after (another commit) is a transaction of its own */
-	return begin(st, e);
+	((struct pg_state *)st->be)->committed = 1;
+	return 0;
 }
 
 /* an open transaction ends with the connection: the server rolls it back */
