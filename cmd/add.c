@@ -56,12 +56,8 @@ read_text(struct ctx *ctx, struct buf *b)
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
-	/* as command substitution does, so `tool | convctl add` stores the reply */
-	while (b->len > 0 && b->data[b->len - 1] == '\n') {
-		b->data[--b->len] = '\0';
-		if (b->len > 0 && b->data[b->len - 1] == '\r')
-			b->data[--b->len] = '\0';
-	}
+	b->len = chomp(b->data, b->len);
+	b->data[b->len] = '\0';
 	return 0;
 }
 
