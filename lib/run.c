@@ -310,8 +310,12 @@ run_command(const struct run_request *rq, struct run_result *r,
 	fcntl(in[1], F_SETFL, O_NONBLOCK);
 	signals_take(&sig);
 	if (spawn(rq, in[0], out[1], &pid, e) < 0) {
+		rc = errno;	/* for the caller: not found, or not runnable */
 		signals_give_back(&sig);
-		goto fail;
+		close_pair(in);
+		close_pair(out);
+		errno = rc;
+		return -1;
 	}
 	close(in[0]);
 	close(out[1]);
