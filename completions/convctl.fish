@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete run config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -40,6 +40,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a search -d 'find messages'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a run -d 'run an LLM command and record its exchange'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
 
@@ -108,6 +109,11 @@ complete -c convctl -n '__fish_seen_subcommand_from delete' -l force -d 'also th
 complete -c convctl -n '__fish_seen_subcommand_from delete' -s n -l dry-run -d 'delete nothing'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -l json -d 'as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -a '(__convctl_ids)'
+# run
+complete -c convctl -n '__fish_seen_subcommand_from run' -l prompt -x -d "the prompt, also CMD's last argument"
+complete -c convctl -n '__fish_seen_subcommand_from run' -l tool -x -d 'a tool CMD used'
+complete -c convctl -n '__fish_seen_subcommand_from run' -l context -d "first the conversation on CMD's input (--context=FORMAT)"
+complete -c convctl -n '__fish_seen_subcommand_from run' -l keep-partial -d 'record the output even when CMD fails'
 # config
 complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
 # help
