@@ -132,9 +132,11 @@ answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
 	return r->output.data;
 }
 
-/* both messages in one write; the exit status when that failed, else 0 */
+/* both messages in one write; the exit status when that failed, else 0.
+ * output, where the answer is, is freed once the store holds its copy */
 static int
-record(struct ctx *ctx, struct exchange *ex, const char *cmd)
+record(struct ctx *ctx, struct exchange *ex, const char *cmd,
+    struct buf *output)
 {
 	struct exchange_result res;
 	struct store *st = NULL;
@@ -156,6 +158,7 @@ record(struct ctx *ctx, struct exchange *ex, const char *cmd)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	buf_free(output);	/* a large answer is not held three times */
 	if ((rc = cmd_commit(ctx, st)) != 0)
 		goto out;
 	if (res.moved)
@@ -177,7 +180,7 @@ run_exec(struct ctx *ctx)
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
 	long idle, max;
-	int rc, rrc;
+	int rc, rrc, answered;
 	struct error e;
 
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
@@ -214,8 +217,9 @@ run_exec(struct ctx *ctx)
 		goto out;
 	}
 	ex.reply.text = answer(ctx, &r, max, &ex.reply.len, &why);
+	answered = ex.reply.text != NULL;	/* record() frees the text */
 	rc = r.exit_code;
-	if ((rrc = record(ctx, &ex, argv[0])) != 0 && rc == 0)
+	if ((rrc = record(ctx, &ex, argv[0], &r.output)) != 0 && rc == 0)
 		rc = rrc;
 	if (r.out_errno != 0 && r.out_errno != EPIPE)
 		cmd_error(ctx, "cannot write to standard output: %s",
@@ -223,14 +227,14 @@ run_exec(struct ctx *ctx)
 	if (r.out_errno != 0 && rc == 0)
 		rc = EXIT_FAIL;
 	/* what was kept, when CMD failed or its answer could not be */
-	if (rrc == 0 && (r.exit_code != 0 || ex.reply.text == NULL)) {
+	if (rrc == 0 && (r.exit_code != 0 || !answered)) {
 		if (r.exit_code != 0) {
 			describe_end(&note, argv[0], &r);
 			buf_adds(&note, "; ");
 		}
-		buf_adds(&note, ex.reply.text != NULL ? "recorded the prompt "
+		buf_adds(&note, answered ? "recorded the prompt "
 		    "and the partial answer" : "recorded the prompt, ");
-		if (ex.reply.text == NULL)
+		if (!answered)
 			buf_add(&note, why.data, why.len);
 		cmd_error(ctx, "%s", note.data);
 	} else if (rrc != 0 && r.exit_code != 0) {
