@@ -106,6 +106,48 @@ test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
 	messages | tail -n 1 >got && echo "user: stubborn" >want && test_cmp want got
 '
 
+# ctrl_c N CMD...: CMD on a pseudo-terminal, N ^C typed after it says
+# "ready" (a second one 0.5 s after the first); prints what the terminal
+# showed, then "exit STATUS"
+ctrl_c() {
+	python3 - "$@" <<-\EOF
+	import os, pty, sys, time
+	n, argv = int(sys.argv[1]), sys.argv[2:]
+	pid, fd = pty.fork()
+	if pid == 0:
+	    os.execvp(argv[0], argv)
+	out = b""
+	while b"ready" not in out:
+	    out += os.read(fd, 1024)
+	for i in range(n):
+	    time.sleep(0.5 if i else 0.1)
+	    os.write(fd, b"\x03")
+	while True:
+	    try:
+	        chunk = os.read(fd, 1024)
+	    except OSError:
+	        break
+	    if not chunk:
+	        break
+	    out += chunk
+	_, status = os.waitpid(pid, 0)
+	sys.stdout.write(out.decode(errors="replace"))
+	print("exit %d" % os.waitstatus_to_exitcode(status))
+	EOF
+}
+
+test_expect 'the terminal'\''s ^C reaches CMD directly; a second one stops waiting' '
+	ctrl_c 1 "$CONVCTL_BIN" run --prompt tty1 -- sh -c "trap \"echo caught; exit 7\" INT
+	    echo ready; while :; do sleep 0.05; done" >tty &&
+	grep -q "caught" tty && grep -q "^exit 7" tty &&
+	ctrl_c 2 "$CONVCTL_BIN" run --prompt tty2 -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
+	    echo ready; exec sleep 60" >tty &&
+	kill "$(cat cmd.pid)" &&
+	grep -q "stopped waiting for" tty && grep -q "^exit 130" tty &&
+	messages | tail -n 2 >got && printf "%s\n" "user: tty1" "user: tty2" >want &&
+	test_cmp want got
+'
+
 test_expect 'output that is not UTF-8: all on stdout, not recorded, a note' '
 	fails_with 0 convctl run --prompt bytes -- printf "ok \377 %s\n" &&
 	printf "ok \377 bytes\n" >want && cmp want "$T/stdout" &&
