@@ -7,17 +7,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "convctl.h"
-
-extern char **environ;
 
 #define PIPE_SIZE (1 << 20)	/* asked of the output pipe (Linux's limit) */
 #define CHUNK (256 << 10)	/* read at most this much at once */
@@ -45,10 +41,17 @@ on_signal(int sig, siginfo_t *si, void *uc)
 		}
 }
 
+static void
+on_child(int sig)
+{
+	(void)sig;	/* it only wakes ppoll up */
+}
+
 /* the signals run_command changes, and how they were before */
 struct signals {
 	sigset_t block, old_mask;
-	struct sigaction old[NFORWARDED], old_pipe;
+	sigset_t wait;			/* the mask while ppoll waits */
+	struct sigaction old[NFORWARDED], old_pipe, old_chld;
 };
 
 static void
@@ -66,11 +69,25 @@ signals_take(struct signals *s)
 		got[i] = got_user[i] = 0;
 		sigaddset(&s->block, forwarded[i]);
 	}
+	sigaddset(&s->block, SIGCHLD);
 	/* blocked but while poll waits, so none is missed between a check
 	 * and the wait */
 	sigprocmask(SIG_BLOCK, &s->block, &s->old_mask);
-	for (i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &sa, &s->old[i]);
+	s->wait = s->old_mask;
+	for (i = 0; i < NFORWARDED; i++) {
+		sigaction(forwarded[i], NULL, &s->old[i]);
+		/* one ignored when convctl started (SIGINT in a background
+		 * job, SIGHUP under nohup) stays ignored, by CMD too */
+		if (s->old[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &sa, NULL);
+		sigdelset(&s->wait, forwarded[i]);
+	}
+	sigdelset(&s->wait, SIGCHLD);
+	/* the command's end interrupts the wait (a pidfd would too, but not
+	 * before Linux 5.3, nor under valgrind) */
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCHLD, &sa, &s->old_chld);
 	/* a reader of our output that goes away is reported, not fatal: the
 	 * command's answer is still to be recorded */
 	sa.sa_handler = SIG_IGN;
@@ -90,42 +107,60 @@ signals_give_back(struct signals *s)
 	for (i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &s->old[i], NULL);
 	sigaction(SIGPIPE, &s->old_pipe, NULL);
+	sigaction(SIGCHLD, &s->old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 }
 
-/* posix_spawnp with in and out as the command's standard input and output,
- * every signal as a new process has it */
-static int
-spawn(const struct run_request *rq, int in, int out, pid_t *pid,
-    struct error *e)
+/* in the child: the signals as convctl found them (an ignored one stays
+ * ignored across exec: SIGPIPE, main.c's SIGXFSZ), in and out as standard
+ * input and output, then CMD; what failed goes back through err */
+static void
+child(const struct run_request *rq, const struct signals *s, int in, int out,
+    int err)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
 	size_t i;
-	int rc;
+	int code;
 
-	sigemptyset(&none);
-	sigemptyset(&dfl);
 	for (i = 0; i < NFORWARDED; i++)
-		sigaddset(&dfl, forwarded[i]);
-	/* ignored here (SIGPIPE above, SIGXFSZ by main.c), and an ignored
-	 * signal stays ignored across exec */
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGXFSZ);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-	    POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawnp(pid, rq->argv[0], &fa, &at, rq->argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		errno = rc;
+		sigaction(forwarded[i], &s->old[i], NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
+	sigaction(SIGCHLD, &s->old_chld, NULL);
+	signal(SIGXFSZ, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	if (dup2(in, STDIN_FILENO) >= 0 && dup2(out, STDOUT_FILENO) >= 0)
+		execvp(rq->argv[0], rq->argv);
+	code = errno;
+	if (write(err, &code, sizeof(code)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/* fork and exec, the exec's failure told apart from CMD's own (a
+ * close-on-exec pipe stays empty when exec succeeds) */
+static int
+spawn(const struct run_request *rq, const struct signals *s, int in, int out,
+    pid_t *pid, struct error *e)
+{
+	int err[2], code = 0, status;
+	ssize_t n;
+
+	if (pipe2(err, O_CLOEXEC) < 0)
+		return error_errno(e, "cannot make a pipe");
+	if ((*pid = fork()) < 0) {
+		close(err[0]);
+		close(err[1]);
+		return error_errno(e, "cannot run '%s'", rq->argv[0]);
+	}
+	if (*pid == 0)
+		child(rq, s, in, out, err[1]);
+	close(err[1]);
+	while ((n = read(err[0], &code, sizeof(code))) < 0 && errno == EINTR)
+		;
+	close(err[0]);
+	if (n == (ssize_t)sizeof(code)) {
+		while (waitpid(*pid, &status, 0) < 0 && errno == EINTR)
+			;
+		errno = code;
 		return error_errno(e, "cannot run '%s'", rq->argv[0]);
 	}
 	return 0;
@@ -219,12 +254,12 @@ set_status(struct run_result *r, int status)
  * output ends and the command has exited (or a second SIGINT) */
 static void
 pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
-    int out, int pidfd, const sigset_t *waitmask)
+    int out, const sigset_t *waitmask)
 {
 	char *scratch = xmalloc(CHUNK);
 	size_t fed = 0;
 	int sigints = 0, exited = 0, status;
-	struct pollfd p[3];
+	struct pollfd p[2];
 	ssize_t w;
 
 	if (rq->input_len == 0) {
@@ -232,21 +267,16 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 		in = -1;
 	}
 	while (out >= 0 || !exited) {
-		struct timespec tick = { 0, 50 * 1000000 };
 		nfds_t n = 0;
-		int i_in = -1, i_out = -1, i_pid = -1;
+		int i_in = -1, i_out = -1;
 
 		if (in >= 0) {
 			p[i_in = (int)n++] = (struct pollfd){ in, POLLOUT, 0 };
 		}
 		if (out >= 0)
 			p[i_out = (int)n++] = (struct pollfd){ out, POLLIN, 0 };
-		if (!exited && pidfd >= 0)
-			p[i_pid = (int)n++] = (struct pollfd){ pidfd, POLLIN, 0 };
-		/* without a pidfd (before Linux 5.3) the exit is looked for
-		 * every 50 ms */
-		if (ppoll(p, n, !exited && pidfd < 0 ? &tick : NULL,
-		    waitmask) < 0 && errno != EINTR)
+		/* SIGCHLD (or another signal) ends the wait with EINTR */
+		if (ppoll(p, n, NULL, waitmask) < 0 && errno != EINTR)
 			break;		/* cannot wait on the pipes: on the exit */
 		if (forward(pid, &sigints)) {
 			r->abandoned = 1;
@@ -296,9 +326,9 @@ int
 run_command(const struct run_request *rq, struct run_result *r,
     struct error *e)
 {
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, pidfd = -1, rc = -1;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, rc = -1;
 	struct signals sig;
-	pid_t pid;
+	pid_t pid = -1;
 
 	memset(r, 0, sizeof(*r));
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
@@ -313,7 +343,7 @@ run_command(const struct run_request *rq, struct run_result *r,
 	 * each one waits for a processor; a read still returns what is there */
 	fcntl(out[0], F_SETPIPE_SZ, PIPE_SIZE);
 	signals_take(&sig);
-	if (spawn(rq, in[0], out[1], &pid, e) < 0) {
+	if (spawn(rq, &sig, in[0], out[1], &pid, e) < 0) {
 		rc = errno;	/* for the caller: not found, or not runnable */
 		signals_give_back(&sig);
 		close_pair(in);
@@ -324,10 +354,7 @@ run_command(const struct run_request *rq, struct run_result *r,
 	close(in[0]);
 	close(out[1]);
 	r->pid = pid;
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	pump(rq, r, pid, in[1], out[0], pidfd, &sig.old_mask);
-	if (pidfd >= 0)
-		close(pidfd);
+	pump(rq, r, pid, in[1], out[0], &sig.wait);
 	signals_give_back(&sig);
 	return 0;
 fail:

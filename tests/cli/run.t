@@ -3,8 +3,14 @@
 . "$(dirname "$0")/../lib.sh"
 
 export CONVCTL_BIN
-# in the background convctl must be the job itself, for $! to be its pid
-bg_convctl="$CONVCTL_WRAPPER $CONVCTL_BIN"
+# bg_convctl ARGS... &: convctl as the job itself, for $! to be its pid (the
+# exec), with SIGINT as an interactive shell's job has it: sh starts a
+# background job with SIGINT ignored, which convctl and CMD would keep
+bg_convctl() {
+	exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+	    $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
 
 # messages: the active (else latest) conversation's messages, one a line, as
 # role: content, with [tools] after an assistant's when it has them
@@ -45,7 +51,7 @@ test_expect 'options end at CMD, -- or not; --tool goes with the answer' '
 '
 
 test_expect 'output reaches stdout as it comes, before CMD ends' '
-	$bg_convctl run --prompt go -- sh -c "echo first; while [ ! -e go.flag ]; do
+	bg_convctl run --prompt go -- sh -c "echo first; while [ ! -e go.flag ]; do
 	    sleep 0.05; done; echo second" >out 2>err &
 	pid=$!
 	wait_for out first && ! grep -q second out &&
@@ -81,7 +87,7 @@ test_expect 'a CMD killed by a signal: 128 + the signal, as shells say' '
 test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 	for s in INT TERM; do
 		rm -f out
-		$bg_convctl run --prompt "sig $s" -- sh -c "trap \"echo got $s; exit 7\" $s
+		bg_convctl run --prompt "sig $s" -- sh -c "trap \"echo got $s; exit 7\" $s
 		    echo ready; while :; do sleep 0.05; done" >out 2>err &
 		pid=$! &&
 		wait_for out ready && kill -$s $pid &&
@@ -92,8 +98,17 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 	messages | tail -n 1 >got && echo "user: sig TERM" >want && test_cmp want got
 '
 
+test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored' '
+	sh -c "grep SigIgn /proc/\$\$/status" >want &&
+	convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh >got &&
+	test_cmp want got &&
+	(trap "" HUP; sh -c "grep SigIgn /proc/\$\$/status") >want &&
+	(trap "" HUP; convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh) >got &&
+	test_cmp want got && ! grep -q "SigIgn:[[:space:]]*0*$" want
+'
+
 test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
-	$bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
+	bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
 	    echo ready; exec sleep 60" >out 2>err &
 	pid=$! &&
 	wait_for out ready &&
