@@ -405,7 +405,8 @@ int render_prompt(struct buf *out, struct conv *, const struct prompt_request *,
 /* run.c: a command run with its standard input fed from memory and its
  * standard output passed on as it comes and kept; SIGINT, SIGTERM and SIGHUP
  * sent to convctl by kill(2) are passed on to it (the terminal's reach it
- * directly), and a second SIGINT stops the wait */
+ * directly; one ignored at the start stays ignored, for it too), and a
+ * second SIGINT stops the wait */
 struct run_request {
 	char *const *argv;		/* argv[0] is looked for in PATH */
 	const char *input;		/* the command's standard input, then EOF */
