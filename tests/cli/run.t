@@ -51,8 +51,9 @@ test_expect 'options end at CMD, -- or not; --tool goes with the answer' '
 '
 
 test_expect 'output reaches stdout as it comes, before CMD ends' '
-	bg_convctl run --prompt go -- sh -c "echo first; while [ ! -e go.flag ]; do
-	    sleep 0.05; done; echo second" >out 2>err &
+	bg_convctl run --prompt go -- sh -c "echo first; i=0
+	    while [ ! -e go.flag ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done
+	    echo second" >out 2>err &
 	pid=$!
 	wait_for out first && ! grep -q second out &&
 	touch go.flag && wait $pid &&
@@ -88,7 +89,7 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 	for s in INT TERM; do
 		rm -f out
 		bg_convctl run --prompt "sig $s" -- sh -c "trap \"echo got $s; exit 7\" $s
-		    echo ready; while :; do sleep 0.05; done" >out 2>err &
+		    echo ready; i=0; while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" >out 2>err &
 		pid=$! &&
 		wait_for out ready && kill -$s $pid &&
 		{ wait $pid; rc=$?; } &&
@@ -125,11 +126,15 @@ test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
 # showed, then "exit STATUS"
 ctrl_c() {
 	python3 - "$@" <<-\EOF
-	import os, pty, sys, time
+	import os, pty, signal, sys, time
 	n, argv = int(sys.argv[1]), sys.argv[2:]
 	pid, fd = pty.fork()
 	if pid == 0:
+	    # as an interactive shell starts its foreground job; make check
+	    # runs the tests as background jobs, SIGINT ignored
+	    signal.signal(signal.SIGINT, signal.SIG_DFL)
 	    os.execvp(argv[0], argv)
+	signal.alarm(60)    # a test that fails, not one that hangs
 	out = b""
 	while b"ready" not in out:
 	    out += os.read(fd, 1024)
@@ -152,7 +157,7 @@ ctrl_c() {
 
 test_expect 'the terminal'\''s ^C reaches CMD directly; a second one stops waiting' '
 	ctrl_c 1 "$CONVCTL_BIN" run --prompt tty1 -- sh -c "trap \"echo caught; exit 7\" INT
-	    echo ready; while :; do sleep 0.05; done" >tty &&
+	    echo ready; i=0; while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" >tty &&
 	grep -q "caught" tty && grep -q "^exit 7" tty &&
 	ctrl_c 2 "$CONVCTL_BIN" run --prompt tty2 -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
 	    echo ready; exec sleep 60" >tty &&
