@@ -4,12 +4,18 @@
 RAW lines: command, N, which (convctl, floor, jq, python), median wall ms,
 mean CPU ms (user + system).
 RSS lines: command, N, peak RSS in KiB. WORKDIR holds base-N.json.
+Rows whose "which" is "stream" make a second table: `convctl run -- cat`
+against the plain `cat` it wraps (BASE says which).
 """
 import os
 import sys
 
 WRITES = ("add", "end")
 TARGET_FLOOR = {"add": 2, "end": 2, "prompt": 3, "recent -n 10": 3, "show ID": 3}
+# each `convctl run` row, and the plain cat it is measured against
+BASE = {"run --prompt FILE -- cat": "cat FILE",
+        "the same, not kept": "cat FILE",
+        "run -- cat < FILE": "cat < FILE"}
 
 
 def main():
@@ -63,6 +69,35 @@ def main():
             "%.1f" % cpu[fkey] if fkey in cpu else "-",
             "%.1f" % (kb / 1024) if kb is not None else "-", limit,
             ", ".join(notes)))
+    stream(t, cpu, mem)
+
+
+def stream(t, cpu, mem):
+    """the run-overhead table: targets 1.2x cat's wall time, +1 MB RSS"""
+    rows = [(cmd, n) for (cmd, n, which) in t if which == "stream"]
+    if not rows:
+        return
+    print()
+    print("| command (10 MiB stream) | ms | x cat | CPU ms | peak RSS MB "
+          "| + over cat MB | targets |")
+    print("|---|---|---|---|---|---|---|")
+    for cmd, n in rows:
+        ms, kb = t[(cmd, n, "stream")], mem.get((cmd, n))
+        base = BASE.get(cmd)
+        bms = t.get((base, n, "stream")) if base else None
+        bkb = mem.get((base, n)) if base else None
+        notes = []
+        if bms:
+            notes.append("1.2x %s" % ("ok" if ms / bms <= 1.2 else "MISSED"))
+        if kb is not None and bkb is not None:
+            notes.append("+1 MB %s" % ("ok" if (kb - bkb) / 1024 <= 1
+                                       else "MISSED"))
+        print("| %s | %.1f | %s | %.1f | %s | %s | %s |" % (
+            cmd, ms, "%.2f" % (ms / bms) if bms else "-",
+            cpu[(cmd, n, "stream")],
+            "%.1f" % (kb / 1024) if kb is not None else "-",
+            "%.1f" % ((kb - bkb) / 1024) if kb is not None and bkb is not None
+            else "-", ", ".join(notes)))
 
 
 if __name__ == "__main__":

@@ -55,12 +55,8 @@ read_text(struct ctx *ctx, struct buf *b)
 	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
 		return cmd_fail(ctx, &e);
 	}
-	/* as command substitution does, so `tool | convctl add` stores the reply */
-	while (b->len > 0 && b->data[b->len - 1] == '\n') {
-		b->data[--b->len] = '\0';
-		if (b->len > 0 && b->data[b->len - 1] == '\r')
-			b->data[--b->len] = '\0';
-	}
+	b->len = chomp(b->data, b->len);
+	b->data[b->len] = '\0';
 	return 0;
 }
 

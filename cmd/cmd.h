@@ -48,6 +48,7 @@ struct cmd_option {
 enum {
 	OPTF_REPEAT = 1,	/* may be given again: "[--tool NAME]..." */
 	OPTF_AMONG_OPERANDS = 2, /* the usage shows it in .operands instead */
+	OPTF_OPTIONAL = 4,	/* its value only as --name=VALUE: "[--name[=ARG]]" */
 };
 
 /* the options given and the operands left */
@@ -76,6 +77,8 @@ struct cmd_entry {
 	const struct cmd_option *operand_help; /* -h lines for them, or NULL */
 	const char *notes;		/* a paragraph after the options, or NULL */
 	int min_args, max_args;		/* operands; max -1: any number */
+	int first_operand_stops;	/* options end at the first operand, which
+					 * with the rest is a command to run */
 	int (*exec)(struct ctx *);
 };
 
@@ -103,6 +106,12 @@ int cmd_format(const struct ctx *, enum format dflt, enum format json,
 /* prints e; the exit status for its kind: EXIT_FAIL, or EXIT_UNAVAILABLE
  * and EXIT_TEMPFAIL for a database's */
 int cmd_fail(const struct ctx *, const struct error *);
+/* the same for an option other than -f: its value, else dflt */
+int cmd_format_of(const struct ctx *, const char *option, enum format dflt,
+    unsigned allowed, enum format *);
+/* what `convctl prompt` writes */
+#define PROMPT_FORMATS (1u << FMT_TEXT | 1u << FMT_MARKDOWN | \
+	1u << FMT_OPENAI | 1u << FMT_JSONL)
 /* opens the store the settings name (lifecycle_begin) */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
 /* lifecycle_commit: the rolling limit applied and written; says on stderr
@@ -183,6 +192,6 @@ extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,
     cmd_summarize_entry;
 extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
-    cmd_delete_entry, cmd_copy_entry;
+    cmd_delete_entry, cmd_copy_entry, cmd_run_entry;
 
 #endif

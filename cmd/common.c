@@ -84,12 +84,20 @@ int
 cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
     unsigned allowed, enum format *f)
 {
-	const char *name = args_get(&ctx->args, "format");
+	return cmd_format_of(ctx, "format", args_has(&ctx->args, "json") ?
+	    json : dflt, allowed, f);
+}
+
+int
+cmd_format_of(const struct ctx *ctx, const char *option, enum format dflt,
+    unsigned allowed, enum format *f)
+{
+	const char *name = args_get(&ctx->args, option);
 	struct buf list = { 0 };
 	unsigned i;
 	int rc, v;
 
-	*f = args_has(&ctx->args, "json") ? json : dflt;
+	*f = dflt;
 	if (name == NULL)
 		return 0;
 	if (enum_parse(render_formats, name, &v) == 0 && (allowed & 1u << v)) {

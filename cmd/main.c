@@ -24,6 +24,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_search_entry,
 	&cmd_delete_entry,
 	&cmd_copy_entry,
+	&cmd_run_entry,
 	&cmd_config_entry,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -138,7 +139,8 @@ run(struct ctx *ctx, int argc, char **argv)
 	const struct cmd_option *t[] = { common_options, c->options, c->shared };
 	int rc;
 
-	rc = options_parse(ctx, t, 3, 0, argc - 1, argv + 1, &ctx->args);
+	rc = options_parse(ctx, t, 3, c->first_operand_stops, argc - 1, argv + 1,
+	    &ctx->args);
 	if (rc == 1) {
 		print_help(c);
 		return EXIT_OK;

@@ -130,6 +130,10 @@ long_option(const struct ctx *ctx, struct args *a, int argc, char **argv,
 		slot_add(s, eq + 1);
 		return 0;
 	}
+	if (s->opt->flags & OPTF_OPTIONAL) {	/* given, without its value */
+		slot_add(s, NULL);
+		return 0;
+	}
 	if (*i + 1 >= argc)
 		return cmd_usage_error(ctx, "option '--%s' needs a value",
 		    s->opt->name);
@@ -222,6 +226,8 @@ usage_option(struct buf *b, const struct cmd_option *o)
 		buf_addf(b, "-%c | --%s", o->key, o->name);
 	else if (o->key)
 		buf_addf(b, "-%c", o->key);
+	else if (o->flags & OPTF_OPTIONAL)
+		buf_addf(b, "--%s[=%s]", o->name, o->arg);
 	else
 		buf_addf(b, "--%s%s%s", o->name, o->arg ? " " : "",
 		    o->arg ? o->arg : "");
@@ -263,7 +269,7 @@ help_left(struct buf *b, const struct cmd_option *o)
 	if (o->name != NULL)
 		buf_addf(b, "--%s", o->name);
 	if (o->arg != NULL)
-		buf_addf(b, " %s", o->arg);
+		buf_addf(b, o->flags & OPTF_OPTIONAL ? "[=%s]" : " %s", o->arg);
 }
 
 /* text from column col, words wrapped at HELP_WIDTH; at starts there */

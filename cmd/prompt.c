@@ -20,12 +20,10 @@ prompt_exec(struct ctx *ctx)
 	struct prompt_request rq = { FMT_TEXT, -1, -1 };
 	struct store *st = NULL;
 	struct buf out = { 0 };
-	struct conv *c;
 	struct error e;
 	int rc;
 
-	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_OPENAI, 1u << FMT_TEXT |
-	    1u << FMT_MARKDOWN | 1u << FMT_OPENAI | 1u << FMT_JSONL,
+	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_OPENAI, PROMPT_FORMATS,
 	    &rq.format)) != 0)
 		return rc;
 	if ((args_has(&ctx->args, "last") &&
@@ -36,17 +34,8 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	if (store_load_active(st, &e) < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
-	}
-	/* nothing active: nothing to say, and that is no error */
-	if ((c = store_active(st)) == NULL) {
-		if (rq.format == FMT_OPENAI)
-			rc = cmd_print(ctx, "[]\n", 3);
-		goto out;
-	}
-	if (render_prompt(&out, c, &rq, &e) < 0) {
+	if (store_load_active(st, &e) < 0 ||
+	    render_prompt(&out, store_active(st), &rq, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}

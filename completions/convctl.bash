@@ -31,17 +31,19 @@ _convctl_ids()
 _convctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="add end show recent prompt migrate prune summarize search delete copy config help"
+	local commands="add end show recent prompt migrate prune summarize search delete copy run config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
 	local summary="--summarizer --model --api-base"
-	local i w cmd= opts= ids=
+	local i w cmd= opts= ids= eq= at=
 
 	# --opt=value: bash splits it at the '=' into three words
 	if [[ $cur == = ]]; then
 		cur=
+		eq=1
 	elif [[ $prev == = ]]; then
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
+		eq=1
 	fi
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -51,9 +53,34 @@ _convctl()
 			((i++))
 		elif [[ $w != -* && $w != = ]]; then
 			cmd=$w
+			at=$i
 			break
 		fi
 	done
+
+	# run: its options end at CMD, and the rest is CMD's own command line
+	if [[ $cmd == run ]]; then
+		for ((i = at + 1; i < COMP_CWORD; i++)); do
+			w=${COMP_WORDS[i]}
+			if [[ $w == @(--prompt|--tool|-s|--store|--wait|--idle-timeout|--max-conversations) ]]; then
+				((i++))
+			elif [[ $w == -- || ($w != -* && $w != = && ${COMP_WORDS[i - 1]} != =) ]]; then
+				[[ $w == -- ]] && ((i++))
+				if ((i == COMP_CWORD)); then
+					COMPREPLY=($(compgen -c -- "$cur"))
+				else
+					compopt -o default 2>/dev/null
+					COMPREPLY=()
+				fi
+				return
+			fi
+		done
+		if [[ $cur != -* && -z $eq &&
+		    $prev != @(--prompt|--tool|-s|--store|--wait|--idle-timeout|--max-conversations) ]]; then
+			COMPREPLY=($(compgen -c -- "$cur"))
+			return
+		fi
+	fi
 
 	case $cmd in
 	add)
@@ -73,6 +100,7 @@ _convctl()
 		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
 	delete) opts="--force -n --dry-run --json"; ids=1 ;;
 	copy) opts="-n --dry-run" ;;
+	run) opts="--prompt --tool --context --keep-partial" ;;
 	config) opts="--json" ;;
 	esac
 
@@ -99,6 +127,14 @@ _convctl()
 			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer" -- "$cur"))
 			return ;;
 		esac ;;
+	--context)
+		if [[ -n $eq ]]; then
+			COMPREPLY=($(compgen -W "text markdown openai jsonl" -- "$cur"))
+			return
+		fi ;;
+	--prompt)
+		COMPREPLY=()
+		return ;;
 	--expect-conversation)
 		COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))
 		return ;;

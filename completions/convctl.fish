@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -41,6 +41,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a search -d 'find messages'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a copy -d 'copy a whole store into another (file or PostgreSQL)'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a run -d 'run an LLM command and record its exchange'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
 
@@ -112,6 +113,11 @@ complete -c convctl -n '__fish_seen_subcommand_from delete' -a '(__convctl_ids)'
 # copy
 complete -c convctl -n '__fish_seen_subcommand_from copy' -s n -l dry-run -d 'copy nothing'
 complete -c convctl -n '__fish_seen_subcommand_from copy' -F
+# run
+complete -c convctl -n '__fish_seen_subcommand_from run' -l prompt -x -d "the prompt, also CMD's last argument"
+complete -c convctl -n '__fish_seen_subcommand_from run' -l tool -x -d 'a tool CMD used'
+complete -c convctl -n '__fish_seen_subcommand_from run' -l context -d "first the conversation on CMD's input (--context=FORMAT)"
+complete -c convctl -n '__fish_seen_subcommand_from run' -l keep-partial -d 'record the output even when CMD fails'
 # config
 complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
 # help

@@ -160,6 +160,17 @@ buf_read_max(struct buf *b, int fd, const char *name, size_t max,
 	return 0;
 }
 
+size_t
+chomp(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == '\n') {
+		len--;
+		if (len > 0 && s[len - 1] == '\r')
+			len--;
+	}
+	return len;
+}
+
 /*
  * Strict UTF-8 as RFC 3629 defines it, the same rules jansson applies:
  * no overlong forms, no surrogates, nothing above U+10FFFF.

@@ -64,6 +64,9 @@ int buf_read_fd(struct buf *, int fd, const char *name, struct error *);
  * setting */
 int buf_read_max(struct buf *, int fd, const char *name, size_t max,
     const char *setting, struct error *);
+/* len less the trailing newlines (and a CR before each), as command
+ * substitution drops them: `tool | convctl add` stores the reply */
+size_t chomp(const char *s, size_t len);
 /* offset of the first invalid UTF-8 byte, or -1 when s[0..len) is valid */
 long utf8_invalid_at(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t len);	/* code points */
@@ -391,6 +394,40 @@ int store_copy(struct store *src, struct store *dst, struct copy_result *,
     struct error *);
 /* save.c: the whole store as its file holds it, whatever engine holds it */
 int store_text(struct store *, struct buf *, struct error *);
+/*
+ * exchange.c: a prompt and its answer recorded together (convctl run), the
+ * answer got while no lock was held. Where they go is settled when the
+ * prompt is given, by conv_add's rules, and kept to when they are written.
+ */
+struct exchange {
+	struct add_request prompt;	/* the user's; at: when it was given */
+	struct add_request reply;	/* the answer; text NULL: none */
+	/* exchange_plan's */
+	char *active;			/* active when the prompt was given */
+	char *joins;			/* what the prompt joins; NULL: a new one */
+};
+/*
+ * On a snapshot of the store (opened to read; changed in memory, to be closed
+ * after): the checks conv_add makes of the prompt and of the reply's tools,
+ * and where the exchange goes, as `add` at prompt.at would put it.
+ */
+int exchange_plan(struct store *snapshot, struct exchange *, struct error *);
+struct exchange_result {
+	const char *conv_id;		/* valid while the store is open */
+	const char *ended_id;		/* ended by the idle timeout, or NULL */
+	int started;			/* a new conversation was started */
+	int moved;			/* to a new one: the conversation it
+					 * joined was ended in the meantime */
+};
+/*
+ * Both messages, the reply (if any) whatever time has passed since the prompt:
+ * into the conversation the plan named; into a new one when that one, or the
+ * one the plan would have ended, is no longer active and none is.
+ * ADD_ELSEWHERE: another conversation became active meanwhile; nothing changed.
+ */
+enum add_status exchange_record(struct store *, const struct exchange *,
+    struct exchange_result *, struct error *);
+void exchange_free(struct exchange *);	/* active and joins */
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
@@ -406,8 +443,37 @@ struct prompt_request {
 };
 /* the estimate --max-tokens uses: a token for every 4 code points, rounded up */
 size_t tokens_estimate(const char *s, size_t len);
+/* c NULL (nothing active): nothing, or [] for FMT_OPENAI */
 int render_prompt(struct buf *out, struct conv *, const struct prompt_request *,
     struct error *);
+
+/* run.c: a command run with its standard input fed from memory and its
+ * standard output passed on as it comes and kept; SIGINT, SIGTERM and SIGHUP
+ * sent to convctl by kill(2) are passed on to it (the terminal's reach it
+ * directly; one ignored at the start stays ignored, for it too), and a
+ * second SIGINT stops the wait */
+struct run_request {
+	char *const *argv;		/* argv[0] is looked for in PATH */
+	const char *input;		/* the command's standard input, then EOF */
+	size_t input_len;
+	size_t keep_max;		/* output past this many bytes is not kept */
+	int out_fd;			/* where the output goes as it arrives */
+};
+struct run_result {
+	struct buf output;		/* what the command wrote, unless overflow */
+	size_t out_bytes;		/* how much it wrote */
+	int overflow;			/* more than keep_max: none of it kept */
+	int exit_code;			/* its status; 128 + N: killed by signal N */
+	int signal;			/* the signal that killed it, or 0 */
+	int abandoned;			/* a second SIGINT: not waited for (130) */
+	int pid;
+	int out_errno;			/* writing to out_fd failed (then only
+					 * kept): the errno */
+};
+/* -1: the command could not be started (e says why; errno is kept) */
+int run_command(const struct run_request *, struct run_result *,
+    struct error *);
+void run_result_free(struct run_result *);
 
 /* search.c: lines of messages that match a query, in every conversation */
 struct search;

@@ -135,7 +135,9 @@ int
 render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
     struct error *e)
 {
-	json_t *msgs = json_object_get(conv_json(c), "messages");
+	/* nothing active: nothing to say, an empty array in JSON */
+	json_t *msgs = c != NULL ? json_object_get(conv_json(c), "messages") :
+	    NULL;
 	size_t n = json_array_size(msgs), i, first = first_message(msgs, rq);
 
 	if (first == n && rq->format != FMT_OPENAI)

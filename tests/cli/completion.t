@@ -70,6 +70,14 @@ test_expect 'bash: formats complete for show, prompt and migrate' '
 	test_cmp want got
 '
 
+test_expect 'bash: run completes formats after --context=, then CMD'\''s line' '
+	complete_bash convctl run --context = "" >got &&
+	printf "%s\n" jsonl markdown openai text >want && test_cmp want got &&
+	complete_bash convctl run --prompt "why?" -- sor >got && grep -qx sort got &&
+	complete_bash convctl run --context sor >got && grep -qx sort got &&
+	complete_bash convctl run sort - >got && test ! -s got
+'
+
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add one >/dev/null
 CONVCTL_NOW=2026-02-04T12:00:00Z convctl add two >/dev/null
 CONVCTL_NOW=2026-02-04T12:05:00Z convctl end >/dev/null

@@ -1,0 +1,267 @@
+/*
+ * run.c - `convctl run -- CMD`: the prompt read, CMD run by lib/run.c with no
+ * lock held, then the exchange recorded by lib/exchange.c; says what was kept.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const struct cmd_option options[] = {
+	{ 0, "prompt", "TEXT", "the prompt, given to CMD as its last argument "
+	    "(standard input, passed on to CMD's, when absent)", 0 },
+	{ 0, "tool", "NAME", "a tool CMD used, recorded with its answer; "
+	    "repeatable", OPTF_REPEAT },
+	{ 0, "context", "FORMAT", "first write to CMD's standard input the "
+	    "active conversation as convctl prompt --format FORMAT prints it "
+	    "(text), then a blank line", OPTF_OPTIONAL },
+	{ 0, "keep-partial", NULL, "record CMD's output as the answer even when "
+	    "CMD fails", 0 },
+	{ 0 },
+};
+
+/* the prompt: --prompt TEXT, or all of standard input; at most max bytes */
+static int
+read_prompt(struct ctx *ctx, long max, struct buf *b)
+{
+	const char *text = args_get(&ctx->args, "prompt");
+	struct error e;
+
+	if (text != NULL) {
+		buf_adds(b, text);
+		if (b->len > (size_t)max) {
+			cmd_error(ctx, "--prompt is larger than the limit of %ld "
+			    "bytes (the max_message_bytes setting)", max);
+			return EXIT_FAIL;
+		}
+		return 0;
+	}
+	if (isatty(STDIN_FILENO))
+		return cmd_usage_error(ctx, "no --prompt given and standard "
+		    "input is a terminal");
+	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
+	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
+		return cmd_fail(ctx, &e);
+	}
+	return 0;
+}
+
+/*
+ * From a snapshot of the store, read without the lock: the context for CMD's
+ * standard input (with --context), and where the exchange will go.
+ */
+static int
+plan(struct ctx *ctx, struct exchange *ex, struct buf *input)
+{
+	struct prompt_request pr = { FMT_TEXT, -1, -1 };
+	struct store *st = NULL;
+	struct error e;
+	int rc;
+
+	if ((rc = cmd_format_of(ctx, "context", FMT_TEXT, PROMPT_FORMATS,
+	    &pr.format)) != 0 ||
+	    (rc = cmd_now(ctx, &ex->prompt.at)) != 0 ||
+	    (rc = cmd_open(ctx, STORE_READ, &st)) != 0)
+		return rc;
+	if (args_has(&ctx->args, "context")) {
+		if (store_load_active(st, &e) < 0 ||
+		    render_prompt(input, store_active(st), &pr, &e) < 0)
+			goto fail;
+		if (input->len > 0)
+			buf_addc(input, '\n');	/* the blank line */
+	}
+	if (exchange_plan(st, ex, &e) < 0)
+		goto fail;
+	store_close(st);
+	return 0;
+fail:
+	rc = cmd_fail(ctx, &e);
+	store_close(st);
+	return rc;
+}
+
+/* "'llm' exited with status 3", "'llm' was killed by signal 15 (...)" */
+static void
+describe_end(struct buf *b, const char *name, const struct run_result *r)
+{
+	if (r->abandoned)
+		buf_addf(b, "stopped waiting for '%s' (pid %d), which may still "
+		    "run", name, r->pid);
+	else if (r->signal != 0)
+		buf_addf(b, "'%s' was killed by signal %d (%s)", name, r->signal,
+		    strsignal(r->signal));
+	else
+		buf_addf(b, "'%s' exited with status %d", name, r->exit_code);
+}
+
+/*
+ * The answer to record, or NULL with *why saying why not: the output with its
+ * trailing newlines dropped, as `add` drops them, when CMD succeeded (or
+ * --keep-partial), it all fits the limit and it is UTF-8.
+ */
+static const char *
+answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
+    struct buf *why)
+{
+	int ok = !r->abandoned && r->exit_code == 0;
+	long bad;
+
+	if (!ok && !args_has(&ctx->args, "keep-partial")) {
+		buf_adds(why, "not its partial answer (--keep-partial records "
+		    "it)");
+		return NULL;
+	}
+	if (r->overflow) {
+		buf_addf(why, "not its answer: %zu bytes, larger than the limit "
+		    "of %ld bytes (the max_message_bytes setting); all of it "
+		    "went to standard output", r->out_bytes, max);
+		return NULL;
+	}
+	*len = chomp(r->output.data ? r->output.data : "", r->output.len);
+	if (*len == 0) {
+		buf_adds(why, "no answer: it printed nothing");
+		return NULL;
+	}
+	if ((bad = utf8_invalid_at(r->output.data, *len)) >= 0) {
+		buf_addf(why, "not its answer: not valid UTF-8 at byte %ld; all "
+		    "of it went to standard output", bad);
+		return NULL;
+	}
+	return r->output.data;
+}
+
+/* both messages in one write; the exit status when that failed, else 0.
+ * output, where the answer is, is freed once the store holds its copy */
+static int
+record(struct ctx *ctx, struct exchange *ex, const char *cmd,
+    struct buf *output)
+{
+	struct exchange_result res;
+	struct store *st = NULL;
+	struct error e;
+	int rc;
+
+	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
+	    (rc = cmd_now(ctx, &ex->reply.at)) != 0)
+		goto out;
+	switch (exchange_record(st, ex, &res, &e)) {
+	case ADD_DONE:
+		break;
+	case ADD_ELSEWHERE:
+		cmd_error(ctx, "%s; nothing recorded", e.msg);
+		rc = EXIT_CONFLICT;
+		goto out;
+	default:
+		cmd_error(ctx, "%s; nothing recorded", e.msg);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	buf_free(output);	/* a large answer is not held three times */
+	if ((rc = cmd_commit(ctx, st)) != 0)
+		goto out;
+	if (res.moved)
+		cmd_error(ctx, "conversation '%s' was ended while '%s' ran; the "
+		    "exchange starts conversation '%s'", ex->joins, cmd,
+		    res.conv_id);
+out:
+	store_close(st);
+	return rc;
+}
+
+static int
+run_exec(struct ctx *ctx)
+{
+	struct exchange ex = { 0 };
+	struct run_request rq = { 0 };
+	struct run_result r = { 0 };
+	struct buf said = { 0 }, input = { 0 }, why = { 0 }, note = { 0 };
+	const char *prompt = args_get(&ctx->args, "prompt");
+	const char **argv = NULL;
+	long idle, max;
+	int rc, rrc, answered;
+	struct error e;
+
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+		return cmd_fail(ctx, &e);
+	}
+	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
+	    (rc = read_prompt(ctx, max, &said)) != 0)
+		goto out;
+	ex.prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
+	    .idle_timeout = (int64_t)idle * 60000,
+	    .text = said.data ? said.data : "",
+	    .len = chomp(said.data ? said.data : "", said.len) };
+	ex.reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
+	    .idle_timeout = ex.prompt.idle_timeout };
+	ex.reply.tools = args_all(&ctx->args, "tool", &ex.reply.ntools);
+	if ((rc = plan(ctx, &ex, &input)) != 0)
+		goto out;
+
+	/* TEXT is CMD's last argument, its standard input the context alone;
+	 * else its standard input is the context and then ours */
+	argv = xmalloc(((size_t)ctx->args.argc + 2) * sizeof(*argv));
+	memcpy(argv, ctx->args.argv, (size_t)ctx->args.argc * sizeof(*argv));
+	argv[ctx->args.argc] = prompt;
+	argv[ctx->args.argc + 1] = NULL;
+	if (prompt == NULL)
+		buf_add(&input, said.data, said.len);
+	rq = (struct run_request){ (char *const *)argv, input.data, input.len,
+	    (size_t)max, STDOUT_FILENO };
+	fflush(stdout);
+	if (run_command(&rq, &r, &e) < 0) {
+		rc = errno == ENOENT ? 127 : 126;	/* as shells say it */
+		cmd_error(ctx, "%s; nothing recorded", e.msg);
+		goto out;
+	}
+	ex.reply.text = answer(ctx, &r, max, &ex.reply.len, &why);
+	answered = ex.reply.text != NULL;	/* record() frees the text */
+	rc = r.exit_code;
+	if ((rrc = record(ctx, &ex, argv[0], &r.output)) != 0 && rc == 0)
+		rc = rrc;
+	if (r.out_errno != 0 && r.out_errno != EPIPE)
+		cmd_error(ctx, "cannot write to standard output: %s",
+		    strerror(r.out_errno));
+	if (r.out_errno != 0 && rc == 0)
+		rc = EXIT_FAIL;
+	/* what was kept, when CMD failed or its answer could not be */
+	if (rrc == 0 && (r.exit_code != 0 || !answered)) {
+		if (r.exit_code != 0) {
+			describe_end(&note, argv[0], &r);
+			buf_adds(&note, "; ");
+		}
+		buf_adds(&note, answered ? "recorded the prompt "
+		    "and the partial answer" : "recorded the prompt, ");
+		if (!answered)
+			buf_add(&note, why.data, why.len);
+		cmd_error(ctx, "%s", note.data);
+	} else if (rrc != 0 && r.exit_code != 0) {
+		describe_end(&note, argv[0], &r);
+		cmd_error(ctx, "%s", note.data);
+	}
+out:
+	free(argv);
+	run_result_free(&r);
+	exchange_free(&ex);
+	buf_free(&said);
+	buf_free(&input);
+	buf_free(&why);
+	buf_free(&note);
+	return rc;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.summary = "run an LLM command and record its exchange",
+	.options = options,
+	.operands = "-- CMD [ARG...]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "CMD [ARG...]", "the command to run, looked for in "
+		    "PATH; convctl's options end at CMD", 0 },
+		{ 0 },
+	},
+	.min_args = 1, .max_args = -1,
+	.first_operand_stops = 1,
+	.exec = run_exec,
+};

@@ -1,0 +1,88 @@
+/*
+ * exchange.c - a prompt and its answer recorded as one exchange (convctl run):
+ * where it goes is settled when the prompt is given, by conv_add itself, and
+ * both messages are written by conv_add in the one transaction that follows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int
+exchange_plan(struct store *st, struct exchange *ex, struct error *e)
+{
+	struct add_request reply = ex->reply;
+	struct add_result res;
+	struct conv *c;
+
+	if (store_load_active(st, e) < 0)
+		return -1;
+	c = store_active(st);
+	ex->active = c != NULL ? xstrdup(conv_id(c)) : NULL;
+	ex->joins = NULL;
+	/* a trial on the snapshot: the same checks, and the same idle rule,
+	 * as the add that will record it */
+	if (conv_add(st, &ex->prompt, &res, e) != ADD_DONE)
+		return -1;
+	if (!res.started)
+		ex->joins = xstrdup(res.conv_id);
+	/* the answer is not known yet; its tools are */
+	reply.text = ex->prompt.text;
+	reply.len = ex->prompt.len;
+	reply.at = res.at;
+	reply.expect_conv = res.conv_id;
+	return conv_add(st, &reply, &res, e) == ADD_DONE ? 0 : -1;
+}
+
+enum add_status
+exchange_record(struct store *st, const struct exchange *ex,
+    struct exchange_result *res, struct error *e)
+{
+	struct add_request prompt = ex->prompt, reply = ex->reply;
+	struct add_result pr, rr;
+	enum add_status rc;
+	struct conv *c;
+
+	memset(res, 0, sizeof(*res));
+	if (store_load_active(st, e) < 0)
+		return ADD_FAILED;
+	c = store_active(st);
+	/* one that was not there to join or to end: someone else's */
+	if (c != NULL &&
+	    (ex->active == NULL || strcmp(conv_id(c), ex->active) != 0)) {
+		if (ex->joins != NULL)
+			error_set(e, "conversation '%s' became active while the "
+			    "command ran; the exchange belongs to '%s'",
+			    conv_id(c), ex->joins);
+		else
+			error_set(e, "conversation '%s' became active while the "
+			    "command ran; the exchange would have started a new "
+			    "one", conv_id(c));
+		return ADD_ELSEWHERE;
+	}
+	/* nothing active: the one it joined was ended, and the exchange, whole
+	 * in itself, starts a new one rather than being lost */
+	prompt.expect_conv = c != NULL ? ex->joins : NULL;
+	if ((rc = conv_add(st, &prompt, &pr, e)) != ADD_DONE)
+		return rc;
+	res->conv_id = pr.conv_id;
+	res->ended_id = pr.ended_id;
+	res->started = pr.started;
+	res->moved = ex->joins != NULL && pr.started;
+	if (reply.text == NULL)
+		return ADD_DONE;
+	/* the answer goes with its question however long the command took: the
+	 * idle timeout measures the silence between exchanges, not the wait
+	 * for one */
+	reply.expect_conv = pr.conv_id;
+	reply.idle_timeout = INT64_MAX;
+	return conv_add(st, &reply, &rr, e);
+}
+
+void
+exchange_free(struct exchange *ex)
+{
+	free(ex->active);
+	free(ex->joins);
+	ex->active = ex->joins = NULL;
+}

@@ -1,0 +1,275 @@
+#!/bin/sh
+# convctl run -- CMD: CMD's output streamed and recorded with its prompt
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_BIN
+# bg_convctl ARGS... &: convctl as the job itself, for $! to be its pid (the
+# exec), with SIGINT as an interactive shell's job has it: sh starts a
+# background job with SIGINT ignored, which convctl and CMD would keep
+bg_convctl() {
+	exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+	    $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
+
+# messages: the active (else latest) conversation's messages, one a line, as
+# role: content, with [tools] after an assistant's when it has them
+messages() {
+	convctl show --format json | jq -r '.messages[] |
+	    "\(.role): \(.content)" + if .toolsUsed then " \(.toolsUsed)" else "" end'
+}
+
+# wait_for FILE TEXT: until FILE holds TEXT, 20 s at most
+wait_for() {
+	i=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 400 ] || { echo "no '$2' in $1 after 20 s"; return 1; }
+		sleep 0.05
+	done
+}
+
+test_expect '--prompt TEXT is the last argument; prompt and answer recorded' '
+	convctl run --prompt "why?" -- printf "%s|%s\n" because >out 2>err &&
+	echo "because|why?" >want && test_cmp want out && test ! -s err &&
+	printf "%s\n" "user: why?" "assistant: because|why?" >want &&
+	messages >got && test_cmp want got
+'
+
+test_expect 'without --prompt, standard input is the prompt and CMD'\''s input' '
+	printf "tell me\n\n" | convctl run -- tr a-z A-Z >out &&
+	printf "TELL ME\n\n" >want && test_cmp want out &&
+	messages | tail -n 2 >got &&
+	printf "%s\n" "user: tell me" "assistant: TELL ME" >want && test_cmp want got
+'
+
+test_expect 'options end at CMD, -- or not; --tool goes with the answer' '
+	convctl run --prompt hi --tool web --tool calc printf "%s|" -s >out &&
+	printf "%s" "-s|hi|" >want && test_cmp want out &&
+	messages | tail -n 1 >got &&
+	echo "assistant: -s|hi| [\"web\",\"calc\"]" >want && test_cmp want got
+'
+
+test_expect 'output reaches stdout as it comes, before CMD ends' '
+	bg_convctl run --prompt go -- sh -c "echo first; i=0
+	    while [ ! -e go.flag ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done
+	    echo second" >out 2>err &
+	pid=$!
+	wait_for out first && ! grep -q second out &&
+	touch go.flag && wait $pid &&
+	printf "first\nsecond\n" >want && test_cmp want out &&
+	messages | tail -n 2 >got && printf "assistant: first\nsecond\n" >want &&
+	test_cmp want got
+'
+
+test_expect 'a failing CMD: its status, the prompt kept, the partial answer not' '
+	convctl add before >/dev/null &&
+	fails_with 3 convctl run --prompt "fail please" -- sh -c "echo partial; exit 3" &&
+	echo partial >want && test_cmp want "$T/stdout" &&
+	stderr_has "run: '\''sh'\'' exited with status 3; recorded the prompt, not its partial answer (--keep-partial records it)" &&
+	messages | tail -n 2 >got &&
+	printf "%s\n" "user: before" "user: fail please" >want && test_cmp want got
+'
+
+test_expect '--keep-partial records what a failing CMD printed' '
+	fails_with 3 convctl run --keep-partial --prompt again -- sh -c "echo half; exit 3" &&
+	stderr_has "exited with status 3; recorded the prompt and the partial answer" &&
+	messages | tail -n 2 >got &&
+	printf "%s\n" "user: again" "assistant: half" >want && test_cmp want got
+'
+
+test_expect 'a CMD killed by a signal: 128 + the signal, as shells say' '
+	fails_with 143 convctl run --prompt die -- sh -c "echo some; kill -TERM \$\$" &&
+	stderr_has "'\''sh'\'' was killed by signal 15" &&
+	stderr_has "recorded the prompt, not its partial answer" &&
+	messages | tail -n 1 >got && echo "user: die" >want && test_cmp want got
+'
+
+test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
+	for s in INT TERM; do
+		rm -f out
+		bg_convctl run --prompt "sig $s" -- sh -c "trap \"echo got $s; exit 7\" $s
+		    echo ready; i=0; while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" >out 2>err &
+		pid=$! &&
+		wait_for out ready && kill -$s $pid &&
+		{ wait $pid; rc=$?; } &&
+		test "$rc" -eq 7 && printf "ready\ngot %s\n" $s >want &&
+		test_cmp want out || exit 1
+	done &&
+	messages | tail -n 1 >got && echo "user: sig TERM" >want && test_cmp want got
+'
+
+test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored' '
+	sh -c "grep SigIgn /proc/\$\$/status" >want &&
+	convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh >got &&
+	test_cmp want got &&
+	(trap "" HUP; sh -c "grep SigIgn /proc/\$\$/status") >want &&
+	(trap "" HUP; convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh) >got &&
+	test_cmp want got && ! grep -q "SigIgn:[[:space:]]*0*$" want
+'
+
+test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
+	bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
+	    echo ready; exec sleep 60" >out 2>err &
+	pid=$! &&
+	wait_for out ready &&
+	kill -INT $pid && sleep 1 && kill -INT $pid;
+	wait $pid; rc=$?
+	kill "$(cat cmd.pid)" &&
+	test "$rc" -eq 130 &&
+	grep -q "run: stopped waiting for '\''sh'\'' (pid [0-9]*), which may still run; recorded the prompt" err &&
+	messages | tail -n 1 >got && echo "user: stubborn" >want && test_cmp want got
+'
+
+# ctrl_c N CMD...: CMD on a pseudo-terminal, N ^C typed after it says
+# "ready" (a second one 0.5 s after the first); prints what the terminal
+# showed, then "exit STATUS"
+ctrl_c() {
+	python3 - "$@" <<-\EOF
+	import os, pty, signal, sys, time
+	n, argv = int(sys.argv[1]), sys.argv[2:]
+	pid, fd = pty.fork()
+	if pid == 0:
+	    # as an interactive shell starts its foreground job; make check
+	    # runs the tests as background jobs, SIGINT ignored
+	    signal.signal(signal.SIGINT, signal.SIG_DFL)
+	    os.execvp(argv[0], argv)
+	signal.alarm(60)    # a test that fails, not one that hangs
+	out = b""
+	while b"ready" not in out:
+	    out += os.read(fd, 1024)
+	for i in range(n):
+	    time.sleep(0.5 if i else 0.1)
+	    os.write(fd, b"\x03")
+	while True:
+	    try:
+	        chunk = os.read(fd, 1024)
+	    except OSError:
+	        break
+	    if not chunk:
+	        break
+	    out += chunk
+	_, status = os.waitpid(pid, 0)
+	sys.stdout.write(out.decode(errors="replace"))
+	print("exit %d" % os.waitstatus_to_exitcode(status))
+	EOF
+}
+
+test_expect 'the terminal'\''s ^C reaches CMD directly; a second one stops waiting' '
+	ctrl_c 1 "$CONVCTL_BIN" run --prompt tty1 -- sh -c "trap \"echo caught; exit 7\" INT
+	    echo ready; i=0; while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" >tty &&
+	grep -q "caught" tty && grep -q "^exit 7" tty &&
+	ctrl_c 2 "$CONVCTL_BIN" run --prompt tty2 -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
+	    echo ready; exec sleep 60" >tty &&
+	kill "$(cat cmd.pid)" &&
+	grep -q "stopped waiting for" tty && grep -q "^exit 130" tty &&
+	messages | tail -n 2 >got && printf "%s\n" "user: tty1" "user: tty2" >want &&
+	test_cmp want got
+'
+
+test_expect 'output that is not UTF-8: all on stdout, not recorded, a note' '
+	fails_with 0 convctl run --prompt bytes -- printf "ok \377 %s\n" &&
+	printf "ok \377 bytes\n" >want && cmp want "$T/stdout" &&
+	stderr_has "run: recorded the prompt, not its answer: not valid UTF-8 at byte 3; all of it went to standard output" &&
+	messages | tail -n 1 >got && echo "user: bytes" >want && test_cmp want got
+'
+
+test_expect 'output past max_message_bytes: all on stdout, not recorded' '
+	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 0 convctl run --prompt big -- \
+	    sh -c "head -c 300000 /dev/zero | tr \"\\\\0\" x" &&
+	test "$(wc -c <"$T/stdout")" -eq 300000 &&
+	stderr_has "not its answer: 300000 bytes, larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
+	messages | tail -n 1 >got && echo "user: big" >want && test_cmp want got
+'
+
+test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '
+	CONVCTL_MAX_MESSAGE_BYTES=10 fails_with 1 convctl run --prompt 01234567890 -- touch ran &&
+	stderr_has "run: --prompt is larger than the limit of 10 bytes" &&
+	printf "\n\n" | fails_with 1 convctl run -- touch ran &&
+	stderr_has "run: empty message" &&
+	printf "\377" | fails_with 1 convctl run -- touch ran &&
+	stderr_has "not valid UTF-8" &&
+	fails_with 1 convctl run --prompt x --tool "" -- touch ran &&
+	test ! -e ran
+'
+
+test_expect 'no CMD, or one not found: usage error, 127; nothing recorded' '
+	fails_with 2 convctl run --prompt x &&
+	stderr_has "run: too few arguments" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 127 convctl run --prompt x -- no-such-command-here &&
+	stderr_has "run: cannot run '\''no-such-command-here'\'': No such file or directory; nothing recorded" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect '--context: the conversation as prompt prints it, a blank line, the prompt' '
+	convctl end >/dev/null &&
+	convctl add "first q" >/dev/null && convctl add -r assistant "first a" >/dev/null &&
+	convctl prompt >ctx && { cat ctx; echo; echo "next q"; } >want &&
+	echo "next q" | convctl run --context -- cat >out && test_cmp want out &&
+	convctl prompt --format openai >ctx &&
+	printf "second q" | convctl run --context=openai -- cat >out &&
+	{ cat ctx; echo; printf "second q"; } >want && test_cmp want out &&
+	convctl prompt --format jsonl >ctx &&
+	convctl run --context=jsonl --prompt "third q" -- sh -c "cat; echo \"[\$1]\"" sh >out &&
+	{ cat ctx; echo; echo "[third q]"; } >want && test_cmp want out &&
+	fails_with 2 convctl run --context=yaml -- cat &&
+	stderr_has "unknown format '\''yaml'\''"
+'
+
+test_expect '--context with nothing active: the prompt alone' '
+	convctl end >/dev/null &&
+	echo "fresh" | convctl run --context -- cat >out &&
+	echo fresh >want && test_cmp want out
+'
+
+test_expect 'the store is not locked while CMD runs: CMD may add to it' '
+	convctl add "open" >/dev/null &&
+	convctl run --prompt outer -- sh -c "\"\$CONVCTL_BIN\" add --wait 0 inner >/dev/null &&
+	    echo answered" >out &&
+	echo answered >want && test_cmp want out &&
+	messages | tail -n 4 >got &&
+	printf "%s\n" "user: open" "user: inner" "user: outer" "assistant: answered" >want &&
+	test_cmp want got
+'
+
+test_expect 'ended while CMD ran, nothing active: the exchange starts a new one' '
+	id=$(convctl add "topic") &&
+	convctl run --prompt late -- sh -c "\"\$CONVCTL_BIN\" end --no-summary >/dev/null; echo reply" >out 2>err &&
+	new=$(convctl show --format json | jq -r .id) && test "$new" != "$id" &&
+	grep -q "run: conversation '\''$id'\'' was ended while '\''sh'\'' ran; the exchange starts conversation '\''$new'\''" err &&
+	printf "%s\n" "user: late" "assistant: reply" >want && messages >got && test_cmp want got &&
+	test "$(convctl show "$id" --format json | jq -r ".messages[-1].content")" = topic
+'
+
+test_expect 'another conversation active by then: exit 4, nothing recorded' '
+	id=$(convctl add "topic 2") &&
+	fails_with 4 convctl run --prompt lost -- sh -c "\"\$CONVCTL_BIN\" end --no-summary >/dev/null
+	    \"\$CONVCTL_BIN\" add other >/dev/null; echo reply" &&
+	echo reply >want && test_cmp want "$T/stdout" &&
+	stderr_has "became active while the command ran; the exchange belongs to '\''$id'\''; nothing recorded" &&
+	messages >got && echo "user: other" >want && test_cmp want got
+'
+
+test_expect 'idle rules of add: idle at the start ends it; the answer joins its question' '
+	CONVCTL_STORE=$T/idle.json && export CONVCTL_STORE &&
+	old=$(CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "long ago") &&
+	CONVCTL_NOW=2026-02-04T11:00:00Z convctl run --prompt now -- printf "yes\n" >/dev/null &&
+	test "$(convctl show "$old" --format json | jq -r .endedAt)" = 2026-02-04T10:00:00.000Z &&
+	printf "%s\n" "user: now" "assistant: yes" >want && messages >got && test_cmp want got &&
+	convctl --idle-timeout 0 run --prompt slow -- sh -c "sleep 0.2; echo done" >/dev/null &&
+	printf "%s\n" "user: slow" "assistant: done" >want && messages >got && test_cmp want got
+'
+
+test_expect 'a reader that goes away: the answer still recorded, exit 1' '
+	convctl run --prompt many -- sh -c "i=0; while [ \$i -lt 20000 ]; do
+	    echo line \$i; i=\$((i + 1)); done" 2>err | head -n 1 >out;
+	echo "line 0" >want && test_cmp want out && test ! -s err &&
+	test "$(convctl show --format json | jq -r ".messages[-1].content" | wc -l)" -eq 20000
+'
+
+test_expect 'no --prompt and standard input a terminal: usage error' '
+	on_tty "$CONVCTL_BIN" run -- cat >tty; rc=$?;
+	test "$rc" -eq 2 && grep -q "no --prompt given and standard input is a terminal" tty
+'
+test_done
