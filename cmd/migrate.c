@@ -11,12 +11,14 @@
 
 static const struct cmd_option options[] = {
 	{ 'f', "format", "NAME", "the source's format, instead of telling it "
-	    "from the name and content: smarthole, messages, jsonl, chatsidian "
-	    "or aiwhisperer", 0 },
+	    "from the name and content: smarthole, messages, jsonl, chatsidian, "
+	    "aiwhisperer, chatgpt, claude, codex or llm", 0 },
 	{ 'n', "dry-run", NULL, "say what would be imported, change nothing", 0 },
 	{ 0, "json", NULL, "the report as one JSON object", 0 },
 	{ 0, "rename-conflicts", NULL, "import a conversation whose id is taken "
 	    "as ID-2 (ID-3…) instead of failing", 0 },
+	{ 0, "skip-bad", NULL, "leave out a bad source, record or line, name "
+	    "it on standard error, and import the rest", 0 },
 	{ 0, "split", NULL, "cut what is imported into conversations at gaps "
 	    "longer than the idle timeout; the pieces after the first are ID-2, "
 	    "ID-3…", 0 },
@@ -185,6 +187,7 @@ migrate_exec(struct ctx *ctx)
 	rq.path = ctx->args.argv[0];
 	rq.idle_timeout = (int64_t)idle * 60000;
 	rq.split = args_has(&ctx->args, "split");
+	rq.skip_bad = args_has(&ctx->args, "skip-bad");
 	rq.rename_conflicts = args_has(&ctx->args, "rename-conflicts");
 	rq.progress = reading;
 	rq.progress_arg = &prog;

@@ -31,6 +31,10 @@ static const char *const jsonl_suffixes[] = { ".jsonl", ".ndjson", NULL };
 
 /* in the order content is tried against them, the most particular first */
 const struct mig_format mig_formats[] = {
+	/* arrays whose first item says whose they are, before messages */
+	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
+	    mig_read_chatgpt },
+	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm },
 	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
 	    mig_read_messages },
 	{ "smarthole", MIGRATE_SMARTHOLE, NULL, 0, mig_detect_smarthole,
@@ -39,7 +43,12 @@ const struct mig_format mig_formats[] = {
 	    mig_read_aiwhisperer },
 	{ "chatsidian", MIGRATE_CHATSIDIAN, NULL, 0, mig_detect_chatsidian,
 	    mig_read_chatsidian },
-	/* last: any object with a "role" is a log of one record */
+	/* JSON lines, told by their first lines that say whose they are */
+	{ "claude", MIGRATE_CLAUDE, NULL, 1, mig_detect_claude,
+	    mig_read_claude },
+	{ "codex", MIGRATE_CODEX, NULL, 1, mig_detect_codex, mig_read_codex },
+	/* last: any object with a "role" is a log of one record, and any
+	 * other JSON lines are this */
 	{ "jsonl", MIGRATE_JSONL, jsonl_suffixes, 1, mig_detect_jsonl,
 	    mig_read_jsonl },
 	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL },
@@ -130,16 +139,39 @@ by_shape(json_t *root)
 	return NULL;
 }
 
-/* the first format that reads JSON lines, or NULL */
+/* how many lines by_lines() looks at before it takes the last lines format */
+#define DETECT_LINES 20
+
+/*
+ * the first lines format one of the first lines of text has the shape of,
+ * else the last lines format (jsonl, which takes any)
+ */
 static const struct mig_format *
-by_lines(void)
+by_lines(const char *text, size_t len)
 {
-	const struct mig_format *f;
+	const struct mig_format *f, *last = NULL;
+	const char *p = text, *end = text + len, *nl;
+	json_t *line;
+	int n = 0;
 
 	for (f = mig_formats; f->name != NULL; f++)
 		if (f->lines)
+			last = f;
+	for (; p < end && n < DETECT_LINES; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((line = json_loadb(p, (size_t)(nl - p), JSON_LOAD_FLAGS,
+		    NULL)) == NULL)
+			continue;
+		n++;
+		for (f = mig_formats; f->name != NULL; f++)
+			if (f->lines && f != last && f->detect(line))
+				break;
+		json_decref(line);
+		if (f->name != NULL)
 			return f;
-	return NULL;
+	}
+	return last;
 }
 
 /*
@@ -185,15 +217,18 @@ mig_detect(struct mig_reader *r, const char *text, size_t len, json_t **root,
 	int lines;
 
 	*root = NULL;
-	if (f == NULL)
-		f = by_name(s->file);
 	if (f != NULL && f->lines) {
 		s->format = f->id;
 		return 0;
 	}
+	/* a name that says JSON lines: whose, the first lines say */
+	if (f == NULL && (f = by_name(s->file)) != NULL && f->lines) {
+		s->format = by_lines(text, len)->id;
+		return 0;
+	}
 	*root = parse(s, text, len, f == NULL, &lines, e);
 	if (lines)
-		f = by_lines();
+		f = by_lines(text, len);
 	else if (*root == NULL)
 		return -1;
 	else if (f == NULL)

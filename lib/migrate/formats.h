@@ -18,8 +18,9 @@ struct mig_format {
 	const char *const *suffixes;
 	/* one JSON value a line: read as text, never parsed whole */
 	int lines;
-	/* 1: root, the parsed content, has this format's shape; or NULL: the
-	 * content never tells (only the name or --format does) */
+	/* 1: root, the parsed content (for a lines format: one line), has
+	 * this format's shape; or NULL: the content never tells (only the
+	 * name or --format does) */
 	int (*detect)(json_t *root);
 	/* the source into conversations, each handed to mig_add() */
 	int (*read)(struct mig_reader *, const struct mig_input *,
@@ -51,6 +52,19 @@ int mig_detect_chatsidian(json_t *);
 int mig_read_chatsidian(struct mig_reader *, const struct mig_input *,
     struct error *);
 int mig_detect_aiwhisperer(json_t *);
+int mig_detect_chatgpt(json_t *);
+int mig_read_chatgpt(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_llm(json_t *);
+int mig_read_llm(struct mig_reader *, const struct mig_input *,
+    struct error *);
+/* the JSON lines formats' detect functions are given one line */
+int mig_detect_claude(json_t *);
+int mig_read_claude(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_codex(json_t *);
+int mig_read_codex(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_read_aiwhisperer(struct mig_reader *, const struct mig_input *,
     struct error *);
 

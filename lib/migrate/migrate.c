@@ -78,13 +78,18 @@ add_source(struct migrate_result *res, const char *file)
 	s->renamed = json_object();
 }
 
+/* how deep collect_dir() looks: Codex's sessions/YYYY/MM/DD/ is 3 */
+#define DIR_DEPTH 4
+
 /*
  * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
- * name; never the store itself, should it live there
+ * name, and those of the directories in it (Claude Code's projects/DIR/,
+ * Codex's sessions/YYYY/MM/DD/), in name order; never the store itself,
+ * should it live there
  */
 static int
-collect_dir(struct migrate_result *res, const char *dir, const char *store,
-    struct error *e)
+collect_tree(struct migrate_result *res, const char *dir, const char *store,
+    int depth, struct error *e)
 {
 	struct dirent **names = NULL;
 	struct stat sb, self;
@@ -112,14 +117,16 @@ collect_dir(struct migrate_result *res, const char *dir, const char *store,
 			buf_adds(&p, "/events.jsonl");
 			if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode))
 				add_source(res, p.data);
+			else if (depth < DIR_DEPTH) {
+				p.len -= strlen("/events.jsonl");
+				p.data[p.len] = '\0';
+				if (collect_tree(res, p.data, store, depth + 1,
+				    e) < 0)
+					goto out;
+			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
 		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
 			add_source(res, p.data);
-	}
-	if (res->nsrc == 0) {
-		error_set(e, "'%s': no .json or .jsonl files in it, nor "
-		    "SESSION/events.jsonl", dir);
-		goto out;
 	}
 	rc = 0;
 out:
@@ -215,6 +222,20 @@ out:
 	json_decref(root);
 	buf_free(&text);
 	return rc;
+}
+
+/* --skip-bad: a source that failed is left out whole, and said so */
+static void
+bad_source(struct migrate_result *res, size_t k, struct error *e)
+{
+	struct mig_source *s = &res->src[k];
+
+	mig_notes_add(res->notes, "skipped (--skip-bad): %s", e->msg);
+	e->msg[0] = '\0';
+	s->status = SRC_BAD;
+	json_array_clear(s->convs);
+	json_array_clear(s->own);
+	s->messages = 0;
 }
 
 /* placing the conversations in the store */
@@ -381,13 +402,25 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);
 	if (S_ISDIR(sb.st_mode)) {
-		if (collect_dir(res, rq->path, store_path(st), e) < 0)
+		if (collect_tree(res, rq->path, store_path(st), 0, e) < 0)
 			return -1;
+		if (res->nsrc == 0)
+			return error_set(e, "'%s': no .json or .jsonl files in it "
+			    "or in the directories in it, nor SESSION/events.jsonl",
+			    rq->path);
 	} else
 		add_source(res, rq->path);
 	for (k = 0; k < res->nsrc; k++) {
-		if (read_source(res, k, imports, e) < 0)
-			return -1;
+		if (read_source(res, k, imports, e) < 0) {
+			if (!rq->skip_bad)
+				return -1;
+			bad_source(res, k, e);
+		}
+		/* nothing in it: not recorded, so that a later file at the same
+		 * place, or the same file grown, is read then */
+		if (res->src[k].status == SRC_NEW &&
+		    json_array_size(res->src[k].convs) == 0)
+			res->src[k].status = SRC_EMPTY;
 		if (res->src[k].status == SRC_NEW)
 			res->nnew++;
 		if (res->nsrc > 1 && rq->progress != NULL)

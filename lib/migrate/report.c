@@ -26,7 +26,7 @@ imported_among(const struct migrate_result *res, char *const *ids, size_t n)
 }
 
 static const char *const status_names[] = { "imported", "already-imported",
-    "duplicate" };
+    "duplicate", "empty", "skipped" };
 
 static json_t *
 report_json(const struct migrate_result *res, int dry_run,
@@ -98,6 +98,16 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 		if (s->status == SRC_DUPLICATE) {
 			buf_addf(out, "%s: the same bytes as '%s'; skipped\n",
 			    s->file, s->before);
+			continue;
+		}
+		if (s->status == SRC_EMPTY) {
+			buf_addf(out, "%s: %s, nothing to import in it; not "
+			    "recorded\n", s->file, migrate_format_name(s->format));
+			continue;
+		}
+		if (s->status == SRC_BAD) {
+			buf_addf(out, "%s: skipped as bad (--skip-bad)\n",
+			    s->file);
 			continue;
 		}
 		n = json_array_size(s->convs);
