@@ -152,6 +152,17 @@ summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
 	return rc;
 }
 
+/* path's bytes, path "-" standard input: read before the store is locked */
+static int
+read_early(const char *path, size_t max, struct buf *b, struct error *e)
+{
+	if (strcmp(path, "-") != 0)
+		return migrate_read(path, max, b, e);
+	if (max == 0)
+		return buf_read_fd(b, 0, "standard input", e);
+	return buf_read_max(b, 0, "standard input", max, "max_input_bytes", e);
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
@@ -195,10 +206,11 @@ migrate_exec(struct ctx *ctx)
 	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
 		return rc;
 	rq.max_bytes = (size_t)max;
-	/* a pipe or a device may take forever: read it before the lock */
-	if (stat(rq.path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode)) {
-		if (migrate_read(rq.path, rq.max_bytes, &input, &e) < 0) {
+	/* standard input, a pipe or a device may take forever: read it before
+	 * the lock */
+	if (strcmp(rq.path, "-") == 0 || (stat(rq.path, &sb) == 0 &&
+	    !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
+		if (read_early(rq.path, rq.max_bytes, &input, &e) < 0) {
 			cmd_error(ctx, "%s", e.msg);
 			rc = EXIT_FAIL;
 			goto out;
@@ -273,10 +285,11 @@ const struct cmd_entry cmd_migrate_entry = {
 	.summary = "import other tools' history into conversations, once",
 	.options = options,
 	.shared = cmd_summarizer_options,
-	.operands = "FILE|DIR",
+	.operands = "FILE|DIR|-",
 	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "FILE|DIR", "a file, or a directory of NAME.json, "
-		    "NAME.jsonl and SESSION/events.jsonl files", 0 },
+		{ 0, NULL, "FILE|DIR", "a file, - for standard input, or a "
+		    "directory of NAME.json, NAME.jsonl and SESSION/events.jsonl "
+		    "files (and of the directories in it)", 0 },
 		{ 0 },
 	},
 	.notes =

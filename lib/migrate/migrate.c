@@ -196,13 +196,18 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	struct mig_source *s = &res->src[k];
 	struct mig_reader r = { res->rq, s, res->notes };
 	struct mig_input in = { 0 };
-	struct buf text = { 0 };
+	struct buf text = { 0 }, id = { 0 };
 	json_t *root = NULL;
 	int rc = -1;
 
 	if (source_text(res->rq, s, &text, e) < 0)
 		goto out;
 	sha256_hex(text.data, text.len, s->sha);
+	if (strcmp(s->file, "-") == 0) {	/* no name: a session id by content */
+		free(s->session);
+		buf_addf(&id, "stdin-%.12s", s->sha);
+		s->session = buf_detach(&id);
+	}
 	if (mig_ledger_seen(imports, s) || duplicate(res, k)) {
 		rc = 0;
 		goto out;
@@ -399,9 +404,11 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	*out = res;
 	if (mig_ledger(st, &imports, e) < 0)
 		return -1;
-	if (stat(rq->path, &sb) < 0)
+	if (rq->data != NULL)	/* read by the caller: standard input, a pipe */
+		add_source(res, rq->path);
+	else if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);
-	if (S_ISDIR(sb.st_mode)) {
+	else if (S_ISDIR(sb.st_mode)) {
 		if (collect_tree(res, rq->path, store_path(st), 0, e) < 0)
 			return -1;
 		if (res->nsrc == 0)
