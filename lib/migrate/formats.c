@@ -31,6 +31,9 @@ static const char *const jsonl_suffixes[] = { ".jsonl", ".ndjson", NULL };
 
 /* in the order content is tried against them, the most particular first */
 const struct mig_format mig_formats[] = {
+	/* our own first: a store, or one conversation as show writes it */
+	{ "convctl", MIGRATE_CONVCTL, NULL, 0, mig_detect_convctl,
+	    mig_read_convctl },
 	/* arrays whose first item says whose they are, before messages */
 	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
 	    mig_read_chatgpt },

@@ -38,7 +38,16 @@ const struct mig_format *mig_format(enum migrate_format);
 int mig_detect(struct mig_reader *, const char *text, size_t len,
     json_t **root, struct error *);
 
+/* smarthole.c: conversations already in the store's shape, the
+ * "conversations" of data (SmartHole's PersistedConversations, a convctl
+ * store) at JSON path base, each taken as it is */
+int mig_persisted(struct mig_reader *, json_t *data, const char *base,
+    struct error *);
+
 /* the formats, one file each */
+int mig_detect_convctl(json_t *);
+int mig_read_convctl(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_detect_smarthole(json_t *);
 int mig_read_smarthole(struct mig_reader *, const struct mig_input *,
     struct error *);
