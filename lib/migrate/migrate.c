@@ -76,6 +76,7 @@ add_source(struct migrate_result *res, const char *file)
 	s->convs = json_array();
 	s->own = json_array();
 	s->renamed = json_object();
+	s->hashes = json_array();
 }
 
 /* how deep collect_dir() looks: Codex's sessions/YYYY/MM/DD/ is 3 */
@@ -401,6 +402,7 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	res->rq = rq;
 	res->notes = json_array();
 	res->imported = json_object();
+	res->grown = json_array();
 	*out = res;
 	if (mig_ledger(st, &imports, e) < 0)
 		return -1;
@@ -428,17 +430,20 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 		if (res->src[k].status == SRC_NEW &&
 		    json_array_size(res->src[k].convs) == 0)
 			res->src[k].status = SRC_EMPTY;
-		if (res->src[k].status == SRC_NEW)
-			res->nnew++;
 		if (res->nsrc > 1 && rq->progress != NULL)
 			rq->progress(rq->progress_arg, rq->path, k + 1, res->nsrc);
 	}
+	mig_known(st, res, imports);
+	for (k = 0; k < res->nsrc; k++)
+		if (res->src[k].status == SRC_NEW)
+			res->nnew++;
 	if (res->nnew == 0)
 		return 0;
 	if (place_ids(st, res, e) < 0)
 		return -1;
 	one_active(st, res);
-	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0)
+	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0 ||
+	    mig_grow(st, res, e) < 0)
 		return -1;
 	mig_ledger_record(st, res, imports);
 	return 0;
@@ -526,9 +531,11 @@ migrate_free(struct migrate_result *res)
 		json_decref(res->src[k].convs);
 		json_decref(res->src[k].own);
 		json_decref(res->src[k].renamed);
+		json_decref(res->src[k].hashes);
 	}
 	free(res->src);
 	json_decref(res->notes);
 	json_decref(res->imported);
+	json_decref(res->grown);
 	free(res);
 }

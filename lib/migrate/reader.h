@@ -31,7 +31,9 @@ struct mig_source {
 	json_t *convs;			/* conversation objects, in order */
 	json_t *own;			/* parallel: true when the id is the source's own */
 	json_t *renamed;		/* new id -> the id the source gave */
+	json_t *hashes;			/* each conversation's, as read (known.c) */
 	size_t messages;
+	size_t known;			/* conversations imported before: left out */
 };
 
 /* the reader's view of a run */

@@ -25,6 +25,21 @@ imported_among(const struct migrate_result *res, char *const *ids, size_t n)
 	return k;
 }
 
+/* the conversations of s that grew: [{id, messages: N}] */
+static json_t *
+grown_of(const struct migrate_result *res, const struct mig_source *s)
+{
+	json_t *out = json_array(), *g;
+	size_t i;
+
+	json_array_foreach(res->grown, i, g)
+		if (strcmp(json_str(g, "file", NULL), s->name) == 0)
+			json_array_append_new(out, json_pack("{s:O, s:I}", "id",
+			    json_object_get(g, "id"), "messages", (json_int_t)
+			    json_array_size(json_object_get(g, "messages"))));
+	return out;
+}
+
 static const char *const status_names[] = { "imported", "already-imported",
     "duplicate", "empty", "skipped" };
 
@@ -55,6 +70,9 @@ report_json(const struct migrate_result *res, int dry_run,
 		    "format", migrate_format_name(s->format), "sha256", s->sha,
 		    "status", status_names[s->status], "conversations", convs,
 		    "messages", (json_int_t)s->messages);
+		json_object_set_new(src, "known", json_integer((json_int_t)
+		    s->known));
+		json_object_set_new(src, "grown", grown_of(res, s));
 		if (s->status == SRC_BEFORE)
 			json_object_set_new(src, "importedAt", json_string(s->before));
 		else if (s->status == SRC_DUPLICATE)
@@ -78,7 +96,7 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
     char *const *pruned, size_t npruned, int json)
 {
 	struct mig_source *s;
-	json_t *c, *from, *root;
+	json_t *c, *from, *root, *grown;
 	size_t k, i, n;
 
 	if (json) {
@@ -125,6 +143,18 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 				    json_string_value(from));
 			buf_addc(out, '\n');
 		}
+		grown = grown_of(res, s);
+		json_array_foreach(grown, i, c)
+			buf_addf(out, "  %s: %lld new %s, added (imported before, "
+			    "grown since)\n", json_str(c, "id", NULL), (long long)
+			    json_integer_value(json_object_get(c, "messages")),
+			    plural((size_t)json_integer_value(json_object_get(c,
+			    "messages")), "message", "messages"));
+		json_decref(grown);
+		if (s->known > 0)
+			buf_addf(out, "  %zu %s imported before; left out\n",
+			    s->known, plural(s->known, "conversation",
+			    "conversations"));
 	}
 	if (res->nnew == 0) {
 		buf_addf(out, "nothing new to import from '%s'\n", res->rq->path);
