@@ -82,7 +82,8 @@ $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 # build/replay/NAME: the harness linked with fuzz/replay.c instead of libFuzzer
 FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
 	migrate_jsonl migrate_chatsidian migrate_aiwhisperer migrate_chatgpt \
-	migrate_claude migrate_codex migrate_llm migrate_convctl llm_reply
+	migrate_claude migrate_codex migrate_llm migrate_convctl \
+	migrate_markdown llm_reply
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
 REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 

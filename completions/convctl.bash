@@ -95,7 +95,7 @@ _convctl()
 			COMPREPLY=($(compgen -W "text markdown openai jsonl" -- "$cur"))
 			return ;;
 		migrate)
-			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl" -- "$cur"))
+			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown" -- "$cur"))
 			return ;;
 		esac ;;
 	--expect-conversation)

@@ -25,6 +25,9 @@ struct mig_format {
 	/* the source into conversations, each handed to mig_add() */
 	int (*read)(struct mig_reader *, const struct mig_input *,
 	    struct error *);
+	/* a format of text, not JSON: 1 when text is this format (tried
+	 * before any JSON is parsed); read as text, never parsed */
+	int (*sniff)(const char *text, size_t len);
 };
 
 /* formats.c */
@@ -45,6 +48,9 @@ int mig_persisted(struct mig_reader *, json_t *data, const char *base,
     struct error *);
 
 /* the formats, one file each */
+int mig_sniff_markdown(const char *, size_t);
+int mig_read_markdown(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_detect_convctl(json_t *);
 int mig_read_convctl(struct mig_reader *, const struct mig_input *,
     struct error *);
