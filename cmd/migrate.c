@@ -293,8 +293,12 @@ const struct cmd_entry cmd_migrate_entry = {
 		{ 0 },
 	},
 	.notes =
-	    "A source imported before (the same SHA-256) is skipped. On any\n"
-	    "error nothing is imported. A progress line is shown on standard\n"
+	    "A source imported before (the same SHA-256) is skipped; of one\n"
+	    "changed since, conversations imported before are left out and\n"
+	    "those grown get their new messages. An empty source is not\n"
+	    "recorded. On any error nothing is imported (--skip-bad: the rest\n"
+	    "is). The format is told by content: see convctl-migrate(1) for\n"
+	    "the order. A progress line is shown on standard\n"
 	    "error, when it is a terminal, for sources of 1000 entries or more.\n"
 	    "With --summarize, a summary the source gave is kept; exit status\n"
 	    "3: imported, but some summaries failed.\n",
