@@ -60,16 +60,17 @@ output_text(json_t *v, struct buf *b)
 }
 
 /* one response_item's payload: a message, a call or a call's output;
- * role NULL when it is none of these (reasoning…): skipped */
+ * role NULL when it is none of these (reasoning…): skipped; *partial: the
+ * message held parts that are not text (an image) */
 static int
 codex_item(struct mig_reader *r, json_t *p, size_t line, const char **role,
-    struct buf *text, json_t *tools, struct error *e)
+    struct buf *text, json_t *tools, int *partial, struct error *e)
 {
 	const char *type = json_str(p, "type", NULL), *name;
 	json_t *v;
-	int partial;
 
 	*role = NULL;
+	*partial = 0;
 	if (type == NULL)
 		return mig_bad(r, e, "line %zu: payload.type: expected a string",
 		    line);
@@ -82,7 +83,7 @@ codex_item(struct mig_reader *r, json_t *p, size_t line, const char **role,
 			return mig_bad(r, e, "line %zu: payload.role: unknown "
 			    "role '%s' (expected user, assistant, developer or "
 			    "system)", line, json_string_value(v));
-		mig_content_text(json_object_get(p, "content"), text, &partial);
+		mig_content_text(json_object_get(p, "content"), text, partial);
 	} else if (strcmp(type, "function_call") == 0 ||
 	    strcmp(type, "custom_tool_call") == 0) {
 		if ((name = json_str(p, "name", NULL)) == NULL)
@@ -108,13 +109,15 @@ static int
 codex_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
     struct error *e)
 {
+	/* the content is kept too when it held more than text */
 	static const char *const mapped[] = { "id", "role", "content", NULL };
+	static const char *const all_but_text[] = { "id", "role", NULL };
 	struct codex_state *st = arg;
 	struct buf text = { 0 }, id = { 0 }, where = { 0 };
 	json_t *p, *tools = json_array(), *msg, *keep;
 	const char *type, *role;
 	int64_t ms;
-	int rc = -1;
+	int rc = -1, partial;
 
 	if (!json_is_object(rec)) {
 		mig_bad(r, e, "line %zu: expected a JSON object", line);
@@ -134,7 +137,7 @@ codex_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 	if (strcmp(type, "response_item") != 0)
 		goto out;
 	rc = -1;
-	if (codex_item(r, p, line, &role, &text, tools, e) < 0)
+	if (codex_item(r, p, line, &role, &text, tools, &partial, e) < 0)
 		goto out;
 	rc = 0;
 	if (role == NULL)
@@ -151,7 +154,7 @@ codex_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 	    text.len);
 	mig_set_tools(msg, tools);
 	keep = json_object();
-	mig_keep_extra(keep, p, mapped);
+	mig_keep_extra(keep, p, partial ? all_but_text : mapped);
 	json_object_set_new(msg, "imported", keep);
 	json_array_append_new(st->msgs, msg);
 	rc = 0;

@@ -46,4 +46,13 @@ test_expect '--format codex reads a file of another name' '
 	grep -q "session.log: codex, 1 conversation, 5 messages" out
 '
 
+test_expect 'a message with an image: its text the content, its parts kept under imported' '
+	printf "%s\n" "{\"timestamp\":\"2025-10-03T09:12:44.101Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"img-1\"}}" \
+	    "{\"timestamp\":\"2025-10-03T09:12:50.010Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,iVBO\"},{\"type\":\"input_text\",\"text\":\"What glaze is this?\"}]}}" >img.jsonl &&
+	convctl -s i.json migrate img.jsonl >/dev/null &&
+	test "$(jq -r ".conversations[0].messages[0].content" i.json)" = "What glaze is this?" &&
+	test "$(jq -r ".conversations[0].messages[0].imported.content[0].type" i.json)" = input_image &&
+	test "$(jq -r ".conversations[0].messages[1]" i.json)" = null
+'
+
 test_done
