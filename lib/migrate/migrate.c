@@ -220,6 +220,13 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	}
 	in.text = text.data ? text.data : "";
 	in.len = text.len;
+	/* nothing but blanks: nothing to import, whatever the format */
+	if (strspn(in.text, " \t\r\n") == in.len) {
+		s->format = MIGRATE_DETECT;
+		mig_note(&r, "'%s': empty", s->file);
+		rc = 0;
+		goto out;
+	}
 	if (mig_detect(&r, in.text, in.len, &root, e) < 0)
 		goto out;
 	in.root = root;

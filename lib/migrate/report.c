@@ -118,6 +118,10 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 			    s->file, s->before);
 			continue;
 		}
+		if (s->status == SRC_EMPTY && s->format == MIGRATE_DETECT) {
+			buf_addf(out, "%s: empty; not recorded\n", s->file);
+			continue;
+		}
 		if (s->status == SRC_EMPTY) {
 			buf_addf(out, "%s: %s, nothing to import in it; not "
 			    "recorded\n", s->file, migrate_format_name(s->format));

@@ -35,4 +35,13 @@ test_expect '--format with standard input; a bad one names standard input' '
 	test ! -e b.json
 '
 
+test_expect 'an empty standard input (or file) imports nothing, says so, is not recorded' '
+	: | convctl -s e.json migrate - >out 2>err &&
+	grep -qx -- "-: empty; not recorded" out &&
+	grep -q "'\''-'\'': empty" err &&
+	test ! -e e.json &&
+	: >empty.jsonl && convctl -s e.json migrate empty.jsonl >out &&
+	grep -qx "empty.jsonl: empty; not recorded" out && test ! -e e.json
+'
+
 test_done
