@@ -147,7 +147,7 @@ mig_grow(struct store *st, struct migrate_result *res, struct error *e)
 		if (conv_validate(conv, json_str(g, "id", NULL), e) < 0 ||
 		    conv_refresh(cv, e) < 0)
 			return -1;
-		res->nmsg += json_array_size(json_object_get(g, "messages"));
+		res->ngrown += json_array_size(json_object_get(g, "messages"));
 	}
 	return 0;
 }

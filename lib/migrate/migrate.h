@@ -18,6 +18,7 @@ struct migrate_result {
 	json_t *grown;			/* [{id, messages, endedAt, file}]: new
 					 * messages of conversations imported before */
 	size_t nconv, nmsg, nnew;
+	size_t ngrown;			/* messages added to grown conversations */
 };
 
 /* known.c: what was imported before, by content */

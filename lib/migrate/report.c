@@ -82,9 +82,10 @@ report_json(const struct migrate_result *res, int dry_run,
 	ids = json_array();
 	for (i = 0; i < npruned; i++)
 		json_array_append_new(ids, json_string(pruned[i]));
-	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o, s:I, s:I}", "path",
-	    mig_clean_string(res->rq->path), "dryRun", dry_run, "conversations",
-	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
+	root = json_pack("{s:o, s:b, s:I, s:I, s:I, s:o, s:O, s:o, s:I, s:I}",
+	    "path", mig_clean_string(res->rq->path), "dryRun", dry_run,
+	    "conversations", (json_int_t)res->nconv, "messages",
+	    (json_int_t)res->nmsg, "grownMessages", (json_int_t)res->ngrown,
 	    "sources", sources, "notes", res->notes, "pruned", ids,
 	    "prunedCount", (json_int_t)npruned, "prunedImported",
 	    (json_int_t)imported_among(res, pruned, npruned));
@@ -164,11 +165,17 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 		buf_addf(out, "nothing new to import from '%s'\n", res->rq->path);
 		return;
 	}
-	buf_addf(out, "%s %zu %s (%zu %s) from %zu %s\n", dry_run ?
+	buf_addf(out, "%s %zu %s (%zu %s) from %zu %s", dry_run ?
 	    "would import" : "imported", res->nconv, plural(res->nconv,
 	    "conversation", "conversations"), res->nmsg, plural(res->nmsg,
 	    "message", "messages"), res->nnew, plural(res->nnew, "source",
 	    "sources"));
+	if (json_array_size(res->grown) > 0)
+		buf_addf(out, ", and %zu new %s to %zu %s imported before",
+		    res->ngrown, plural(res->ngrown, "message", "messages"),
+		    json_array_size(res->grown), plural(json_array_size(
+		    res->grown), "conversation", "conversations"));
+	buf_addc(out, '\n');
 	if (npruned > 0)
 		buf_addf(out, "the rolling limit (max_conversations) %s %zu "
 		    "oldest ended %s, %zu of them imported here\n", dry_run ?

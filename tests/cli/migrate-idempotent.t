@@ -41,6 +41,7 @@ test_expect 'a Claude Code session grown since: only its new messages are added'
 	    "{\"type\":\"assistant\",\"sessionId\":\"$S\",\"uuid\":\"u-10\",\"timestamp\":\"2025-09-15T07:00:03.000Z\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Lower ki.\"}]}}" >>$S.jsonl &&
 	convctl -s c.json migrate $S.jsonl >out &&
 	grep -q "  $S: 2 new messages, added (imported before, grown since)" out &&
+	grep -qx "imported 0 conversations (0 messages) from 1 source, and 2 new messages to 1 conversation imported before" out &&
 	test "$(jq ".conversations | length" c.json)" = 1 &&
 	test "$(jq -c "[.conversations[0].messages[-2:][].id]" c.json)" = "[\"u-9\",\"u-10\"]" &&
 	test "$(jq -r ".conversations[0].endedAt" c.json)" = 2025-09-15T07:00:03.000Z &&
@@ -54,6 +55,7 @@ test_expect 'a summary added since is kept when the session grows again' '
 	echo "{\"type\":\"user\",\"sessionId\":\"$S\",\"uuid\":\"u-11\",\"timestamp\":\"2025-09-16T07:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"Fixed.\"}}" >>$S.jsonl &&
 	convctl -s c.json migrate --json $S.jsonl >out.json &&
 	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1}]" &&
+	test "$(jq -c "[.conversations, .messages, .grownMessages]" out.json)" = "[0,0,1]" &&
 	test "$(jq -r ".conversations[0].summary" c.json)" = "PID work." &&
 	test "$(jq ".conversations[0].messages | length" c.json)" = 10
 '
