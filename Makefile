@@ -83,7 +83,9 @@ $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
 # build/replay/NAME: the harness linked with fuzz/replay.c instead of libFuzzer
 FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
-	migrate_jsonl migrate_chatsidian migrate_aiwhisperer llm_reply
+	migrate_jsonl migrate_chatsidian migrate_aiwhisperer migrate_chatgpt \
+	migrate_claude migrate_codex migrate_llm migrate_convctl \
+	migrate_markdown llm_reply
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
 REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 

@@ -11,12 +11,14 @@
 
 static const struct cmd_option options[] = {
 	{ 'f', "format", "NAME", "the source's format, instead of telling it "
-	    "from the name and content: smarthole, messages, jsonl, chatsidian "
-	    "or aiwhisperer", 0 },
+	    "from the name and content: smarthole, messages, jsonl, chatsidian, "
+	    "aiwhisperer, chatgpt, claude, codex, llm, convctl or markdown", 0 },
 	{ 'n', "dry-run", NULL, "say what would be imported, change nothing", 0 },
 	{ 0, "json", NULL, "the report as one JSON object", 0 },
 	{ 0, "rename-conflicts", NULL, "import a conversation whose id is taken "
 	    "as ID-2 (ID-3…) instead of failing", 0 },
+	{ 0, "skip-bad", NULL, "leave out a bad source, record or line, name "
+	    "it on standard error, and import the rest", 0 },
 	{ 0, "split", NULL, "cut what is imported into conversations at gaps "
 	    "longer than the idle timeout; the pieces after the first are ID-2, "
 	    "ID-3…", 0 },
@@ -149,6 +151,17 @@ summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
 	return rc;
 }
 
+/* path's bytes, path "-" standard input: read before the store is locked */
+static int
+read_early(const char *path, size_t max, struct buf *b, struct error *e)
+{
+	if (strcmp(path, "-") != 0)
+		return migrate_read(path, max, b, e);
+	if (max == 0)
+		return buf_read_fd(b, 0, "standard input", e);
+	return buf_read_max(b, 0, "standard input", max, "max_input_bytes", e);
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
@@ -183,6 +196,7 @@ migrate_exec(struct ctx *ctx)
 	rq.path = ctx->args.argv[0];
 	rq.idle_timeout = (int64_t)idle * 60000;
 	rq.split = args_has(&ctx->args, "split");
+	rq.skip_bad = args_has(&ctx->args, "skip-bad");
 	rq.rename_conflicts = args_has(&ctx->args, "rename-conflicts");
 	rq.progress = reading;
 	rq.progress_arg = &prog;
@@ -190,10 +204,11 @@ migrate_exec(struct ctx *ctx)
 	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
 		return rc;
 	rq.max_bytes = (size_t)max;
-	/* a pipe or a device may take forever: read it before the lock */
-	if (stat(rq.path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode)) {
-		if (migrate_read(rq.path, rq.max_bytes, &input, &e) < 0) {
+	/* standard input, a pipe or a device may take forever: read it before
+	 * the lock */
+	if (strcmp(rq.path, "-") == 0 || (stat(rq.path, &sb) == 0 &&
+	    !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
+		if (read_early(rq.path, rq.max_bytes, &input, &e) < 0) {
 			rc = cmd_fail(ctx, &e);
 			goto out;
 		}
@@ -265,15 +280,20 @@ const struct cmd_entry cmd_migrate_entry = {
 	.summary = "import other tools' history into conversations, once",
 	.options = options,
 	.shared = cmd_summarizer_options,
-	.operands = "FILE|DIR",
+	.operands = "FILE|DIR|-",
 	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "FILE|DIR", "a file, or a directory of NAME.json, "
-		    "NAME.jsonl and SESSION/events.jsonl files", 0 },
+		{ 0, NULL, "FILE|DIR", "a file, - for standard input, or a "
+		    "directory of NAME.json, NAME.jsonl and SESSION/events.jsonl "
+		    "files (and of the directories in it)", 0 },
 		{ 0 },
 	},
 	.notes =
-	    "A source imported before (the same SHA-256) is skipped. On any\n"
-	    "error nothing is imported. A progress line is shown on standard\n"
+	    "A source imported before (the same SHA-256) is skipped; of one\n"
+	    "changed since, conversations imported before are left out and\n"
+	    "those grown get their new messages. An empty source is not\n"
+	    "recorded. On any error nothing is imported (--skip-bad: the rest\n"
+	    "is). The format is told by content: see convctl-migrate(1) for\n"
+	    "the order. A progress line is shown on standard\n"
 	    "error, when it is a terminal, for sources of 1000 entries or more.\n"
 	    "With --summarize, a summary the source gave is kept; exit status\n"
 	    "3: imported, but some summaries failed.\n",

@@ -90,7 +90,7 @@ _convctl()
 	recent) opts="-n --json" ;;
 	prompt) opts="-f --format --json --last --max-tokens" ;;
 	migrate)
-		opts="-f --format -n --dry-run --json --rename-conflicts --split"
+		opts="-f --format -n --dry-run --json --rename-conflicts --skip-bad --split"
 		opts+=" --summarize -v --verbose $summary" ;;
 	prune) opts="--max --older-than -n --dry-run --json" ;;
 	summarize)
@@ -124,7 +124,7 @@ _convctl()
 			COMPREPLY=($(compgen -W "text markdown openai jsonl" -- "$cur"))
 			return ;;
 		migrate)
-			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer" -- "$cur"))
+			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown" -- "$cur"))
 			return ;;
 		esac ;;
 	--context)

@@ -78,10 +78,11 @@ complete -c convctl -n '__fish_seen_subcommand_from prompt' -l json -d 'as --for
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l last -x -d 'the newest N messages'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l max-tokens -x -d 'what fits in N tokens'
 # migrate
-complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer' -d 'input format'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown' -d 'input format'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 'import nothing'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l json -d 'report as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l rename-conflicts -d 'import a taken id as ID-2'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -l skip-bad -d 'leave out what is bad'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l split -d 'cut at idle gaps'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l summarize -d 'then summarize what was imported'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -F

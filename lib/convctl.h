@@ -520,7 +520,8 @@ void sha256_hex(const void *, size_t, char out[SHA256_HEX_LEN]);
 /* migrate/: other tools' histories into conversations, all or nothing */
 enum migrate_format {	/* a new one: the recipe in lib/migrate/formats.c */
 	MIGRATE_SMARTHOLE, MIGRATE_MESSAGES, MIGRATE_JSONL, MIGRATE_CHATSIDIAN,
-	MIGRATE_AIWHISPERER, MIGRATE_DETECT
+	MIGRATE_AIWHISPERER, MIGRATE_CHATGPT, MIGRATE_CLAUDE, MIGRATE_CODEX,
+	MIGRATE_LLM, MIGRATE_CONVCTL, MIGRATE_MARKDOWN, MIGRATE_DETECT
 };
 /* the names, from the table of formats: "smarthole, messages, …" */
 const char *migrate_format_list(void);
@@ -531,6 +532,9 @@ struct migrate_request {
 	enum migrate_format format;	/* MIGRATE_DETECT: from name and content */
 	int rename_conflicts;		/* a taken id gets -2, -3…; else an error */
 	int split;			/* cut at gaps longer than idle_timeout */
+	/* a bad source, record or line is skipped, and named in a note,
+	 * rather than failing the run */
+	int skip_bad;
 	int64_t idle_timeout;		/* ms */
 	int64_t now;			/* for messages without a time, and the record */
 	size_t max_bytes;		/* the largest source read; 0: no limit */

@@ -16,9 +16,12 @@
  *     be told from the others'. Declare both in formats.h.
  *  3. Add its row to mig_formats[] below, before any row whose shape would
  *     also take its files: rows are tried in order, most particular first.
+ *     A format of JSON lines sets "lines" and a detect() that is given one
+ *     line; a format that is not JSON at all (Markdown) a sniff() instead,
+ *     given the text.
  *  4. Add fuzz/fuzz_migrate_NAME.c (copy one: FUZZ_FORMAT, FUZZ_EXT) to
  *     FUZZ_HARNESSES in the Makefile, its seeds to tests/fuzz-corpus/
- *     migrate_NAME/, tests to tests/cli/migrate.t, and the name to
+ *     migrate_NAME/, tests to tests/cli/migrate-NAME.t, and the name to
  *     man/convctl-migrate.1, --format's help in cmd/migrate.c and
  *     completions/.
  */
@@ -28,21 +31,38 @@
 #include "formats.h"
 
 static const char *const jsonl_suffixes[] = { ".jsonl", ".ndjson", NULL };
+static const char *const md_suffixes[] = { ".md", ".markdown", NULL };
 
 /* in the order content is tried against them, the most particular first */
 const struct mig_format mig_formats[] = {
+	/* our own first: a store, or one conversation as show writes it, in
+	 * JSON or in Markdown */
+	{ "convctl", MIGRATE_CONVCTL, NULL, 0, mig_detect_convctl,
+	    mig_read_convctl, NULL },
+	{ "markdown", MIGRATE_MARKDOWN, md_suffixes, 0, NULL,
+	    mig_read_markdown, mig_sniff_markdown },
+	/* arrays whose first item says whose they are, before messages */
+	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
+	    mig_read_chatgpt, NULL },
+	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL },
 	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
-	    mig_read_messages },
+	    mig_read_messages, NULL },
 	{ "smarthole", MIGRATE_SMARTHOLE, NULL, 0, mig_detect_smarthole,
-	    mig_read_smarthole },
+	    mig_read_smarthole, NULL },
 	{ "aiwhisperer", MIGRATE_AIWHISPERER, NULL, 0, mig_detect_aiwhisperer,
-	    mig_read_aiwhisperer },
+	    mig_read_aiwhisperer, NULL },
 	{ "chatsidian", MIGRATE_CHATSIDIAN, NULL, 0, mig_detect_chatsidian,
-	    mig_read_chatsidian },
-	/* last: any object with a "role" is a log of one record */
+	    mig_read_chatsidian, NULL },
+	/* JSON lines, told by their first lines that say whose they are */
+	{ "claude", MIGRATE_CLAUDE, NULL, 1, mig_detect_claude,
+	    mig_read_claude, NULL },
+	{ "codex", MIGRATE_CODEX, NULL, 1, mig_detect_codex, mig_read_codex,
+	    NULL },
+	/* last: any object with a "role" is a log of one record, and any
+	 * other JSON lines are this */
 	{ "jsonl", MIGRATE_JSONL, jsonl_suffixes, 1, mig_detect_jsonl,
-	    mig_read_jsonl },
-	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL },
+	    mig_read_jsonl, NULL },
+	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL, NULL },
 };
 
 const struct mig_format *
@@ -118,6 +138,18 @@ by_name(const char *file)
 	return NULL;
 }
 
+/* the first text format text is, or NULL */
+static const struct mig_format *
+by_sniff(const char *text, size_t len)
+{
+	const struct mig_format *f;
+
+	for (f = mig_formats; f->name != NULL; f++)
+		if (f->sniff != NULL && f->sniff(text, len))
+			return f;
+	return NULL;
+}
+
 /* the first format whose shape root has, or NULL */
 static const struct mig_format *
 by_shape(json_t *root)
@@ -130,16 +162,39 @@ by_shape(json_t *root)
 	return NULL;
 }
 
-/* the first format that reads JSON lines, or NULL */
+/* how many lines by_lines() looks at before it takes the last lines format */
+#define DETECT_LINES 20
+
+/*
+ * the first lines format one of the first lines of text has the shape of,
+ * else the last lines format (jsonl, which takes any)
+ */
 static const struct mig_format *
-by_lines(void)
+by_lines(const char *text, size_t len)
 {
-	const struct mig_format *f;
+	const struct mig_format *f, *last = NULL;
+	const char *p = text, *end = text + len, *nl;
+	json_t *line;
+	int n = 0;
 
 	for (f = mig_formats; f->name != NULL; f++)
 		if (f->lines)
+			last = f;
+	for (; p < end && n < DETECT_LINES; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((line = json_loadb(p, (size_t)(nl - p), JSON_LOAD_FLAGS,
+		    NULL)) == NULL)
+			continue;
+		n++;
+		for (f = mig_formats; f->name != NULL; f++)
+			if (f->lines && f != last && f->detect(line))
+				break;
+		json_decref(line);
+		if (f->name != NULL)
 			return f;
-	return NULL;
+	}
+	return last;
 }
 
 /*
@@ -185,15 +240,17 @@ mig_detect(struct mig_reader *r, const char *text, size_t len, json_t **root,
 	int lines;
 
 	*root = NULL;
-	if (f == NULL)
-		f = by_name(s->file);
-	if (f != NULL && f->lines) {
+	/* named, or text that is not JSON (Markdown), or named by its name */
+	if (f == NULL && (f = by_sniff(text, len)) == NULL &&
+	    (f = by_name(s->file)) != NULL && f->lines)
+		f = by_lines(text, len);	/* JSON lines: whose, lines say */
+	if (f != NULL && (f->lines || f->sniff != NULL)) {	/* read as text */
 		s->format = f->id;
 		return 0;
 	}
 	*root = parse(s, text, len, f == NULL, &lines, e);
 	if (lines)
-		f = by_lines();
+		f = by_lines(text, len);
 	else if (*root == NULL)
 		return -1;
 	else if (f == NULL)

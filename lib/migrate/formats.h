@@ -18,12 +18,16 @@ struct mig_format {
 	const char *const *suffixes;
 	/* one JSON value a line: read as text, never parsed whole */
 	int lines;
-	/* 1: root, the parsed content, has this format's shape; or NULL: the
-	 * content never tells (only the name or --format does) */
+	/* 1: root, the parsed content (for a lines format: one line), has
+	 * this format's shape; or NULL: the content never tells (only the
+	 * name or --format does) */
 	int (*detect)(json_t *root);
 	/* the source into conversations, each handed to mig_add() */
 	int (*read)(struct mig_reader *, const struct mig_input *,
 	    struct error *);
+	/* a format of text, not JSON: 1 when text is this format (tried
+	 * before any JSON is parsed); read as text, never parsed */
+	int (*sniff)(const char *text, size_t len);
 };
 
 /* formats.c */
@@ -37,7 +41,19 @@ const struct mig_format *mig_format(enum migrate_format);
 int mig_detect(struct mig_reader *, const char *text, size_t len,
     json_t **root, struct error *);
 
+/* smarthole.c: conversations already in the store's shape, the
+ * "conversations" of data (SmartHole's PersistedConversations, a convctl
+ * store) at JSON path base, each taken as it is */
+int mig_persisted(struct mig_reader *, json_t *data, const char *base,
+    struct error *);
+
 /* the formats, one file each */
+int mig_sniff_markdown(const char *, size_t);
+int mig_read_markdown(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_convctl(json_t *);
+int mig_read_convctl(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_detect_smarthole(json_t *);
 int mig_read_smarthole(struct mig_reader *, const struct mig_input *,
     struct error *);
@@ -51,6 +67,19 @@ int mig_detect_chatsidian(json_t *);
 int mig_read_chatsidian(struct mig_reader *, const struct mig_input *,
     struct error *);
 int mig_detect_aiwhisperer(json_t *);
+int mig_detect_chatgpt(json_t *);
+int mig_read_chatgpt(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_llm(json_t *);
+int mig_read_llm(struct mig_reader *, const struct mig_input *,
+    struct error *);
+/* the JSON lines formats' detect functions are given one line */
+int mig_detect_claude(json_t *);
+int mig_read_claude(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_detect_codex(json_t *);
+int mig_read_codex(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_read_aiwhisperer(struct mig_reader *, const struct mig_input *,
     struct error *);
 

@@ -150,73 +150,19 @@ jsonl_record(struct mig_reader *r, struct jsonl_state *st, json_t *rec,
 	return 0;
 }
 
+/* mig_lines()'s callback */
+static int
+jsonl_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
+    struct error *e)
+{
+	return jsonl_record(r, arg, rec, line, e);
+}
+
 /* a JSON object with a role: a log of one record */
 int
 mig_detect_jsonl(json_t *root)
 {
 	return json_is_object(root) && json_object_get(root, "role") != NULL;
-}
-
-/* [p, end) holds only bytes of set (no NUL) */
-static int
-only(const char *p, const char *end, const char *set)
-{
-	for (; p < end; p++)
-		if (*p == '\0' || strchr(set, *p) == NULL)
-			return 0;
-	return 1;
-}
-
-/*
- * a line that is not JSON: an error, unless it is the last (nothing but
- * blank lines after it, from nl to end), torn by a crash mid-write: then a
- * note, and 1 to stop reading
- */
-static int
-bad_line(struct mig_reader *r, size_t line, const json_error_t *je,
-    const char *nl, const char *end, struct error *e)
-{
-	if (only(nl, end, "\n\r \t")) {
-		mig_note(r, "'%s':%zu: the last line is torn (%s at column %d); "
-		    "skipped it", r->src->file, line, je->text, je->column);
-		return 1;
-	}
-	return error_set(e, "'%s':%zu:%d: %s", r->src->file, line, je->column,
-	    je->text);
-}
-
-/* the messages and events of text's lines into st; -1 on a bad line */
-static int
-read_lines(struct mig_reader *r, struct jsonl_state *st, const char *text,
-    size_t len, struct error *e)
-{
-	json_error_t je;
-	json_t *rec;
-	const char *p, *end = text + len, *nl, *q;
-	size_t line = 0, nlines = 0, llen;
-	int rc;
-
-	for (q = text; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		nlines++;
-	for (p = text; p < end; p = nl < end ? nl + 1 : end) {
-		line++;
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		llen = (size_t)(nl - p);
-		if (llen > 0 && p[llen - 1] == '\r')
-			llen--;
-		if (only(p, p + llen, " \t"))
-			continue;
-		/* torn: the lines before it are read, and that is all */
-		if ((rec = json_loadb(p, llen, JSON_LOAD_FLAGS, &je)) == NULL)
-			return bad_line(r, line, &je, nl, end, e) < 0 ? -1 : 0;
-		rc = jsonl_record(r, st, rec, line, e);
-		json_decref(rec);
-		if (rc < 0)
-			return -1;
-		mig_progress(r, line, nlines + 1);
-	}
-	return 0;
 }
 
 int
@@ -229,7 +175,7 @@ mig_read_jsonl(struct mig_reader *r, const struct mig_input *in,
 
 	st.msgs = json_array();
 	st.events = json_array();
-	if (read_lines(r, &st, in->text, in->len, e) < 0)
+	if (mig_lines(r, in->text, in->len, jsonl_line, &st, e) < 0)
 		goto out;
 	if (json_array_size(st.msgs) == 0) {
 		mig_note(r, "'%s': no messages in it", r->src->file);

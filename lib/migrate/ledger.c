@@ -1,7 +1,8 @@
 /*
  * ledger.c - the store's record of what migrate imported ("imports": each
- * source's SHA-256, format, file, time and conversation ids), so the same
- * bytes are never imported twice. It knows formats by name
+ * source's SHA-256, format, file, time, conversation ids and the hash of
+ * each conversation's messages), so the same bytes are never read twice
+ * (and, known.c, the same conversations never imported twice). It knows formats by name
  * only, and reads no source.
  */
 #include <limits.h>
@@ -71,10 +72,11 @@ mig_ledger_record(struct store *st, const struct migrate_result *res,
 		ids = json_array();
 		json_array_foreach(s->convs, i, c)
 			json_array_append(ids, json_object_get(c, "id"));
-		rec = json_pack("{s:s, s:s, s:o, s:s, s:o}", "sha256", s->sha,
-		    "format", migrate_format_name(s->format), "file",
+		rec = json_pack("{s:s, s:s, s:o, s:s, s:o, s:O}", "sha256",
+		    s->sha, "format", migrate_format_name(s->format), "file",
 		    mig_clean_string(realpath(s->file, real) ? real : s->file),
-		    "importedAt", ts, "conversations", ids);
+		    "importedAt", ts, "conversations", ids, "hashes",
+		    s->hashes);
 		json_array_append_new(imports, rec);
 	}
 	json_object_set_new(store_root(st), "lastMigrated", json_string(ts));

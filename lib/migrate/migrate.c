@@ -76,15 +76,21 @@ add_source(struct migrate_result *res, const char *file)
 	s->convs = json_array();
 	s->own = json_array();
 	s->renamed = json_object();
+	s->hashes = json_array();
 }
+
+/* how deep collect_dir() looks: Codex's sessions/YYYY/MM/DD/ is 3 */
+#define DIR_DEPTH 4
 
 /*
  * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
- * name; never the store itself, should it live there
+ * name, and those of the directories in it (Claude Code's projects/DIR/,
+ * Codex's sessions/YYYY/MM/DD/), in name order; never the store itself,
+ * should it live there
  */
 static int
-collect_dir(struct migrate_result *res, const char *dir, const char *store,
-    struct error *e)
+collect_tree(struct migrate_result *res, const char *dir, const char *store,
+    int depth, struct error *e)
 {
 	struct dirent **names = NULL;
 	struct stat sb, self;
@@ -112,14 +118,16 @@ collect_dir(struct migrate_result *res, const char *dir, const char *store,
 			buf_adds(&p, "/events.jsonl");
 			if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode))
 				add_source(res, p.data);
+			else if (depth < DIR_DEPTH) {
+				p.len -= strlen("/events.jsonl");
+				p.data[p.len] = '\0';
+				if (collect_tree(res, p.data, store, depth + 1,
+				    e) < 0)
+					goto out;
+			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
 		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
 			add_source(res, p.data);
-	}
-	if (res->nsrc == 0) {
-		error_set(e, "'%s': no .json or .jsonl files in it, nor "
-		    "SESSION/events.jsonl", dir);
-		goto out;
 	}
 	rc = 0;
 out:
@@ -189,13 +197,18 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	struct mig_source *s = &res->src[k];
 	struct mig_reader r = { res->rq, s, res->notes };
 	struct mig_input in = { 0 };
-	struct buf text = { 0 };
+	struct buf text = { 0 }, id = { 0 };
 	json_t *root = NULL;
 	int rc = -1;
 
 	if (source_text(res->rq, s, &text, e) < 0)
 		goto out;
 	sha256_hex(text.data, text.len, s->sha);
+	if (strcmp(s->file, "-") == 0) {	/* no name: a session id by content */
+		free(s->session);
+		buf_addf(&id, "stdin-%.12s", s->sha);
+		s->session = buf_detach(&id);
+	}
 	if (mig_ledger_seen(imports, s) || duplicate(res, k)) {
 		rc = 0;
 		goto out;
@@ -207,6 +220,13 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	}
 	in.text = text.data ? text.data : "";
 	in.len = text.len;
+	/* nothing but blanks: nothing to import, whatever the format */
+	if (strspn(in.text, " \t\r\n") == in.len) {
+		s->format = MIGRATE_DETECT;
+		mig_note(&r, "'%s': empty", s->file);
+		rc = 0;
+		goto out;
+	}
 	if (mig_detect(&r, in.text, in.len, &root, e) < 0)
 		goto out;
 	in.root = root;
@@ -215,6 +235,20 @@ out:
 	json_decref(root);
 	buf_free(&text);
 	return rc;
+}
+
+/* --skip-bad: a source that failed is left out whole, and said so */
+static void
+bad_source(struct migrate_result *res, size_t k, struct error *e)
+{
+	struct mig_source *s = &res->src[k];
+
+	mig_notes_add(res->notes, "skipped (--skip-bad): %s", e->msg);
+	e->msg[0] = '\0';
+	s->status = SRC_BAD;
+	json_array_clear(s->convs);
+	json_array_clear(s->own);
+	s->messages = 0;
 }
 
 /* placing the conversations in the store */
@@ -375,30 +409,48 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	res->rq = rq;
 	res->notes = json_array();
 	res->imported = json_object();
+	res->grown = json_array();
 	*out = res;
 	if (store_load_all(st, e) < 0 || mig_ledger(st, &imports, e) < 0)
 		return -1;
-	if (stat(rq->path, &sb) < 0)
+	if (rq->data != NULL)	/* read by the caller: standard input, a pipe */
+		add_source(res, rq->path);
+	else if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);
-	if (S_ISDIR(sb.st_mode)) {
-		if (collect_dir(res, rq->path, store_path(st), e) < 0)
+	else if (S_ISDIR(sb.st_mode)) {
+		if (collect_tree(res, rq->path, store_path(st), 0, e) < 0)
 			return -1;
+		if (res->nsrc == 0)
+			return error_set(e, "'%s': no .json or .jsonl files in it "
+			    "or in the directories in it, nor SESSION/events.jsonl",
+			    rq->path);
 	} else
 		add_source(res, rq->path);
 	for (k = 0; k < res->nsrc; k++) {
-		if (read_source(res, k, imports, e) < 0)
-			return -1;
-		if (res->src[k].status == SRC_NEW)
-			res->nnew++;
+		if (read_source(res, k, imports, e) < 0) {
+			if (!rq->skip_bad)
+				return -1;
+			bad_source(res, k, e);
+		}
+		/* nothing in it: not recorded, so that a later file at the same
+		 * place, or the same file grown, is read then */
+		if (res->src[k].status == SRC_NEW &&
+		    json_array_size(res->src[k].convs) == 0)
+			res->src[k].status = SRC_EMPTY;
 		if (res->nsrc > 1 && rq->progress != NULL)
 			rq->progress(rq->progress_arg, rq->path, k + 1, res->nsrc);
 	}
+	mig_known(st, res, imports);
+	for (k = 0; k < res->nsrc; k++)
+		if (res->src[k].status == SRC_NEW)
+			res->nnew++;
 	if (res->nnew == 0)
 		return 0;
 	if (place_ids(st, res, e) < 0)
 		return -1;
 	one_active(st, res);
-	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0)
+	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0 ||
+	    mig_grow(st, res, e) < 0)
 		return -1;
 	mig_ledger_record(st, res, imports);
 	return 0;
@@ -486,9 +538,11 @@ migrate_free(struct migrate_result *res)
 		json_decref(res->src[k].convs);
 		json_decref(res->src[k].own);
 		json_decref(res->src[k].renamed);
+		json_decref(res->src[k].hashes);
 	}
 	free(res->src);
 	json_decref(res->notes);
 	json_decref(res->imported);
+	json_decref(res->grown);
 	free(res);
 }

@@ -87,6 +87,12 @@ mig_progress(struct mig_reader *r, size_t done, size_t total)
 		r->rq->progress(r->rq->progress_arg, r->src->file, done, total);
 }
 
+void
+mig_skipped(struct mig_reader *r, const struct error *e)
+{
+	mig_note(r, "skipped (--skip-bad): %s", e->msg);
+}
+
 int
 mig_is_epoch(const char *s)
 {
@@ -122,8 +128,8 @@ mig_time_of(json_t *v, int64_t *ms)
 		return -1;
 	if (d < 0 || d > 253402300799999.0)	/* past 9999: not a time */
 		return -1;
-	if (d < 1e11)
-		d *= 1000;
+	if (d < 1e11)	/* seconds, with a fraction perhaps: to the nearest ms */
+		d = d * 1000 + 0.5;
 	*ms = (int64_t)d;
 	return 0;
 }
@@ -393,4 +399,75 @@ mig_content_text(json_t *v, struct buf *b, int *partial)
 			buf_addc(b, '\n');
 		buf_add(b, t, len);
 	}
+}
+
+/* [p, end) holds only bytes of set (no NUL) */
+static int
+only(const char *p, const char *end, const char *set)
+{
+	for (; p < end; p++)
+		if (*p == '\0' || strchr(set, *p) == NULL)
+			return 0;
+	return 1;
+}
+
+/*
+ * a line that is not JSON: an error, unless it is the last (nothing but
+ * blank lines after it, from nl to end), torn by a crash mid-write: then a
+ * note, and 1 to stop reading
+ */
+static int
+bad_line(struct mig_reader *r, size_t line, const json_error_t *je,
+    const char *nl, const char *end, struct error *e)
+{
+	if (only(nl, end, "\n\r \t")) {
+		mig_note(r, "'%s':%zu: the last line is torn (%s at column %d); "
+		    "skipped it", r->src->file, line, je->text, je->column);
+		return 1;
+	}
+	return error_set(e, "'%s':%zu:%d: %s", r->src->file, line, je->column,
+	    je->text);
+}
+
+/* each line's JSON value to each(), parsed and freed one at a time */
+int
+mig_lines(struct mig_reader *r, const char *text, size_t len,
+    int (*each)(struct mig_reader *, void *, json_t *, size_t,
+    struct error *), void *arg, struct error *e)
+{
+	json_error_t je;
+	json_t *rec;
+	const char *p, *end = text + len, *nl, *q;
+	size_t line = 0, nlines = 0, llen;
+	int rc;
+
+	for (q = text; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		nlines++;
+	for (p = text; p < end; p = nl < end ? nl + 1 : end) {
+		line++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		llen = (size_t)(nl - p);
+		if (llen > 0 && p[llen - 1] == '\r')
+			llen--;
+		if (only(p, p + llen, " \t"))
+			continue;
+		/* torn: the lines before it are read, and that is all */
+		if ((rec = json_loadb(p, llen, JSON_LOAD_FLAGS, &je)) == NULL) {
+			if ((rc = bad_line(r, line, &je, nl, end, e)) >= 0)
+				return 0;
+			if (!r->rq->skip_bad)
+				return -1;
+			mig_skipped(r, e);
+			continue;
+		}
+		rc = each(r, arg, rec, line, e);
+		json_decref(rec);
+		if (rc < 0 && !r->rq->skip_bad)
+			return -1;
+		if (rc < 0)
+			mig_skipped(r, e);
+		mig_progress(r, line, nlines + 1);
+	}
+	return 0;
 }

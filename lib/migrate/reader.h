@@ -14,7 +14,10 @@
 
 #include "../internal.h"
 
-enum source_status { SRC_NEW, SRC_BEFORE, SRC_DUPLICATE };
+/* SRC_EMPTY: read, nothing in it; SRC_BAD: --skip-bad skipped it whole;
+ * neither is recorded */
+enum source_status { SRC_NEW, SRC_BEFORE, SRC_DUPLICATE, SRC_EMPTY,
+    SRC_BAD };
 
 /* one file read: what it was, and the conversations found in it */
 struct mig_source {
@@ -28,7 +31,9 @@ struct mig_source {
 	json_t *convs;			/* conversation objects, in order */
 	json_t *own;			/* parallel: true when the id is the source's own */
 	json_t *renamed;		/* new id -> the id the source gave */
+	json_t *hashes;			/* each conversation's, as read (known.c) */
 	size_t messages;
+	size_t known;			/* conversations imported before: left out */
 };
 
 /* the reader's view of a run */
@@ -54,6 +59,8 @@ void mig_add(struct mig_reader *, json_t *conv, int own, int splittable);
 void mig_note(struct mig_reader *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_progress(struct mig_reader *, size_t done, size_t total);
+/* --skip-bad: e's message as a note of what was skipped */
+void mig_skipped(struct mig_reader *, const struct error *);
 /* sets e to "'FILE': " and the message; returns -1 */
 int mig_bad(struct mig_reader *, struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -63,6 +70,13 @@ const char *mig_path(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_notes_add(json_t *notes, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* each line of text that holds a JSON value, parsed, to each() with the line's
+ * number; blank lines skipped; a line that is not JSON is an error naming
+ * file, line and column, but for a torn last line (a note, and the end) */
+int mig_lines(struct mig_reader *, const char *text, size_t len,
+    int (*each)(struct mig_reader *, void *arg, json_t *rec, size_t line,
+    struct error *), void *arg, struct error *);
 
 /* reader.c: times */
 

@@ -25,8 +25,23 @@ imported_among(const struct migrate_result *res, char *const *ids, size_t n)
 	return k;
 }
 
+/* the conversations of s that grew: [{id, messages: N}] */
+static json_t *
+grown_of(const struct migrate_result *res, const struct mig_source *s)
+{
+	json_t *out = json_array(), *g;
+	size_t i;
+
+	json_array_foreach(res->grown, i, g)
+		if (strcmp(json_str(g, "file", NULL), s->name) == 0)
+			json_array_append_new(out, json_pack("{s:O, s:I}", "id",
+			    json_object_get(g, "id"), "messages", (json_int_t)
+			    json_array_size(json_object_get(g, "messages"))));
+	return out;
+}
+
 static const char *const status_names[] = { "imported", "already-imported",
-    "duplicate" };
+    "duplicate", "empty", "skipped" };
 
 static json_t *
 report_json(const struct migrate_result *res, int dry_run,
@@ -55,6 +70,9 @@ report_json(const struct migrate_result *res, int dry_run,
 		    "format", migrate_format_name(s->format), "sha256", s->sha,
 		    "status", status_names[s->status], "conversations", convs,
 		    "messages", (json_int_t)s->messages);
+		json_object_set_new(src, "known", json_integer((json_int_t)
+		    s->known));
+		json_object_set_new(src, "grown", grown_of(res, s));
 		if (s->status == SRC_BEFORE)
 			json_object_set_new(src, "importedAt", json_string(s->before));
 		else if (s->status == SRC_DUPLICATE)
@@ -64,9 +82,10 @@ report_json(const struct migrate_result *res, int dry_run,
 	ids = json_array();
 	for (i = 0; i < npruned; i++)
 		json_array_append_new(ids, json_string(pruned[i]));
-	root = json_pack("{s:o, s:b, s:I, s:I, s:o, s:O, s:o, s:I, s:I}", "path",
-	    mig_clean_string(res->rq->path), "dryRun", dry_run, "conversations",
-	    (json_int_t)res->nconv, "messages", (json_int_t)res->nmsg,
+	root = json_pack("{s:o, s:b, s:I, s:I, s:I, s:o, s:O, s:o, s:I, s:I}",
+	    "path", mig_clean_string(res->rq->path), "dryRun", dry_run,
+	    "conversations", (json_int_t)res->nconv, "messages",
+	    (json_int_t)res->nmsg, "grownMessages", (json_int_t)res->ngrown,
 	    "sources", sources, "notes", res->notes, "pruned", ids,
 	    "prunedCount", (json_int_t)npruned, "prunedImported",
 	    (json_int_t)imported_among(res, pruned, npruned));
@@ -78,7 +97,7 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
     char *const *pruned, size_t npruned, int json)
 {
 	struct mig_source *s;
-	json_t *c, *from, *root;
+	json_t *c, *from, *root, *grown;
 	size_t k, i, n;
 
 	if (json) {
@@ -100,6 +119,20 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 			    s->file, s->before);
 			continue;
 		}
+		if (s->status == SRC_EMPTY && s->format == MIGRATE_DETECT) {
+			buf_addf(out, "%s: empty; not recorded\n", s->file);
+			continue;
+		}
+		if (s->status == SRC_EMPTY) {
+			buf_addf(out, "%s: %s, nothing to import in it; not "
+			    "recorded\n", s->file, migrate_format_name(s->format));
+			continue;
+		}
+		if (s->status == SRC_BAD) {
+			buf_addf(out, "%s: skipped as bad (--skip-bad)\n",
+			    s->file);
+			continue;
+		}
 		n = json_array_size(s->convs);
 		buf_addf(out, "%s: %s, %zu %s, %zu %s\n", s->file,
 		    migrate_format_name(s->format), n, plural(n, "conversation",
@@ -115,16 +148,34 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 				    json_string_value(from));
 			buf_addc(out, '\n');
 		}
+		grown = grown_of(res, s);
+		json_array_foreach(grown, i, c)
+			buf_addf(out, "  %s: %lld new %s, added (imported before, "
+			    "grown since)\n", json_str(c, "id", NULL), (long long)
+			    json_integer_value(json_object_get(c, "messages")),
+			    plural((size_t)json_integer_value(json_object_get(c,
+			    "messages")), "message", "messages"));
+		json_decref(grown);
+		if (s->known > 0)
+			buf_addf(out, "  %zu %s imported before; left out\n",
+			    s->known, plural(s->known, "conversation",
+			    "conversations"));
 	}
 	if (res->nnew == 0) {
 		buf_addf(out, "nothing new to import from '%s'\n", res->rq->path);
 		return;
 	}
-	buf_addf(out, "%s %zu %s (%zu %s) from %zu %s\n", dry_run ?
+	buf_addf(out, "%s %zu %s (%zu %s) from %zu %s", dry_run ?
 	    "would import" : "imported", res->nconv, plural(res->nconv,
 	    "conversation", "conversations"), res->nmsg, plural(res->nmsg,
 	    "message", "messages"), res->nnew, plural(res->nnew, "source",
 	    "sources"));
+	if (json_array_size(res->grown) > 0)
+		buf_addf(out, ", and %zu new %s to %zu %s imported before",
+		    res->ngrown, plural(res->ngrown, "message", "messages"),
+		    json_array_size(res->grown), plural(json_array_size(
+		    res->grown), "conversation", "conversations"));
+	buf_addc(out, '\n');
 	if (npruned > 0)
 		buf_addf(out, "the rolling limit (max_conversations) %s %zu "
 		    "oldest ended %s, %zu of them imported here\n", dry_run ?

@@ -306,8 +306,8 @@ epoch_to_iso(json_t *c)
  * SmartHole's new format, PersistedConversations, under base ("conversationData"
  * in a data.json, "" on its own): already the store's shape, taken as it is
  */
-static int
-smarthole_data(struct mig_reader *r, json_t *data, const char *base,
+int
+mig_persisted(struct mig_reader *r, json_t *data, const char *base,
     struct error *e)
 {
 	char msg[sizeof(e->msg)];
@@ -374,14 +374,14 @@ mig_read_smarthole(struct mig_reader *r, const struct mig_input *in,
 		/* a bare PersistedConversations (or a convctl store), or History */
 		if (json_object_get(root, "conversations") != NULL &&
 		    json_object_get(root, "recentConversations") == NULL)
-			return smarthole_data(r, root, "", e);
+			return mig_persisted(r, root, "", e);
 		return smarthole_history(r, root, "", e);
 	}
 	if (hist != NULL && !json_is_null(hist) &&
 	    smarthole_history(r, hist, "conversationHistory.", e) < 0)
 		return -1;
 	if (data != NULL && !json_is_null(data) &&
-	    smarthole_data(r, data, "conversationData", e) < 0)
+	    mig_persisted(r, data, "conversationData", e) < 0)
 		return -1;
 	return 0;
 }

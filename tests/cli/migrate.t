@@ -43,7 +43,8 @@ test_expect 'smarthole: the summary is SmartHole'\''s text, line for line' '
 test_expect 'smarthole: the store records the source, its SHA-256 and lastMigrated' '
 	sum=$(sha256sum <"$F/smarthole-history.json" | cut -d" " -f1) &&
 	jq -c ".imports" sh.json >got &&
-	echo "[{\"sha256\":\"$sum\",\"format\":\"smarthole\",\"file\":\"$F/smarthole-history.json\",\"importedAt\":\"2026-06-01T12:00:00.000Z\",\"conversations\":[\"conv-migrated-$NOW_MS\"]}]" >want &&
+	hash=$(jq -c ".conversations[0].messages" sh.json | tr -d "\n" | sha256sum | cut -d" " -f1) &&
+	echo "[{\"sha256\":\"$sum\",\"format\":\"smarthole\",\"file\":\"$F/smarthole-history.json\",\"importedAt\":\"2026-06-01T12:00:00.000Z\",\"conversations\":[\"conv-migrated-$NOW_MS\"],\"hashes\":[\"$hash\"]}]" >want &&
 	test_cmp want got &&
 	test "$(jq -r .lastMigrated sh.json)" = 2026-06-01T12:00:00.000Z
 '
@@ -204,10 +205,11 @@ test_expect '--dry-run says what it would import and leaves the store alone' '
 	test ! -e none.json
 '
 
-test_expect 'an id already in the store is a conflict: nothing imported' '
+test_expect 'an id already in the store, not imported there, is a conflict: nothing imported' '
 	mkdir again &&
-	sed "s/Balcony garden/Balcony garden, edited/" "$F/chatsidian/garden.json" >again/garden.json &&
+	sed "s/Balcony garden/Balcony garden, edited/; s/north-facing/south-facing/" "$F/chatsidian/garden.json" >again/garden.json &&
 	cp "$F/chatsidian/tax.json" again/tax2.json && echo >>again/tax2.json &&
+	jq "del(.imports)" c.json >c2.json && mv c2.json c.json &&
 	snapshot c.json &&
 	fails_with 1 convctl -s c.json migrate again &&
 	stderr_has "'\''again/garden.json'\'': conversation '\''chat_1743500000000_garden'\'' is already in the store; nothing imported (--rename-conflicts imports it as '\''chat_1743500000000_garden-2'\'')" &&
@@ -330,14 +332,14 @@ test_expect 'on a terminal, a large import shows a progress line on stderr' '
 test_expect 'unknown format: a usage error that lists the formats' '
 	snapshot sh.json &&
 	fails_with 2 convctl -s sh.json migrate --format slack "$F/messages.json" &&
-	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer)" &&
+	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown)" &&
 	unchanged sh.json
 '
 
 test_expect 'a shape no format has: asks for --format, listing them' '
 	echo "{\"hello\": 1}" >odd.json &&
 	fails_with 1 convctl -s sh.json migrate odd.json &&
-	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer)" &&
+	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown)" &&
 	unchanged sh.json
 '
 

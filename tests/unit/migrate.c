@@ -42,6 +42,27 @@ detection(struct buf *name)
 		{ "a.json", "{\"other\": 1}", "error" },
 		{ "a.jsonl", "[]", "jsonl" },
 		{ "a.ndjson", "not json", "jsonl" },
+		{ "a.json", "[{\"mapping\": {}}]", "chatgpt" },
+		{ "a.json", "[{\"datetime_utc\": 1, \"response\": 2}]", "llm" },
+		{ "a.json", "[{\"role\": \"user\", \"response\": 2}]",
+		    "messages" },
+		{ "a.json", "{\"id\": \"x\", \"startedAt\": 1, "
+		    "\"messages\": []}", "convctl" },
+		{ "a.json", "{\"version\": 1, \"conversations\": []}",
+		    "convctl" },
+		{ "a.json", "{\"lastMigrated\": 1, \"conversations\": []}",
+		    "smarthole" },
+		{ "a.txt", "# T\n\n- **Id:** x\n", "markdown" },
+		{ "a.md", "# T\n", "markdown" },
+		{ "a.jsonl", "{\"type\": \"summary\", \"leafUuid\": \"u\"}\n"
+		    "{\"type\": \"user\", \"sessionId\": \"s\"}", "claude" },
+		{ "a.jsonl", "x\n{\"type\": \"turn_context\", \"payload\": {}}",
+		    "codex" },
+		{ "a.json", "{\"type\": \"session_meta\", \"payload\": {}}\n"
+		    "{\"type\": \"event_msg\", \"payload\": {}}", "codex" },
+		{ "a.json", "{\"type\": \"user\", \"sessionId\": \"s\"}",
+		    "claude" },
+		{ "a.jsonl", "{\"type\": \"user\"}", "jsonl" },
 	};
 	char text[128];
 	size_t i;
@@ -87,7 +108,8 @@ main(void)
 	}
 	is_str(migrate_format_list(), want.data, "the list, in enum order");
 	is_str(migrate_format_list(), "smarthole, messages, jsonl, chatsidian, "
-	    "aiwhisperer", "the list errors show");
+	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown",
+	    "the list errors show");
 	ok(migrate_format_parse("detect", &id) < 0 &&
 	    migrate_format_parse("", &id) < 0, "no other name parses");
 	is_str(migrate_format_name(MIGRATE_DETECT), "detect",

@@ -1,0 +1,264 @@
+/*
+ * chatgpt.c - migrate's chatgpt format: the conversations.json of ChatGPT's
+ * data export, each conversation a tree of nodes of which the path from the
+ * root to current_node is what the user last saw. It knows the reader
+ * interface (reader.h) and nothing of the run.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+/* an array whose first item has a "mapping": ChatGPT's, no other's */
+int
+mig_detect_chatgpt(json_t *root)
+{
+	return json_is_array(root) && json_object_get(json_array_get(root, 0),
+	    "mapping") != NULL;
+}
+
+/* ChatGPT's roles onto the store's */
+static const char *
+chatgpt_role(const char *role)
+{
+	static const char *const known[] = { "user", "assistant", "system",
+	    "tool", NULL };
+	size_t i;
+
+	for (i = 0; known[i] != NULL; i++)
+		if (strcmp(role, known[i]) == 0)
+			return known[i];
+	return NULL;
+}
+
+/*
+ * content's text into b: its parts (text, or multimodal_text's strings),
+ * else the "text" of code and execution_output, else a browsing result;
+ * *other: something that is not text was there (an image, a tool's data)
+ */
+static void
+chatgpt_text(json_t *content, struct buf *b, int *other)
+{
+	json_t *parts = json_object_get(content, "parts"), *p;
+	const char *t;
+	size_t i, len, n = 0;
+
+	*other = 0;
+	if (json_is_array(parts)) {
+		json_array_foreach(parts, i, p) {
+			if (!json_is_string(p)) {
+				*other = 1;
+				continue;
+			}
+			if (n++ > 0)
+				buf_addc(b, '\n');
+			buf_add(b, json_string_value(p), json_string_length(p));
+		}
+		return;
+	}
+	if ((t = json_str(content, "text", &len)) != NULL ||
+	    (t = json_str(content, "result", &len)) != NULL)
+		buf_add(b, t, len);
+	else
+		*other = content != NULL && !json_is_null(content);
+}
+
+/* the node ids from the root to current_node (or, without one, the last
+ * child at each step), root first; NULL with e set on a broken tree */
+static json_t *
+chatgpt_path(struct mig_reader *r, json_t *conv, const char *at,
+    struct error *e)
+{
+	json_t *map = json_object_get(conv, "mapping"), *path = json_array();
+	json_t *node, *kids, *rev;
+	const char *id = json_str(conv, "current_node", NULL), *key;
+	size_t steps = 0, n = json_object_size(map), i;
+
+	if (id == NULL) {	/* no current node: the newest branch */
+		json_object_foreach(map, key, node)
+			if (json_is_null(json_object_get(node, "parent")) ||
+			    json_object_get(node, "parent") == NULL)
+				break;
+		for (id = key; id != NULL; id = json_string_value(
+		    json_array_get(kids, json_array_size(kids) - 1))) {
+			node = json_object_get(map, id);
+			kids = json_object_get(node, "children");
+			if (node == NULL || steps++ > n)
+				break;
+			json_array_append_new(path, json_string(id));
+		}
+		return path;
+	}
+	for (; id != NULL; id = json_str(node, "parent", NULL)) {
+		node = json_object_get(map, id);
+		if (!json_is_object(node) || steps++ > n) {
+			mig_bad(r, e, "%s.mapping: %s '%.100s'", at, node == NULL ?
+			    "no node" : json_is_object(node) ? "a cycle at" :
+			    "expected an object at", id);
+			json_decref(path);
+			return NULL;
+		}
+		json_array_append_new(path, json_string(id));
+	}
+	rev = json_array();
+	for (i = json_array_size(path); i-- > 0;)
+		json_array_append(rev, json_array_get(path, i));
+	json_decref(path);
+	return rev;
+}
+
+/* one node's message onto msgs, unless it is none, hidden or empty */
+static int
+chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
+    int64_t *last, json_t *msgs, struct error *e)
+{
+	static const char *const mapped[] = { "id", "create_time", NULL };
+	json_t *m = json_object_get(node, "message"), *v, *msg, *keep, *tools;
+	const char *role, *to;
+	struct buf text = { 0 };
+	int other, rc = -1;
+	int64_t ms;
+
+	if (m == NULL || json_is_null(m))
+		return 0;
+	if (!json_is_object(m))
+		return mig_bad(r, e, "%s.message: expected an object", at);
+	if (json_is_true(json_object_get(json_object_get(m, "metadata"),
+	    "is_visually_hidden_from_conversation")))
+		return 0;
+	v = json_object_get(json_object_get(m, "author"), "role");
+	if (!json_is_string(v))
+		return mig_bad(r, e, "%s.message.author.role: %s", at, v == NULL ?
+		    "missing" : "expected a string");
+	if ((role = chatgpt_role(json_string_value(v))) == NULL)
+		return mig_bad(r, e, "%s.message.author.role: unknown role '%s' "
+		    "(expected user, assistant, system or tool)", at,
+		    json_string_value(v));
+	v = json_object_get(m, "create_time");
+	if (v == NULL || json_is_null(v))
+		ms = *last;	/* no time of its own: the one before it */
+	else if (mig_want_time(r, v, "create_time", &ms, e) < 0)
+		goto out;
+	chatgpt_text(json_object_get(m, "content"), &text, &other);
+	to = json_str(m, "recipient", NULL);
+	if (to != NULL && strcmp(to, "all") == 0)
+		to = NULL;
+	/* parts: [""]: a placeholder the UI never showed */
+	if (text.len == 0 && !other && to == NULL) {
+		rc = 0;
+		goto out;
+	}
+	v = json_object_get(m, "id");
+	msg = mig_message(json_is_string(v) ? json_string_value(v) :
+	    json_str(node, "id", NULL), ms, role, text.data ? text.data : "",
+	    text.len);
+	if (to != NULL && strcmp(role, "assistant") == 0) {
+		tools = json_array();
+		mig_tool_add(tools, to);
+		mig_set_tools(msg, tools);
+		json_decref(tools);
+	}
+	keep = json_object();
+	mig_keep_extra(keep, m, mapped);
+	json_object_set_new(msg, "imported", keep);
+	json_array_append_new(msgs, msg);
+	*last = ms;
+	rc = 0;
+out:
+	buf_free(&text);
+	return rc;
+}
+
+/* one conversation of the export */
+static int
+chatgpt_conversation(struct mig_reader *r, json_t *conv, size_t index,
+    struct error *e)
+{
+	static const char *const mapped[] = { "title", "mapping", "id",
+	    "conversation_id", "current_node", "create_time", "update_time",
+	    NULL };
+	struct buf at = { 0 }, nat = { 0 };
+	json_t *path = NULL, *msgs = json_array(), *v, *c, *keep, *id;
+	const char *title;
+	int64_t last;
+	size_t i;
+	int rc = -1;
+
+	mig_path(&at, "[%zu]", index);
+	if (!json_is_object(conv)) {
+		mig_bad(r, e, "%s: expected a conversation object", at.data);
+		goto out;
+	}
+	id = json_object_get(conv, "conversation_id");
+	if (!json_is_string(id))
+		id = json_object_get(conv, "id");
+	if (!json_is_string(id) || json_string_length(id) == 0) {
+		mig_bad(r, e, "%s.conversation_id: %s", at.data, id == NULL ?
+		    "missing" : "expected a non-empty string");
+		goto out;
+	}
+	if (!json_is_object(json_object_get(conv, "mapping"))) {
+		mig_bad(r, e, "%s.mapping: expected an object", at.data);
+		goto out;
+	}
+	v = json_object_get(conv, "title");
+	if (v != NULL && !json_is_null(v) && !json_is_string(v)) {
+		mig_bad(r, e, "%s.title: expected a string", at.data);
+		goto out;
+	}
+	title = json_string_value(v);
+	if (mig_want_time(r, json_object_get(conv, "create_time"),
+	    mig_path(&nat, "%s.create_time", at.data), &last, e) < 0)
+		goto out;
+	if ((path = chatgpt_path(r, conv, at.data, e)) == NULL)
+		goto out;
+	json_array_foreach(path, i, v)
+		if (chatgpt_message(r, json_object_get(json_object_get(conv,
+		    "mapping"), json_string_value(v)), mig_path(&nat,
+		    "%s.mapping.%s", at.data, json_string_value(v)), &last, msgs,
+		    e) < 0)
+			goto out;
+	if (json_array_size(msgs) == 0) {
+		mig_note(r, "'%s': %s: conversation '%s' has no message; skipped",
+		    r->src->file, at.data, json_string_value(id));
+		rc = 0;
+		goto out;
+	}
+	c = mig_conversation_of(r, json_string_value(id), msgs, title);
+	keep = json_object();
+	mig_keep_extra(keep, conv, mapped);
+	if (json_object_size(keep) > 0)
+		json_object_set(c, "imported", keep);
+	json_decref(keep);
+	mig_add(r, c, 1, 1);
+	rc = 0;
+out:
+	json_decref(path);
+	json_decref(msgs);
+	buf_free(&at);
+	buf_free(&nat);
+	return rc;
+}
+
+int
+mig_read_chatgpt(struct mig_reader *r, const struct mig_input *in,
+    struct error *e)
+{
+	json_t *conv;
+	size_t i, n = json_array_size(in->root);
+
+	if (!json_is_array(in->root))
+		return mig_bad(r, e, "expected an array of conversations at the "
+		    "top (ChatGPT's conversations.json)");
+	json_array_foreach(in->root, i, conv) {
+		if (chatgpt_conversation(r, conv, i, e) < 0) {
+			if (!r->rq->skip_bad)
+				return -1;
+			mig_skipped(r, e);
+		}
+		mig_progress(r, i + 1, n);
+	}
+	return 0;
+}

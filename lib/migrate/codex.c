@@ -1,0 +1,210 @@
+/*
+ * codex.c - migrate's codex format: a Codex CLI rollout, the JSON lines of
+ * ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, one conversation. It knows
+ * the reader interface (reader.h) and nothing of the run.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+struct codex_state {
+	json_t *msgs;
+	json_t *meta;		/* session_meta's payload, or NULL */
+};
+
+/* a rollout line: {timestamp, type, payload}, of one of Codex's types */
+int
+mig_detect_codex(json_t *line)
+{
+	static const char *const types[] = { "session_meta", "response_item",
+	    "event_msg", "turn_context", "compacted", NULL };
+	const char *type = json_str(line, "type", NULL);
+	size_t i;
+
+	if (type == NULL || !json_is_object(json_object_get(line, "payload")))
+		return 0;
+	for (i = 0; types[i] != NULL; i++)
+		if (strcmp(type, types[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Responses API roles onto the store's */
+static const char *
+codex_role(const char *role)
+{
+	if (strcmp(role, "developer") == 0 || strcmp(role, "system") == 0)
+		return "system";
+	if (strcmp(role, "user") == 0 || strcmp(role, "assistant") == 0)
+		return role;
+	return NULL;
+}
+
+/* a call's output: a string, or an object holding "content" or "output" */
+static void
+output_text(json_t *v, struct buf *b)
+{
+	const char *t;
+	size_t len;
+
+	if (json_is_string(v))
+		buf_add(b, json_string_value(v), json_string_length(v));
+	else if ((t = json_str(v, "content", &len)) != NULL ||
+	    (t = json_str(v, "output", &len)) != NULL)
+		buf_add(b, t, len);
+	else if (v != NULL && !json_is_null(v))
+		json_dump_buf(b, v);
+}
+
+/* one response_item's payload: a message, a call or a call's output;
+ * role NULL when it is none of these (reasoning…): skipped; *partial: the
+ * message held parts that are not text (an image) */
+static int
+codex_item(struct mig_reader *r, json_t *p, size_t line, const char **role,
+    struct buf *text, json_t *tools, int *partial, struct error *e)
+{
+	const char *type = json_str(p, "type", NULL), *name;
+	json_t *v;
+
+	*role = NULL;
+	*partial = 0;
+	if (type == NULL)
+		return mig_bad(r, e, "line %zu: payload.type: expected a string",
+		    line);
+	if (strcmp(type, "message") == 0) {
+		v = json_object_get(p, "role");
+		if (!json_is_string(v))
+			return mig_bad(r, e, "line %zu: payload.role: expected a "
+			    "string", line);
+		if ((*role = codex_role(json_string_value(v))) == NULL)
+			return mig_bad(r, e, "line %zu: payload.role: unknown "
+			    "role '%s' (expected user, assistant, developer or "
+			    "system)", line, json_string_value(v));
+		mig_content_text(json_object_get(p, "content"), text, partial);
+	} else if (strcmp(type, "function_call") == 0 ||
+	    strcmp(type, "custom_tool_call") == 0) {
+		if ((name = json_str(p, "name", NULL)) == NULL)
+			return mig_bad(r, e, "line %zu: payload.name: expected a "
+			    "string", line);
+		*role = "assistant";
+		mig_tool_add(tools, name);
+	} else if (strcmp(type, "local_shell_call") == 0 ||
+	    strcmp(type, "web_search_call") == 0) {
+		*role = "assistant";	/* the tool is the call's kind */
+		v = json_stringn(type, strlen(type) - strlen("_call"));
+		mig_tool_add(tools, json_string_value(v));
+		json_decref(v);
+	} else if (strcmp(type, "function_call_output") == 0 ||
+	    strcmp(type, "custom_tool_call_output") == 0) {
+		*role = "tool";
+		output_text(json_object_get(p, "output"), text);
+	}
+	return 0;
+}
+
+static int
+codex_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
+    struct error *e)
+{
+	/* the content is kept too when it held more than text */
+	static const char *const mapped[] = { "id", "role", "content", NULL };
+	static const char *const all_but_text[] = { "id", "role", NULL };
+	struct codex_state *st = arg;
+	struct buf text = { 0 }, id = { 0 }, where = { 0 };
+	json_t *p, *tools = json_array(), *msg, *keep;
+	const char *type, *role;
+	int64_t ms;
+	int rc = -1, partial;
+
+	if (!json_is_object(rec)) {
+		mig_bad(r, e, "line %zu: expected a JSON object", line);
+		goto out;
+	}
+	type = json_str(rec, "type", NULL);
+	p = json_object_get(rec, "payload");
+	if (type == NULL || !json_is_object(p)) {
+		mig_bad(r, e, "line %zu: %s", line, type == NULL ? "type: "
+		    "expected a string" : "payload: expected an object");
+		goto out;
+	}
+	rc = 0;
+	if (strcmp(type, "session_meta") == 0 && st->meta == NULL)
+		st->meta = json_incref(p);
+	/* event_msg repeats the response items; turn_context is settings */
+	if (strcmp(type, "response_item") != 0)
+		goto out;
+	rc = -1;
+	if (codex_item(r, p, line, &role, &text, tools, &partial, e) < 0)
+		goto out;
+	rc = 0;
+	if (role == NULL)
+		goto out;
+	rc = -1;
+	if (mig_want_time(r, json_object_get(rec, "timestamp"),
+	    mig_path(&where, "line %zu: timestamp", line), &ms, e) < 0)
+		goto out;
+	if (json_str(p, "id", NULL) != NULL)
+		buf_adds(&id, json_str(p, "id", NULL));
+	else
+		mig_message_id(&id, ms, json_array_size(st->msgs));
+	msg = mig_message(id.data, ms, role, text.data ? text.data : "",
+	    text.len);
+	mig_set_tools(msg, tools);
+	keep = json_object();
+	mig_keep_extra(keep, p, partial ? all_but_text : mapped);
+	json_object_set_new(msg, "imported", keep);
+	json_array_append_new(st->msgs, msg);
+	rc = 0;
+out:
+	json_decref(tools);
+	buf_free(&text);
+	buf_free(&id);
+	buf_free(&where);
+	return rc;
+}
+
+/* rollout-2025-05-07T17-24-21-UUID: the UUID at the end of its name */
+static const char *
+session_uuid(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 36 && name[n - 37] == '-' && name[n - 28] == '-' ?
+	    name + n - 36 : name;
+}
+
+int
+mig_read_codex(struct mig_reader *r, const struct mig_input *in,
+    struct error *e)
+{
+	static const char *const mapped[] = { "id", NULL };
+	struct codex_state st = { 0 };
+	const char *id;
+	json_t *c, *keep;
+	int rc = -1;
+
+	st.msgs = json_array();
+	if (mig_lines(r, in->text, in->len, codex_line, &st, e) < 0)
+		goto out;
+	rc = 0;
+	if (json_array_size(st.msgs) == 0) {
+		mig_note(r, "'%s': no messages in it", r->src->file);
+		goto out;
+	}
+	id = json_str(st.meta, "id", NULL);
+	c = mig_conversation_of(r, id ? id : session_uuid(r->src->session),
+	    st.msgs, NULL);
+	if (st.meta != NULL) {
+		keep = json_object();
+		mig_keep_extra(keep, st.meta, mapped);
+		json_object_set_new(c, "imported", keep);
+	}
+	mig_add(r, c, 1, 1);
+out:
+	json_decref(st.msgs);
+	json_decref(st.meta);
+	return rc;
+}

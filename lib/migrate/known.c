@@ -1,0 +1,153 @@
+/*
+ * known.c - what of a source migrate imported before, told by content rather
+ * than by the file's bytes: a conversation whose messages hash to one the
+ * imports ledger holds is left out, and one of the source's own ids that an
+ * earlier import brought in, grown since, gets only its new messages. So a
+ * live file (SmartHole's data.json, a session still being written) changed
+ * elsewhere imports nothing twice and fails on nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate.h"
+
+void
+mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN])
+{
+	struct buf b = { 0 };
+
+	json_dump_buf(&b, json_object_get(conv, "messages"));
+	sha256_hex(b.data ? b.data : "", b.len, out);
+	buf_free(&b);
+}
+
+/* the ledger's conversation hashes (hash -> importedAt) and ids (id -> 1) */
+static void
+ledger_sets(json_t *imports, json_t *hashes, json_t *ids)
+{
+	json_t *rec, *v;
+	size_t i, k;
+
+	json_array_foreach(imports, i, rec) {
+		json_array_foreach(json_object_get(rec, "hashes"), k, v)
+			if (json_is_string(v))
+				json_object_set(hashes, json_string_value(v),
+				    json_object_get(rec, "importedAt"));
+		json_array_foreach(json_object_get(rec, "conversations"), k, v)
+			if (json_is_string(v))
+				json_object_set_new(ids, json_string_value(v),
+				    json_true());
+	}
+}
+
+/* the messages of c whose ids the stored conversation has not */
+static json_t *
+new_messages(struct store *st, json_t *c)
+{
+	json_t *have = json_object(), *add = json_array(), *m;
+	json_t *stored = conv_json(store_find(st, json_str(c, "id", NULL)));
+	size_t i;
+
+	json_array_foreach(json_object_get(stored, "messages"), i, m)
+		if (json_str(m, "id", NULL) != NULL)
+			json_object_set_new(have, json_str(m, "id", NULL),
+			    json_true());
+	json_array_foreach(json_object_get(c, "messages"), i, m)
+		if (json_object_get(have, json_str(m, "id", NULL)) == NULL)
+			json_array_append(add, m);
+	json_decref(have);
+	return add;
+}
+
+/* c, of the source's own id, imported before: its new messages into
+ * res->grown, and 2; 1 when it has none; 0 when it was not imported */
+static int
+grown(struct store *st, struct migrate_result *res, struct mig_source *s,
+    json_t *c, json_t *ids)
+{
+	const char *id = json_str(c, "id", NULL);
+	json_t *add;
+
+	if (store_find(st, id) == NULL || json_object_get(ids, id) == NULL)
+		return 0;
+	add = new_messages(st, c);
+	if (json_array_size(add) > 0) {
+		json_array_append_new(res->grown, json_pack("{s:s, s:o, s:O?, "
+		    "s:s}", "id", id, "messages", add, "endedAt",
+		    json_object_get(c, "endedAt"), "file", s->name));
+		s->messages += json_array_size(add);
+		return 2;
+	}
+	json_decref(add);
+	return 1;
+}
+
+void
+mig_known(struct store *st, struct migrate_result *res, json_t *imports)
+{
+	json_t *hashes = json_object(), *ids = json_object(), *c, *when;
+	char h[SHA256_HEX_LEN];
+	struct mig_source *s;
+	size_t k, i, before;
+	int g;
+
+	ledger_sets(imports, hashes, ids);
+	for (k = 0; k < res->nsrc; k++) {
+		s = &res->src[k];
+		if (s->status != SRC_NEW)
+			continue;
+		before = json_array_size(res->grown);
+		for (i = json_array_size(s->convs); i-- > 0;) {
+			c = json_array_get(s->convs, i);
+			mig_conv_hash(c, h);
+			json_array_insert_new(s->hashes, 0, json_string(h));
+			when = json_object_get(hashes, h);
+			g = when == NULL && json_is_true(json_array_get(s->own,
+			    i)) ? grown(st, res, s, c, ids) : 0;
+			if (when == NULL && g == 0)
+				continue;
+			if (json_is_string(when) && s->before == NULL)
+				s->before = xstrdup(json_string_value(when));
+			s->messages -= json_array_size(json_object_get(c,
+			    "messages"));
+			s->known += g != 2;
+			json_array_remove(s->convs, i);
+			json_array_remove(s->own, i);
+		}
+		/* nothing new in it: as if its bytes were seen, and not recorded */
+		if (json_array_size(s->convs) == 0 &&
+		    json_array_size(res->grown) == before) {
+			s->status = SRC_BEFORE;
+			if (s->before == NULL)
+				s->before = xstrdup("the same conversations");
+		}
+	}
+	json_decref(hashes);
+	json_decref(ids);
+}
+
+int
+mig_grow(struct store *st, struct migrate_result *res, struct error *e)
+{
+	json_t *g, *conv, *msgs, *m;
+	struct conv *cv;
+	size_t i, k;
+
+	json_array_foreach(res->grown, i, g) {
+		cv = store_find(st, json_str(g, "id", NULL));
+		conv = conv_json(cv);
+		msgs = json_object_get(conv, "messages");
+		json_array_foreach(json_object_get(g, "messages"), k, m)
+			json_array_append(msgs, m);
+		/* an ended conversation ends where its source now does */
+		if (!json_is_null(json_object_get(conv, "endedAt")) &&
+		    json_is_string(json_object_get(g, "endedAt")))
+			json_object_set(conv, "endedAt", json_object_get(g,
+			    "endedAt"));
+		if (conv_validate(conv, json_str(g, "id", NULL), e) < 0 ||
+		    conv_refresh(cv, e) < 0)
+			return -1;
+		res->ngrown += json_array_size(json_object_get(g, "messages"));
+	}
+	return 0;
+}

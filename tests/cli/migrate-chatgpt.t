@@ -1,0 +1,78 @@
+#!/bin/sh
+# convctl migrate: ChatGPT's data export (conversations.json)
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+test_expect 'detected by content: each conversation under its own id and title' '
+	convctl -s g.json migrate "$F/chatgpt/conversations.json" >out &&
+	grep -qx "$F/chatgpt/conversations.json: chatgpt, 2 conversations, 6 messages" out &&
+	jq -c "[.conversations[] | [.id, .title]]" g.json >got &&
+	echo "[[\"6790a1b2-0000-4000-8000-00000000c0de\",\"Sourdough starter schedule\"],[\"6790a1b2-0000-4000-8000-0000000000c2\",\"Übersetzung: Kündigung\"]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'only the path to current_node: no regenerated, hidden or empty node' '
+	jq -c "[.conversations[0].messages[] | [.id, .role, .timestamp]]" g.json >got &&
+	cat >want <<-\END &&
+	[["usr-0003","user","2025-02-04T17:26:40.250Z"],["asst-0004","assistant","2025-02-04T17:27:41.500Z"],["tool-0005","tool","2025-02-04T17:27:42.125Z"],["asst-0006","assistant","2025-02-04T17:27:50.750Z"]]
+	END
+	test_cmp want got
+'
+
+test_expect 'a message to a tool names it; the tool replies as a tool message' '
+	test "$(jq -c ".conversations[0].messages[1].toolsUsed" g.json)" = "[\"python\"]" &&
+	test "$(jq -r ".conversations[0].messages[1].content" g.json)" = "hours = [h for h in range(0, 24, 12)]
+print(hours)" &&
+	test "$(jq -r ".conversations[0].messages[2].content" g.json)" = "[0, 12]" &&
+	test "$(jq -r ".conversations[0].messages[2].imported.author.name" g.json)" = python &&
+	test "$(jq -c ".conversations[0].messages[3].toolsUsed" g.json)" = null
+'
+
+test_expect 'parts joined by newlines; an image part kept under imported' '
+	test "$(jq -r ".conversations[0].messages[3].content" g.json)" = "Twice a day: at 0:00 and 12:00.
+Discard all but 50 g before each feed." &&
+	test "$(jq -r ".conversations[1].messages[0].content" g.json)" = "Translate this letter into English." &&
+	test "$(jq -r ".conversations[1].messages[0].imported.content.parts[0].asset_pointer" g.json)" = file-service://file-Xy12 &&
+	test "$(jq -r ".conversations[1].imported" g.json)" = null &&
+	test "$(jq -r ".conversations[0].imported.default_model_slug" g.json)" = gpt-4o
+'
+
+test_expect 'float seconds become milliseconds, rounded' '
+	test "$(jq -r ".conversations[1].messages[1].timestamp" g.json)" = 2025-02-05T17:27:00.001Z
+'
+
+test_expect 'imported again: nothing new' '
+	snapshot g.json &&
+	convctl -s g.json migrate "$F/chatgpt/conversations.json" >out &&
+	unchanged g.json &&
+	grep -q "nothing new to import" out
+'
+
+test_expect 'without current_node: the newest branch (the last child)' '
+	jq "del(.[0].current_node) | [.[0]]" "$F/chatgpt/conversations.json" >nc.json &&
+	convctl -s ncs.json migrate -f chatgpt nc.json >/dev/null &&
+	test "$(jq -c "[.conversations[0].messages[].id]" ncs.json)" = "[\"usr-0003\",\"asst-0004\",\"tool-0005\",\"asst-0006\"]"
+'
+
+test_expect 'a node that is not there: an error naming file and path' '
+	jq ".[1].current_node = \"gone\"" "$F/chatgpt/conversations.json" >bad.json &&
+	fails_with 1 convctl -s b.json migrate bad.json &&
+	stderr_has "'\''bad.json'\'': [1].mapping: no node '\''gone'\''" &&
+	test ! -e b.json
+'
+
+test_expect '--skip-bad: the bad conversation left out and named, the rest imported' '
+	convctl -s b.json migrate --skip-bad bad.json >out 2>err &&
+	grep -q "skipped (--skip-bad): '\''bad.json'\'': \[1\].mapping" err &&
+	test "$(jq -c "[.conversations[].id]" b.json)" = "[\"6790a1b2-0000-4000-8000-00000000c0de\"]"
+'
+
+test_expect 'an unknown author role: an error naming it' '
+	jq ".[1].mapping[\"c2-u1\"].message.author.role = \"critic\"" "$F/chatgpt/conversations.json" >role.json &&
+	fails_with 1 convctl -s r.json migrate role.json &&
+	stderr_has "[1].mapping.c2-u1.message.author.role: unknown role '\''critic'\''"
+'
+
+test_done

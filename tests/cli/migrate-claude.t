@@ -1,0 +1,57 @@
+#!/bin/sh
+# convctl migrate: Claude Code sessions (~/.claude/projects/DIR/SESSION.jsonl)
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+test_expect 'the projects directory: each session found below it, by content' '
+	convctl -s c.json migrate "$F/claude" >out &&
+	grep -qx "$F/claude/-home-aiko-src-kiln/$S.jsonl: claude, 1 conversation, 7 messages" out &&
+	test "$(jq -r ".conversations[0].id" c.json)" = $S &&
+	test "$(jq -r ".conversations[0].title" c.json)" = "Fix the kiln controller'\''s PID overshoot"
+'
+
+test_expect 'user and assistant lines are messages, by uuid; other lines are not' '
+	jq -c "[.conversations[0].messages[] | [.id[-2:], .role, .timestamp]]" c.json >got &&
+	cat >want <<-\END &&
+	[["01","user","2025-09-14T08:00:01.123Z"],["02","assistant","2025-09-14T08:00:04.500Z"],["03","assistant","2025-09-14T08:00:05.000Z"],["04","tool","2025-09-14T08:00:05.250Z"],["06","assistant","2025-09-14T08:00:09.750Z"],["07","tool","2025-09-14T08:00:10.000Z"],["08","user","2025-09-14T08:30:00.000Z"]]
+	END
+	test_cmp want got
+'
+
+test_expect 'tool_use names the tool; tool_result is a tool message with its text' '
+	jq -c "[.conversations[0].messages[] | .toolsUsed]" c.json >got &&
+	echo "[null,null,[\"Read\"],null,[\"Edit\"],null,null]" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].messages[5].content" c.json)" = "The file /home/aiko/src/kiln/pid.c has been updated." &&
+	test "$(jq -r ".conversations[0].messages[3].content" c.json | tail -1)" = "     2	/* no anti-windup */" &&
+	test "$(jq -r ".conversations[0].messages[4].content" c.json)" = "The integral term winds up during the ramp.
+
+Clamp it while the output is saturated." &&
+	test "$(jq -r ".conversations[0].messages[4].imported.message.content[2].input.file_path" c.json)" = /home/aiko/src/kiln/pid.c &&
+	test "$(jq -r ".conversations[0].messages[0].imported.gitBranch" c.json)" = main
+'
+
+test_expect 'a session with no message: nothing imported, said, not recorded' '
+	mkdir -p p/x && grep "\"summary\"\|snapshot" "$F/claude/-home-aiko-src-kiln/$S.jsonl" >p/x/empty.jsonl &&
+	convctl -s e.json migrate p >out 2>err &&
+	grep -q "no messages in it" err &&
+	grep -q "empty.jsonl: claude, nothing to import in it; not recorded" out &&
+	grep -q "nothing new to import" out &&
+	test ! -e e.json
+'
+
+test_expect 'a bad line: an error naming file and line; --skip-bad names it and goes on' '
+	sed "5s/.*/{\"type\":\"assistant\",\"sessionId\":\"$S\",\"message\":{\"content\":7}}/" \
+	    "$F/claude/-home-aiko-src-kiln/$S.jsonl" >$S.jsonl &&
+	fails_with 1 convctl -s k.json migrate $S.jsonl &&
+	stderr_has "'\''$S.jsonl'\'': line 5: message.content: expected a string or an array of blocks" &&
+	test ! -e k.json &&
+	convctl -s k.json migrate --skip-bad $S.jsonl >out 2>err &&
+	grep -q "skipped (--skip-bad): '\''$S.jsonl'\'': line 5" err &&
+	test "$(jq ".conversations[0].messages | length" k.json)" = 6
+'
+
+test_done

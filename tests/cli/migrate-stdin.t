@@ -1,0 +1,47 @@
+#!/bin/sh
+# convctl migrate -: one source from standard input
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+test_expect 'migrate - reads standard input, its format told by content' '
+	convctl -s s.json migrate - <"$F/chatgpt/conversations.json" >out &&
+	grep -qx -- "-: chatgpt, 2 conversations, 6 messages" out &&
+	test "$(jq ".conversations | length" s.json)" = 2 &&
+	test "$(jq -r ".imports[0].file" s.json)" = -
+'
+
+test_expect 'the same bytes again on standard input: nothing new' '
+	snapshot s.json &&
+	convctl -s s.json migrate - <"$F/chatgpt/conversations.json" >out &&
+	unchanged s.json &&
+	grep -q "nothing new to import from '\''-'\''" out
+'
+
+test_expect 'JSON lines on standard input: detected, a session id from the content' '
+	convctl -s j.json migrate - <"$F/codex/2025/10/03/rollout-2025-10-03T09-12-44-0199a1c2-7d3e-7f10-9b2a-5e6f70819a2b.jsonl" >out &&
+	grep -qx -- "-: codex, 1 conversation, 5 messages" out &&
+	printf "%s\n" "{\"role\":\"user\",\"content\":\"hi\"}" "{\"role\":\"assistant\",\"content\":\"hello\"}" |
+	    convctl -s j.json migrate - >out &&
+	sum=$(printf "%s\n" "{\"role\":\"user\",\"content\":\"hi\"}" "{\"role\":\"assistant\",\"content\":\"hello\"}" | sha256sum | cut -c1-12) &&
+	test "$(jq -r ".conversations[1].id" j.json)" = "stdin-$sum"
+'
+
+test_expect '--format with standard input; a bad one names standard input' '
+	echo "[{\"role\": \"user\", \"content\": \"x\"}, 7]" >bad.json &&
+	fails_with 1 convctl -s b.json migrate -f messages - <bad.json &&
+	stderr_has "'\''-'\'': [1]: expected a message object or a string" &&
+	test ! -e b.json
+'
+
+test_expect 'an empty standard input (or file) imports nothing, says so, is not recorded' '
+	: | convctl -s e.json migrate - >out 2>err &&
+	grep -qx -- "-: empty; not recorded" out &&
+	grep -q "'\''-'\'': empty" err &&
+	test ! -e e.json &&
+	: >empty.jsonl && convctl -s e.json migrate empty.jsonl >out &&
+	grep -qx "empty.jsonl: empty; not recorded" out && test ! -e e.json
+'
+
+test_done
