@@ -1,6 +1,6 @@
 /*
- * prompt.c - `convctl prompt`: the active conversation rendered as context for
- * the next request; the formats are lib/render.c's.
+ * prompt.c - `convctl prompt`: a conversation (the active one by default)
+ * rendered as context for the next request; the formats are lib/render.c's.
  */
 #include "cmd.h"
 
@@ -8,16 +8,19 @@ static const struct cmd_option options[] = {
 	{ 'f', "format", "FMT", "text (SmartHole's), markdown, openai (a JSON "
 	    "messages array) or jsonl (text)", 0 },
 	{ 0, "json", NULL, "the same as --format openai", 0 },
-	{ 0, "last", "N", "only the newest N messages", 0 },
-	{ 0, "max-tokens", "N", "the newest messages whose estimated tokens fit "
-	    "in N (a token per 4 characters)", 0 },
+	{ 0, "last", "N", "the opening system messages and the newest N "
+	    "others", 0 },
+	{ 0, "max-tokens", "N", "the opening system messages and the newest "
+	    "messages whose estimated tokens fit in N (a token per 4 "
+	    "characters); the newest cut if it alone does not", 0 },
 	{ 0 },
 };
 
 static int
 prompt_exec(struct ctx *ctx)
 {
-	struct prompt_request rq = { FMT_TEXT, -1, -1 };
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0 };
+	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
 	struct store *st = NULL;
 	struct buf out = { 0 };
 	struct conv *c;
@@ -36,8 +39,13 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
+	if (id != NULL && (c = store_find(st, id)) == NULL) {
+		cmd_error(ctx, "no conversation '%s' in '%s'", id, store_path(st));
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	/* nothing active: nothing to say, and that is no error */
-	if ((c = store_active(st)) == NULL) {
+	if (id == NULL && (c = store_active(st)) == NULL) {
 		if (rq.format == FMT_OPENAI)
 			rc = cmd_print(ctx, "[]\n", 3);
 		goto out;
@@ -47,6 +55,9 @@ prompt_exec(struct ctx *ctx)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	if (rq.cut > 0)
+		cmd_error(ctx, "the newest message alone is over --max-tokens %ld: "
+		    "its first %zu characters are cut", rq.max_tokens, rq.cut);
 	rc = cmd_print(ctx, out.data, out.len);
 out:
 	buf_free(&out);
@@ -56,8 +67,14 @@ out:
 
 const struct cmd_entry cmd_prompt_entry = {
 	.name = "prompt",
-	.summary = "print the active conversation as context for an LLM",
+	.summary = "print a conversation as context for an LLM",
 	.options = options,
-	.min_args = 0, .max_args = 0,
+	.operands = "[ID]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "ID", "the conversation, active or ended; default: "
+		    "the active one", 0 },
+		{ 0 },
+	},
+	.min_args = 0, .max_args = 1,
 	.exec = prompt_exec,
 };

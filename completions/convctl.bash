@@ -61,7 +61,7 @@ _convctl()
 	end) opts="--no-summary -v --verbose $summary" ;;
 	show) opts="-f --format --json"; ids=1 ;;
 	recent) opts="-n --json" ;;
-	prompt) opts="-f --format --json --last --max-tokens" ;;
+	prompt) opts="-f --format --json --last --max-tokens"; ids=1 ;;
 	migrate)
 		opts="-f --format -n --dry-run --json --rename-conflicts --split"
 		opts+=" --summarize -v --verbose $summary" ;;

@@ -34,7 +34,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation and summarize it'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a show -d 'show one conversation'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a recent -d 'list ended conversations'
-complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'the active conversation for an LLM'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'a conversation for an LLM'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a migrate -d 'import legacy history'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prune -d 'remove the oldest ended conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
@@ -75,6 +75,7 @@ complete -c convctl -n '__fish_seen_subcommand_from prompt' -s f -l format -x -a
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l json -d 'as --format openai'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l last -x -d 'the newest N messages'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l max-tokens -x -d 'what fits in N tokens'
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -a '(__convctl_ids)'
 # migrate
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer' -d 'input format'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 'import nothing'

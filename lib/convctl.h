@@ -353,14 +353,23 @@ int render_conv(struct buf *out, struct conv *, enum format, struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
 /* one id a line, or a JSON array of them */
 void render_ids(struct buf *out, char *const *ids, size_t n, int json);
+/*
+ * The system messages that open a conversation are always in a prompt; the
+ * limits choose among the rest. max_tokens counts the opening ones too, and
+ * when not even the newest message fits whole it is cut from its start
+ * behind a "[... N characters cut ...]" line (cut says how many); -1 when
+ * the opening ones alone, or with that line, do not fit.
+ */
 struct prompt_request {
 	enum format format;
-	long last;			/* newest N messages; <0: all */
+	long last;			/* newest N non-system messages; <0: all */
 	long max_tokens;		/* <0: no limit */
+	size_t cut;			/* out: code points cut, 0: none */
 };
-/* the estimate --max-tokens uses: a token for every 4 code points, rounded up */
+/* the estimate --max-tokens uses: a token for every 4 code points, rounded
+ * up, of each message as the text format writes it */
 size_t tokens_estimate(const char *s, size_t len);
-int render_prompt(struct buf *out, struct conv *, const struct prompt_request *,
+int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
 /* search.c: lines of messages that match a query, in every conversation */

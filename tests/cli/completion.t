@@ -76,9 +76,10 @@ CONVCTL_NOW=2026-02-04T12:05:00Z convctl end >/dev/null
 CONVCTL_NOW=2026-02-05T08:00:00Z convctl --store "$T/other.json" add x >/dev/null
 CONVCTL_NOW=2026-02-05T08:01:00Z convctl --store "$T/other.json" end >/dev/null
 
-test_expect 'bash: conversation ids for show, summarize, delete' '
+test_expect 'bash: conversation ids for show, prompt, summarize, delete' '
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	complete_bash convctl show "" >got && test_cmp want got &&
+	complete_bash convctl prompt --last 2 "" >got && test_cmp want got &&
 	complete_bash convctl summarize conv >got && test_cmp want got &&
 	complete_bash convctl delete --force conv-17702064 >got &&
 	test "$(cat got)" = conv-1770206400000 &&
