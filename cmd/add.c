@@ -21,49 +21,6 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/*
- * TEXT operands joined by spaces, as echo does, or all of standard input, at
- * most max_message_bytes of it; read before the store is locked, so a slow or
- * endless pipe never holds the lock
- */
-static int
-read_text(struct ctx *ctx, struct buf *b)
-{
-	struct error e;
-	long max;
-	int i;
-
-	if (cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max) != 0)
-		return EXIT_FAIL;
-	if (ctx->args.argc > 0) {
-		for (i = 0; i < ctx->args.argc; i++) {
-			if (i > 0)
-				buf_addc(b, ' ');
-			buf_adds(b, ctx->args.argv[i]);
-		}
-		if (b->len > (size_t)max) {
-			cmd_error(ctx, "TEXT is larger than the limit of %ld bytes "
-			    "(the max_message_bytes setting)", max);
-			return EXIT_FAIL;
-		}
-		return 0;
-	}
-	if (isatty(STDIN_FILENO))
-		return cmd_usage_error(ctx, "no TEXT given and standard input "
-		    "is a terminal");
-	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
-	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
-	}
-	/* as command substitution does, so `tool | convctl add` stores the reply */
-	while (b->len > 0 && b->data[b->len - 1] == '\n') {
-		b->data[--b->len] = '\0';
-		if (b->len > 0 && b->data[b->len - 1] == '\r')
-			b->data[--b->len] = '\0';
-	}
-	return 0;
-}
 
 static int
 add_exec(struct ctx *ctx)
@@ -92,7 +49,7 @@ add_exec(struct ctx *ctx)
 	 * under the lock, so writers waiting on each other never add a message
 	 * older than the one the previous lock holder added */
 	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0) ||
-	    (rc = read_text(ctx, &text)) != 0)
+	    (rc = cmd_text(ctx, 0, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;

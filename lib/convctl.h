@@ -346,6 +346,45 @@ void strv_free(char **);
 int store_delete(struct store *, char *const *ids, size_t n, int force,
     int dry_run, char ***out, size_t *nout, struct error *);
 
+/*
+ * organize.c: what a person does to any conversation, and the marks that
+ * leaves (convctl(5)): a hand title ("titleByHand"), which summarizers keep;
+ * a stale summary ("summaryStale"), which summarize --pending redoes; the
+ * resume time ("resumedAt"); "forkedFrom"; "tags"; "pinned". Each changes
+ * the store in memory only; the caller commits.
+ */
+int conv_title_by_hand(struct conv *);
+int conv_summary_stale(struct conv *);
+int conv_pinned(struct conv *);
+int conv_has_tag(struct conv *, const char *tag);
+/* when the idle timeout starts: the last message, or a later start (a fork)
+ * or resume */
+int64_t conv_idle_from(struct conv *);
+/* sets the title and marks it as set by hand */
+int conv_set_title(struct conv *, const char *title, struct error *);
+/* ended c active again at now, its title and summary marked stale; fails
+ * when c is active or another one is */
+int conv_resume(struct store *, struct conv *c, int64_t now, struct error *);
+/* the index of the message ref names in c: its id, else a position (1 the
+ * first, -1 the newest); -1 and e when none */
+long conv_message_find(struct conv *, const char *ref, struct error *);
+/* replaces message i's content with text[0..len), or removes it when text
+ * is NULL; the summary marked stale */
+int conv_edit(struct conv *, long i, const char *text, size_t len,
+    struct error *);
+/* a new active conversation, started at now, "forkedFrom" src, holding
+ * copies of src's messages 0..upto with new ids; fails when one is active */
+struct conv *conv_fork(struct store *, struct conv *src, long upto,
+    int64_t now, struct error *);
+/* adds tags[0..n) not there yet, or removes those there; *changed: any */
+int conv_tag(struct conv *, char *const *tags, size_t n, int remove,
+    int *changed, struct error *);
+int conv_pin(struct conv *, int on, int *changed);
+/* c's id; json: {id, ended (the id ended first, or null), forkedFrom} */
+void render_switch(struct buf *, struct conv *c, const char *ended, int json);
+/* c's tags, one a line, or a JSON array */
+void render_tags(struct buf *, struct conv *c, int json);
+
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
 extern const struct name_table render_formats[];	/* "text", ... */
@@ -534,6 +573,9 @@ enum summary_setup summary_config_resolve(struct summary_config *,
 struct summary_job;
 struct summary_job *summary_job_new(struct conv *);
 const char *summary_job_id(const struct summary_job *);
+/* whether storing it keeps the conversation's title; a new job keeps one
+ * set by hand (conv_title_by_hand) */
+void summary_job_keep_title(struct summary_job *, int keep);
 void summary_job_free(struct summary_job *);
 
 struct summary_result {

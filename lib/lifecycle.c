@@ -42,8 +42,8 @@ has_message_id(json_t *msgs, const char *id)
 }
 
 /* conv-<ms> as SmartHole names them, with -N after it if that is taken */
-static char *
-new_conv_id(struct store *st, int64_t at)
+char *
+conv_new_id(struct store *st, int64_t at)
 {
 	struct buf b = { 0 };
 	int n;
@@ -54,6 +54,19 @@ new_conv_id(struct store *st, int64_t at)
 		buf_addf(&b, "conv-%lld-%d", (long long)at, n);
 	}
 	return buf_detach(&b);
+}
+
+/* m-<ms>-<random>, not yet among msgs */
+char *
+message_new_id(json_t *msgs, int64_t at)
+{
+	struct buf id = { 0 };
+
+	do {
+		id.len = 0;
+		buf_addf(&id, "m-%lld-%08x", (long long)at, random32());
+	} while (has_message_id(msgs, id.data));
+	return buf_detach(&id);
 }
 
 /* the conversation among the active one and the latest ended that holds a
@@ -131,7 +144,7 @@ check_expected(struct conv *c, const struct add_request *rq,
 		    conv_id(c), rq->expect_conv);
 		return ADD_ELSEWHERE;
 	}
-	if (res->at - res->last > rq->idle_timeout) {
+	if (res->at - conv_idle_from(c) > rq->idle_timeout) {
 		error_set(e, "conversation '%s' has been idle longer than the "
 		    "idle timeout; the message would start a new one", conv_id(c));
 		return ADD_ELSEWHERE;
@@ -145,18 +158,13 @@ append_message(struct conv *c, const struct add_request *rq,
     const struct add_result *res, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *msg, *tools;
-	struct buf id = { 0 };
-	char ts[TS_LEN];
+	char ts[TS_LEN], *id = message_new_id(msgs, res->at);
 	size_t i;
 
 	ts_format(res->at, ts);
-	do {
-		id.len = 0;
-		buf_addf(&id, "m-%lld-%08x", (long long)res->at, random32());
-	} while (has_message_id(msgs, id.data));
-	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id.data, "timestamp", ts,
+	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id, "timestamp", ts,
 	    "role", role_name(rq->role), "content", rq->text, rq->len);
-	buf_free(&id);
+	free(id);
 	if (rq->ntools > 0) {
 		tools = json_array();
 		for (i = 0; i < rq->ntools; i++)
@@ -173,7 +181,7 @@ append_message(struct conv *c, const struct add_request *rq,
 static struct conv *
 start_conversation(struct store *st, int64_t at, struct error *e)
 {
-	char ts[TS_LEN], *cid = new_conv_id(st, at);
+	char ts[TS_LEN], *cid = conv_new_id(st, at);
 	json_t *obj;
 
 	ts_format(at, ts);
@@ -225,8 +233,8 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	if (rq->expect_conv != NULL &&
 	    (rc = check_expected(c, rq, res, e)) != ADD_DONE)
 		return rc;
-	if (c != NULL && res->at - res->last > rq->idle_timeout) {
-		if (set_ended(c, res->last, e) < 0)
+	if (c != NULL && res->at - conv_idle_from(c) > rq->idle_timeout) {
+		if (set_ended(c, conv_idle_from(c), e) < 0)
 			return ADD_FAILED;
 		res->ended_id = conv_id(c);
 		c = NULL;
@@ -247,14 +255,15 @@ conv_end(struct store *st, int64_t now, int64_t idle_timeout, const char **id,
     struct error *e)
 {
 	struct conv *c = store_active(st);
+	int64_t from;
 
 	if (c == NULL)
 		return END_NOTHING_ACTIVE;
 	/* a clock behind the last message must not end it before it was said;
 	 * one idle past the timeout ended then, as the next add would say */
-	if (now < conv_last_activity(c) ||
-	    now - conv_last_activity(c) > idle_timeout)
-		now = conv_last_activity(c);
+	from = conv_idle_from(c);
+	if (now < from || now - from > idle_timeout)
+		now = from;
 	if (set_ended(c, now, e) < 0)
 		return END_FAILED;
 	*id = conv_id(c);
@@ -281,6 +290,25 @@ prune_keeps(const struct prune_request *rq, const struct conv *c, size_t i,
 	return i < keep && (rq->older_than < 0 || conv_ended(c) >= rq->older_than);
 }
 
+/* what prune never removes, nor counts: the pinned (organize.c) */
+static int
+prune_exempt(struct conv *c)
+{
+	return conv_pinned(c);
+}
+
+/* v[0..n) less the exempt, in order; the new n */
+static size_t
+prune_candidates(struct conv **v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!prune_exempt(v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
 int
 store_prune(struct store *st, const struct prune_request *rq, char ***ids,
     size_t *n, struct error *e)
@@ -291,6 +319,8 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 
 	(void)e;
 	ended = store_ended(st, &nended);	/* newest first */
+	if (rq->older_than >= 0 || (rq->max >= 0 && nended > (size_t)rq->max))
+		nended = prune_candidates(ended, nended);
 	out = xmalloc((nended + 1) * sizeof(*out));
 	gone = xmalloc((nended + 1) * sizeof(*gone));
 	keep = rq->max < 0 || (size_t)rq->max > nended ? nended : (size_t)rq->max;

@@ -103,6 +103,12 @@ conv_json(struct conv *c)
 	return c->obj;
 }
 
+int
+conv_may_hold(const struct conv *c, const char *s)
+{
+	return c->raw == NULL || memmem(c->raw, c->rawlen, s, strlen(s)) != NULL;
+}
+
 const char *conv_id(const struct conv *c) { return c->id; }
 int64_t conv_started(const struct conv *c) { return c->started; }
 int64_t conv_ended(const struct conv *c) { return c->ended; }

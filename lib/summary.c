@@ -31,6 +31,7 @@ summary_job_new(struct conv *c)
 
 	j->id = xstrdup(conv_id(c));
 	j->conv = json_deep_copy(conv_json(c));
+	j->keep_title = conv_title_by_hand(c);
 	return j;
 }
 
@@ -38,6 +39,12 @@ const char *
 summary_job_id(const struct summary_job *j)
 {
 	return j->id;
+}
+
+void
+summary_job_keep_title(struct summary_job *j, int keep)
+{
+	j->keep_title = keep;
 }
 
 void
@@ -185,8 +192,10 @@ summary_store(struct store *st, const struct summary_job *j,
 	obj = conv_json(c);
 	if (!json_equal(obj, j->conv))
 		return SUMMARY_STORE_CHANGED;
-	json_object_set_new(obj, "title", json_string(r->title));
+	if (!j->keep_title)
+		json_object_set_new(obj, "title", json_string(r->title));
 	json_object_set_new(obj, "summary", json_string(r->summary));
+	conv_mark_summarized(obj, !j->keep_title);
 	if (conv_refresh(c, e) < 0)
 		return SUMMARY_STORE_FAILED;
 	return SUMMARY_STORED;
