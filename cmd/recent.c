@@ -9,7 +9,8 @@
 static const struct cmd_option options[] = {
 	{ 'n', NULL, "N", "at most N conversations (10)", 0 },
 	{ 0, "json", NULL, "a JSON array of {id, title, summary, startedAt, "
-	    "endedAt, messageCount}", 0 },
+	    "endedAt, messageCount, tags, pinned}", 0 },
+	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
 	{ 0 },
 };
 
@@ -19,7 +20,8 @@ recent_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct conv **ended;
 	struct buf out = { 0 };
-	size_t n;
+	const char *tag;
+	size_t n, i, k;
 	long limit = 10;
 	int rc;
 
@@ -29,6 +31,12 @@ recent_exec(struct ctx *ctx)
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
 	ended = store_ended(st, &n);
+	if ((tag = args_get(&ctx->args, "tag")) != NULL) {
+		for (i = k = 0; i < n; i++)
+			if (conv_has_tag(ended[i], tag))
+				ended[k++] = ended[i];
+		n = k;
+	}
 	render_recent(&out, ended, n < (size_t)limit ? n : (size_t)limit,
 	    args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);

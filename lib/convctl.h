@@ -422,6 +422,8 @@ struct search_request {
 	int role;			/* an enum conv_role; <0: any */
 	int64_t since, until;		/* since <= time < until; <0: open */
 	long max;			/* the newest max hits; <0: all */
+	const char *tag;		/* only conversations tagged so; NULL: any */
+	const char *tool;		/* only messages whose toolsUsed names it */
 };
 struct search_match {
 	size_t start, end;		/* bytes into the line */

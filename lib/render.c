@@ -307,6 +307,44 @@ add_time_or(struct buf *b, int64_t ms, const char *none)
 	buf_adds(b, ts);
 }
 
+/* "pinned" and each tag as #TAG, space-separated, after a tab; nothing
+ * for a conversation with neither */
+static void
+add_marks(struct buf *b, struct conv *c)
+{
+	json_t *tags = conv_tags(c), *t;
+	const char *sep = "\t";
+	size_t i;
+
+	if (conv_pinned(c)) {
+		buf_adds(b, "\tpinned");
+		sep = " ";
+	}
+	json_array_foreach(tags, i, t)
+		if (json_is_text(t)) {
+			buf_addf(b, "%s#%s", sep, json_string_value(t));
+			sep = " ";
+		}
+}
+
+/* "Tags:     a, b" and "Pinned:   yes" lines, or markdown's list items */
+static void
+add_organized(struct buf *b, struct conv *c, int markdown)
+{
+	json_t *tags = conv_tags(c), *t;
+	size_t i, k = 0;
+
+	json_array_foreach(tags, i, t)
+		if (json_is_text(t))
+			buf_addf(b, "%s%s", k++ == 0 ? (markdown ?
+			    "- **Tags:** " : "Tags:     ") : ", ",
+			    json_string_value(t));
+	if (k > 0)
+		buf_addc(b, '\n');
+	if (conv_pinned(c))
+		buf_adds(b, markdown ? "- **Pinned:** yes\n" : "Pinned:   yes\n");
+}
+
 int
 render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 {
@@ -328,6 +366,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_adds(b, "\nEnded:    ");
 		add_time_or(b, conv_ended(c), "(active)");
 		buf_addf(b, "\nMessages: %zu\n", conv_message_count(c));
+		add_organized(b, c, 0);
 		if (conv_summary(c))
 			buf_addf(b, "Summary:  %s\n", conv_summary(c));
 		message = message_text;
@@ -342,6 +381,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_adds(b, "\n- **Ended:** ");
 		add_time_or(b, conv_ended(c), "active");
 		buf_addf(b, "\n- **Messages:** %zu\n", conv_message_count(c));
+		add_organized(b, c, 1);
 		if (conv_summary(c))
 			buf_addf(b, "\n> %s\n", conv_summary(c));
 		message = message_markdown;
@@ -363,15 +403,17 @@ void
 render_recent(struct buf *b, struct conv **v, size_t n, int json)
 {
 	char started[TS_LEN], ended[TS_LEN];
-	json_t *arr, *o;
+	json_t *arr, *o, *tags;
 	size_t i;
 
 	if (!json) {
 		for (i = 0; i < n; i++) {
 			ts_format(conv_ended(v[i]), ended);
-			buf_addf(b, "%s\t%s\t%zu\t%s\n", conv_id(v[i]), ended,
+			buf_addf(b, "%s\t%s\t%zu\t%s", conv_id(v[i]), ended,
 			    conv_message_count(v[i]),
 			    conv_title(v[i]) ? conv_title(v[i]) : "");
+			add_marks(b, v[i]);
+			buf_addc(b, '\n');
 		}
 		return;
 	}
@@ -379,11 +421,14 @@ render_recent(struct buf *b, struct conv **v, size_t n, int json)
 	for (i = 0; i < n; i++) {
 		ts_format(conv_started(v[i]), started);
 		ts_format(conv_ended(v[i]), ended);
-		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I}",
+		tags = conv_tags(v[i]);
+		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I, s:o, s:b}",
 		    "id", conv_id(v[i]), "title", conv_title(v[i]),
 		    "summary", conv_summary(v[i]), "startedAt", started,
 		    "endedAt", ended,
-		    "messageCount", (json_int_t)conv_message_count(v[i]));
+		    "messageCount", (json_int_t)conv_message_count(v[i]),
+		    "tags", tags != NULL ? json_deep_copy(tags) : json_array(),
+		    "pinned", conv_pinned(v[i]));
 		json_array_append_new(arr, o);
 	}
 	json_dump_buf(b, arr);
