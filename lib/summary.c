@@ -134,6 +134,19 @@ summary_blank(const char *s)
 
 /* making and storing */
 
+/* a title set by hand is the result's, what the model said or not */
+static void
+keep_hand_title(const struct summary_job *j, struct summary_result *r)
+{
+	const char *t = json_str(j->conv, "title", NULL);
+
+	if (!j->keep_title || t == NULL)
+		return;
+	free(r->title);
+	r->title = xstrdup(t);
+	r->offline_title = 0;
+}
+
 int
 summary_make(const struct summary_config *cf, const struct summary_job *j,
     struct summary_result *r, struct error *e)
@@ -144,6 +157,7 @@ summary_make(const struct summary_config *cf, const struct summary_job *j,
 
 	memset(r, 0, sizeof(*r));
 	summary_offline(j, &off);
+	keep_hand_title(j, &off);
 	/* nothing to send for a conversation without messages */
 	if (cf->kind == SUMMARY_OFFLINE ||
 	    json_array_size(json_object_get(j->conv, "messages")) == 0) {
@@ -162,6 +176,7 @@ summary_make(const struct summary_config *cf, const struct summary_job *j,
 		goto out;
 	}
 	summary_parse_reply(reply, &r->title, &r->summary);
+	keep_hand_title(j, r);
 	if (r->title == NULL) {
 		r->title = off.title;
 		off.title = NULL;
