@@ -31,7 +31,7 @@ _convctl_ids()
 _convctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="add end show recent prompt migrate prune summarize search delete config help"
+	local commands="add end show recent prompt migrate prune summarize search delete title resume edit fork tag pin config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
 	local summary="--summarizer --model --api-base"
@@ -54,13 +54,24 @@ _convctl()
 			break
 		fi
 	done
+	# the operands typed after the command (an option's value is none)
+	local _convctl_nops=0
+	for ((i = i + 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == @($takes_value|--at|--tag|--tool|-r|--role|-f|--format) ]]; then
+			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
+			((i++))
+		elif [[ $w != -* && $w != = ]] || [[ $w == -[0-9]* ]]; then
+			((_convctl_nops++))
+		fi
+	done
 
 	case $cmd in
 	add)
 		opts="-r --role --tool --at --dedupe-key --expect-conversation" ;;
 	end) opts="--no-summary -v --verbose $summary" ;;
 	show) opts="-f --format --json"; ids=1 ;;
-	recent) opts="-n --json" ;;
+	recent) opts="-n --json --tag" ;;
 	prompt) opts="-f --format --json --last --max-tokens"; ids=1 ;;
 	migrate)
 		opts="-f --format -n --dry-run --json --rename-conflicts --split"
@@ -70,8 +81,14 @@ _convctl()
 		opts="--pending --all --force -n --dry-run --json -v --verbose $summary"
 		ids=1 ;;
 	search)
-		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
+		opts="-E --regex --case-sensitive -r --role --since --until -n --tag --tool --json" ;;
 	delete) opts="--force -n --dry-run --json"; ids=1 ;;
+	title) opts="-n --dry-run"; ids=1 ;;
+	resume) opts="-n --dry-run --json --no-summary"; ids=1 ;;
+	edit) opts="--delete -n --dry-run"; ids=1 ;;
+	fork) opts="--at -n --dry-run --json --no-summary"; ids=1 ;;
+	tag) opts="-n --dry-run --json --remove"; ids=1 ;;
+	pin) opts="-n --dry-run --remove"; ids=1 ;;
 	config) opts="--json" ;;
 	esac
 
@@ -106,7 +123,7 @@ _convctl()
 		return ;;
 	--wait | --idle-timeout | --max-conversations | --tool | --at | \
 	    --dedupe-key | --since | --until | --max | --older-than | --last | \
-	    --max-tokens | --model | --api-base)
+	    --max-tokens | --model | --api-base | --tag | --tool | --at)
 		COMPREPLY=()
 		return ;;
 	-n)
@@ -134,6 +151,11 @@ _convctl()
 	migrate)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	title | edit | fork | tag | resume)
+		# the ID is the first operand; what follows is not an id
+		if ((_convctl_nops == 0)); then
+			COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))
+		fi ;;
 	*)
 		if [[ -n $ids ]]; then
 			COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))
