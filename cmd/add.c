@@ -2,6 +2,7 @@
  * add.c - `convctl add`: the message from the operands or standard input, one
  * conv_add(), the conversation's id printed; the store's format is lib/'s.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,9 +19,10 @@ static const struct cmd_option options[] = {
 	    "in the active or the last ended conversation", 0 },
 	{ 0, "expect-conversation", "ID", "write only into conversation ID, "
 	    "else exit 4", 0 },
+	{ 0, "template", "NAME", "a message that starts a conversation opens "
+	    "it with template NAME as a system message", 0 },
 	{ 0 },
 };
-
 
 static int
 add_exec(struct ctx *ctx)
@@ -30,8 +32,9 @@ add_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf text = { 0 };
 	struct error e;
-	const char *role = args_get(&ctx->args, "role");
-	long idle;
+	const char *role = args_get(&ctx->args, "role"), *tname;
+	char *tmpl = NULL;
+	long idle, max;
 	int rc;
 
 	if (role != NULL && role_parse(role, &rq.role) < 0)
@@ -53,6 +56,17 @@ add_exec(struct ctx *ctx)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
+	if ((tname = args_get(&ctx->args, "template")) != NULL) {
+		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
+			goto out;
+		if (template_text(&ctx->settings, tname, (size_t)max, &tmpl,
+		    &rq.first_len, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		rq.first_system = tmpl;
+	}
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
 	    (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
@@ -79,10 +93,14 @@ add_exec(struct ctx *ctx)
 		goto out;
 	if (res.at != rq.at)
 		cmd_skew_warning(ctx, rq.at, res.at, "recorded");
+	if (tmpl != NULL && !res.started)
+		cmd_error(ctx, "note: template '%s' not used: the message went "
+		    "to conversation '%s', already started", tname, res.conv_id);
 	printf("%s\n", res.conv_id);
 out:
 	store_close(st);
 	buf_free(&text);
+	free(tmpl);
 	return rc;
 }
 

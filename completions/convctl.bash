@@ -68,7 +68,7 @@ _convctl()
 
 	case $cmd in
 	add)
-		opts="-r --role --tool --at --dedupe-key --expect-conversation" ;;
+		opts="-r --role --tool --at --dedupe-key --expect-conversation --template" ;;
 	end) opts="--no-summary -v --verbose $summary" ;;
 	show) opts="-f --format --json"; ids=1 ;;
 	recent) opts="-n --json --tag" ;;
@@ -123,7 +123,7 @@ _convctl()
 		return ;;
 	--wait | --idle-timeout | --max-conversations | --tool | --at | \
 	    --dedupe-key | --since | --until | --max | --older-than | --last | \
-	    --max-tokens | --model | --api-base | --tag | --tool | --at)
+	    --max-tokens | --model | --api-base | --tag | --tool | --at | --template)
 		COMPREPLY=()
 		return ;;
 	-n)

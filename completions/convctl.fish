@@ -84,6 +84,7 @@ complete -c convctl -n '__fish_seen_subcommand_from add' -l tool -x -d 'a tool u
 complete -c convctl -n '__fish_seen_subcommand_from add' -l at -x -d 'the message time'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l dedupe-key -x -d 'add nothing if a message has this key'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l expect-conversation -x -a '(__convctl_ids)' -d 'write only into this conversation'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l template -x -d 'open a new conversation with this system prompt'
 # end
 complete -c convctl -n '__fish_seen_subcommand_from end' -l no-summary -d 'end it without a summary'
 # end, summarize and migrate: the summarizer

@@ -157,6 +157,10 @@ struct settings {
 	char *store_default;		/* under XDG_DATA_HOME or HOME */
 	char **warnings;		/* what the caller should print */
 	size_t nwarnings;
+	/* the config file's template.NAME = TEXT lines: names[i], texts[i] */
+	char **template_names, **template_texts;
+	size_t ntemplates;
+	char *templates_dir;		/* XDG_CONFIG_HOME/convctl/templates */
 };
 /* the config file, then the environment over it */
 int settings_load(struct settings *, struct error *);
@@ -266,6 +270,10 @@ struct add_request {
 	const char *dedupe_key;		/* NULL: none */
 	/* the conversation the message must go to; NULL: any */
 	const char *expect_conv;
+	/* a system message put first when the message starts a conversation
+	 * (add --template); NULL: none */
+	const char *first_system;
+	size_t first_len;
 };
 struct add_result {
 	const char *conv_id;		/* valid while the store is open */
@@ -384,6 +392,14 @@ int conv_pin(struct conv *, int on, int *changed);
 void render_switch(struct buf *, struct conv *c, const char *ended, int json);
 /* c's tags, one a line, or a JSON array */
 void render_tags(struct buf *, struct conv *c, int json);
+
+/*
+ * template.c: a named system prompt: the config file's template.NAME, else
+ * the file NAME in settings->templates_dir, less its trailing newlines, at
+ * most max bytes. *text: caller frees.
+ */
+int template_text(const struct settings *, const char *name, size_t max,
+    char **text, size_t *len, struct error *);
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };

@@ -177,6 +177,19 @@ append_message(struct conv *c, const struct add_request *rq,
 	return conv_refresh(c, e);
 }
 
+/* add --template: the system message a new conversation opens with */
+static int
+append_first_system(struct conv *c, const struct add_request *rq,
+    const struct add_result *res, struct error *e)
+{
+	struct add_request sys = { .role = ROLE_SYSTEM,
+	    .text = rq->first_system, .len = rq->first_len };
+
+	if (check_request(&sys, e) < 0)
+		return -1;
+	return append_message(c, &sys, res, e);
+}
+
 /* a new active conversation, started at `at' */
 static struct conv *
 start_conversation(struct store *st, int64_t at, struct error *e)
@@ -243,6 +256,9 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 		if ((c = start_conversation(st, res->at, e)) == NULL)
 			return ADD_FAILED;
 		res->started = 1;
+		if (rq->first_system != NULL &&
+		    append_first_system(c, rq, res, e) < 0)
+			return ADD_FAILED;
 	}
 	if (append_message(c, rq, res, e) < 0)
 		return ADD_FAILED;
