@@ -2,6 +2,7 @@
  * add.c - `convctl add`: the message from the operands or standard input, one
  * conv_add(), the conversation's id printed; the store's format is lib/'s.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,47 +19,10 @@ static const struct cmd_option options[] = {
 	    "in the active or the last ended conversation", 0 },
 	{ 0, "expect-conversation", "ID", "write only into conversation ID, "
 	    "else exit 4", 0 },
+	{ 0, "template", "NAME", "a message that starts a conversation opens "
+	    "it with template NAME as a system message", 0 },
 	{ 0 },
 };
-
-/*
- * TEXT operands joined by spaces, as echo does, or all of standard input, at
- * most max_message_bytes of it; read before the store is locked, so a slow or
- * endless pipe never holds the lock
- */
-static int
-read_text(struct ctx *ctx, struct buf *b)
-{
-	struct error e;
-	long max;
-	int i;
-
-	if (cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max) != 0)
-		return EXIT_FAIL;
-	if (ctx->args.argc > 0) {
-		for (i = 0; i < ctx->args.argc; i++) {
-			if (i > 0)
-				buf_addc(b, ' ');
-			buf_adds(b, ctx->args.argv[i]);
-		}
-		if (b->len > (size_t)max) {
-			cmd_error(ctx, "TEXT is larger than the limit of %ld bytes "
-			    "(the max_message_bytes setting)", max);
-			return EXIT_FAIL;
-		}
-		return 0;
-	}
-	if (isatty(STDIN_FILENO))
-		return cmd_usage_error(ctx, "no TEXT given and standard input "
-		    "is a terminal");
-	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
-	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
-		return cmd_fail(ctx, &e);
-	}
-	b->len = chomp(b->data, b->len);
-	b->data[b->len] = '\0';
-	return 0;
-}
 
 static int
 add_exec(struct ctx *ctx)
@@ -68,8 +32,9 @@ add_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf text = { 0 };
 	struct error e;
-	const char *role = args_get(&ctx->args, "role");
-	long idle;
+	const char *role = args_get(&ctx->args, "role"), *tname;
+	char *tmpl = NULL;
+	long idle, max;
 	int rc;
 
 	if (role != NULL && role_parse(role, &rq.role) < 0)
@@ -86,10 +51,21 @@ add_exec(struct ctx *ctx)
 	 * under the lock, so writers waiting on each other never add a message
 	 * older than the one the previous lock holder added */
 	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0) ||
-	    (rc = read_text(ctx, &text)) != 0)
+	    (rc = cmd_text(ctx, 0, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;
+	if ((tname = args_get(&ctx->args, "template")) != NULL) {
+		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
+			goto out;
+		if (template_text(&ctx->settings, tname, (size_t)max, &tmpl,
+		    &rq.first_len, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		rq.first_system = tmpl;
+	}
 	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
 	    (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0))
 		goto out;
@@ -115,10 +91,14 @@ add_exec(struct ctx *ctx)
 		goto out;
 	if (res.at != rq.at)
 		cmd_skew_warning(ctx, rq.at, res.at, "recorded");
+	if (tmpl != NULL && !res.started)
+		cmd_error(ctx, "note: template '%s' not used: the message went "
+		    "to conversation '%s', already started", tname, res.conv_id);
 	printf("%s\n", res.conv_id);
 out:
 	store_close(st);
 	buf_free(&text);
+	free(tmpl);
 	return rc;
 }
 

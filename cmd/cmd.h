@@ -112,6 +112,10 @@ int cmd_format_of(const struct ctx *, const char *option, enum format dflt,
 /* what `convctl prompt` writes */
 #define PROMPT_FORMATS (1u << FMT_TEXT | 1u << FMT_MARKDOWN | \
 	1u << FMT_OPENAI | 1u << FMT_JSONL)
+/* the conversation id, loaded from the store; NULL when there is none or it
+ * cannot be read, said on stderr, *rc the exit status for it */
+struct conv *cmd_conv(const struct ctx *, struct store *, const char *id,
+    int *rc);
 /* opens the store the settings name (lifecycle_begin) */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
 /* lifecycle_commit: the rolling limit applied and written; says on stderr
@@ -123,6 +127,11 @@ int cmd_commit_pruned(struct ctx *, struct store *, char ***ids, size_t *n);
 /* commits when asked to, then prints ids[0..n) (--json: as an array) */
 int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
     size_t n);
+/* the operands from the first on joined by spaces, as echo does, or
+ * without them all of standard input less its trailing newlines; at most
+ * max_message_bytes; read before the store is locked, so a slow or endless
+ * pipe never holds the lock */
+int cmd_text(struct ctx *, int first, struct buf *);
 /* writes s[0..len) to stdout */
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
@@ -164,7 +173,8 @@ void progress_cb(void *progress, size_t done, size_t total);
 /*
  * options.c: argv against the tables t[0..nt): options out, operands left.
  * Long options must be spelled out (no abbreviations); operands and options
- * may mix unless first_operand_stops; "--" ends the options. Returns 0, 1
+ * may mix unless first_operand_stops; "--" ends the options; "-1", a
+ * negative number, is an operand (no option is a digit). Returns 0, 1
  * when --help was given (its place: the rest is not read), or EXIT_USAGE
  * after printing what is wrong. Free with args_free().
  */
@@ -185,6 +195,22 @@ void cmd_summarize_report(void *progress, const struct summarize_event *);
 /* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
 int cmd_summarize_exit(enum summarize_outcome);
 
+/*
+ * switch.c, for resume and fork: check, then the active conversation ended
+ * as end does, then run makes another active; committed (not with
+ * --dry-run), its id printed (--json: render_switch's object), and the one
+ * ended summarized (not with --no-summary) with no lock held.
+ */
+struct switch_op {
+	/* 0, or the exit status after saying what is wrong */
+	int (*check)(struct ctx *, struct store *, void *arg);
+	/* the conversation made active; NULL after saying why not */
+	struct conv *(*run)(struct ctx *, struct store *, int64_t now,
+	    void *arg);
+	void *arg;
+};
+int cmd_switch(struct ctx *, const struct switch_op *);
+
 /* common.c: --verbose, --summarizer, --model, --api-base */
 extern const struct cmd_option cmd_summarizer_options[];
 
@@ -193,5 +219,7 @@ extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_summarize_entry;
 extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
     cmd_delete_entry, cmd_copy_entry, cmd_run_entry;
+extern const struct cmd_entry cmd_title_entry, cmd_resume_entry,
+    cmd_edit_entry, cmd_fork_entry, cmd_tag_entry, cmd_pin_entry;
 
 #endif

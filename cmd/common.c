@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
@@ -150,6 +151,24 @@ cmd_fail(const struct ctx *ctx, const struct error *e)
 	return EXIT_FAIL;
 }
 
+struct conv *
+cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
+{
+	struct conv *c;
+	struct error e;
+
+	*rc = 0;
+	if (store_load_id(st, id, &e) < 0) {
+		*rc = cmd_fail(ctx, &e);
+		return NULL;
+	}
+	if ((c = store_find(st, id)) == NULL) {
+		cmd_error(ctx, "no conversation '%s' in '%s'", id, store_path(st));
+		*rc = EXIT_FAIL;
+	}
+	return c;
+}
+
 int
 cmd_commit(struct ctx *ctx, struct store *st)
 {
@@ -266,4 +285,37 @@ cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
 	duration_format(last - clock, behind);
 	cmd_error(ctx, "warning: the clock (%s) is %s before the last message "
 	    "(%s); %s at the last message's time", c, behind, l, done);
+}
+
+int
+cmd_text(struct ctx *ctx, int first, struct buf *b)
+{
+	struct error e;
+	long max;
+	int i;
+
+	if (cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max) != 0)
+		return EXIT_FAIL;
+	if (ctx->args.argc > first) {
+		for (i = first; i < ctx->args.argc; i++) {
+			if (i > first)
+				buf_addc(b, ' ');
+			buf_adds(b, ctx->args.argv[i]);
+		}
+		if (b->len > (size_t)max) {
+			cmd_error(ctx, "TEXT is larger than the limit of %ld bytes "
+			    "(the max_message_bytes setting)", max);
+			return EXIT_FAIL;
+		}
+		return 0;
+	}
+	if (isatty(STDIN_FILENO))
+		return cmd_usage_error(ctx, "no TEXT given and standard input "
+		    "is a terminal");
+	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
+	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0)
+		return cmd_fail(ctx, &e);
+	b->len = chomp(b->data, b->len);
+	b->data[b->len] = '\0';
+	return 0;
 }

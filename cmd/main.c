@@ -25,6 +25,12 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_delete_entry,
 	&cmd_copy_entry,
 	&cmd_run_entry,
+	&cmd_title_entry,
+	&cmd_resume_entry,
+	&cmd_edit_entry,
+	&cmd_fork_entry,
+	&cmd_tag_entry,
+	&cmd_pin_entry,
 	&cmd_config_entry,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -170,6 +170,13 @@ short_options(const struct ctx *ctx, struct args *a, int argc, char **argv,
 	return 0;
 }
 
+/* "-" and digits only: a negative number, which no option letter reads as */
+static int
+negative(const char *arg)
+{
+	return arg[1] != '\0' && strspn(arg + 1, "0123456789") == strlen(arg + 1);
+}
+
 int
 options_parse(const struct ctx *ctx, const struct cmd_option *const *t,
     size_t nt, int first_operand_stops, int argc, char **argv,
@@ -196,7 +203,8 @@ options_parse(const struct ctx *ctx, const struct cmd_option *const *t,
 				a->argv[a->argc++] = argv[i];
 			break;
 		}
-		if (arg[0] != '-' || arg[1] == '\0') {	/* an operand */
+		/* an operand; "-1" too, as no option is a digit: edit ID -1 */
+		if (arg[0] != '-' || arg[1] == '\0' || negative(arg)) {
 			if (first_operand_stops) {
 				while (i < argc)
 					a->argv[a->argc++] = argv[i++];

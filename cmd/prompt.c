@@ -1,6 +1,6 @@
 /*
- * prompt.c - `convctl prompt`: the active conversation rendered as context for
- * the next request; the formats are lib/render.c's.
+ * prompt.c - `convctl prompt`: a conversation (the active one by default)
+ * rendered as context for the next request; the formats are lib/render.c's.
  */
 #include "cmd.h"
 
@@ -8,18 +8,22 @@ static const struct cmd_option options[] = {
 	{ 'f', "format", "FMT", "text (SmartHole's), markdown, openai (a JSON "
 	    "messages array) or jsonl (text)", 0 },
 	{ 0, "json", NULL, "the same as --format openai", 0 },
-	{ 0, "last", "N", "only the newest N messages", 0 },
-	{ 0, "max-tokens", "N", "the newest messages whose estimated tokens fit "
-	    "in N (a token per 4 characters)", 0 },
+	{ 0, "last", "N", "the opening system messages and the newest N "
+	    "others", 0 },
+	{ 0, "max-tokens", "N", "the opening system messages and the newest "
+	    "messages whose estimated tokens fit in N (a token per 4 "
+	    "characters); the newest cut if it alone does not", 0 },
 	{ 0 },
 };
 
 static int
 prompt_exec(struct ctx *ctx)
 {
-	struct prompt_request rq = { FMT_TEXT, -1, -1 };
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0 };
+	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
 	struct store *st = NULL;
 	struct buf out = { 0 };
+	struct conv *c = NULL;
 	struct error e;
 	int rc;
 
@@ -34,11 +38,22 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	if (store_load_active(st, &e) < 0 ||
-	    render_prompt(&out, store_active(st), &rq, &e) < 0) {
+	if (id != NULL && (c = cmd_conv(ctx, st, id, &rc)) == NULL)
+		goto out;
+	if (id == NULL && store_load_active(st, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
+	if (id == NULL)
+		c = store_active(st);
+	/* nothing active: nothing to say ([] in JSON), and that is no error */
+	if (render_prompt(&out, c, &rq, &e) < 0) {
+		rc = cmd_fail(ctx, &e);
+		goto out;
+	}
+	if (rq.cut > 0)
+		cmd_error(ctx, "the newest message alone is over --max-tokens %ld: "
+		    "its first %zu characters are cut", rq.max_tokens, rq.cut);
 	rc = cmd_print(ctx, out.data, out.len);
 out:
 	buf_free(&out);
@@ -48,8 +63,14 @@ out:
 
 const struct cmd_entry cmd_prompt_entry = {
 	.name = "prompt",
-	.summary = "print the active conversation as context for an LLM",
+	.summary = "print a conversation as context for an LLM",
 	.options = options,
-	.min_args = 0, .max_args = 0,
+	.operands = "[ID]",
+	.operand_help = (const struct cmd_option[]){
+		{ 0, NULL, "ID", "the conversation, active or ended; default: "
+		    "the active one", 0 },
+		{ 0 },
+	},
+	.min_args = 0, .max_args = 1,
 	.exec = prompt_exec,
 };

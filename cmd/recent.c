@@ -9,7 +9,8 @@
 static const struct cmd_option options[] = {
 	{ 'n', NULL, "N", "at most N conversations (10)", 0 },
 	{ 0, "json", NULL, "a JSON array of {id, title, summary, startedAt, "
-	    "endedAt, messageCount}", 0 },
+	    "endedAt, messageCount, tags, pinned}", 0 },
+	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
 	{ 0 },
 };
 
@@ -20,7 +21,8 @@ recent_exec(struct ctx *ctx)
 	struct conv **ended;
 	struct buf out = { 0 };
 	struct error e;
-	size_t n;
+	const char *tag;
+	size_t n, i, k;
 	long limit = 10;
 	int rc;
 
@@ -29,12 +31,21 @@ recent_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	if (store_load_ended(st, (size_t)limit, 0, &e) < 0) {
+	tag = args_get(&ctx->args, "tag");
+	/* with a tag, the newest limit are among all those it keeps */
+	if (store_load_ended(st, tag != NULL ? SIZE_MAX : (size_t)limit, 0,
+	    &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		store_close(st);
 		return rc;
 	}
 	ended = store_ended(st, &n);
+	if (tag != NULL) {
+		for (i = k = 0; i < n; i++)
+			if (conv_has_tag(ended[i], tag))
+				ended[k++] = ended[i];
+		n = k;
+	}
 	render_recent(&out, ended, n < (size_t)limit ? n : (size_t)limit,
 	    args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);

@@ -55,7 +55,7 @@ read_prompt(struct ctx *ctx, long max, struct buf *b)
 static int
 plan(struct ctx *ctx, struct exchange *ex, struct buf *input)
 {
-	struct prompt_request pr = { FMT_TEXT, -1, -1 };
+	struct prompt_request pr = { FMT_TEXT, -1, -1, 0 };
 	struct store *st = NULL;
 	struct error e;
 	int rc;

@@ -18,6 +18,8 @@ static const struct cmd_option options[] = {
 	{ 0, "since", "TIME", "only messages at or after TIME (ISO 8601)", 0 },
 	{ 0, "until", "TIME", "only messages before TIME", 0 },
 	{ 'n', NULL, "N", "only the newest N matching lines", 0 },
+	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
+	{ 0, "tool", "NAME", "only messages whose tools used include NAME", 0 },
 	{ 0, "json", NULL, "a JSON array of {id, messageId, timestamp, role, "
 	    "lineNumber, line, match, matches}", 0 },
 	{ 0 },
@@ -49,7 +51,8 @@ static int
 search_exec(struct ctx *ctx)
 {
 	struct search_request rq = { .role = -1, .since = -1, .until = -1,
-	    .max = -1 };
+	    .max = -1, .tag = args_get(&ctx->args, "tag"),
+	    .tool = args_get(&ctx->args, "tool") };
 	const char *role = args_get(&ctx->args, "role");
 	struct search_result res = { 0 };
 	struct search *s = NULL;

@@ -22,16 +22,11 @@ pick(struct ctx *ctx, struct store *st, struct conv **c)
 	struct conv **ended;
 	struct error e;
 	size_t n;
+	int rc;
 
 	if (id != NULL) {
-		if (store_load_id(st, id, &e) < 0)
-			return cmd_fail(ctx, &e);
-		if ((*c = store_find(st, id)) == NULL) {
-			cmd_error(ctx, "no conversation '%s' in '%s'", id,
-			    store_path(st));
-			return EXIT_FAIL;
-		}
-		return 0;
+		*c = cmd_conv(ctx, st, id, &rc);
+		return rc;
 	}
 	if (store_load_active(st, &e) < 0)
 		return cmd_fail(ctx, &e);

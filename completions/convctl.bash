@@ -31,7 +31,7 @@ _convctl_ids()
 _convctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="add end show recent prompt migrate prune summarize search delete copy run config help"
+	local commands="add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
 	local summary="--summarizer --model --api-base"
@@ -55,6 +55,17 @@ _convctl()
 			cmd=$w
 			at=$i
 			break
+		fi
+	done
+	# the operands typed after the command (an option's value is none)
+	local _convctl_nops=0
+	for ((i = i + 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == @($takes_value|--at|--tag|--tool|-r|--role|-f|--format) ]]; then
+			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
+			((i++))
+		elif [[ $w != -* && $w != = ]] || [[ $w == -[0-9]* ]]; then
+			((_convctl_nops++))
 		fi
 	done
 
@@ -84,11 +95,11 @@ _convctl()
 
 	case $cmd in
 	add)
-		opts="-r --role --tool --at --dedupe-key --expect-conversation" ;;
+		opts="-r --role --tool --at --dedupe-key --expect-conversation --template" ;;
 	end) opts="--no-summary -v --verbose $summary" ;;
 	show) opts="-f --format --json"; ids=1 ;;
-	recent) opts="-n --json" ;;
-	prompt) opts="-f --format --json --last --max-tokens" ;;
+	recent) opts="-n --json --tag" ;;
+	prompt) opts="-f --format --json --last --max-tokens"; ids=1 ;;
 	migrate)
 		opts="-f --format -n --dry-run --json --rename-conflicts --skip-bad --split"
 		opts+=" --summarize -v --verbose $summary" ;;
@@ -97,10 +108,16 @@ _convctl()
 		opts="--pending --all --force -n --dry-run --json -v --verbose $summary"
 		ids=1 ;;
 	search)
-		opts="-E --regex --case-sensitive -r --role --since --until -n --json" ;;
+		opts="-E --regex --case-sensitive -r --role --since --until -n --tag --tool --json" ;;
 	delete) opts="--force -n --dry-run --json"; ids=1 ;;
 	copy) opts="-n --dry-run" ;;
 	run) opts="--prompt --tool --context --keep-partial" ;;
+	title) opts="-n --dry-run"; ids=1 ;;
+	resume) opts="-n --dry-run --json --no-summary"; ids=1 ;;
+	edit) opts="--delete -n --dry-run"; ids=1 ;;
+	fork) opts="--at -n --dry-run --json --no-summary"; ids=1 ;;
+	tag) opts="-n --dry-run --json --remove"; ids=1 ;;
+	pin) opts="-n --dry-run --remove"; ids=1 ;;
 	config) opts="--json" ;;
 	esac
 
@@ -143,7 +160,7 @@ _convctl()
 		return ;;
 	--wait | --idle-timeout | --max-conversations | --tool | --at | \
 	    --dedupe-key | --since | --until | --max | --older-than | --last | \
-	    --max-tokens | --model | --api-base)
+	    --max-tokens | --model | --api-base | --tag | --tool | --at | --template)
 		COMPREPLY=()
 		return ;;
 	-n)
@@ -171,6 +188,11 @@ _convctl()
 	migrate | copy)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	title | edit | fork | tag | resume)
+		# the ID is the first operand; what follows is not an id
+		if ((_convctl_nops == 0)); then
+			COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))
+		fi ;;
 	*)
 		if [[ -n $ids ]]; then
 			COMPREPLY=($(compgen -W "$(_convctl_ids)" -- "$cur"))

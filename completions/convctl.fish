@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -20,11 +20,33 @@ function __convctl_ids
     end
     set -l json (command convctl $store recent --json -n 1000 2>/dev/null); or return
     if command -sq jq
-        printf '%s\n' $json | jq -r '.[].id'
+        # id, a tab, the title: fish shows it as the description
+        printf '%s\n' $json | jq -r '.[] | .id + "\t" + (.title // "")'
     else
         printf '%s\n' $json | string match -ar '\{"id":"[^"]*"' |
             string replace -r '^\{"id":"(.*)"$' '$1'
     end
+end
+
+# true while no operand follows the command yet (its ID comes first)
+function __convctl_no_operand
+    set -l tokens (commandline -opc)
+    set -l seen 0
+    set -l skip 0
+    for t in $tokens[2..-1]
+        if test $skip -eq 1
+            set skip 0
+        else if contains -- $t -s --store --wait --idle-timeout --max-conversations --at
+            set skip 1
+        else if string match -qr -- '^-[^0-9]' $t
+            continue
+        else if test $seen -eq 0
+            set seen 1
+        else
+            return 1
+        end
+    end
+    return 0
 end
 
 complete -c convctl -f
@@ -34,7 +56,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation and summarize it'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a show -d 'show one conversation'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a recent -d 'list ended conversations'
-complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'the active conversation for an LLM'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prompt -d 'a conversation for an LLM'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a migrate -d 'import legacy history'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a prune -d 'remove the oldest ended conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
@@ -42,6 +64,12 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a copy -d 'copy a whole store into another (file or PostgreSQL)'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a run -d 'run an LLM command and record its exchange'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a title -d 'set a title by hand'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a resume -d 'make an ended conversation active'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a edit -d 'replace or remove one message'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a fork -d 'copy a conversation into a new one'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a tag -d 'add or remove tags'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a pin -d 'keep from the rolling limit'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
 
@@ -58,6 +86,7 @@ complete -c convctl -n '__fish_seen_subcommand_from add' -l tool -x -d 'a tool u
 complete -c convctl -n '__fish_seen_subcommand_from add' -l at -x -d 'the message time'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l dedupe-key -x -d 'add nothing if a message has this key'
 complete -c convctl -n '__fish_seen_subcommand_from add' -l expect-conversation -x -a '(__convctl_ids)' -d 'write only into this conversation'
+complete -c convctl -n '__fish_seen_subcommand_from add' -l template -x -d 'open a new conversation with this system prompt'
 # end
 complete -c convctl -n '__fish_seen_subcommand_from end' -l no-summary -d 'end it without a summary'
 # end, summarize and migrate: the summarizer
@@ -77,6 +106,7 @@ complete -c convctl -n '__fish_seen_subcommand_from prompt' -s f -l format -x -a
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l json -d 'as --format openai'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l last -x -d 'the newest N messages'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l max-tokens -x -d 'what fits in N tokens'
+complete -c convctl -n '__fish_seen_subcommand_from prompt' -a '(__convctl_ids)'
 # migrate
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown' -d 'input format'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 'import nothing'
@@ -123,3 +153,15 @@ complete -c convctl -n '__fish_seen_subcommand_from run' -l keep-partial -d 'rec
 complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
 # help
 complete -c convctl -n '__fish_seen_subcommand_from help' -a "$__convctl_commands"
+# title, resume, edit, fork, tag, pin: the conversation first
+complete -c convctl -n '__fish_seen_subcommand_from title resume edit fork tag pin' -s n -l dry-run -d 'change nothing'
+complete -c convctl -n '__fish_seen_subcommand_from resume fork tag' -l json -d 'as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from resume fork' -l no-summary -d 'end the active one without a summary'
+complete -c convctl -n '__fish_seen_subcommand_from edit' -l delete -d 'remove the message'
+complete -c convctl -n '__fish_seen_subcommand_from fork' -l at -x -d 'copy up to this message'
+complete -c convctl -n '__fish_seen_subcommand_from tag pin' -l remove -d 'remove the tags, or unpin'
+complete -c convctl -n '__fish_seen_subcommand_from title resume edit fork tag; and __convctl_no_operand' -a '(__convctl_ids)'
+complete -c convctl -n '__fish_seen_subcommand_from pin' -a '(__convctl_ids)'
+# recent and search: tags and tools
+complete -c convctl -n '__fish_seen_subcommand_from recent search' -l tag -x -d 'only conversations tagged TAG'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l tool -x -d 'only messages that used the tool'

@@ -167,6 +167,10 @@ struct settings {
 	char *store_default;		/* under XDG_DATA_HOME or HOME */
 	char **warnings;		/* what the caller should print */
 	size_t nwarnings;
+	/* the config file's template.NAME = TEXT lines: names[i], texts[i] */
+	char **template_names, **template_texts;
+	size_t ntemplates;
+	char *templates_dir;		/* XDG_CONFIG_HOME/convctl/templates */
 };
 /* the config file, then the environment over it */
 int settings_load(struct settings *, struct error *);
@@ -299,6 +303,10 @@ struct add_request {
 	const char *dedupe_key;		/* NULL: none */
 	/* the conversation the message must go to; NULL: any */
 	const char *expect_conv;
+	/* a system message put first when the message starts a conversation
+	 * (add --template); NULL: none */
+	const char *first_system;
+	size_t first_len;
 };
 struct add_result {
 	const char *conv_id;		/* valid while the store is open */
@@ -428,6 +436,52 @@ struct exchange_result {
 enum add_status exchange_record(struct store *, const struct exchange *,
     struct exchange_result *, struct error *);
 void exchange_free(struct exchange *);	/* active and joins */
+/*
+ * organize.c: what a person does to any conversation, and the marks that
+ * leaves (convctl(5)): a hand title ("titleByHand"), which summarizers keep;
+ * a stale summary ("summaryStale"), which summarize --pending redoes; the
+ * resume time ("resumedAt"); "forkedFrom"; "tags"; "pinned". Each changes
+ * the store in memory only; the caller commits.
+ */
+int conv_title_by_hand(struct conv *);
+int conv_summary_stale(struct conv *);
+int conv_pinned(struct conv *);
+int conv_has_tag(struct conv *, const char *tag);
+/* when the idle timeout starts: the last message, or a later start (a fork)
+ * or resume */
+int64_t conv_idle_from(struct conv *);
+/* sets the title and marks it as set by hand */
+int conv_set_title(struct conv *, const char *title, struct error *);
+/* ended c active again at now, its title and summary marked stale; fails
+ * when c is active or another one is */
+int conv_resume(struct store *, struct conv *c, int64_t now, struct error *);
+/* the index of the message ref names in c: its id, else a position (1 the
+ * first, -1 the newest); -1 and e when none */
+long conv_message_find(struct conv *, const char *ref, struct error *);
+/* replaces message i's content with text[0..len), or removes it when text
+ * is NULL; the summary marked stale */
+int conv_edit(struct conv *, long i, const char *text, size_t len,
+    struct error *);
+/* a new active conversation, started at now, "forkedFrom" src, holding
+ * copies of src's messages 0..upto with new ids; fails when one is active */
+struct conv *conv_fork(struct store *, struct conv *src, long upto,
+    int64_t now, struct error *);
+/* adds tags[0..n) not there yet, or removes those there; *changed: any */
+int conv_tag(struct conv *, char *const *tags, size_t n, int remove,
+    int *changed, struct error *);
+int conv_pin(struct conv *, int on, int *changed);
+/* c's id; json: {id, ended (the id ended first, or null), forkedFrom} */
+void render_switch(struct buf *, struct conv *c, const char *ended, int json);
+/* c's tags, one a line, or a JSON array */
+void render_tags(struct buf *, struct conv *c, int json);
+
+/*
+ * template.c: a named system prompt: the config file's template.NAME, else
+ * the file NAME in settings->templates_dir, less its trailing newlines, at
+ * most max bytes. *text: caller frees.
+ */
+int template_text(const struct settings *, const char *name, size_t max,
+    char **text, size_t *len, struct error *);
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
@@ -436,15 +490,24 @@ int render_conv(struct buf *out, struct conv *, enum format, struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
 /* one id a line, or a JSON array of them */
 void render_ids(struct buf *out, char *const *ids, size_t n, int json);
+/*
+ * The system messages that open a conversation are always in a prompt; the
+ * limits choose among the rest. max_tokens counts the opening ones too, and
+ * when not even the newest message fits whole it is cut from its start
+ * behind a "[... N characters cut ...]" line (cut says how many); -1 when
+ * the opening ones alone, or with that line, do not fit.
+ */
 struct prompt_request {
 	enum format format;
-	long last;			/* newest N messages; <0: all */
+	long last;			/* newest N non-system messages; <0: all */
 	long max_tokens;		/* <0: no limit */
+	size_t cut;			/* out: code points cut, 0: none */
 };
-/* the estimate --max-tokens uses: a token for every 4 code points, rounded up */
+/* the estimate --max-tokens uses: a token for every 4 code points, rounded
+ * up, of each message as the text format writes it */
 size_t tokens_estimate(const char *s, size_t len);
 /* c NULL (nothing active): nothing, or [] for FMT_OPENAI */
-int render_prompt(struct buf *out, struct conv *, const struct prompt_request *,
+int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
 /* run.c: a command run with its standard input fed from memory and its
@@ -486,6 +549,8 @@ struct search_request {
 	int role;			/* an enum conv_role; <0: any */
 	int64_t since, until;		/* since <= time < until; <0: open */
 	long max;			/* the newest max hits; <0: all */
+	const char *tag;		/* only conversations tagged so; NULL: any */
+	const char *tool;		/* only messages whose toolsUsed names it */
 };
 struct search_match {
 	size_t start, end;		/* bytes into the line */
@@ -641,6 +706,9 @@ enum summary_setup summary_config_resolve(struct summary_config *,
 struct summary_job;
 struct summary_job *summary_job_new(struct conv *);
 const char *summary_job_id(const struct summary_job *);
+/* whether storing it keeps the conversation's title; a new job keeps one
+ * set by hand (conv_title_by_hand) */
+void summary_job_keep_title(struct summary_job *, int keep);
 void summary_job_free(struct summary_job *);
 
 struct summary_result {

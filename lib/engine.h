@@ -16,6 +16,8 @@
 
 struct conv {
 	json_t *obj;		/* NULL until conv_json() parses raw */
+	json_t *head;		/* loaded without its body: its own fields
+				 * (messages []), for conv_head() */
 	const char *raw;	/* its bytes as the engine read them; NULL: none */
 	size_t rawlen;
 	int canonical;		/* raw is what json_dump_buf() would write */

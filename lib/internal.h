@@ -22,6 +22,20 @@ int conv_refresh(struct conv *, struct error *);
 struct conv *store_append(struct store *, json_t *, struct error *);
 /* the store's top-level object, without "conversations" */
 json_t *store_root(struct store *);
+/* 0: c's bytes cannot hold the text s, so a field it names is not there
+ * (a cheap look before parsing); 1: they may, or c is parsed already */
+int conv_may_hold(const struct conv *, const char *s);
+/* the conversation's own fields, to read, not to change: its messages may
+ * be missing (a conversation a list loaded without its body) */
+json_t *conv_head(struct conv *);
+/* lifecycle.c: a new conversation id, "conv-<at>", not taken in st; a new
+ * message id, not among msgs; caller frees */
+char *conv_new_id(struct store *, int64_t at, struct error *);
+char *message_new_id(json_t *msgs, int64_t at);
+/* organize.c: the tags array, or NULL; clears the stale mark (and with
+ * title_too the hand title's) when a summary is stored */
+json_t *conv_tags(struct conv *);
+void conv_mark_summarized(json_t *conv, int title_too);
 /* shape.c: checks one conversation's shape; where is its JSON path for
  * errors */
 int conv_validate(json_t *, const char *where, struct error *);

@@ -42,8 +42,8 @@ has_message_id(json_t *msgs, const char *id)
 }
 
 /* conv-<ms> as SmartHole names them, with -N after it if that is taken */
-static char *
-new_conv_id(struct store *st, int64_t at, struct error *e)
+char *
+conv_new_id(struct store *st, int64_t at, struct error *e)
 {
 	struct buf b = { 0 };
 	int n = 2;
@@ -59,6 +59,19 @@ new_conv_id(struct store *st, int64_t at, struct error *e)
 		b.len = 0;
 		buf_addf(&b, "conv-%lld-%d", (long long)at, n++);
 	}
+}
+
+/* m-<ms>-<random>, not yet among msgs */
+char *
+message_new_id(json_t *msgs, int64_t at)
+{
+	struct buf id = { 0 };
+
+	do {
+		id.len = 0;
+		buf_addf(&id, "m-%lld-%08x", (long long)at, random32());
+	} while (has_message_id(msgs, id.data));
+	return buf_detach(&id);
 }
 
 /* *found: the conversation among the active one and the latest ended that
@@ -142,7 +155,7 @@ check_expected(struct conv *c, const struct add_request *rq,
 		    conv_id(c), rq->expect_conv);
 		return ADD_ELSEWHERE;
 	}
-	if (res->at - res->last > rq->idle_timeout) {
+	if (res->at - conv_idle_from(c) > rq->idle_timeout) {
 		error_set(e, "conversation '%s' has been idle longer than the "
 		    "idle timeout; the message would start a new one", conv_id(c));
 		return ADD_ELSEWHERE;
@@ -156,18 +169,13 @@ append_message(struct conv *c, const struct add_request *rq,
     const struct add_result *res, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *msg, *tools;
-	struct buf id = { 0 };
-	char ts[TS_LEN];
+	char ts[TS_LEN], *id = message_new_id(msgs, res->at);
 	size_t i;
 
 	ts_format(res->at, ts);
-	do {
-		id.len = 0;
-		buf_addf(&id, "m-%lld-%08x", (long long)res->at, random32());
-	} while (has_message_id(msgs, id.data));
-	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id.data, "timestamp", ts,
+	msg = json_pack("{s:s, s:s, s:s, s:s%}", "id", id, "timestamp", ts,
 	    "role", role_name(rq->role), "content", rq->text, rq->len);
-	buf_free(&id);
+	free(id);
 	if (rq->ntools > 0) {
 		tools = json_array();
 		for (i = 0; i < rq->ntools; i++)
@@ -180,11 +188,24 @@ append_message(struct conv *c, const struct add_request *rq,
 	return conv_refresh(c, e);
 }
 
+/* add --template: the system message a new conversation opens with */
+static int
+append_first_system(struct conv *c, const struct add_request *rq,
+    const struct add_result *res, struct error *e)
+{
+	struct add_request sys = { .role = ROLE_SYSTEM,
+	    .text = rq->first_system, .len = rq->first_len };
+
+	if (check_request(&sys, e) < 0)
+		return -1;
+	return append_message(c, &sys, res, e);
+}
+
 /* a new active conversation, started at `at' */
 static struct conv *
 start_conversation(struct store *st, int64_t at, struct error *e)
 {
-	char ts[TS_LEN], *cid = new_conv_id(st, at, e);
+	char ts[TS_LEN], *cid = conv_new_id(st, at, e);
 	json_t *obj;
 
 	if (cid == NULL)
@@ -243,8 +264,8 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 	if (rq->expect_conv != NULL &&
 	    (rc = check_expected(c, rq, res, e)) != ADD_DONE)
 		return rc;
-	if (c != NULL && res->at - res->last > rq->idle_timeout) {
-		if (set_ended(c, res->last, e) < 0)
+	if (c != NULL && res->at - conv_idle_from(c) > rq->idle_timeout) {
+		if (set_ended(c, conv_idle_from(c), e) < 0)
 			return ADD_FAILED;
 		res->ended_id = conv_id(c);
 		c = NULL;
@@ -253,6 +274,9 @@ conv_add(struct store *st, const struct add_request *rq, struct add_result *res,
 		if ((c = start_conversation(st, res->at, e)) == NULL)
 			return ADD_FAILED;
 		res->started = 1;
+		if (rq->first_system != NULL &&
+		    append_first_system(c, rq, res, e) < 0)
+			return ADD_FAILED;
 	}
 	if (append_message(c, rq, res, e) < 0)
 		return ADD_FAILED;
@@ -265,6 +289,7 @@ conv_end(struct store *st, int64_t now, int64_t idle_timeout, const char **id,
     struct error *e)
 {
 	struct conv *c;
+	int64_t from;
 
 	if (store_load_active(st, e) < 0)
 		return END_FAILED;
@@ -272,9 +297,9 @@ conv_end(struct store *st, int64_t now, int64_t idle_timeout, const char **id,
 		return END_NOTHING_ACTIVE;
 	/* a clock behind the last message must not end it before it was said;
 	 * one idle past the timeout ended then, as the next add would say */
-	if (now < conv_last_activity(c) ||
-	    now - conv_last_activity(c) > idle_timeout)
-		now = conv_last_activity(c);
+	from = conv_idle_from(c);
+	if (now < from || now - from > idle_timeout)
+		now = from;
 	if (set_ended(c, now, e) < 0)
 		return END_FAILED;
 	*id = conv_id(c);
@@ -301,6 +326,25 @@ prune_keeps(const struct prune_request *rq, const struct conv *c, size_t i,
 	return i < keep && (rq->older_than < 0 || conv_ended(c) >= rq->older_than);
 }
 
+/* what prune never removes, nor counts: the pinned (organize.c) */
+static int
+prune_exempt(struct conv *c)
+{
+	return conv_pinned(c);
+}
+
+/* v[0..n) less the exempt, in order; the new n */
+static size_t
+prune_candidates(struct conv **v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!prune_exempt(v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
 int
 store_prune(struct store *st, const struct prune_request *rq, char ***ids,
     size_t *n, struct error *e)
@@ -312,6 +356,8 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 	if (store_load_ended(st, SIZE_MAX, 0, e) < 0)
 		return -1;
 	ended = store_ended(st, &nended);	/* newest first */
+	if (rq->older_than >= 0 || (rq->max >= 0 && nended > (size_t)rq->max))
+		nended = prune_candidates(ended, nended);
 	out = xmalloc((nended + 1) * sizeof(*out));
 	gone = xmalloc((nended + 1) * sizeof(*gone));
 	keep = rq->max < 0 || (size_t)rq->max > nended ? nended : (size_t)rq->max;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "summary.h"	/* summary_cp_offset */
 
 const struct name_table render_formats[] = {
 	{ "text", FMT_TEXT }, { "markdown", FMT_MARKDOWN }, { "json", FMT_JSON },
@@ -104,44 +105,155 @@ tokens_estimate(const char *s, size_t len)
 	return (utf8_count(s, len) + 3) / 4;
 }
 
-/* index of the first message to render under the request's limits */
+/* the text form's estimate of message m, its content replaced by content
+ * when that is not NULL */
 static size_t
-first_message(json_t *msgs, const struct prompt_request *rq)
+message_tokens(json_t *m, const char *content, size_t len)
 {
-	size_t n = json_array_size(msgs), first = 0, used = 0, t;
 	struct buf b = { 0 };
+	json_t *copy = NULL;
+	size_t t;
 
-	if (rq->last >= 0 && (size_t)rq->last < n)
-		first = n - (size_t)rq->last;
+	if (content != NULL) {
+		copy = json_copy(m);
+		json_object_set_new(copy, "content", json_stringn(content, len));
+		m = copy;
+	}
+	message_text(&b, m);
+	t = tokens_estimate(b.data, b.len);
+	buf_free(&b);
+	json_decref(copy);
+	return t;
+}
+
+static int
+is_system(json_t *m)
+{
+	const char *r = json_str(m, "role", NULL);
+
+	return r != NULL && strcmp(r, "system") == 0;
+}
+
+#define CUT_MARK "[... %zu characters cut ...]\n"
+
+/* b: the mark and the last keep of the cps code points of s[0..len);
+ * the tokens of m with that content */
+static size_t
+cut_tokens(json_t *m, const char *s, size_t len, size_t cps, size_t keep,
+    struct buf *b)
+{
+	size_t off = summary_cp_offset(s, len, cps - keep);
+
+	b->len = 0;
+	buf_addf(b, CUT_MARK, cps - keep);
+	buf_add(b, s + off, len - off);
+	return message_tokens(m, b->data, b->len);
+}
+
+/*
+ * m with its content cut from the start, behind CUT_MARK, so that it fits
+ * in budget tokens; NULL when not even the mark and one character fit.
+ * *cut: the code points cut.
+ */
+static json_t *
+cut_message(json_t *m, size_t budget, size_t *cut)
+{
+	size_t len, cps, keep, t;
+	const char *s = json_str(m, "content", &len);
+	struct buf b = { 0 };
+	json_t *copy = NULL;
+
+	cps = utf8_count(s, len);
+	keep = cps;
+	/* each round keeps fewer, a token's worth per token over */
+	while (keep > 0 && (t = cut_tokens(m, s, len, cps, keep, &b)) > budget)
+		keep = (t - budget) * 4 < keep ? keep - (t - budget) * 4 : 0;
+	/* that may be up to a token short (and the mark's digits vary) */
+	while (keep > 0 && keep < cps &&
+	    cut_tokens(m, s, len, cps, keep + 1, &b) <= budget)
+		keep++;
+	if (keep > 0) {
+		cut_tokens(m, s, len, cps, keep, &b);
+		copy = json_copy(m);
+		json_object_set_new(copy, "content", json_stringn(b.data, b.len));
+		*cut = cps - keep;
+	}
+	buf_free(&b);
+	return copy;
+}
+
+/*
+ * The messages to render under the request's limits, into sel: the system
+ * messages that open the conversation always; then of the rest the newest
+ * holding rq->last non-system ones, and of those the newest that fit in
+ * rq->max_tokens with the opening ones counted; the newest cut from its
+ * start when it alone does not fit.
+ */
+static int
+select_messages(json_t *msgs, const struct prompt_request *rq, json_t *sel,
+    size_t *cut, struct error *e)
+{
+	size_t n = json_array_size(msgs), head = 0, first, used = 0, t, i, k;
+	json_t *m;
+
+	*cut = 0;
+	while (head < n && is_system(json_array_get(msgs, head)))
+		head++;
+	first = head;
+	if (rq->last >= 0) {
+		for (first = n, k = 0; first > head && k < (size_t)rq->last;
+		    first--)
+			if (!is_system(json_array_get(msgs, first - 1)))
+				k++;
+	}
 	if (rq->max_tokens >= 0) {
-		size_t i = n;
-
-		while (i > first) {
-			b.len = 0;
-			message_text(&b, json_array_get(msgs, i - 1));
-			t = tokens_estimate(b.data, b.len);
+		for (i = 0; i < head; i++)
+			used += message_tokens(json_array_get(msgs, i), NULL, 0);
+		if (used > (size_t)rq->max_tokens)
+			return error_set(e, "the system messages that open the "
+			    "conversation take %zu tokens, more than --max-tokens "
+			    "%ld", used, rq->max_tokens);
+		for (i = n; i > first; i--) {
+			t = message_tokens(json_array_get(msgs, i - 1), NULL, 0);
 			if (used + t > (size_t)rq->max_tokens)
 				break;
 			used += t;
-			i--;
+		}
+		if (i == n && i > first) {
+			/* not even the newest fits: its end, marked */
+			for (k = 0; k < head; k++)
+				json_array_append(sel, json_array_get(msgs, k));
+			m = cut_message(json_array_get(msgs, n - 1),
+			    (size_t)rq->max_tokens - used, cut);
+			if (m == NULL)
+				return error_set(e, "--max-tokens %ld leaves no "
+				    "room for the newest message", rq->max_tokens);
+			json_array_append_new(sel, m);
+			return 0;
 		}
 		first = i;
 	}
-	buf_free(&b);
-	return first;
+	for (i = 0; i < n; i++)
+		if (i < head || i >= first)
+			json_array_append(sel, json_array_get(msgs, i));
+	return 0;
 }
 
 int
-render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
+render_prompt(struct buf *b, struct conv *c, struct prompt_request *rq,
     struct error *e)
 {
-	/* nothing active: nothing to say, an empty array in JSON */
-	json_t *msgs = c != NULL ? json_object_get(conv_json(c), "messages") :
-	    NULL;
-	size_t n = json_array_size(msgs), i, first = first_message(msgs, rq);
+	json_t *sel = json_array(), *m;
+	size_t i;
+	int rc = -1;
 
-	if (first == n && rq->format != FMT_OPENAI)
-		return 0;
+	/* no conversation: nothing to say, an empty array in JSON */
+	if (select_messages(c != NULL ? json_object_get(conv_json(c),
+	    "messages") : NULL, rq, sel, &rq->cut, e) < 0)
+		goto out;
+	rc = 0;
+	if (json_array_size(sel) == 0 && rq->format != FMT_OPENAI)
+		goto out;
 	switch (rq->format) {
 	case FMT_TEXT:
 	case FMT_MARKDOWN:
@@ -149,36 +261,38 @@ render_prompt(struct buf *b, struct conv *c, const struct prompt_request *rq,
 		/* SmartHole's text runs on; Markdown wants a blank line */
 		if (rq->format == FMT_MARKDOWN)
 			buf_addc(b, '\n');
-		for (i = first; i < n; i++) {
-			if (i > first)
+		json_array_foreach(sel, i, m) {
+			if (i > 0)
 				buf_adds(b, "\n\n");
 			if (rq->format == FMT_TEXT)
-				message_text(b, json_array_get(msgs, i));
+				message_text(b, m);
 			else
-				message_markdown(b, json_array_get(msgs, i));
+				message_markdown(b, m);
 		}
 		buf_addc(b, '\n');
 		break;
 	case FMT_OPENAI:
 		buf_addc(b, '[');
-		for (i = first; i < n; i++) {
-			if (i > first)
+		json_array_foreach(sel, i, m) {
+			if (i > 0)
 				buf_adds(b, ",\n ");
-			message_openai(b, json_array_get(msgs, i));
+			message_openai(b, m);
 		}
 		buf_adds(b, "]\n");
 		break;
 	case FMT_JSONL:
-		for (i = first; i < n; i++) {
-			json_dump_buf(b, json_array_get(msgs, i));
+		json_array_foreach(sel, i, m) {
+			json_dump_buf(b, m);
 			buf_addc(b, '\n');
 		}
 		break;
 	default:
-		return error_set(e, "a prompt cannot be written as %s",
+		rc = error_set(e, "a prompt cannot be written as %s",
 		    enum_name(render_formats, rq->format));
 	}
-	return 0;
+out:
+	json_decref(sel);
+	return rc;
 }
 
 static void
@@ -192,6 +306,44 @@ add_time_or(struct buf *b, int64_t ms, const char *none)
 	}
 	ts_format(ms, ts);
 	buf_adds(b, ts);
+}
+
+/* "pinned" and each tag as #TAG, space-separated, after a tab; nothing
+ * for a conversation with neither */
+static void
+add_marks(struct buf *b, struct conv *c)
+{
+	json_t *tags = conv_tags(c), *t;
+	const char *sep = "\t";
+	size_t i;
+
+	if (conv_pinned(c)) {
+		buf_adds(b, "\tpinned");
+		sep = " ";
+	}
+	json_array_foreach(tags, i, t)
+		if (json_is_text(t)) {
+			buf_addf(b, "%s#%s", sep, json_string_value(t));
+			sep = " ";
+		}
+}
+
+/* "Tags:     a, b" and "Pinned:   yes" lines, or markdown's list items */
+static void
+add_organized(struct buf *b, struct conv *c, int markdown)
+{
+	json_t *tags = conv_tags(c), *t;
+	size_t i, k = 0;
+
+	json_array_foreach(tags, i, t)
+		if (json_is_text(t))
+			buf_addf(b, "%s%s", k++ == 0 ? (markdown ?
+			    "- **Tags:** " : "Tags:     ") : ", ",
+			    json_string_value(t));
+	if (k > 0)
+		buf_addc(b, '\n');
+	if (conv_pinned(c))
+		buf_adds(b, markdown ? "- **Pinned:** yes\n" : "Pinned:   yes\n");
 }
 
 int
@@ -215,6 +367,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_adds(b, "\nEnded:    ");
 		add_time_or(b, conv_ended(c), "(active)");
 		buf_addf(b, "\nMessages: %zu\n", conv_message_count(c));
+		add_organized(b, c, 0);
 		if (conv_summary(c))
 			buf_addf(b, "Summary:  %s\n", conv_summary(c));
 		message = message_text;
@@ -229,6 +382,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_adds(b, "\n- **Ended:** ");
 		add_time_or(b, conv_ended(c), "active");
 		buf_addf(b, "\n- **Messages:** %zu\n", conv_message_count(c));
+		add_organized(b, c, 1);
 		if (conv_summary(c))
 			buf_addf(b, "\n> %s\n", conv_summary(c));
 		message = message_markdown;
@@ -250,15 +404,17 @@ void
 render_recent(struct buf *b, struct conv **v, size_t n, int json)
 {
 	char started[TS_LEN], ended[TS_LEN];
-	json_t *arr, *o;
+	json_t *arr, *o, *tags;
 	size_t i;
 
 	if (!json) {
 		for (i = 0; i < n; i++) {
 			ts_format(conv_ended(v[i]), ended);
-			buf_addf(b, "%s\t%s\t%zu\t%s\n", conv_id(v[i]), ended,
+			buf_addf(b, "%s\t%s\t%zu\t%s", conv_id(v[i]), ended,
 			    conv_message_count(v[i]),
 			    conv_title(v[i]) ? conv_title(v[i]) : "");
+			add_marks(b, v[i]);
+			buf_addc(b, '\n');
 		}
 		return;
 	}
@@ -266,11 +422,14 @@ render_recent(struct buf *b, struct conv **v, size_t n, int json)
 	for (i = 0; i < n; i++) {
 		ts_format(conv_started(v[i]), started);
 		ts_format(conv_ended(v[i]), ended);
-		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I}",
+		tags = conv_tags(v[i]);
+		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I, s:o, s:b}",
 		    "id", conv_id(v[i]), "title", conv_title(v[i]),
 		    "summary", conv_summary(v[i]), "startedAt", started,
 		    "endedAt", ended,
-		    "messageCount", (json_int_t)conv_message_count(v[i]));
+		    "messageCount", (json_int_t)conv_message_count(v[i]),
+		    "tags", tags != NULL ? json_deep_copy(tags) : json_array(),
+		    "pinned", conv_pinned(v[i]));
 		json_array_append_new(arr, o);
 	}
 	json_dump_buf(b, arr);

@@ -128,6 +128,19 @@ hit_add(struct search_result *r, struct conv *c, json_t *m, int64_t time,
 	h->nmatch = nmatch;
 }
 
+/* m's toolsUsed names tool */
+static int
+used_tool(json_t *m, const char *tool)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(m, "toolsUsed"), i, t)
+		if (json_is_text(t) && strcmp(json_string_value(t), tool) == 0)
+			return 1;
+	return 0;
+}
+
 int
 search_run(struct store *st, const struct search *s,
     const struct search_request *rq, struct search_result *r, struct error *e)
@@ -145,10 +158,14 @@ search_run(struct store *st, const struct search *s,
 	for (i = 0; i < store_count(st); i++) {
 		struct conv *c = store_conv(st, i);
 
+		if (rq->tag != NULL && !conv_has_tag(c, rq->tag))
+			continue;
 		json_array_foreach(json_object_get(conv_json(c), "messages"),
 		    k, m) {
 			if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
 			    (rq->role >= 0 && (int)role != rq->role))
+				continue;
+			if (rq->tool != NULL && !used_tool(m, rq->tool))
 				continue;
 			if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
 				return error_set(e, "conversation '%s': message "

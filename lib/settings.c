@@ -296,6 +296,26 @@ warn(struct settings *st, const char *fmt, ...)
 	st->warnings[st->nwarnings++] = buf_detach(&b);
 }
 
+/* template.NAME = TEXT: a later line for NAME replaces an earlier one */
+static void
+template_keep(struct settings *st, const char *name, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < st->ntemplates; i++)
+		if (strcmp(st->template_names[i], name) == 0) {
+			free(st->template_texts[i]);
+			st->template_texts[i] = xstrdup(text);
+			return;
+		}
+	st->template_names = xrealloc(st->template_names,
+	    (st->ntemplates + 1) * sizeof(char *));
+	st->template_texts = xrealloc(st->template_texts,
+	    (st->ntemplates + 1) * sizeof(char *));
+	st->template_names[st->ntemplates] = xstrdup(name);
+	st->template_texts[st->ntemplates++] = xstrdup(text);
+}
+
 /*
  * key = value lines; '#' starts a comment line; a value may be put in
  * double quotes to keep its outer spaces. An unknown key is a warning, so
@@ -332,6 +352,10 @@ load_file(struct settings *st, const char *path, struct error *e)
 		if (len >= 2 && val[0] == '"' && val[len - 1] == '"') {
 			val[len - 1] = '\0';
 			val++;
+		}
+		if (strncmp(key, "template.", 9) == 0 && key[9] != '\0') {
+			template_keep(st, key + 9, val);
+			continue;
 		}
 		if (lookup(key, &s) < 0) {
 			warn(st, "%s:%d: unknown setting '%s'", path, lineno, key);
@@ -371,6 +395,8 @@ settings_load(struct settings *st, struct error *e)
 	cfg = getenv("CONVCTL_CONFIG");
 	st->config_path = cfg && *cfg ? xstrdup(cfg) :
 	    home_path("XDG_CONFIG_HOME", ".config", "convctl/config");
+	st->templates_dir = home_path("XDG_CONFIG_HOME", ".config",
+	    "convctl/templates");
 	if (load_file(st, st->config_path, e) < 0)
 		return -1;
 
@@ -533,6 +559,13 @@ settings_free(struct settings *st)
 	for (i = 0; i < st->nwarnings; i++)
 		free(st->warnings[i]);
 	free(st->warnings);
+	for (i = 0; i < st->ntemplates; i++) {
+		free(st->template_names[i]);
+		free(st->template_texts[i]);
+	}
+	free(st->template_names);
+	free(st->template_texts);
+	free(st->templates_dir);
 	free(st->config_path);
 	free(st->store_default);
 	memset(st, 0, sizeof(*st));

@@ -79,10 +79,11 @@ static const char schema_sql[] =
 #define FULL_COLUMNS "c.id, c.pos, c.doc, coalesce((SELECT " \
 	"json_agg(m.doc ORDER BY m.seq) FROM @.messages m WHERE " \
 	"m.conversation = c.id), '[]')"
-/* what a list shows: id, pos, title, summary, started, ended (ms), count */
+/* what a list shows: id, pos, title, summary, started, ended (ms), count,
+ * and the conversation's own fields for its marks (tags, pins) */
 #define META_COLUMNS "c.id, c.pos, c.title, c.summary, " \
 	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
-	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count"
+	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
 
 static void
 quiet(void *arg, const char *message)
@@ -508,6 +509,7 @@ meta_conv(PGresult *r, int i)
 	    strtoll(pq.getvalue(r, i, 5), NULL, 10);
 	c->last = c->ended >= 0 ? c->ended : c->started;
 	c->nmsg = (size_t)strtoll(pq.getvalue(r, i, 6), NULL, 10);
+	c->head = scan_json(pq.getvalue(r, i, 7), (size_t)pq.getlength(r, i, 7));
 	return c;
 }
 

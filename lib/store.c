@@ -102,6 +102,18 @@ conv_json(struct conv *c)
 	return c->obj;
 }
 
+int
+conv_may_hold(const struct conv *c, const char *s)
+{
+	return c->raw == NULL || memmem(c->raw, c->rawlen, s, strlen(s)) != NULL;
+}
+
+json_t *
+conv_head(struct conv *c)
+{
+	return c->obj == NULL && c->head != NULL ? c->head : conv_json(c);
+}
+
 const char *conv_id(const struct conv *c) { return c->id; }
 int64_t conv_started(const struct conv *c) { return c->started; }
 int64_t conv_ended(const struct conv *c) { return c->ended; }
@@ -125,6 +137,7 @@ conv_free(struct conv *c)
 	if (c == NULL)
 		return;
 	json_decref(c->obj);
+	json_decref(c->head);
 	free(c->own[0]);
 	free(c->own[1]);
 	free(c->own[2]);

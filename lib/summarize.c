@@ -249,6 +249,7 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	struct conv **ended, *one = NULL, **v;
 	struct summarize_item *items;
 	size_t n, nv, i, k = 0;
+	int stale;
 
 	if ((sel->which == SUMMARIZE_ID ? store_load_id(st, sel->id, e) :
 	    store_load_ended(st, sel->which == SUMMARIZE_LATEST ? 1 : SIZE_MAX,
@@ -279,7 +280,8 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	items = xmalloc((nv + 1) * sizeof(*items));
 	memset(items, 0, (nv + 1) * sizeof(*items));
 	for (i = 0; i < nv; i++) {
-		if (sel->which == SUMMARIZE_PENDING && conv_summary(v[i]) != NULL)
+		stale = conv_summary(v[i]) == NULL || conv_summary_stale(v[i]);
+		if (sel->which == SUMMARIZE_PENDING && !stale)
 			continue;
 		if (conv_load(st, v[i], e) < 0) {
 			summarize_items_free(items, k);
@@ -287,7 +289,10 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 			return -1;
 		}
 		items[k].job = summary_job_new(v[i]);
-		items[k].todo = sel->force || conv_summary(v[i]) == NULL;
+		items[k].todo = sel->force || stale;
+		/* --force: a title set by hand is redone too */
+		if (sel->force)
+			summary_job_keep_title(items[k].job, 0);
 		k++;
 	}
 	free(ended);

@@ -31,6 +31,7 @@ summary_job_new(struct conv *c)
 
 	j->id = xstrdup(conv_id(c));
 	j->conv = json_deep_copy(conv_json(c));
+	j->keep_title = conv_title_by_hand(c);
 	return j;
 }
 
@@ -38,6 +39,12 @@ const char *
 summary_job_id(const struct summary_job *j)
 {
 	return j->id;
+}
+
+void
+summary_job_keep_title(struct summary_job *j, int keep)
+{
+	j->keep_title = keep;
 }
 
 void
@@ -127,6 +134,19 @@ summary_blank(const char *s)
 
 /* making and storing */
 
+/* a title set by hand is the result's, what the model said or not */
+static void
+keep_hand_title(const struct summary_job *j, struct summary_result *r)
+{
+	const char *t = json_str(j->conv, "title", NULL);
+
+	if (!j->keep_title || t == NULL)
+		return;
+	free(r->title);
+	r->title = xstrdup(t);
+	r->offline_title = 0;
+}
+
 int
 summary_make(const struct summary_config *cf, const struct summary_job *j,
     struct summary_result *r, struct error *e)
@@ -137,6 +157,7 @@ summary_make(const struct summary_config *cf, const struct summary_job *j,
 
 	memset(r, 0, sizeof(*r));
 	summary_offline(j, &off);
+	keep_hand_title(j, &off);
 	/* nothing to send for a conversation without messages */
 	if (cf->kind == SUMMARY_OFFLINE ||
 	    json_array_size(json_object_get(j->conv, "messages")) == 0) {
@@ -155,6 +176,7 @@ summary_make(const struct summary_config *cf, const struct summary_job *j,
 		goto out;
 	}
 	summary_parse_reply(reply, &r->title, &r->summary);
+	keep_hand_title(j, r);
 	if (r->title == NULL) {
 		r->title = off.title;
 		off.title = NULL;
@@ -187,8 +209,10 @@ summary_store(struct store *st, const struct summary_job *j,
 	obj = conv_json(c);
 	if (!json_equal(obj, j->conv))
 		return SUMMARY_STORE_CHANGED;
-	json_object_set_new(obj, "title", json_string(r->title));
+	if (!j->keep_title)
+		json_object_set_new(obj, "title", json_string(r->title));
 	json_object_set_new(obj, "summary", json_string(r->summary));
+	conv_mark_summarized(obj, !j->keep_title);
 	if (conv_refresh(c, e) < 0)
 		return SUMMARY_STORE_FAILED;
 	return SUMMARY_STORED;

@@ -12,6 +12,7 @@
 struct summary_job {
 	char *id;
 	json_t *conv;		/* a deep copy */
+	int keep_title;		/* its title was set by hand: stored as it is */
 };
 
 /* s[0..len) on one line: control characters (NUL too) and runs of white

@@ -217,4 +217,39 @@ test_expect 'add -h prints the usage and exits 0' '
 	grep -q "^usage: convctl add" out
 '
 
+# issue 15: named system prompts, from the config or a file
+test_expect '--template opens a new conversation with a system message' '
+	export CONVCTL_STORE=$T/tmpl.json &&
+	mkdir -p "$XDG_CONFIG_HOME/convctl/templates" &&
+	echo "template.brief = \"Be brief.\"" >"$XDG_CONFIG_HOME/convctl/config" &&
+	printf "You are a pirate.\nSay arr.\n\n" >"$XDG_CONFIG_HOME/convctl/templates/pirate" &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add --template brief "hi" >out 2>err &&
+	test ! -s err &&
+	convctl prompt --format jsonl | jq -c "[.role, .content, .timestamp]" >got &&
+	printf "%s\n" "[\"system\",\"Be brief.\",\"2026-02-04T10:00:00.000Z\"]" \
+	    "[\"user\",\"hi\",\"2026-02-04T10:00:00.000Z\"]" >want && test_cmp want got &&
+	convctl config >/dev/null 2>err && test ! -s err
+'
+
+test_expect '--template is a note, not a message, when the add joins a conversation' '
+	export CONVCTL_STORE=$T/tmpl.json &&
+	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --template pirate "again" >out 2>err &&
+	test "$(cat out)" = conv-1770199200000 &&
+	grep -qx "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
+	test "$(convctl prompt --format jsonl | jq -s "map(select(.role == \"system\")) | length")" = 1
+'
+
+test_expect '--template from a file; an unknown one fails and adds nothing' '
+	export CONVCTL_STORE=$T/tmpl.json &&
+	CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add --template pirate "ahoy" >/dev/null &&
+	convctl prompt --format jsonl | jq -r .content | head -n 2 >got &&
+	printf "You are a pirate.\nSay arr.\n" >want && test_cmp want got &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl add --template nope x &&
+	stderr_has "add: no template '\''nope'\''" &&
+	fails_with 1 convctl add --template ../config x &&
+	stderr_has "bad template name" &&
+	unchanged "$CONVCTL_STORE"
+'
 test_done

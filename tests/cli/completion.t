@@ -84,9 +84,10 @@ CONVCTL_NOW=2026-02-04T12:05:00Z convctl end >/dev/null
 CONVCTL_NOW=2026-02-05T08:00:00Z convctl --store "$T/other.json" add x >/dev/null
 CONVCTL_NOW=2026-02-05T08:01:00Z convctl --store "$T/other.json" end >/dev/null
 
-test_expect 'bash: conversation ids for show, summarize, delete' '
+test_expect 'bash: conversation ids for show, prompt, summarize, delete' '
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	complete_bash convctl show "" >got && test_cmp want got &&
+	complete_bash convctl prompt --last 2 "" >got && test_cmp want got &&
 	complete_bash convctl summarize conv >got && test_cmp want got &&
 	complete_bash convctl delete --force conv-17702064 >got &&
 	test "$(cat got)" = conv-1770206400000 &&
@@ -135,5 +136,44 @@ test_expect 'fish: completes commands, options, roles and ids' '
 	    cut -f1 | sort >got &&
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	test_cmp want got
+'
+# complete_zsh LINE: what zsh offers at the end of LINE, sorted, once each
+complete_zsh() {
+	rm -f "$T/zsh.out" && touch "$T/zsh.out" &&
+	timeout 30 zsh -f "$top/tests/helpers/zsh-complete.zsh" "$comp" \
+	    "$T/zsh.out" "$1" && sort -u "$T/zsh.out" | sed '/^$/d'
+}
+
+# issue 15: ids of the store the line names, for the new commands too
+test_expect 'zsh: ids from the store -s names, else CONVCTL_STORE' '
+	complete_zsh "convctl -s $T/other.json show " >got &&
+	test "$(cat got)" = conv-1770278400000 &&
+	complete_zsh "convctl --store=$T/other.json show " >got &&
+	test "$(cat got)" = conv-1770278400000 &&
+	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
+	complete_zsh "convctl resume " >got && test_cmp want got &&
+	CONVCTL_STORE=$T/other.json complete_zsh "convctl fork " >got &&
+	test "$(cat got)" = conv-1770278400000
+'
+
+test_expect 'bash: ids for the first operand of title, edit, fork, tag, resume, pin' '
+	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
+	for c in title edit fork tag resume pin; do
+		complete_bash convctl $c "" >got && test_cmp want got || exit 1
+	done &&
+	complete_bash convctl edit conv-1770199200000 "" >got && test ! -s got &&
+	complete_bash convctl tag --remove conv-1770199200000 "" >got && test ! -s got &&
+	complete_bash convctl -s "$T/other.json" fork --at 2 "" >got &&
+	test "$(cat got)" = conv-1770278400000 &&
+	complete_bash convctl pin conv-1770199200000 "" >got && test_cmp want got
+'
+
+test_expect 'fish: ids with their titles, from the store -s names' '
+	fish -c "source $comp/convctl.fish; complete -C \"convctl title \"" >got &&
+	grep -q "^conv-1770206400000	" got && test "$(wc -l <got)" = 2 &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl -s $T/other.json resume \"" |
+	    cut -f1 >got && test "$(cat got)" = conv-1770278400000 &&
+	fish -c "source $comp/convctl.fish; complete -C \"convctl edit conv-1770199200000 \"" >got &&
+	! grep -q "^conv-" got
 '
 test_done

@@ -48,14 +48,13 @@ test_expect '--format openai is a chat-completions messages array' '
 test_expect 'openai: system stays system, a tool message becomes user text' '
 	CONVCTL_NOW=2026-02-04T17:27:02Z convctl add --role system "Be brief" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:27:03Z convctl add --role tool "42" >/dev/null &&
-	convctl prompt --format openai --last 2 >out &&
-	jq -c . out >got &&
+	convctl prompt --format openai | jq -c ".[4:]" >got &&
 	printf "%s\n" "[{\"role\":\"system\",\"content\":\"Be brief\"},{\"role\":\"user\",\"content\":\"Tool output:\\n42\"}]" >want &&
 	test_cmp want got
 '
 
 test_expect '--format markdown gives each message a section' '
-	convctl prompt --format markdown --last 3 >out &&
+	convctl prompt --format markdown --last 2 >out &&
 	cat >want <<-\EOF &&
 	## Current Conversation
 
@@ -89,7 +88,7 @@ test_expect '--last N keeps the newest N messages' '
 	printf "## Current Conversation\n[2026-02-04T17:27:03.000Z]\nTool: 42\n" >want &&
 	cmp want out &&
 	convctl prompt --format jsonl --last 3 | jq -r .content >got &&
-	printf "Bye\nBe brief\n42\n" >want && test_cmp want got &&
+	printf "Thanks\nsee you\nBye\nBe brief\n42\n" >want && test_cmp want got &&
 	convctl prompt >all && convctl prompt --last 100 | cmp all - &&
 	convctl prompt --last 0 >out && test ! -s out
 '
@@ -108,8 +107,9 @@ test_expect '--max-tokens keeps the newest whole messages that fit' '
 	convctl prompt --max-tokens 19 | cmp one - &&
 	convctl prompt --max-tokens 10 | cmp one - &&
 	convctl prompt --max-tokens 39 >out && test "$(grep -c "^User: " out)" = 3 &&
-	convctl prompt --max-tokens 9 >out && test ! -s out &&
-	convctl prompt --max-tokens 9 --format openai >out && echo "[]" >want && test_cmp want out
+	fails_with 1 convctl prompt --max-tokens 9 && test ! -s stdout &&
+	stderr_has "prompt: --max-tokens 9 leaves no room for the newest message" &&
+	fails_with 1 convctl prompt --max-tokens 9 --format openai && test ! -s stdout
 '
 
 test_expect '--max-tokens and --last together: the tighter one wins' '
@@ -136,7 +136,7 @@ test_expect 'bad options are usage errors' '
 	stderr_has "--last expects a whole number" &&
 	fails_with 2 convctl prompt --max-tokens -5 &&
 	stderr_has "--max-tokens expects a whole number" &&
-	fails_with 2 convctl prompt extra
+	fails_with 2 convctl prompt one two
 '
 
 test_expect 'prompt never writes the store' '
@@ -148,6 +148,55 @@ test_expect 'prompt -h prints the usage and options and exits 0' '
 	convctl prompt -h >out &&
 	grep -q "^usage: convctl prompt" out &&
 	convctl help prompt | cmp out -
+'
+
+# issue 15: never an empty prompt; the newest message is cut from its start
+test_expect '--max-tokens cuts a newest message too large alone, and says so' '
+	rm -f "$S" &&
+	CONVCTL_NOW=2026-02-04T10:00:03Z convctl add "$(printf "%0200d" 9)" >/dev/null &&
+	convctl prompt --max-tokens 20 >out 2>err &&
+	printf "## Current Conversation\n[2026-02-04T10:00:03.000Z]\nUser: [... 182 characters cut ...]\n000000000000000009\n" >want &&
+	cmp want out &&
+	grep -qx "convctl: prompt: the newest message alone is over --max-tokens 20: its first 182 characters are cut" err &&
+	convctl prompt --max-tokens 20 --format jsonl 2>/dev/null | jq -r .content >got &&
+	printf "[... 182 characters cut ...]\n000000000000000009\n" >want &&
+	test_cmp want got &&
+	convctl prompt --max-tokens 1000 >out 2>err && test ! -s err &&
+	grep -q "^User: 0*9$" out
+'
+
+# issue 15: the system messages that open a conversation stay
+test_expect '--last and --max-tokens keep the opening system messages' '
+	rm -f "$S" &&
+	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add -r system "Be brief" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:01Z convctl add "one" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:02Z convctl add -r assistant "two" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:03Z convctl add -r system "Now be long" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:04Z convctl add "three" >/dev/null &&
+	convctl prompt --format jsonl --last 1 | jq -r .content >got &&
+	printf "Be brief\nthree\n" >want && test_cmp want got &&
+	convctl prompt --format jsonl --last 2 | jq -r .content >got &&
+	printf "Be brief\ntwo\nNow be long\nthree\n" >want && test_cmp want got &&
+	convctl prompt --format openai --last 0 | jq -c "map(.role)" >got &&
+	echo "[\"system\"]" >want && test_cmp want got &&
+	convctl prompt --format jsonl --max-tokens 21 | jq -r .content >got &&
+	printf "Be brief\nthree\n" >want && test_cmp want got &&
+	fails_with 1 convctl prompt --max-tokens 8 &&
+	stderr_has "the system messages that open the conversation take 11 tokens, more than --max-tokens 8"
+'
+
+# issue 15: any conversation, ended or active
+test_expect 'prompt ID prints that conversation, ended or active' '
+	CONVCTL_NOW=2026-02-04T11:01:00Z convctl end >/dev/null &&
+	convctl prompt >out && test ! -s out &&
+	convctl prompt conv-1770202800000 --last 1 >out &&
+	printf "## Current Conversation\n[2026-02-04T11:00:00.000Z]\nSystem: Be brief\n\n[2026-02-04T11:00:04.000Z]\nUser: three\n" >want &&
+	cmp want out &&
+	convctl prompt --format openai conv-1770202800000 | jq -e "length == 5" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:02:00Z convctl add "four" >/dev/null &&
+	convctl prompt "$(convctl show --json | jq -r .id)" | cmp - "$(convctl prompt >p; echo p)" &&
+	fails_with 1 convctl prompt conv-404 &&
+	stderr_has "prompt: no conversation '\''conv-404'\'' in" && test ! -s stdout
 '
 
 test_done

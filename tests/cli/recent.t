@@ -42,8 +42,8 @@ test_expect 'recent -n N keeps the newest N' '
 test_expect 'recent --json has the documented shape' '
 	convctl recent --json >out &&
 	jq -e "type == \"array\" and length == 3 and
-	    all(.[]; keys_unsorted == [\"id\",\"title\",\"summary\",\"startedAt\",\"endedAt\",\"messageCount\"])" out >/dev/null &&
-	echo "{\"id\":\"c-mid\",\"title\":\"Middle\",\"summary\":\"the middle one\",\"startedAt\":\"2026-01-02T00:00:00.000Z\",\"endedAt\":\"2026-01-05T00:00:00.000Z\",\"messageCount\":2}" >want &&
+	    all(.[]; keys_unsorted == [\"id\",\"title\",\"summary\",\"startedAt\",\"endedAt\",\"messageCount\",\"tags\",\"pinned\"])" out >/dev/null &&
+	echo "{\"id\":\"c-mid\",\"title\":\"Middle\",\"summary\":\"the middle one\",\"startedAt\":\"2026-01-02T00:00:00.000Z\",\"endedAt\":\"2026-01-05T00:00:00.000Z\",\"messageCount\":2,\"tags\":[],\"pinned\":false}" >want &&
 	jq -c ".[1]" out >got && test_cmp want got &&
 	test "$(jq -c "[.[].id]" out)" = "[\"c-new\",\"c-mid\",\"c-old\"]" &&
 	test "$(jq -c ".[0].title, .[0].summary" out | tr "\n" " ")" = "null null "

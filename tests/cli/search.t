@@ -96,4 +96,17 @@ test_expect 'a bad pattern, role or time is a usage error' '
 	fails_with 2 convctl search --since yesterday x && stderr_has "--since" &&
 	fails_with 2 convctl search "" && stderr_has "empty query"
 '
+# issue 15: Chatsidian's "filter by tools used"
+test_expect '--tool keeps only messages whose toolsUsed names that tool' '
+	export CONVCTL_STORE=$T/tools.json &&
+	CONVCTL_NOW=2026-03-01T10:00:00Z convctl add -r assistant --tool read_file --tool edit_file "edited the list" >/dev/null &&
+	CONVCTL_NOW=2026-03-01T10:00:01Z convctl add -r assistant --tool read_file "read the list" >/dev/null &&
+	CONVCTL_NOW=2026-03-01T10:00:02Z convctl add "the list, again" >/dev/null &&
+	convctl search --tool edit_file list | cut -f 4 >got &&
+	echo "edited the list" >want && test_cmp want got &&
+	convctl search --tool read_file --json list | jq -r ".[].line" >got &&
+	printf "edited the list\nread the list\n" >want && test_cmp want got &&
+	convctl search --tool read list >got && test ! -s got &&
+	convctl search list | wc -l | grep -qx 3
+'
 test_done

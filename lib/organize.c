@@ -1,0 +1,344 @@
+/*
+ * organize.c - what a person does to any conversation, active or ended:
+ * title it by hand, resume, edit or fork it, tag and pin it; and the marks
+ * these leave that the lifecycle and the summarizers read (convctl(5)).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* the marks, as convctl(5) documents them */
+#define F_HAND_TITLE	"titleByHand"	/* true: set by `title`, kept */
+#define F_STALE		"summaryStale"	/* true: changed since summarized */
+#define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
+#define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
+#define F_TAGS		"tags"		/* Chatsidian's array of strings */
+#define F_PINNED	"pinned"	/* true: the rolling limit skips it */
+
+/* a mark that is true; the quick look first, for a store's thousands */
+static int
+conv_flag(struct conv *c, const char *name, const char *quoted)
+{
+	if (!conv_may_hold(c, quoted))
+		return 0;
+	return json_is_true(json_object_get(conv_head(c), name));
+}
+
+int
+conv_title_by_hand(struct conv *c)
+{
+	return conv_flag(c, F_HAND_TITLE, "\"" F_HAND_TITLE "\"");
+}
+
+int
+conv_summary_stale(struct conv *c)
+{
+	return conv_flag(c, F_STALE, "\"" F_STALE "\"");
+}
+
+int
+conv_pinned(struct conv *c)
+{
+	return conv_flag(c, F_PINNED, "\"" F_PINNED "\"");
+}
+
+json_t *
+conv_tags(struct conv *c)
+{
+	json_t *t;
+
+	if (!conv_may_hold(c, "\"" F_TAGS "\""))
+		return NULL;
+	t = json_object_get(conv_head(c), F_TAGS);
+	return json_is_array(t) ? t : NULL;
+}
+
+int
+conv_has_tag(struct conv *c, const char *tag)
+{
+	json_t *t = conv_tags(c), *v;
+	size_t i;
+
+	json_array_foreach(t, i, v)
+		if (json_is_text(v) && strcmp(json_string_value(v), tag) == 0)
+			return 1;
+	return 0;
+}
+
+int64_t
+conv_idle_from(struct conv *c)
+{
+	int64_t from = conv_last_activity(c), t;
+	const char *s;
+
+	if (conv_started(c) > from)
+		from = conv_started(c);	/* a fork: its copied messages are older */
+	if (conv_may_hold(c, "\"" F_RESUMED "\"") &&
+	    (s = json_str(conv_head(c), F_RESUMED, NULL)) != NULL &&
+	    ts_parse(s, &t) == 0 && t > from)
+		from = t;
+	return from;
+}
+
+void
+conv_mark_summarized(json_t *obj, int title_too)
+{
+	json_object_del(obj, F_STALE);
+	if (title_too)
+		json_object_del(obj, F_HAND_TITLE);
+}
+
+/* changed by hand: a summary there is no longer of what is there */
+static void
+mark_stale(struct conv *c)
+{
+	if (conv_summary(c) != NULL || conv_title(c) != NULL)
+		json_object_set_new(conv_json(c), F_STALE, json_true());
+}
+
+static int
+check_text(const char *what, const char *s, size_t len, struct error *e)
+{
+	long bad;
+
+	if (len == 0)
+		return error_set(e, "empty %s", what);
+	if ((bad = utf8_invalid_at(s, len)) >= 0)
+		return error_set(e, "%s is not valid UTF-8 at byte %ld", what, bad);
+	return 0;
+}
+
+int
+conv_set_title(struct conv *c, const char *title, struct error *e)
+{
+	json_t *obj = conv_json(c);
+
+	if (check_text("title", title, strlen(title), e) < 0)
+		return -1;
+	json_object_set_new(obj, "title", json_string(title));
+	json_object_set_new(obj, F_HAND_TITLE, json_true());
+	return conv_refresh(c, e);
+}
+
+int
+conv_resume(struct store *st, struct conv *c, int64_t now, struct error *e)
+{
+	char ts[TS_LEN];
+	json_t *obj;
+
+	if (conv_ended(c) < 0)
+		return error_set(e, "conversation '%s' is already active",
+		    conv_id(c));
+	if (store_load_active(st, e) < 0)
+		return -1;
+	if (store_active(st) != NULL)
+		return error_set(e, "conversation '%s' is active; end it first",
+		    conv_id(store_active(st)));
+	obj = conv_json(c);
+	ts_format(now, ts);
+	json_object_set_new(obj, "endedAt", json_null());
+	json_object_set_new(obj, F_RESUMED, json_string(ts));
+	mark_stale(c);
+	return conv_refresh(c, e);
+}
+
+/* "1", "-1", "+2": a whole number, else 0 */
+static long
+position(const char *s)
+{
+	char *end;
+	long n;
+
+	if (*s == '\0')
+		return 0;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (*end != '\0' || errno != 0 || (*s != '-' && *s != '+' &&
+	    (*s < '0' || *s > '9')))
+		return 0;
+	return n;
+}
+
+long
+conv_message_find(struct conv *c, const char *ref, struct error *e)
+{
+	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
+	size_t i, n = json_array_size(msgs);
+	const char *id;
+	long p;
+
+	json_array_foreach(msgs, i, m)
+		if ((id = json_str(m, "id", NULL)) != NULL && strcmp(id, ref) == 0)
+			return (long)i;
+	if ((p = position(ref)) == 0) {
+		error_set(e, "no message '%s' in conversation '%s'", ref,
+		    conv_id(c));
+		return -1;
+	}
+	if ((p > 0 && (size_t)p > n) || (p < 0 && (size_t)-p > n)) {
+		error_set(e, "no message %ld in conversation '%s' (it has %zu)",
+		    p, conv_id(c), n);
+		return -1;
+	}
+	return p > 0 ? p - 1 : (long)n + p;
+}
+
+int
+conv_edit(struct conv *c, long i, const char *text, size_t len,
+    struct error *e)
+{
+	json_t *msgs = json_object_get(conv_json(c), "messages");
+
+	if (text == NULL) {
+		json_array_remove(msgs, (size_t)i);
+	} else {
+		if (check_text("message", text, len, e) < 0)
+			return -1;
+		json_object_set_new(json_array_get(msgs, (size_t)i), "content",
+		    json_stringn(text, len));
+	}
+	mark_stale(c);
+	return conv_refresh(c, e);
+}
+
+struct conv *
+conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
+    struct error *e)
+{
+	json_t *from = json_object_get(conv_json(src), "messages"), *msgs, *m;
+	json_t *obj;
+	char ts[TS_LEN], *id;
+	int64_t at;
+	size_t i;
+
+	if (store_load_active(st, e) < 0)
+		return NULL;
+	if (store_active(st) != NULL) {
+		error_set(e, "conversation '%s' is active; end it first",
+		    conv_id(store_active(st)));
+		return NULL;
+	}
+	msgs = json_array();
+	for (i = 0; (long)i <= upto && i < json_array_size(from); i++) {
+		m = json_deep_copy(json_array_get(from, i));
+		if (ts_parse(json_str(m, "timestamp", NULL), &at) < 0)
+			at = now;	/* the shape was checked: not reached */
+		id = message_new_id(msgs, at);
+		json_object_set_new(m, "id", json_string(id));
+		free(id);
+		json_array_append_new(msgs, m);
+	}
+	ts_format(now, ts);
+	if ((id = conv_new_id(st, now, e)) == NULL) {
+		json_decref(msgs);
+		return NULL;
+	}
+	obj = json_pack("{s:s, s:s, s:n, s:n, s:n, s:s, s:o}", "id", id,
+	    "startedAt", ts, "endedAt", "title", "summary", F_FORKED,
+	    conv_id(src), "messages", msgs);
+	free(id);
+	return store_append(st, obj, e);
+}
+
+/* tags[0..n) as the store keeps them: strings, not empty, UTF-8 */
+static int
+check_tags(char *const *tags, size_t n, struct error *e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (*tags[i] == '\0' ||
+		    utf8_invalid_at(tags[i], strlen(tags[i])) >= 0)
+			return error_set(e, "tag '%s' is empty or not UTF-8",
+			    tags[i]);
+	return 0;
+}
+
+int
+conv_tag(struct conv *c, char *const *tags, size_t n, int remove,
+    int *changed, struct error *e)
+{
+	json_t *obj = conv_json(c), *t = json_object_get(obj, F_TAGS), *v;
+	size_t i, j;
+
+	*changed = 0;
+	if (check_tags(tags, n, e) < 0)
+		return -1;
+	if (t != NULL && !json_is_array(t))
+		return error_set(e, "conversation '%s': its tags are not an array; "
+		    "left as they are", conv_id(c));
+	if (t == NULL) {
+		if (remove)
+			return 0;
+		t = json_array();
+		json_object_set_new(obj, F_TAGS, t);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < json_array_size(t); j++) {
+			v = json_array_get(t, j);
+			if (json_is_text(v) &&
+			    strcmp(json_string_value(v), tags[i]) == 0)
+				break;
+		}
+		if (remove && j < json_array_size(t)) {
+			json_array_remove(t, j);
+			*changed = 1;
+		} else if (!remove && j == json_array_size(t)) {
+			json_array_append_new(t, json_string(tags[i]));
+			*changed = 1;
+		}
+	}
+	return 0;
+}
+
+int
+conv_pin(struct conv *c, int on, int *changed)
+{
+	json_t *obj = conv_json(c);
+
+	*changed = conv_pinned(c) != on;
+	if (on)
+		json_object_set_new(obj, F_PINNED, json_true());
+	else
+		json_object_del(obj, F_PINNED);
+	return 0;
+}
+
+void
+render_switch(struct buf *b, struct conv *c, const char *ended, int json)
+{
+	json_t *o;
+
+	if (!json) {
+		buf_addf(b, "%s\n", conv_id(c));
+		return;
+	}
+	o = json_pack("{s:s, s:s?, s:O?}", "id", conv_id(c), "ended", ended,
+	    "forkedFrom", json_object_get(conv_json(c), F_FORKED));
+	json_dump_buf(b, o);
+	buf_addc(b, '\n');
+	json_decref(o);
+}
+
+void
+render_tags(struct buf *b, struct conv *c, int json)
+{
+	json_t *t = conv_tags(c), *v, *arr;
+	size_t i;
+
+	if (!json) {
+		json_array_foreach(t, i, v)
+			if (json_is_text(v))
+				buf_addf(b, "%s\n", json_string_value(v));
+		return;
+	}
+	arr = json_array();
+	json_array_foreach(t, i, v)
+		if (json_is_text(v))
+			json_array_append(arr, v);
+	json_dump_buf(b, arr);
+	buf_addc(b, '\n');
+	json_decref(arr);
+}

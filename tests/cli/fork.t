@@ -1,0 +1,60 @@
+#!/bin/sh
+# fork: a conversation copied, up to a message, into a new active one
+. "$(dirname "$0")/../lib.sh"
+
+conv() {	# conv ID: the stored conversation, compact
+	jq -c --arg id "$1" ".conversations[] | select(.id == \$id)" "$CONVCTL_STORE"
+}
+
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "one" >/dev/null
+CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant --tool grep "two" >/dev/null
+CONVCTL_NOW=2026-02-04T10:00:02Z convctl add "three" >/dev/null
+CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
+CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "busy" >/dev/null
+a=conv-1770199200000 b=conv-1770202800000
+
+test_expect 'a bad message, an unknown id or --dry-run change nothing' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl fork $a --at 4 &&
+	stderr_has "convctl: fork: no message 4 in conversation" &&
+	fails_with 1 convctl fork conv-404 &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl fork -n $a >out &&
+	test "$(cat out)" = conv-1770206400000 &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'fork --at 2: a new active conversation of copies, new ids' '
+	orig=$(conv $a) &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl fork $a --at 2 --json >out &&
+	jq -e ".id == \"conv-1770206400000\" and .ended == \"$b\" and .forkedFrom == \"$a\"" out >/dev/null &&
+	f=conv-1770206400000 &&
+	test "$(conv $a)" = "$orig" &&
+	conv $f | jq -e ".endedAt == null and .forkedFrom == \"'$a'\" and
+	    .startedAt == \"2026-02-04T12:00:00.000Z\" and
+	    (.messages | map(.content) == [\"one\", \"two\"]) and
+	    .messages[1].toolsUsed == [\"grep\"]" >/dev/null &&
+	jq -r ".conversations[].messages[].id" "$CONVCTL_STORE" | sort | uniq -d >dups &&
+	test ! -s dups
+'
+
+test_expect 'the one active before was ended and summarized' '
+	conv $b | jq -e ".endedAt == \"2026-02-04T11:00:00.000Z\" and .summary != null" >/dev/null
+'
+
+test_expect 'the next add joins the fork; the idle timeout counts from its start' '
+	CONVCTL_NOW=2026-02-04T12:05:00Z convctl add "three, differently" >out &&
+	test "$(cat out)" = conv-1770206400000 &&
+	convctl prompt --format jsonl | jq -r .content >got &&
+	printf "one\ntwo\nthree, differently\n" >want && test_cmp want got
+'
+
+test_expect 'fork of the active one, whole, by default; --at takes an id' '
+	CONVCTL_NOW=2026-02-04T13:00:00Z convctl fork conv-1770206400000 >out &&
+	g=$(cat out) && test "$g" = conv-1770210000000 &&
+	test "$(conv $g | jq ".messages | length")" = 3 &&
+	mid=$(conv $a | jq -r ".messages[0].id") &&
+	CONVCTL_NOW=2026-02-04T13:01:00Z convctl fork --no-summary $a --at "$mid" >out &&
+	test "$(conv "$(cat out)" | jq -c "[.messages[].content]")" = "[\"one\"]" &&
+	test "$(conv $g | jq -r .summary)" = null
+'
+test_done

@@ -1,0 +1,65 @@
+#!/bin/sh
+# resume: an ended conversation active again; the one active before ended
+# as end ends it; the idle timeout counts from the resume
+. "$(dirname "$0")/../lib.sh"
+
+field() {	# field ID NAME: the stored value, "null" when absent or null
+	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+}
+
+CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Plan the trip" >/dev/null
+CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant "Where to?" >/dev/null
+CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
+CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "Something else" >/dev/null
+a=conv-1770199200000 b=conv-1770202800000
+
+test_expect '--dry-run, an unknown id and the active one change nothing' '
+	snapshot "$CONVCTL_STORE" &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --dry-run $a >out &&
+	test "$(cat out)" = $a && unchanged "$CONVCTL_STORE" &&
+	fails_with 1 convctl resume conv-404 &&
+	stderr_has "convctl: resume: no conversation '\''conv-404'\''" &&
+	fails_with 1 convctl resume $b &&
+	stderr_has "resume: conversation '\''$b'\'' is already active" &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'resume ends the active one as end does, summary included' '
+	old_summary=$(field $a summary) && test "$old_summary" != null &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --json $a >out &&
+	jq -e ".id == \"$a\" and .ended == \"$b\"" out >/dev/null &&
+	test "$(field $b endedAt)" = 2026-02-04T11:00:00.000Z &&
+	test "$(field $b summary)" != null &&
+	test "$(field $a endedAt)" = null &&
+	test "$(field $a resumedAt)" = 2026-02-04T12:00:00.000Z &&
+	test "$(field $a summary)" = "$old_summary" &&
+	test "$(field $a summaryStale)" = true &&
+	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" "$CONVCTL_STORE")" = 1
+'
+
+test_expect 'an add right after joins it: the idle timeout counts from the resume' '
+	CONVCTL_NOW=2026-02-04T12:10:00Z convctl add "To Lisbon" >out &&
+	test "$(cat out)" = $a &&
+	convctl prompt --format jsonl | jq -r .content | tail -n 1 | grep -qx "To Lisbon"
+'
+
+test_expect 'the next end refreshes the stale summary' '
+	CONVCTL_NOW=2026-02-04T12:11:00Z convctl end >/dev/null &&
+	field $a summary | grep -q "3 messages" &&
+	test "$(field $a summaryStale)" = null
+'
+
+test_expect 'idle past the timeout after the resume, it ended at the resume' '
+	CONVCTL_NOW=2026-02-04T13:00:00Z convctl resume --no-summary $b >/dev/null &&
+	CONVCTL_NOW=2026-02-04T13:31:00Z convctl add "much later" >out &&
+	test "$(cat out)" != $b &&
+	test "$(field $b endedAt)" = 2026-02-04T13:00:00.000Z &&
+	test "$(field $b summaryStale)" = true
+'
+
+test_expect 'summarize --pending picks the stale one' '
+	convctl summarize --pending >out &&
+	cut -f 1 out | grep -qx $b &&
+	test "$(field $b summaryStale)" = null
+'
+test_done
