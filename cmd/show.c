@@ -49,7 +49,7 @@ show_exec(struct ctx *ctx)
 {
 	enum format f;
 	struct store *st = NULL;
-	struct conv *c;
+	struct conv *c = NULL;
 	struct error e;
 	struct buf out = { 0 };
 	int rc;
