@@ -27,7 +27,6 @@ struct conv {
 	size_t nmsg;
 	int64_t pos;		/* the order conversations were stored in */
 	int doomed;		/* store_remove() is taking it out */
-	int dirty;		/* changed (or new) since it was read */
 	void *be;		/* the engine's own record of it, or NULL */
 };
 
@@ -97,8 +96,6 @@ char *pg_uri_shown(const char *uri);
  * it takes) or, with obj NULL, by the caller; and put into st */
 struct conv *conv_new(void);
 void conv_free(struct conv *);
-/* fills c's cached fields from c->obj without marking it changed */
-int conv_cache(struct conv *, struct error *);
 void store_push(struct store *, struct conv *);
 /* the loaded conversation with this id, or NULL (no engine is asked) */
 struct conv *store_loaded(struct store *, const char *id);

@@ -34,9 +34,11 @@ struct pg_state {
 	int committed;		/* the next statement begins a transaction */
 };
 
-/* what a conversation's messages were in the database, to write only the
- * ones that changed: the SHA-256 of each one's text */
+/* what a conversation was in the database, to write only what changed
+ * (whoever changed it, however): the SHA-256 of its row's doc and of each
+ * message's text */
 struct pg_conv {
+	unsigned char doc[32];
 	size_t nmsg;
 	unsigned char hash[][32];
 };
@@ -445,9 +447,20 @@ out:
 	return rc;
 }
 
-/* c's messages as the database holds them, to tell later which changed */
+/* c without its messages, which have rows of their own: its row's doc */
 static void
-remember_messages(struct conv *c)
+doc_text(struct conv *c, struct buf *doc)
+{
+	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
+
+	json_object_set_new(c->obj, "messages", json_array());	/* in place */
+	json_dump_buf(doc, c->obj);
+	json_object_set_new(c->obj, "messages", msgs);
+}
+
+/* c as the database holds it (doc, its row's), to tell later what changed */
+static void
+remember(struct conv *c, const struct buf *doc)
 {
 	json_t *msgs = json_object_get(c->obj, "messages"), *m;
 	struct pg_conv *pc;
@@ -456,6 +469,7 @@ remember_messages(struct conv *c)
 
 	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
 	pc->nmsg = n;
+	sha256(doc->data, doc->len, pc->doc);
 	json_array_foreach(msgs, i, m) {
 		b.len = 0;
 		json_dump_buf(&b, m);
@@ -471,6 +485,7 @@ static int
 fill_full(struct store *st, struct conv *c, PGresult *r, int i,
     struct error *e)
 {
+	struct buf doc = { 0 };
 	json_t *obj, *msgs;
 
 	obj = scan_json(pq.getvalue(r, i, 2), (size_t)pq.getlength(r, i, 2));
@@ -486,9 +501,11 @@ fill_full(struct store *st, struct conv *c, PGresult *r, int i,
 	json_decref(c->obj);
 	c->obj = obj;
 	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
-	if (conv_cache(c, e) < 0)
+	if (conv_refresh(c, e) < 0)
 		return -1;
-	remember_messages(c);
+	doc_text(c, &doc);
+	remember(c, &doc);
+	buf_free(&doc);
 	return 0;
 }
 
@@ -702,22 +719,37 @@ first_changed(struct conv *c)
 	return i;
 }
 
-/* c's row, and its messages from the first that changed */
+/*
+ * c's row and its messages from the first that changed, when anything did:
+ * new, its doc or its messages not what was read. Found by comparing, so a
+ * change is written whether or not its maker called conv_refresh().
+ */
 static int
-write_conv(struct store *st, struct conv *c, struct error *e)
+sync_conv(struct store *st, struct conv *c, struct error *e)
 {
-	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
 	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, col[4] = { 0 };
+	struct pg_conv *pc = c->be;
 	char started[TS_LEN], ended[TS_LEN];
+	unsigned char h[32];
 	const char *p[7];
 	size_t k = 0;
 	PGresult *r;
 	int rc = -1;
 
-	/* the conversation without its messages, which have rows of their own */
-	json_object_set_new(c->obj, "messages", json_array());
-	json_dump_buf(&doc, c->obj);
-	json_object_set_new(c->obj, "messages", msgs);
+	if (c->obj == NULL)	/* listed, never read whole: unchanged */
+		return 0;
+	if (conv_refresh(c, e) < 0)
+		return -1;
+	doc_text(c, &doc);
+	if (pc != NULL) {
+		sha256(doc.data, doc.len, h);
+		k = first_changed(c);
+		if (memcmp(h, pc->doc, sizeof(h)) == 0 && k == pc->nmsg &&
+		    k == c->nmsg) {
+			rc = 0;
+			goto out;
+		}
+	}
 	buf_addf(&count, "%zu", c->nmsg);
 	p[0] = c->id;
 	p[1] = ts_param(c->started, started);
@@ -726,7 +758,7 @@ write_conv(struct store *st, struct conv *c, struct error *e)
 	p[4] = c->summary;
 	p[5] = count.data;
 	p[6] = doc.data;
-	if (c->be == NULL) {
+	if (pc == NULL) {
 		if ((r = run(st, "cannot store a conversation", "INSERT INTO "
 		    "@.conversations (id, started_at, ended_at, title, summary, "
 		    "message_count, doc) VALUES ($1, $2, $3, $4, $5, $6, $7) "
@@ -740,13 +772,11 @@ write_conv(struct store *st, struct conv *c, struct error *e)
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
 		    "WHERE id = $1", 7, p, e) < 0)
 			goto out;
-		k = first_changed(c);
 		buf_addf(&from, "%zu", k);
 		p[1] = from.data;
-		if (k < ((struct pg_conv *)c->be)->nmsg &&
-		    run_only(st, "cannot store messages", "DELETE FROM "
-		    "@.messages WHERE conversation = $1 AND seq >= $2", 2, p,
-		    e) < 0)
+		if (k < pc->nmsg && run_only(st, "cannot store messages",
+		    "DELETE FROM @.messages WHERE conversation = $1 AND "
+		    "seq >= $2", 2, p, e) < 0)
 			goto out;
 	}
 	if (k < c->nmsg) {
@@ -767,8 +797,7 @@ write_conv(struct store *st, struct conv *c, struct error *e)
 		    "AS t(id, role, at, doc, n)", 6, p, e) < 0)
 			goto out;
 	}
-	remember_messages(c);
-	c->dirty = 0;
+	remember(c, &doc);
 	rc = 0;
 out:
 	buf_free(&doc);
@@ -798,7 +827,7 @@ flush(struct store *st, struct error *e)
 		free(st->removed[i]);
 	st->nremoved = 0;
 	for (i = 0; i < st->n; i++)
-		if (st->conv[i]->dirty && write_conv(st, st->conv[i], e) < 0)
+		if (sync_conv(st, st->conv[i], e) < 0)
 			goto out;
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);

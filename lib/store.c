@@ -56,13 +56,6 @@ json_str(const json_t *obj, const char *key, size_t *len)
 int
 conv_refresh(struct conv *c, struct error *e)
 {
-	c->dirty = 1;
-	return conv_cache(c, e);
-}
-
-int
-conv_cache(struct conv *c, struct error *e)
-{
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *v;
 	size_t n = json_array_size(msgs);
 

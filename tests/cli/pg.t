@@ -66,6 +66,20 @@ session() {
 		step 2026-02-04T23:00:00Z delete conv-none
 		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
 		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
+		step 2026-02-04T23:00:30Z prompt --format jsonl conv-1770242400000
+		step 2026-02-04T23:00:30Z title conv-1770242400000 "Groceries"
+		step 2026-02-04T23:00:30Z tag conv-1770242400000 home food
+		step 2026-02-04T23:00:30Z pin conv-1770242400000
+		step 2026-02-04T23:00:30Z recent --json --tag food
+		step 2026-02-04T23:00:30Z search --tag home --tool edit_file milk
+		step 2026-02-04T23:00:40Z resume conv-1770242400000
+		step 2026-02-04T23:00:41Z edit conv-1770242400000 -1 "Added milk."
+		step 2026-02-04T23:00:42Z run --prompt "echo" -- echo
+		step 2026-02-04T23:00:43Z show --json
+		step 2026-02-04T23:00:44Z fork conv-1770242400000 --at 1
+		step 2026-02-04T23:00:45Z end
+		step 2026-02-04T23:00:46Z summarize --pending --json
+		step 2026-02-04T23:00:50Z migrate "$fix/chatgpt"
 		step 2026-02-04T23:01:00Z add --max-conversations 3 "a limit"
 		step 2026-02-04T23:01:00Z recent -n 20 --json
 		step 2026-02-04T23:02:00Z copy "$1" -
