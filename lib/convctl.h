@@ -470,6 +470,7 @@ struct llm_config {
 	enum llm_api api;
 	const char *base;		/* the API root, e.g. https://api.openai.com/v1 */
 	const char *model;
+	const char *model_hint;		/* what chooses the model, for a 404 */
 	const char *key;		/* NULL: no key is sent */
 	const char *ca_bundle;		/* NULL: the system's CA certificates */
 	double connect_timeout;		/* seconds */

@@ -183,7 +183,7 @@ default_model(const struct settings *st, const char **why)
 		return "gpt-4o-mini";
 	case SUMMARY_ANTHROPIC:
 		*why = "the anthropic summarizer's";
-		return "claude-3-5-haiku-latest";
+		return "claude-haiku-4-5";
 	default:
 		*why = "the summarizer asks no model";
 		return NULL;

@@ -65,6 +65,8 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 		l->ca_bundle = ca;
 	}
 	l->model = settings_get(st, SET_MODEL);	/* the summarizer's default */
+	l->model_hint = "the model setting chooses it: --model, CONVCTL_MODEL "
+	    "or model in the config file";
 	if (cf->kind == SUMMARY_ANTHROPIC) {
 		l->api = LLM_ANTHROPIC;
 		l->base = settings_get(st, SET_ANTHROPIC_BASE);

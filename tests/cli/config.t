@@ -82,7 +82,7 @@ test_expect 'a default computed from other settings is shown, and why' '
 	grep -qx "api_base           https://api.openai.com/v1  (default)" out &&
 	CONVCTL_CONFIG=$T/none ANTHROPIC_API_KEY=short convctl config >out &&
 	grep -qx "summarizer         anthropic  (default: anthropic_api_key is set)" out &&
-	grep -qx "model              claude-3-5-haiku-latest  (default: the anthropic summarizer'"'"'s)" out &&
+	grep -qx "model              claude-haiku-4-5  (default: the anthropic summarizer'"'"'s)" out &&
 	CONVCTL_CONFIG=$T/none CONVCTL_API_BASE=http://localhost:1/v1 \
 	    convctl config --json >out.json &&
 	jq -e ".settings.summarizer == {value: \"openai\", source: \"default\",
