@@ -63,9 +63,9 @@ test_expect 'a missing config file is said to be missing' '
 '
 
 test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
-	fails_with 1 convctl --idle-timeout abc add hi &&
+	fails_with 2 convctl --idle-timeout abc add hi &&
 	stderr_has "convctl: add: invalid --idle-timeout '"'"'abc'"'"': not a whole number" &&
-	fails_with 1 convctl --max-conversations -1 prune &&
+	fails_with 2 convctl --max-conversations -1 prune &&
 	stderr_has "invalid --max-conversations '"'"'-1'"'"': must be from 0 to" &&
 	printf "idle_timeout = soon\n" >bad.conf &&
 	CONVCTL_CONFIG=$T/bad.conf fails_with 1 convctl add hi &&

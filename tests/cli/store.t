@@ -316,9 +316,9 @@ test_expect 'a bad config file or setting is an error naming where it is' '
 	rm "$XDG_CONFIG_HOME/convctl/config" &&
 	CONVCTL_IDLE_TIMEOUT=-5 fails_with 1 convctl add y &&
 	stderr_has "invalid CONVCTL_IDLE_TIMEOUT '\''-5'\''" &&
-	fails_with 1 convctl --idle-timeout x add y &&
+	fails_with 2 convctl --idle-timeout x add y &&
 	stderr_has "invalid --idle-timeout '\''x'\''" &&
-	fails_with 1 convctl --wait forever add y &&
+	fails_with 2 convctl --wait forever add y &&
 	unchanged "$S"
 '
 
