@@ -121,7 +121,7 @@ enum setting_source { SRC_DEFAULT, SRC_FILE, SRC_ENV, SRC_FLAG };
 extern const struct name_table setting_sources[]; /* "config file", ... */
 enum setting_type {
 	SETTING_STRING,
-	SETTING_PATH,		/* a file's path, taken as it is */
+	SETTING_PATH,		/* a file's path; in the config file ~/ is $HOME/ */
 	SETTING_SECRET,		/* masked when shown; its file must be 0600 */
 	SETTING_WHOLE,		/* a whole number from min to max */
 	SETTING_NUMBER,		/* fractions allowed, from min to max */

@@ -297,6 +297,27 @@ warn(struct settings *st, const char *fmt, ...)
 }
 
 /*
+ * A path in the config file as a shell would read it: a leading ~/ (or a
+ * lone ~) is $HOME. No shell reads the file, and a ./~/ directory made
+ * beside wherever convctl ran is never what was meant. Caller frees.
+ */
+static char *
+config_path_value(const char *v)
+{
+	const char *home = getenv("HOME");
+	struct buf b = { 0 };
+
+	if (v[0] != '~' || (v[1] != '/' && v[1] != '\0') || home == NULL ||
+	    *home == '\0')
+		return xstrdup(v);
+	buf_adds(&b, home);
+	while (b.len > 1 && b.data[b.len - 1] == '/')
+		b.data[--b.len] = '\0';
+	buf_adds(&b, v + 1);
+	return buf_detach(&b);
+}
+
+/*
  * key = value lines; '#' starts a comment line; a value may be put in
  * double quotes to keep its outer spaces. An unknown key is a warning, so
  * that a typo, or a key a newer convctl knows, does not stop every command.
@@ -305,7 +326,7 @@ static int
 load_file(struct settings *st, const char *path, struct error *e)
 {
 	FILE *f;
-	char *line = NULL, *p, *key, *val, *eq;
+	char *line = NULL, *p, *key, *val, *eq, *path_val;
 	size_t cap = 0, len;
 	int lineno = 0, rc = -1, has_secret = 0;
 	enum setting s;
@@ -339,7 +360,12 @@ load_file(struct settings *st, const char *path, struct error *e)
 		}
 		if (setting_table[s].type == SETTING_SECRET)
 			has_secret = 1;
-		settings_set(st, s, val, SRC_FILE);
+		if (setting_table[s].type == SETTING_PATH) {
+			path_val = config_path_value(val);
+			settings_set(st, s, path_val, SRC_FILE);
+			free(path_val);
+		} else
+			settings_set(st, s, val, SRC_FILE);
 	}
 	if (ferror(f)) {
 		error_errno(e, "cannot read config '%s'", path);

@@ -153,4 +153,14 @@ test_expect 'every setting with a flag is in --help' '
 test_expect 'config takes no operand' '
 	fails_with 2 convctl config extra && stderr_has "unexpected argument"
 '
+test_expect 'a leading ~/ in a config path is HOME, as a shell reads it' '
+	mkdir -p "$XDG_CONFIG_HOME/convctl" work &&
+	printf "store = ~/tilde/store.json\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	(cd work && unset CONVCTL_STORE && convctl add "by the config" >/dev/null &&
+	 convctl config | grep -qx "store  *$HOME/tilde/store.json  (config file)") &&
+	rm "$XDG_CONFIG_HOME/convctl/config" &&
+	test ! -e work/~ && test ! -e "$T/~" &&
+	jq -e ".conversations[0].messages[0].content == \"by the config\"" "$HOME/tilde/store.json" >/dev/null
+'
+
 test_done
