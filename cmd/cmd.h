@@ -109,6 +109,9 @@ int cmd_commit_pruned(struct ctx *, struct store *, char ***ids, size_t *n);
 /* commits when asked to, then prints ids[0..n) (--json: as an array) */
 int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
     size_t n);
+/* --color WHEN: *on when stdout is to be coloured (auto: a terminal, TERM
+ * set and not dumb, no NO_COLOR) */
+int cmd_colour(const struct ctx *, int *on);
 /* writes s[0..len) to stdout */
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */

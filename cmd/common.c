@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
@@ -243,4 +244,35 @@ cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
 	duration_format(last - clock, behind);
 	cmd_error(ctx, "warning: the clock (%s) is %s before the last message "
 	    "(%s); %s at the last message's time", c, behind, l, done);
+}
+
+enum { COLOUR_AUTO, COLOUR_ALWAYS, COLOUR_NEVER };
+static const struct name_table colour_whens[] = {
+	{ "auto", COLOUR_AUTO }, { "always", COLOUR_ALWAYS },
+	{ "never", COLOUR_NEVER }, { NULL, 0 },
+};
+
+/* as git and grep: auto colours only for a person at a terminal that can
+ * show it and who has not said no (NO_COLOR, https://no-color.org) */
+int
+cmd_colour(const struct ctx *ctx, int *on)
+{
+	const char *when = args_get(&ctx->args, "color");
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+	struct buf names = { 0 };
+	int w = COLOUR_AUTO, rc;
+
+	if (when != NULL && enum_parse(colour_whens, when, &w) < 0) {
+		enum_list(&names, colour_whens);
+		rc = cmd_usage_error(ctx, "--color expects %s, not '%s'",
+		    names.data, when);
+		buf_free(&names);
+		return rc;
+	}
+	if (w == COLOUR_AUTO)
+		*on = isatty(STDOUT_FILENO) && (no == NULL || *no == '\0') &&
+		    term != NULL && *term != '\0' && strcmp(term, "dumb") != 0;
+	else
+		*on = w == COLOUR_ALWAYS;
+	return 0;
 }
