@@ -276,13 +276,15 @@ llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
 	struct buf out = { 0 }, why = { 0 };
 	const char *type, *refusal;
 	size_t i, rlen;
-	int rc = -1;
+	int rc = -1, line, column;
 
 	*text = NULL;
 	root = json_loadb(body != NULL ? body : "", len, 0, &je);
 	if (root == NULL) {
+		json_error_place(body != NULL ? body : "", len, &je, &line,
+		    &column);
 		error_set(e, "malformed reply from '%s': not JSON (line %d, "
-		    "column %d: %s)", url, je.line, je.column, je.text);
+		    "column %d: %s)", url, line, column, je.text);
 		return -1;
 	}
 	if ((rc = stop_reason(api, url, root, e)) < 0)

@@ -336,14 +336,16 @@ load_json(struct store *st, struct error *e)
 {
 	json_error_t je;
 	json_t *root;
-	int rc = -1;
+	int rc = -1, line, column;
 
 	root = scan_json(st->data, st->len);
 	if (root == NULL)
 		root = json_loadb(st->data, st->len, JSON_LOAD_FLAGS, &je);
-	if (root == NULL)
-		return error_set(e, "'%s':%d:%d: %s", st->path, je.line,
-		    je.column, je.text);
+	if (root == NULL) {
+		json_error_place(st->data, st->len, &je, &line, &column);
+		return error_set(e, "'%s':%d:%d: %s", st->path, line, column,
+		    je.text);
+	}
 	if (adopt(st, root, e) < 0)
 		error_in_file(e, st->path);
 	else
