@@ -112,8 +112,10 @@ int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
 /* --color WHEN: *on when stdout is to be coloured (auto: a terminal, TERM
  * set and not dumb, no NO_COLOR) */
 int cmd_colour(const struct ctx *, int *on);
-/* writes s[0..len) to stdout */
+/* writes s[0..len) to stdout; a failure is said once */
 int cmd_print(const struct ctx *, const char *s, size_t len);
+/* cmd_print has said that stdout failed: main.c need not say it again */
+int cmd_stdout_reported(void);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */

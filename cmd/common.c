@@ -181,15 +181,25 @@ cmd_finish_ids(struct ctx *ctx, struct store *st, int commit, char **ids,
 	return rc;
 }
 
+static int stdout_reported;	/* cmd_print has said stdout failed */
+
 int
 cmd_print(const struct ctx *ctx, const char *s, size_t len)
 {
 	if (fwrite(s, 1, len, stdout) != len) {
-		cmd_error(ctx, "cannot write to standard output: %s",
-		    strerror(errno));
+		if (!stdout_reported)
+			cmd_error(ctx, "cannot write to standard output: %s",
+			    strerror(errno));
+		stdout_reported = 1;
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+int
+cmd_stdout_reported(void)
+{
+	return stdout_reported;
 }
 
 int

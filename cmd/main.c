@@ -277,7 +277,11 @@ main(int argc, char **argv)
 			settings_set(&ctx.settings, (enum setting)code,
 			    flags.value[code], SRC_FLAG);
 	rc = run(&ctx, argc, argv);
-	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
+	/* what is still buffered fails again: said once, by cmd_print */
+	if (cmd_stdout_reported()) {
+		if (rc == EXIT_OK)
+			rc = EXIT_FAIL;
+	} else if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 out:
 	args_free(&ctx.args);
