@@ -103,6 +103,7 @@ enum setting {
 	SET_MAX_CONVERSATIONS,
 	SET_WAIT,		/* seconds */
 	SET_SUMMARIZER,
+	SET_IDLE_SUMMARY,	/* pending or add, for a network summarizer */
 	SET_API_BASE,
 	SET_MODEL,
 	SET_API_KEY,
@@ -518,6 +519,17 @@ enum summary_setup {
 	SUMMARY_SETUP_BAD_FLAG,		/* the summarizer flag names none */
 	SUMMARY_SETUP_BAD_SETTING,	/* a setting (or flag value) is wrong */
 };
+/*
+ * A conversation the idle boundary ended is summarized by the add that
+ * crossed it (after its write, no lock held) when the summarizer is local
+ * (offline), or when the idle_summary setting says "add" for a network
+ * one; by default a network summarizer leaves it pending, for the next end
+ * or summarize --pending.
+ */
+enum idle_summary { IDLE_SUMMARY_PENDING, IDLE_SUMMARY_ADD };
+extern const struct name_table idle_summaries[];	/* "pending", "add" */
+int summary_at_idle_end(const struct summary_config *,
+    const struct settings *, struct error *);	/* 1 yes, 0 no, -1 e */
 /* the flags set in st (as SRC_FLAG), then summary_config_load */
 enum summary_setup summary_config_resolve(struct summary_config *,
     struct settings *st, const struct summary_flags *, struct error *);

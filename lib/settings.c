@@ -63,6 +63,12 @@ const struct setting_row setting_table[SET_COUNT] = {
 		.names = summary_kinds, .compute = default_summarizer,
 		.help = "what titles and summarizes a conversation",
 	},
+	[SET_IDLE_SUMMARY] = {
+		.key = "idle_summary", .env = "CONVCTL_IDLE_SUMMARY",
+		.type = SETTING_ENUM, .names = idle_summaries, .def = "pending",
+		.help = "who summarizes a conversation the idle timeout ended, "
+		    "with a network summarizer: pending or add",
+	},
 	[SET_API_BASE] = {
 		.key = "api_base", .flag = "api-base", .arg = "URL",
 		.env = "CONVCTL_API_BASE", .type = SETTING_STRING,

@@ -96,6 +96,32 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	return 0;
 }
 
+const struct name_table idle_summaries[] = {
+	{ "pending", IDLE_SUMMARY_PENDING }, { "add", IDLE_SUMMARY_ADD },
+	{ NULL, 0 },
+};
+
+/* a local summary costs the add nothing to speak of; a network one is a
+ * request the add would wait on, which the user asks for */
+int
+summary_at_idle_end(const struct summary_config *cf,
+    const struct settings *st, struct error *e)
+{
+	int v;
+
+	switch (cf->kind) {
+	case SUMMARY_OFFLINE:
+		return 1;
+	case SUMMARY_OPENAI:
+	case SUMMARY_ANTHROPIC:
+		if (settings_enum(st, SET_IDLE_SUMMARY, &v, e) < 0)
+			return -1;
+		return v == IDLE_SUMMARY_ADD;
+	default:
+		return 0;
+	}
+}
+
 enum summary_setup
 summary_config_resolve(struct summary_config *cf, struct settings *st,
     const struct summary_flags *fl, struct error *e)
