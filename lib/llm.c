@@ -235,7 +235,7 @@ request_body(const struct llm_config *cf, const char *system, const char *user,
  * Why the model stopped, when it did not finish: OpenAI's
  * choices[0].finish_reason, Anthropic's stop_reason. -2: the reply was cut
  * at the token bound ("length", "max_tokens"); -1: a refusal ("refusal",
- * "content_filter"), quoting the text it gave if any; 0: it finished.
+ * "content_filter"), named as the API named it; 0: it finished.
  */
 static int
 stop_reason(enum llm_api api, const char *url, json_t *root, struct error *e)
