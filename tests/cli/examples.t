@@ -81,4 +81,14 @@ test_expect 'every request to the API carried the key the example named' '
 	! grep -v "Bearer $KEY\$" auth
 '
 
+test_expect 'convctl(5)'\''s config file example is read as it is shown' '
+	sed -n "/^# ~\/.config\/convctl\/config/,/^\.Ed/p" "$top/man/convctl.5" |
+	    sed "/^\.Ed/d" >config &&
+	test "$(wc -l <config)" -ge 5 && chmod 600 config &&
+	CONVCTL_CONFIG=$T/config convctl config >out 2>err &&
+	test ! -s err &&
+	grep -qx "idle_timeout       45  (config file)" out &&
+	grep -q "^summarizer         openai  (config file)" out
+'
+
 test_done
