@@ -24,11 +24,54 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
+/*
+ * The conversation the idle boundary ended, copied out while the store is
+ * open, when it is to be summarized now (summary_at_idle_end); or NULL.
+ * A summarizer that is not set up right leaves it pending without a word:
+ * summarize --pending says what is wrong.
+ */
+static struct summary_job *
+idle_job(struct ctx *ctx, struct store *st, const char *ended,
+    struct summary_config *cf)
+{
+	struct error e;
+	int now;
+
+	if (ended == NULL ||
+	    cmd_summary_setup(ctx, cf, &e) != SUMMARY_SETUP_OK)
+		return NULL;
+	if ((now = summary_at_idle_end(cf, &ctx->settings, &e)) < 0)
+		cmd_error(ctx, "warning: %s", e.msg);
+	return now > 0 ? summary_job_new(store_find(st, ended)) : NULL;
+}
+
+/*
+ * After the write, with no lock held, as end does: a summary that fails
+ * leaves the conversation pending and the add done (exit 0).
+ */
+static void
+idle_summary(struct ctx *ctx, const struct summary_config *cf,
+    struct summarize_item *item)
+{
+	struct progress progress = { .ctx = ctx };
+	struct summarize_request rq = { .cf = cf, .settings = &ctx->settings,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+
+	item->todo = 1;
+	if (summarize_run(&rq, item, 1) != SUMMARIZE_DONE_ALL)
+		cmd_error(ctx, "warning: '%s', ended by the idle timeout, has "
+		    "no summary yet (convctl summarize --pending)",
+		    summary_job_id(item->job));
+	progress_done(&progress);
+}
+
 static int
 add_exec(struct ctx *ctx)
 {
 	struct add_request rq = { .role = ROLE_USER };
 	struct add_result res;
+	struct summarize_item ended = { 0 };
+	struct summary_config cf;
 	struct store *st = NULL;
 	struct buf text = { 0 };
 	struct error e;
@@ -86,6 +129,7 @@ add_exec(struct ctx *ctx)
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
+	ended.job = idle_job(ctx, st, res.ended_id, &cf);
 	/* a duplicate changed nothing: the store is left as it is */
 	if (!res.duplicate && (rc = cmd_commit(ctx, st)) != 0)
 		goto out;
@@ -95,7 +139,15 @@ add_exec(struct ctx *ctx)
 		cmd_error(ctx, "note: template '%s' not used: the message went "
 		    "to conversation '%s', already started", tname, res.conv_id);
 	printf("%s\n", res.conv_id);
+	/* the rolling limit may have removed it at once */
+	if (ended.job != NULL && store_find(st, summary_job_id(ended.job))) {
+		store_close(st);
+		st = NULL;
+		fflush(stdout);	/* the id, before any request is made */
+		idle_summary(ctx, &cf, &ended);
+	}
 out:
+	summarize_item_clear(&ended);
 	store_close(st);
 	buf_free(&text);
 	free(tmpl);

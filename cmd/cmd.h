@@ -132,8 +132,13 @@ int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
  * max_message_bytes; read before the store is locked, so a slow or endless
  * pipe never holds the lock */
 int cmd_text(struct ctx *, int first, struct buf *);
-/* writes s[0..len) to stdout */
+/* --color WHEN: *on when stdout is to be coloured (auto: a terminal, TERM
+ * set and not dumb, no NO_COLOR) */
+int cmd_colour(const struct ctx *, int *on);
+/* writes s[0..len) to stdout; a failure is said once */
 int cmd_print(const struct ctx *, const char *s, size_t len);
+/* cmd_print has said that stdout failed: main.c need not say it again */
+int cmd_stdout_reported(void);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */

@@ -224,15 +224,25 @@ cmd_finish_ids(struct ctx *ctx, struct store *st, int commit, char **ids,
 	return rc;
 }
 
+static int stdout_reported;	/* cmd_print has said stdout failed */
+
 int
 cmd_print(const struct ctx *ctx, const char *s, size_t len)
 {
 	if (fwrite(s, 1, len, stdout) != len) {
-		cmd_error(ctx, "cannot write to standard output: %s",
-		    strerror(errno));
+		if (!stdout_reported)
+			cmd_error(ctx, "cannot write to standard output: %s",
+			    strerror(errno));
+		stdout_reported = 1;
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+int
+cmd_stdout_reported(void)
+{
+	return stdout_reported;
 }
 
 int
@@ -317,5 +327,36 @@ cmd_text(struct ctx *ctx, int first, struct buf *b)
 		return cmd_fail(ctx, &e);
 	b->len = chomp(b->data, b->len);
 	b->data[b->len] = '\0';
+	return 0;
+}
+
+enum { COLOUR_AUTO, COLOUR_ALWAYS, COLOUR_NEVER };
+static const struct name_table colour_whens[] = {
+	{ "auto", COLOUR_AUTO }, { "always", COLOUR_ALWAYS },
+	{ "never", COLOUR_NEVER }, { NULL, 0 },
+};
+
+/* as git and grep: auto colours only for a person at a terminal that can
+ * show it and who has not said no (NO_COLOR, https://no-color.org) */
+int
+cmd_colour(const struct ctx *ctx, int *on)
+{
+	const char *when = args_get(&ctx->args, "color");
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+	struct buf names = { 0 };
+	int w = COLOUR_AUTO, rc;
+
+	if (when != NULL && enum_parse(colour_whens, when, &w) < 0) {
+		enum_list(&names, colour_whens);
+		rc = cmd_usage_error(ctx, "--color expects %s, not '%s'",
+		    names.data, when);
+		buf_free(&names);
+		return rc;
+	}
+	if (w == COLOUR_AUTO)
+		*on = isatty(STDOUT_FILENO) && (no == NULL || *no == '\0') &&
+		    term != NULL && *term != '\0' && strcmp(term, "dumb") != 0;
+	else
+		*on = w == COLOUR_ALWAYS;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * with no lock held; the lifecycle and summary rules are lib/'s.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 
@@ -10,6 +11,34 @@ static const struct cmd_option options[] = {
 	{ 0, "no-summary", NULL, "end it without a title or summary", 0 },
 	{ 0 },
 };
+
+/* how far back, among the conversations that ended last, end looks for
+ * ones without a summary (left pending by the idle timeout, or by a failed
+ * summary): a few, so that an imported history is not summarized by end */
+#define PENDING_WINDOW 10
+
+/*
+ * items[1..] for the conversations among the PENDING_WINDOW that ended last
+ * with no summary, but the one just ended (items[0]); *n counts items
+ */
+static void
+pending_jobs(struct store *st, const char *ended, struct summarize_item *items,
+    size_t *n)
+{
+	struct conv **v;
+	size_t nv, i;
+
+	v = store_ended(st, &nv);
+	for (i = 0; i < nv && i < PENDING_WINDOW; i++) {
+		if (conv_summary(v[i]) != NULL ||
+		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
+			continue;
+		items[*n].job = summary_job_new(v[i]);
+		items[*n].todo = 1;
+		(*n)++;
+	}
+	free(v);
+}
 
 /*
  * The end is written first, with the lock released before any summary is
@@ -20,7 +49,7 @@ static int
 end_exec(struct ctx *ctx)
 {
 	struct store *st = NULL;
-	struct summarize_item job = { .todo = 1 };
+	struct summarize_item items[PENDING_WINDOW + 1];
 	struct summarize_request rq = { .report = cmd_summarize_report };
 	struct progress progress = { .ctx = ctx };
 	struct summary_config cf;
@@ -29,9 +58,12 @@ end_exec(struct ctx *ctx)
 	char *ended = NULL;
 	enum summary_setup cfg;
 	int64_t now, at;
+	size_t n = 1, i;
 	long idle;
 	int rc, want;
 
+	memset(items, 0, sizeof(items));
+	items[0].todo = 1;
 	want = !args_has(&ctx->args, "no-summary");
 	cfg = cmd_summary_setup(ctx, &cf, &ce);
 	if (cfg == SUMMARY_SETUP_BAD_FLAG)
@@ -56,13 +88,16 @@ end_exec(struct ctx *ctx)
 	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
 	case END_NOTHING_ACTIVE:
 		cmd_error(ctx, "no active conversation");
-		want = 0;
+		if (want && cfg == SUMMARY_SETUP_OK)
+			pending_jobs(st, NULL, items, &n);
 		break;
 	case END_DONE:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
 		at = conv_ended(store_find(st, ended));
-		if (want && cfg == SUMMARY_SETUP_OK)
-			job.job = summary_job_new(store_find(st, ended));
+		if (want && cfg == SUMMARY_SETUP_OK) {
+			items[0].job = summary_job_new(store_find(st, ended));
+			pending_jobs(st, ended, items, &n);
+		}
 		if ((rc = cmd_commit(ctx, st)) == 0) {
 			if (at > now)	/* not when it was idle: that is no skew */
 				cmd_skew_warning(ctx, now, at, "ended");
@@ -76,22 +111,29 @@ end_exec(struct ctx *ctx)
 	}
 	store_close(st);	/* no lock is held while summarizing */
 	st = NULL;
-	if (!want)
+	if (!want || (ended == NULL && n == 1))
 		goto out;
 	rq.cf = &cf;
 	rq.settings = &ctx->settings;
 	rq.report_arg = &progress;
+	/* items[0], when nothing was ended, is no job: not to do */
+	items[0].todo = items[0].job != NULL;
 	if (cfg != SUMMARY_SETUP_OK) {
 		cmd_error(ctx, "no summary: %s", ce.msg);
 		rc = EXIT_PARTIAL;
-	} else if (summarize_run(&rq, &job, 1) != SUMMARIZE_DONE_ALL)
-		rc = EXIT_PARTIAL;
+	} else {
+		summarize_run(&rq, items, n);
+		/* the others failing leave them pending, as they were */
+		if (ended != NULL && items[0].status != SUMMARY_DONE)
+			rc = EXIT_PARTIAL;
+	}
 	progress_done(&progress);
 	if (rc == EXIT_PARTIAL)
 		cmd_error(ctx, "'%s' is ended; its summary is pending (convctl "
 		    "summarize --pending)", ended);
 out:
-	summarize_item_clear(&job);
+	for (i = 0; i < n; i++)
+		summarize_item_clear(&items[i]);
 	free(ended);
 	store_close(st);
 	return rc;

@@ -138,6 +138,25 @@ apply_common(struct settings *set, const struct args *a)
 			settings_set(set, (enum setting)i, v, SRC_FLAG);
 }
 
+/*
+ * A common option's value that does not parse is a usage error in every
+ * command, whether or not the command reads that setting: `show
+ * --idle-timeout abc` is a typo to point at, not to ignore.
+ */
+static int
+check_common(const struct ctx *ctx)
+{
+	struct error e;
+	int i;
+
+	for (i = 0; i < SET_COUNT; i++)
+		if ((setting_table[i].flags & SETTING_COMMON) &&
+		    ctx->settings.source[i] == SRC_FLAG &&
+		    settings_check(&ctx->settings, (enum setting)i, &e) < 0)
+			return cmd_usage_error(ctx, "%s", e.msg);
+	return 0;
+}
+
 static int
 run(struct ctx *ctx, int argc, char **argv)
 {
@@ -154,6 +173,8 @@ run(struct ctx *ctx, int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	apply_common(&ctx->settings, &ctx->args);
+	if ((rc = check_common(ctx)) != 0)
+		return rc;
 	if (ctx->args.argc < c->min_args)
 		return cmd_usage_error(ctx, "too few arguments");
 	if (c->max_args >= 0 && ctx->args.argc > c->max_args)
@@ -265,7 +286,11 @@ main(int argc, char **argv)
 			settings_set(&ctx.settings, (enum setting)code,
 			    flags.value[code], SRC_FLAG);
 	rc = run(&ctx, argc, argv);
-	if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
+	/* what is still buffered fails again: said once, by cmd_print */
+	if (cmd_stdout_reported()) {
+		if (rc == EXIT_OK)
+			rc = EXIT_FAIL;
+	} else if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 out:
 	args_free(&ctx.args);

@@ -1,11 +1,9 @@
 /*
  * search.c - `convctl search`: query and filters to search_compile() and
- * search_run(), the matching lines printed (coloured on a terminal); the
+ * search_run(), the matching lines printed (coloured as --color says); the
  * matching itself is lib/search.c's.
  */
 #include <locale.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "cmd.h"
 
@@ -22,6 +20,8 @@ static const struct cmd_option options[] = {
 	{ 0, "tool", "NAME", "only messages whose tools used include NAME", 0 },
 	{ 0, "json", NULL, "a JSON array of {id, messageId, timestamp, role, "
 	    "lineNumber, line, match, matches}", 0 },
+	{ 0, "color", "WHEN", "colour the matches: auto (on a terminal, TERM "
+	    "not dumb, NO_COLOR not set), always or never", 0 },
 	{ 0 },
 };
 
@@ -38,15 +38,6 @@ time_option(struct ctx *ctx, const char *name, int64_t *ms)
 	return 0;
 }
 
-/* colour only for a person looking at a terminal who has not said no */
-static int
-want_colour(void)
-{
-	const char *no = getenv("NO_COLOR");
-
-	return isatty(STDOUT_FILENO) && (no == NULL || *no == '\0');
-}
-
 static int
 search_exec(struct ctx *ctx)
 {
@@ -60,7 +51,7 @@ search_exec(struct ctx *ctx)
 	struct buf out = { 0 };
 	struct error e;
 	enum conv_role r;
-	int rc;
+	int rc, colour;
 
 	if (role != NULL) {
 		if (role_parse(role, &r) < 0)
@@ -71,7 +62,8 @@ search_exec(struct ctx *ctx)
 	if ((rc = time_option(ctx, "since", &rq.since)) != 0 ||
 	    (rc = time_option(ctx, "until", &rq.until)) != 0 ||
 	    (args_has(&ctx->args, "n") &&
-	    (rc = cmd_number(ctx, "n", 0, 100000000, &rq.max)) != 0))
+	    (rc = cmd_number(ctx, "n", 0, 100000000, &rq.max)) != 0) ||
+	    (rc = cmd_colour(ctx, &colour)) != 0)
 		return rc;
 	/* messages are UTF-8 whatever the user's locale: fold case as such */
 	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
@@ -85,7 +77,7 @@ search_exec(struct ctx *ctx)
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
-	search_render(&out, &res, args_has(&ctx->args, "json"), want_colour());
+	search_render(&out, &res, args_has(&ctx->args, "json"), colour);
 	rc = cmd_print(ctx, out.data, out.len);
 out:
 	buf_free(&out);

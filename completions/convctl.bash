@@ -108,7 +108,7 @@ _convctl()
 		opts="--pending --all --force -n --dry-run --json -v --verbose $summary"
 		ids=1 ;;
 	search)
-		opts="-E --regex --case-sensitive -r --role --since --until -n --tag --tool --json" ;;
+		opts="-E --regex --case-sensitive -r --role --since --until -n --tag --tool --json --color" ;;
 	delete) opts="--force -n --dry-run --json"; ids=1 ;;
 	copy) opts="-n --dry-run" ;;
 	run) opts="--prompt --tool --context --keep-partial" ;;
@@ -157,6 +157,9 @@ _convctl()
 		return ;;
 	--summarizer)
 		COMPREPLY=($(compgen -W "openai anthropic offline none" -- "$cur"))
+		return ;;
+	--color)
+		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
 		return ;;
 	--wait | --idle-timeout | --max-conversations | --tool | --at | \
 	    --dedupe-key | --since | --until | --max | --older-than | --last | \

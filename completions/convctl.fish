@@ -136,6 +136,7 @@ complete -c convctl -n '__fish_seen_subcommand_from search' -l since -x -d 'at o
 complete -c convctl -n '__fish_seen_subcommand_from search' -l until -x -d 'before TIME'
 complete -c convctl -n '__fish_seen_subcommand_from search' -s n -x -d 'the newest N lines'
 complete -c convctl -n '__fish_seen_subcommand_from search' -l json -d 'as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from search' -l color -x -a 'auto always never' -d 'colour the matches'
 # delete
 complete -c convctl -n '__fish_seen_subcommand_from delete' -l force -d 'also the active conversation'
 complete -c convctl -n '__fish_seen_subcommand_from delete' -s n -l dry-run -d 'delete nothing'

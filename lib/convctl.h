@@ -113,6 +113,7 @@ enum setting {
 	SET_MAX_CONVERSATIONS,
 	SET_WAIT,		/* seconds */
 	SET_SUMMARIZER,
+	SET_IDLE_SUMMARY,	/* pending or add, for a network summarizer */
 	SET_API_BASE,
 	SET_MODEL,
 	SET_API_KEY,
@@ -131,7 +132,7 @@ enum setting_source { SRC_DEFAULT, SRC_FILE, SRC_ENV, SRC_FLAG };
 extern const struct name_table setting_sources[]; /* "config file", ... */
 enum setting_type {
 	SETTING_STRING,
-	SETTING_PATH,		/* a file's path, taken as it is */
+	SETTING_PATH,		/* a file's path; in the config file ~/ is $HOME/ */
 	SETTING_SECRET,		/* masked when shown; its file must be 0600 */
 	SETTING_WHOLE,		/* a whole number from min to max */
 	SETTING_NUMBER,		/* fractions allowed, from min to max */
@@ -651,6 +652,7 @@ struct llm_config {
 	enum llm_api api;
 	const char *base;		/* the API root, e.g. https://api.openai.com/v1 */
 	const char *model;
+	const char *model_hint;		/* what chooses the model, for a 404 */
 	const char *key;		/* NULL: no key is sent */
 	const char *ca_bundle;		/* NULL: the system's CA certificates */
 	double connect_timeout;		/* seconds */
@@ -698,6 +700,17 @@ enum summary_setup {
 	SUMMARY_SETUP_BAD_FLAG,		/* the summarizer flag names none */
 	SUMMARY_SETUP_BAD_SETTING,	/* a setting (or flag value) is wrong */
 };
+/*
+ * A conversation the idle boundary ended is summarized by the add that
+ * crossed it (after its write, no lock held) when the summarizer is local
+ * (offline), or when the idle_summary setting says "add" for a network
+ * one; by default a network summarizer leaves it pending, for the next end
+ * or summarize --pending.
+ */
+enum idle_summary { IDLE_SUMMARY_PENDING, IDLE_SUMMARY_ADD };
+extern const struct name_table idle_summaries[];	/* "pending", "add" */
+int summary_at_idle_end(const struct summary_config *,
+    const struct settings *, struct error *);	/* 1 yes, 0 no, -1 e */
 /* the flags set in st (as SRC_FLAG), then summary_config_load */
 enum summary_setup summary_config_resolve(struct summary_config *,
     struct settings *st, const struct summary_flags *, struct error *);

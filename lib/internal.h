@@ -49,6 +49,10 @@ json_t *json_number_text(const char *text, size_t len);
 const char *json_number_text_of(const json_t *v, size_t *len);
 /* v is a string, not a number text */
 int json_is_text(const json_t *v);
+/* where jansson's error je in text[0..len) is: the 1-based line and byte
+ * column of the offending byte (past the last one at the end of the file) */
+void json_error_place(const char *text, size_t len, const json_error_t *je,
+    int *line, int *column);
 /* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 

@@ -180,3 +180,34 @@ json_dump_buf(struct buf *b, const json_t *v)
 	if (v != NULL)
 		put_value(b, v);
 }
+
+/*
+ * jansson's own column counts characters, not bytes, and is 0 after a line
+ * break; its position is the bytes it read, which for a byte it put back
+ * (a line break or a control character in a string, a byte that is not
+ * UTF-8) is the offending byte's offset, else one past it.
+ */
+void
+json_error_place(const char *text, size_t len, const json_error_t *je,
+    int *line, int *column)
+{
+	static const char *const put_back[] = { "unexpected newline",
+	    "control character", "unable to decode byte" };
+	size_t at = je->position > 0 ? (size_t)je->position - 1 : 0, i, bol = 0;
+	int ln = 1;
+
+	for (i = 0; i < sizeof(put_back) / sizeof(put_back[0]); i++)
+		if (strncmp(je->text, put_back[i], strlen(put_back[i])) == 0)
+			at = (size_t)je->position;
+	/* "']' expected near end of file", "premature end of input" */
+	if (strstr(je->text, "near end of file") != NULL ||
+	    strstr(je->text, "end of input") != NULL || at > len)
+		at = len;
+	for (i = 0; i < at; i++)
+		if (text[i] == '\n') {
+			ln++;
+			bol = i + 1;
+		}
+	*line = ln;
+	*column = (int)(at - bol) + 1;
+}

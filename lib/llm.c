@@ -37,7 +37,8 @@
 #define BACKOFF_BASE 1.0		/* seconds before the first retry, doubled after */
 #define MAX_WAIT 60.0			/* the longest Retry-After we sit through */
 #define ANTHROPIC_VERSION "2023-06-01"
-#define ANTHROPIC_MAX_TOKENS 512	/* the Messages API requires a bound */
+#define FIRST_MAX_TOKENS 512	/* the Messages API requires a bound */
+#define RETRY_MAX_TOKENS 4096	/* the one retry of a reply cut at the bound */
 
 #define LIBCURL_SONAME "libcurl.so.4"	/* the ABI of every libcurl since 7.16 */
 
@@ -204,28 +205,67 @@ llm_error_message(const char *body, size_t len)
 	return buf_detach(&out);
 }
 
+/*
+ * max_tokens: the bound on the reply, which Anthropic requires; OpenAI's is
+ * sent only when a reply came back cut (0: none, the server's own)
+ */
 static char *
-request_body(const struct llm_config *cf, const char *system, const char *user)
+request_body(const struct llm_config *cf, const char *system, const char *user,
+    int max_tokens)
 {
 	struct buf b = { 0 };
 	json_t *o;
 
 	if (cf->api == LLM_ANTHROPIC)
 		o = json_pack("{s:s, s:i, s:s, s:[{s:s, s:s}]}", "model", cf->model,
-		    "max_tokens", ANTHROPIC_MAX_TOKENS, "system", system,
+		    "max_tokens", max_tokens, "system", system,
 		    "messages", "role", "user", "content", user);
 	else
 		o = json_pack("{s:s, s:[{s:s, s:s}, {s:s, s:s}], s:b}", "model",
 		    cf->model, "messages", "role", "system", "content", system,
 		    "role", "user", "content", user, "stream", 0);
+	if (cf->api == LLM_OPENAI && max_tokens > 0)
+		json_object_set_new(o, "max_tokens", json_integer(max_tokens));
 	json_dump_buf(&b, o);
 	json_decref(o);
 	return buf_detach(&b);
 }
 
 /*
+ * Why the model stopped, when it did not finish: OpenAI's
+ * choices[0].finish_reason, Anthropic's stop_reason. -2: the reply was cut
+ * at the token bound ("length", "max_tokens"); -1: a refusal ("refusal",
+ * "content_filter"), named as the API named it; 0: it finished.
+ */
+static int
+stop_reason(enum llm_api api, const char *url, json_t *root, struct error *e)
+{
+	json_t *choice = json_array_get(json_object_get(root, "choices"), 0);
+	const char *field = api == LLM_ANTHROPIC ? "stop_reason" :
+	    "finish_reason";
+	const char *r = json_str(api == LLM_ANTHROPIC ? root : choice, field,
+	    NULL);
+
+	if (r == NULL)
+		return 0;
+	if (strcmp(r, "length") == 0 || strcmp(r, "max_tokens") == 0) {
+		error_set(e, "the reply from '%s' was cut at the token limit "
+		    "(%s '%s')", url, field, r);
+		return -2;
+	}
+	if (strcmp(r, "refusal") == 0)
+		return error_set(e, "the model at '%s' refused (%s '%s')", url,
+		    field, r);
+	if (strcmp(r, "content_filter") == 0)
+		return error_set(e, "the model at '%s' refused: its content "
+		    "filter withheld the reply (%s '%s')", url, field, r);
+	return 0;
+}
+
+/*
  * The model's text in a successful reply: OpenAI's choices[0].message.content,
- * or Anthropic's "text" blocks of "content" joined by newlines.
+ * or Anthropic's "text" blocks of "content" joined by newlines. -2, the error
+ * saying so, for a reply cut at the token limit.
  */
 int
 llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
@@ -236,15 +276,20 @@ llm_reply_text(enum llm_api api, const char *url, const char *body, size_t len,
 	struct buf out = { 0 }, why = { 0 };
 	const char *type, *refusal;
 	size_t i, rlen;
-	int rc = -1;
+	int rc = -1, line, column;
 
 	*text = NULL;
 	root = json_loadb(body != NULL ? body : "", len, 0, &je);
 	if (root == NULL) {
+		json_error_place(body != NULL ? body : "", len, &je, &line,
+		    &column);
 		error_set(e, "malformed reply from '%s': not JSON (line %d, "
-		    "column %d: %s)", url, je.line, je.column, je.text);
+		    "column %d: %s)", url, line, column, je.text);
 		return -1;
 	}
+	if ((rc = stop_reason(api, url, root, e)) < 0)
+		goto out;
+	rc = -1;
 	if (api == LLM_ANTHROPIC) {
 		v = json_object_get(root, "content");
 		if (!json_is_array(v)) {
@@ -507,13 +552,20 @@ log_request(const struct llm_config *cf, const char *url, const char *body)
 	say(cf, "> %s", body);
 }
 
-/* the chat endpoint under cf->base */
+/*
+ * The chat endpoint under cf->base. Anthropic's SDKs take the base without
+ * its /v1 and convctl's pages with it: a user copies either, so /v1 is
+ * added when it is not there.
+ */
 static void
 chat_url(struct buf *url, const struct llm_config *cf)
 {
 	buf_adds(url, cf->base);
 	while (url->len > 0 && url->data[url->len - 1] == '/')
 		url->data[--url->len] = '\0';
+	if (cf->api == LLM_ANTHROPIC && (url->len < 3 ||
+	    strcmp(url->data + url->len - 3, "/v1") != 0))
+		buf_adds(url, "/v1");
 	buf_adds(url, cf->api == LLM_ANTHROPIC ? "/messages" :
 	    "/chat/completions");
 }
@@ -544,6 +596,11 @@ http_reply(const struct llm_config *cf, const char *url, const struct reply *r,
 		return ATTEMPT_REPLY;
 	msg = llm_error_message(r->body.data ? r->body.data : "", r->body.len);
 	buf_addf(why, "HTTP %ld from '%s': %s", status, url, msg);
+	/* OpenAI's "model_not_found", Anthropic's "model: NAME" */
+	if (status == 404 && cf->model_hint != NULL && r->body.data != NULL &&
+	    strcasestr(r->body.data, "model") != NULL)
+		buf_addf(why, " (the model '%s' was asked; %s)", cf->model,
+		    cf->model_hint);
 	free(msg);
 	return retryable_status(status) ? ATTEMPT_RETRY : ATTEMPT_FINAL;
 }
@@ -579,48 +636,38 @@ pause_before_retry(const struct llm_config *cf, long i, long attempts,
 	return 0;
 }
 
-int
-llm_chat(const struct llm_config *cf, const char *system, const char *user,
-    char **text, struct error *e)
+/*
+ * One request, tried again on a failure another try may mend: 0 with *text,
+ * -2 for a reply cut at the token limit, else -1; e says why.
+ */
+static int
+exchange(const struct llm_config *cf, const char *url, const char *body,
+    struct curl_slist *headers, char **text, struct error *e)
 {
-	char errbuf[CURL_ERROR_SIZE], *body = NULL;
-	struct buf url = { 0 }, why = { 0 };
-	struct curl_slist *headers = NULL;
+	char errbuf[CURL_ERROR_SIZE];
+	struct buf why = { 0 };
 	struct reply r = { { 0 }, 0 };
 	long attempts = cf->retries + 1, i;
 	curl_off_t after;
 	enum attempt next;
 	CURLcode c;
-	int rc = -1, bad;
+	int rc = -1;
 
-	*text = NULL;
-	if (curl_start(e) < 0)
-		return -1;
-	if (handle == NULL && (handle = curl.easy_init()) == NULL)
-		return error_set(e, "cannot start libcurl: out of memory");
-	chat_url(&url, cf);
-	body = request_body(cf, system, user);
-	headers = make_headers(cf, &bad);
-	if (bad) {
-		error_set(e, "cannot set up the request to '%s': out of memory",
-		    url.data);
-		goto out;
-	}
-	log_request(cf, url.data, body);
+	log_request(cf, url, body);
 	for (i = 1; i <= attempts; i++) {
 		buf_free(&r.body);
 		r.too_big = 0;
 		errbuf[0] = '\0';
 		why.len = 0;
 		after = -1;
-		if (setup(cf, url.data, body, headers, &r, errbuf, e) < 0)
+		if (setup(cf, url, body, headers, &r, errbuf, e) < 0)
 			goto out;
 		c = curl.easy_perform(handle);
 		if (c == CURLE_OK) {
-			next = http_reply(cf, url.data, &r, &why, &after);
+			next = http_reply(cf, url, &r, &why, &after);
 			if (next == ATTEMPT_REPLY) {
-				rc = llm_reply_text(cf->api, url.data,
-				    r.body.data, r.body.len, text, e);
+				rc = llm_reply_text(cf->api, url, r.body.data,
+				    r.body.len, text, e);
 				goto out;
 			}
 			if (next == ATTEMPT_FINAL)
@@ -628,11 +675,11 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 		} else {
 			if (r.too_big)
 				buf_addf(&why, "reply from '%s' is larger than "
-				    "%d bytes", url.data, MAX_REPLY);
+				    "%d bytes", url, MAX_REPLY);
 			else {
 				lower_first_word(errbuf);
 				buf_addf(&why, "request to '%s' failed: %s",
-				    url.data, *errbuf ? errbuf :
+				    url, *errbuf ? errbuf :
 				    curl.easy_strerror(c));
 			}
 			say(cf, "< %s", why.data);
@@ -648,12 +695,54 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 	llm_redact(&why, cf->key);
 	error_set(e, "%s", why.data);
 out:
-	curl.slist_free_all(headers);
 	buf_free(&r.body);
 	buf_free(&why);
+	return rc;
+}
+
+/*
+ * A reply cut at the token limit is no summary: asked once more with a
+ * larger limit; cut again, it is an error (the summary stays pending).
+ */
+int
+llm_chat(const struct llm_config *cf, const char *system, const char *user,
+    char **text, struct error *e)
+{
+	struct buf url = { 0 };
+	struct curl_slist *headers = NULL;
+	char *body = NULL, first[sizeof(e->msg)];
+	int rc = -1, bad;
+
+	*text = NULL;
+	if (curl_start(e) < 0)
+		return -1;
+	if (handle == NULL && (handle = curl.easy_init()) == NULL)
+		return error_set(e, "cannot start libcurl: out of memory");
+	chat_url(&url, cf);
+	headers = make_headers(cf, &bad);
+	if (bad) {
+		error_set(e, "cannot set up the request to '%s': out of memory",
+		    url.data);
+		goto out;
+	}
+	body = request_body(cf, system, user,
+	    cf->api == LLM_ANTHROPIC ? FIRST_MAX_TOKENS : 0);
+	if ((rc = exchange(cf, url.data, body, headers, text, e)) != -2)
+		goto out;
+	say(cf, "the reply was cut at the token limit: asking again with "
+	    "max_tokens %d", RETRY_MAX_TOKENS);
+	free(body);
+	body = request_body(cf, system, user, RETRY_MAX_TOKENS);
+	memcpy(first, e->msg, sizeof(first));
+	if ((rc = exchange(cf, url.data, body, headers, text, e)) == -2)
+		error_set(e, "%s, and again when asked with max_tokens %d",
+		    first, RETRY_MAX_TOKENS);
+out:
+	if (headers != NULL)
+		curl.slist_free_all(headers);
 	buf_free(&url);
 	free(body);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 void

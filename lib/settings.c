@@ -63,6 +63,12 @@ const struct setting_row setting_table[SET_COUNT] = {
 		.names = summary_kinds, .compute = default_summarizer,
 		.help = "what titles and summarizes a conversation",
 	},
+	[SET_IDLE_SUMMARY] = {
+		.key = "idle_summary", .env = "CONVCTL_IDLE_SUMMARY",
+		.type = SETTING_ENUM, .names = idle_summaries, .def = "pending",
+		.help = "who summarizes a conversation the idle timeout ended, "
+		    "with a network summarizer: pending or add",
+	},
 	[SET_API_BASE] = {
 		.key = "api_base", .flag = "api-base", .arg = "URL",
 		.env = "CONVCTL_API_BASE", .type = SETTING_STRING,
@@ -183,7 +189,7 @@ default_model(const struct settings *st, const char **why)
 		return "gpt-4o-mini";
 	case SUMMARY_ANTHROPIC:
 		*why = "the anthropic summarizer's";
-		return "claude-3-5-haiku-latest";
+		return "claude-haiku-4-5";
 	default:
 		*why = "the summarizer asks no model";
 		return NULL;
@@ -317,6 +323,27 @@ template_keep(struct settings *st, const char *name, const char *text)
 }
 
 /*
+ * A path in the config file as a shell would read it: a leading ~/ (or a
+ * lone ~) is $HOME. No shell reads the file, and a ./~/ directory made
+ * beside wherever convctl ran is never what was meant. Caller frees.
+ */
+static char *
+config_path_value(const char *v)
+{
+	const char *home = getenv("HOME");
+	struct buf b = { 0 };
+
+	if (v[0] != '~' || (v[1] != '/' && v[1] != '\0') || home == NULL ||
+	    *home == '\0')
+		return xstrdup(v);
+	buf_adds(&b, home);
+	while (b.len > 1 && b.data[b.len - 1] == '/')
+		b.data[--b.len] = '\0';
+	buf_adds(&b, v + 1);
+	return buf_detach(&b);
+}
+
+/*
  * key = value lines; '#' starts a comment line; a value may be put in
  * double quotes to keep its outer spaces. An unknown key is a warning, so
  * that a typo, or a key a newer convctl knows, does not stop every command.
@@ -325,7 +352,7 @@ static int
 load_file(struct settings *st, const char *path, struct error *e)
 {
 	FILE *f;
-	char *line = NULL, *p, *key, *val, *eq;
+	char *line = NULL, *p, *key, *val, *eq, *path_val;
 	size_t cap = 0, len;
 	int lineno = 0, rc = -1, has_secret = 0;
 	enum setting s;
@@ -363,7 +390,12 @@ load_file(struct settings *st, const char *path, struct error *e)
 		}
 		if (setting_table[s].type == SETTING_SECRET)
 			has_secret = 1;
-		settings_set(st, s, val, SRC_FILE);
+		if (setting_table[s].type == SETTING_PATH) {
+			path_val = config_path_value(val);
+			settings_set(st, s, path_val, SRC_FILE);
+			free(path_val);
+		} else
+			settings_set(st, s, val, SRC_FILE);
 	}
 	if (ferror(f)) {
 		error_errno(e, "cannot read config '%s'", path);

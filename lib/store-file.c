@@ -126,14 +126,16 @@ load_json(struct store *st, struct error *e)
 	struct file_state *fs = st->be;
 	json_error_t je;
 	json_t *root;
-	int rc = -1;
+	int rc = -1, line, column;
 
 	root = scan_json(fs->data, fs->len);
 	if (root == NULL)
 		root = json_loadb(fs->data, fs->len, JSON_LOAD_FLAGS, &je);
-	if (root == NULL)
-		return error_set(e, "'%s':%d:%d: %s", st->path, je.line,
-		    je.column, je.text);
+	if (root == NULL) {
+		json_error_place(fs->data, fs->len, &je, &line, &column);
+		return error_set(e, "'%s':%d:%d: %s", st->path, line, column,
+		    je.text);
+	}
 	if (adopt(st, root, e) < 0)
 		error_in_file(e, st->path);
 	else

@@ -65,6 +65,8 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 		l->ca_bundle = ca;
 	}
 	l->model = settings_get(st, SET_MODEL);	/* the summarizer's default */
+	l->model_hint = "the model setting chooses it: --model, CONVCTL_MODEL "
+	    "or model in the config file";
 	if (cf->kind == SUMMARY_ANTHROPIC) {
 		l->api = LLM_ANTHROPIC;
 		l->base = settings_get(st, SET_ANTHROPIC_BASE);
@@ -92,6 +94,32 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	} else if (want_url(st, SET_API_BASE, e) < 0)
 		return -1;
 	return 0;
+}
+
+const struct name_table idle_summaries[] = {
+	{ "pending", IDLE_SUMMARY_PENDING }, { "add", IDLE_SUMMARY_ADD },
+	{ NULL, 0 },
+};
+
+/* a local summary costs the add nothing to speak of; a network one is a
+ * request the add would wait on, which the user asks for */
+int
+summary_at_idle_end(const struct summary_config *cf,
+    const struct settings *st, struct error *e)
+{
+	int v;
+
+	switch (cf->kind) {
+	case SUMMARY_OFFLINE:
+		return 1;
+	case SUMMARY_OPENAI:
+	case SUMMARY_ANTHROPIC:
+		if (settings_enum(st, SET_IDLE_SUMMARY, &v, e) < 0)
+			return -1;
+		return v == IDLE_SUMMARY_ADD;
+	default:
+		return 0;
+	}
 }
 
 enum summary_setup

@@ -15,6 +15,10 @@ again from its first response. A response is an object:
   status    HTTP status (200)
   headers   extra response headers, e.g. {"Retry-After": "1"}
   reply     the model's text, wrapped in the body of the API asked
+  stop      with reply: why the model stopped, the API's own word (OpenAI's
+            finish_reason "stop", "length", "content_filter"; Anthropic's
+            stop_reason "end_turn", "max_tokens", "refusal"); the default
+            is the API's word for a finished reply
   body      the exact body instead: a string, or any JSON value
   delay     seconds to wait before answering
   wait_for  a path: answer only once it exists (at most 60 seconds)
@@ -54,18 +58,18 @@ def next_response(path):
         return script[i]
 
 
-def api_body(path, text, model):
+def api_body(path, text, model, stop=None):
     if path.rstrip("/").endswith("/messages"):
         return {
             "id": "msg_stub", "type": "message", "role": "assistant",
-            "model": model, "stop_reason": "end_turn",
+            "model": model, "stop_reason": stop or "end_turn",
             "content": [{"type": "text", "text": text}],
             "usage": {"input_tokens": 1, "output_tokens": 1},
         }
     return {
         "id": "chatcmpl-stub", "object": "chat.completion", "created": 0,
         "model": model,
-        "choices": [{"index": 0, "finish_reason": "stop",
+        "choices": [{"index": 0, "finish_reason": stop or "stop",
                      "message": {"role": "assistant", "content": text}}],
     }
 
@@ -108,7 +112,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if "reply" in r:
             model = req.get("model", "") if isinstance(req, dict) else ""
-            body = api_body(self.path, r["reply"], model)
+            body = api_body(self.path, r["reply"], model, r.get("stop"))
         else:
             body = r.get("body", "")
         data = body if isinstance(body, str) else json.dumps(body)

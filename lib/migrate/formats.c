@@ -208,6 +208,7 @@ parse(struct mig_source *s, const char *text, size_t len, int detecting,
 	json_error_t je;
 	json_t *v;
 	size_t i;
+	int line, column;
 
 	*lines = 0;
 	v = json_loadb(text, len, JSON_LOAD_FLAGS | JSON_DISABLE_EOF_CHECK, &je);
@@ -225,9 +226,10 @@ parse(struct mig_source *s, const char *text, size_t len, int detecting,
 			v = json_loadb(text, len, JSON_LOAD_FLAGS, &je);
 		}
 	}
-	if (v == NULL)
-		error_set(e, "'%s':%d:%d: %s", s->file, je.line, je.column,
-		    je.text);
+	if (v == NULL) {
+		json_error_place(text, len, &je, &line, &column);
+		error_set(e, "'%s':%d:%d: %s", s->file, line, column, je.text);
+	}
 	return v;
 }
 

@@ -63,9 +63,9 @@ test_expect 'a missing config file is said to be missing' '
 '
 
 test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
-	fails_with 1 convctl --idle-timeout abc add hi &&
+	fails_with 2 convctl --idle-timeout abc add hi &&
 	stderr_has "convctl: add: invalid --idle-timeout '"'"'abc'"'"': not a whole number" &&
-	fails_with 1 convctl --max-conversations -1 prune &&
+	fails_with 2 convctl --max-conversations -1 prune &&
 	stderr_has "invalid --max-conversations '"'"'-1'"'"': must be from 0 to" &&
 	printf "idle_timeout = soon\n" >bad.conf &&
 	CONVCTL_CONFIG=$T/bad.conf fails_with 1 convctl add hi &&
@@ -82,7 +82,7 @@ test_expect 'a default computed from other settings is shown, and why' '
 	grep -qx "api_base           https://api.openai.com/v1  (default)" out &&
 	CONVCTL_CONFIG=$T/none ANTHROPIC_API_KEY=short convctl config >out &&
 	grep -qx "summarizer         anthropic  (default: anthropic_api_key is set)" out &&
-	grep -qx "model              claude-3-5-haiku-latest  (default: the anthropic summarizer'"'"'s)" out &&
+	grep -qx "model              claude-haiku-4-5  (default: the anthropic summarizer'"'"'s)" out &&
 	CONVCTL_CONFIG=$T/none CONVCTL_API_BASE=http://localhost:1/v1 \
 	    convctl config --json >out.json &&
 	jq -e ".settings.summarizer == {value: \"openai\", source: \"default\",
@@ -153,4 +153,14 @@ test_expect 'every setting with a flag is in --help' '
 test_expect 'config takes no operand' '
 	fails_with 2 convctl config extra && stderr_has "unexpected argument"
 '
+test_expect 'a leading ~/ in a config path is HOME, as a shell reads it' '
+	mkdir -p "$XDG_CONFIG_HOME/convctl" work &&
+	printf "store = ~/tilde/store.json\n" >"$XDG_CONFIG_HOME/convctl/config" &&
+	(cd work && unset CONVCTL_STORE && convctl add "by the config" >/dev/null &&
+	 convctl config | grep -qx "store  *$HOME/tilde/store.json  (config file)") &&
+	rm "$XDG_CONFIG_HOME/convctl/config" &&
+	test ! -e work/~ && test ! -e "$T/~" &&
+	jq -e ".conversations[0].messages[0].content == \"by the config\"" "$HOME/tilde/store.json" >/dev/null
+'
+
 test_done

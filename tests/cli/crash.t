@@ -11,14 +11,18 @@ trials=${CRASH_TRIALS:-20}
 export CONVCTL_NOW=2027-01-01T00:00:00Z CONVCTL_WAIT=5
 python3 "$top/tests/helpers/bigstore.py" 150 1 >"$T/before.json"
 
-# crash_case [--between ARGS] NAME ARGS...: NAME killed $trials times; one
-# line per command, so a new writer is one more line below. --between names
-# the command whose result is a documented step on the way (quoted, one word
-# an argument)
+# crash_case [--between ARGS | --between-env VAR=VALUE] NAME ARGS...: NAME
+# killed $trials times; one line per command, so a new writer is one more
+# line below. --between names the command whose result is a documented step
+# on the way (quoted, one word an argument); --between-env, the same command
+# with VAR=VALUE in its environment
 crash_case() {
 	between=
 	if [ "$1" = --between ]; then
 		for w in $2; do between="$between --between=$w"; done
+		shift 2
+	elif [ "$1" = --between-env ]; then
+		between="--between-env=$2"
 		shift 2
 	fi
 	name=$1
@@ -35,8 +39,11 @@ crash_case() {
 	sed -n "s/^/# /p" "$T/crash.out"
 }
 
-crash_case add add --role assistant --tool read_file "a message that lands once"
-crash_case add-idle add --at 2026-09-01T00:00:00Z "after the idle timeout"
+# the active conversation is idle past the timeout: add ends it and writes
+# the message, then the ended one's offline summary: killed between, the
+# summary is pending (what add writes with summarizer none)
+crash_case --between-env CONVCTL_SUMMARIZER=none add add --role assistant --tool read_file "a message that lands once"
+crash_case --between-env CONVCTL_SUMMARIZER=none add-idle add --at 2026-09-01T00:00:00Z "after the idle timeout"
 crash_case end end --no-summary
 # end writes the end, then the summary: killed between, the summary is pending
 crash_case --between "end --no-summary" end-summary end --summarizer offline

@@ -142,9 +142,9 @@ test_expect 'add past the idle timeout ends the old one unsummarized, for --pend
 	test "$(field "$new" endedAt)" = null
 '
 
-test_expect 'convctl-add(1) says an idle end is summarized by summarize --pending' '
+test_expect 'convctl-add(1) says a network summarizer leaves an idle end for summarize --pending' '
 	mandoc -Tascii -O width=1000 "$top/man/convctl-add.1" | sed "s/.\x08//g" |
-	    grep -q "left without a title or summary.*convctl summarize --pending"
+	    grep -q "pending.*leaves it without a title or summary.*convctl summarize --pending"
 '
 
 test_done

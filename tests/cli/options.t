@@ -65,6 +65,34 @@ test_expect 'global options before the command are read the same way' '
 	stderr_has "option '\''--wait'\'' needs a value"
 '
 
+test_expect 'a malformed number in any option is exit 2 naming option and value' '
+	snapshot "$CONVCTL_STORE" &&
+	for cmd in add end show recent prompt prune summarize search delete migrate config; do
+		for opt in "--wait abc" "--idle-timeout abc" "--max-conversations 1x" "--idle-timeout -1"; do
+			set -- $opt
+			fails_with 2 convctl $cmd "$1" "$2" || { echo "$cmd $opt"; exit 1; }
+			stderr_has "convctl: $cmd: invalid $1 '\''$2'\''" || exit 1
+			fails_with 2 convctl "$1" "$2" $cmd || { echo "$opt $cmd"; exit 1; }
+		done
+	done &&
+	fails_with 2 convctl show --wait inf && stderr_has "invalid --wait '\''inf'\'': must be from 0 to 86400" &&
+	fails_with 2 convctl add --wait 1e400 hi && stderr_has "invalid --wait '\''1e400'\''" &&
+	for bad in "prompt --last abc" "prompt --max-tokens 1e3" "prune --max abc" \
+	    "prune --older-than 3x" "search -n x first" "recent -n 99999999999999999999"; do
+		set -- $bad
+		fails_with 2 convctl "$@" || { echo "$bad"; exit 1; }
+		stderr_has "$2 expects" && stderr_has "'\''$3'\''" || exit 1
+	done &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'an ID is an operand: --id is no option of any command' '
+	for cmd in show summarize delete end prompt add; do
+		fails_with 2 convctl $cmd --id $a &&
+		stderr_has "$cmd: unknown option '\''--id'\''" || exit 1
+	done
+'
+
 test_expect '-h wins over what follows it' '
 	convctl show -h --no-such-option >out && head -n 1 out | grep -q "^usage: convctl show"
 '

@@ -199,4 +199,18 @@ test_expect 'prompt ID prints that conversation, ended or active' '
 	stderr_has "prompt: no conversation '\''conv-404'\'' in" && test ! -s stdout
 '
 
+test_expect 'the page says which context lines are not SmartHole'\''s: System:, Tool:' '
+	export CONVCTL_STORE=$T/roles.json &&
+	for r in user assistant system tool; do
+		CONVCTL_NOW=2026-02-06T10:00:00Z convctl add --role $r "as $r" >/dev/null || exit 1
+	done &&
+	convctl prompt | grep ": as " | cut -d: -f1 >labels &&
+	printf "User\nAssistant\nSystem\nTool\n" >want && test_cmp want labels &&
+	page=$top/man/convctl-prompt.1 &&
+	grep -qx ".Li System: Ar CONTENT" "$page" &&
+	grep -qx ".Li Tool: Ar CONTENT" "$page" &&
+	grep -q "^Those two lines are the only ones that differ from what SmartHole" "$page" &&
+	! grep -q "SmartHole.s context text byte for byte" "$top/man/convctl.1"
+'
+
 test_done

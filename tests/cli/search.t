@@ -62,14 +62,34 @@ test_expect 'no colour when stdout is not a terminal' '
 '
 
 test_expect 'the match is coloured on a terminal' '
-	on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
+	TERM=xterm on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
 	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out
 '
 
 test_expect 'NO_COLOR turns the colour off even on a terminal' '
-	NO_COLOR=1 on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
+	NO_COLOR=1 TERM=xterm on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
 	grep -q "Buy MILK and eggs" out &&
 	! grep -q "$(printf "\033")" out
+'
+
+test_expect 'TERM=dumb, or no TERM, gets no colour on a terminal' '
+	TERM=dumb on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
+	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	(unset TERM && on_tty "$CONVCTL_BIN" search --case-sensitive MILK) >out &&
+	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out
+'
+
+test_expect '--color=always colours a pipe, --color=never a terminal' '
+	convctl search --color=always --case-sensitive MILK >out &&
+	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out &&
+	NO_COLOR=1 TERM=dumb convctl search --color always --case-sensitive MILK >out2 &&
+	test_cmp out out2 &&
+	TERM=xterm on_tty "$CONVCTL_BIN" search --color=never --case-sensitive MILK >out &&
+	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	TERM=xterm on_tty "$CONVCTL_BIN" search --color=auto --case-sensitive MILK >out &&
+	grep -q "$(printf "\033")" out &&
+	fails_with 2 convctl search --color=sometimes MILK &&
+	stderr_has "search: --color expects auto, always or never, not '\''sometimes'\''"
 '
 
 test_expect 'case folds beyond ASCII, whatever the locale' '

@@ -130,6 +130,18 @@ test_expect 'show to a full disk fails' '
 	stderr_has "convctl: show: cannot write to standard output: No space left on device"
 '
 
+test_expect 'a write error is said once, however much was buffered' '
+	export CONVCTL_STORE=$T/full.json &&
+	python3 -c "print(\"milk \" * 4000)" >long &&
+	convctl add <long >/dev/null && convctl add <long >/dev/null &&
+	for cmd in "show" "show --json" "search milk" "prompt" "prompt --format openai"; do
+		fails_with 1 sh -c "\"$CONVCTL_BIN\" $cmd >/dev/full" &&
+		test "$(wc -l <"$T/err")" -eq 1 &&
+		stderr_has "convctl: ${cmd%% *}: cannot write to standard output: No space left on device" ||
+		{ echo "$cmd:"; cat "$T/err"; exit 1; }
+	done
+'
+
 test_expect 'show -h prints the usage and options and exits 0' '
 	convctl show -h >out &&
 	grep -q "^usage: convctl show" out &&

@@ -316,10 +316,25 @@ test_expect 'a bad config file or setting is an error naming where it is' '
 	rm "$XDG_CONFIG_HOME/convctl/config" &&
 	CONVCTL_IDLE_TIMEOUT=-5 fails_with 1 convctl add y &&
 	stderr_has "invalid CONVCTL_IDLE_TIMEOUT '\''-5'\''" &&
-	fails_with 1 convctl --idle-timeout x add y &&
+	fails_with 2 convctl --idle-timeout x add y &&
 	stderr_has "invalid --idle-timeout '\''x'\''" &&
-	fails_with 1 convctl --wait forever add y &&
+	fails_with 2 convctl --wait forever add y &&
 	unchanged "$S"
+'
+
+test_expect 'a parse error names the offending byte: 1-based line and byte column' '
+	at() {	# at CONTENT WHERE: the store CONTENT is refused at WHERE
+		printf "$1" >bad.json &&
+		fails_with 1 convctl -s bad.json show &&
+		stderr_has "convctl: show: '\''bad.json'\'':$2: " || { echo "for $1"; return 1; }
+	}
+	at "{\"version\":1,\n\n" 3:1 &&
+	at "{\"version\":1,\"conversations\":[" 1:31 &&
+	at "{\"version\":1,\n  \"conversations\":[{\"id\":\"\303\244\377\"}]}" 2:29 &&
+	at "{\"version\":1,\"conversations\":[{\"id\":\"a\nb\"}]}" 1:39 &&
+	at "{\"version\":1,\n\"conversations\":[]}x" 2:20 &&
+	at "\n\n   {\"version\":1,\"conversations\":[],}" 3:36 &&
+	at "{\"version\":1,\"conversations\":[{\"id\":\"a\tb\"}]}" 1:39
 '
 
 test_done

@@ -11,7 +11,8 @@ COMMAND is started and sent SIGKILL after a random delay up to 1.3 times that
 duration. The store must then be byte for byte the state before, or parse and
 equal the state after (message ids, which are random, aside), or the state
 a --between command leaves (COMMAND's first words with the --between
-arguments, run on FILE): a step COMMAND documents, such as `end` having
+arguments, or COMMAND itself under the --between-env NAME=VALUE variables,
+run on FILE): a step COMMAND documents, such as `end` having
 written the end but not yet the summary. Then the
 follow-up command (COMMAND's first words with the --follow arguments) must
 succeed and leave no temporary file, so nothing a killed run left blocks or
@@ -53,6 +54,7 @@ def main():
                     help="how many words of COMMAND are the program")
     ap.add_argument("--follow", action="append", default=[])
     ap.add_argument("--between", action="append", default=[])
+    ap.add_argument("--between-env", action="append", default=[])
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -78,10 +80,13 @@ def main():
         fail(-1, "the command changes nothing; the test would prove nothing")
 
     between = None
-    if a.between:
+    if a.between or a.between_env:
         shutil.copyfile(a.before, a.store)
-        r = subprocess.run(cmd[:a.prefix] + a.between, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE)
+        env = dict(os.environ)
+        env.update(v.split("=", 1) for v in a.between_env)
+        r = subprocess.run(cmd[:a.prefix] + a.between if a.between else cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           env=env)
         if r.returncode != 0:
             fail(-1, "--between run exited %d: %s" % (r.returncode, r.stderr.decode()))
         with open(a.store, "rb") as f:

@@ -90,7 +90,7 @@ main(void)
 	is_str(settings_effective(&st, SET_SUMMARIZER, &why), "anthropic",
 	    "an Anthropic key alone: anthropic");
 	is_str(why, "anthropic_api_key is set", "saying so");
-	is_str(settings_get(&st, SET_MODEL), "claude-3-5-haiku-latest",
+	is_str(settings_get(&st, SET_MODEL), "claude-haiku-4-5",
 	    "with Anthropic's model");
 	settings_set(&st, SET_API_BASE, "http://localhost:11434/v1", SRC_FLAG);
 	is_str(settings_get(&st, SET_SUMMARIZER), "openai",

@@ -1,0 +1,94 @@
+#!/bin/sh
+# examples: every example of the man pages' EXAMPLES sections and of the
+# README runs, each on a fresh copy of a small store, with convctl first in
+# PATH; network examples reach the stub LLM server (tests/llm-stub.py), not
+# the Internet. tests/helpers/examples.py extracts them and says what is
+# done to run them.
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/llm-stub.sh"
+
+# What is not run, each a line prefix; kept small, and each must still match
+# an example (examples.py fails otherwise):
+#   make         builds or installs this tree (and make check runs this file)
+#   ollama pull  fetches a model; the summaries go to the stub instead
+NOT_RUN_MAX=2
+KEY=sk-examples-KEY-0c1d
+
+mkdir -p "$T/ex" "$T/exbin" "$T/seed/home" "$T/seed/work"
+# convctl and the LLM tool the examples pipe into, first in PATH
+printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${CONVCTL_WRAPPER:-}" "$CONVCTL_BIN" >"$T/exbin/convctl"
+printf '#!/bin/sh\necho "Added milk to Lists/Groceries.md."\n' >"$T/exbin/some-llm-tool"
+chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool"
+ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
+
+# the seed: a HOME with a store at its default place, and the sources the
+# migrate examples name
+(
+	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
+	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:26:41.250Z convctl add --role assistant --tool read_file --tool edit_file "Added milk to Lists/Groceries.md. The invoice is sent." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:28:00Z convctl end >/dev/null &&
+	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
+) || { echo "Bail out! cannot make the seed store"; exit 1; }
+f=$top/tests/fixtures/migrate
+mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent"
+cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"
+cp -r "$f/sessions" "$T/seed/home/.agent/sessions"
+cp -r "$f/chatsidian" "$T/seed/home/chatsidian-export"
+cp "$f/smarthole-history.json" "$T/seed/home/old-history.json"
+cp "$f/smarthole-history.json" "$T/seed/work/history.json"
+cp "$f/messages.json" "$T/seed/work/chat.json"
+cp "$f/aiwhisperer.json" "$T/seed/work/state.json"
+
+n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
+    --stub "$STUB" --skip make --skip "ollama pull" \
+    "$top"/man/*.1 "$top"/man/*.5 "$top/README.md") ||
+    { echo "Bail out! examples.py failed"; exit 1; }
+
+stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
+
+# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, and no
+# convctl in it (in a pipeline, say) met an option it does not know; what it
+# printed is shown when it does not
+run_example() {
+	rm -rf "$T/run" && cp -r "$T/seed" "$T/run" &&
+	(
+		cd "$T/run/work" &&
+		unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
+		export HOME="$T/run/home" PATH="$T/exbin:$PATH" \
+		    OPENAI_API_KEY=$KEY CONVCTL_API_BASE="$STUB/v1" \
+		    question="Add milk to my grocery list" q="Add eggs too" &&
+		timeout 60 sh "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
+		! grep -q "^usage: convctl\|unknown option\|expects" "$T/run/err"
+	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
+		echo "-- stdout:"; cat "$T/run/out"; echo "-- stderr:"; cat "$T/run/err"; return 1; }
+}
+
+test_expect "the examples are found ($n), and few are not run" '
+	test "$n" -ge 40 &&
+	test "$(grep -h "^# not run: " "$T"/ex/*.sh | wc -l)" -le 12 &&
+	test $NOT_RUN_MAX -eq 2
+'
+
+for ex in "$T"/ex/*.sh; do
+	test_expect "example at $(sed -n "1s/^# //p" "$ex")" "run_example '$ex'"
+done
+
+test_expect 'every request to the API carried the key the example named' '
+	test -s "$STUB_LOG" &&
+	jq -r ".headers.authorization // \"none\"" "$STUB_LOG" | sort | uniq -c >auth &&
+	! grep -v "Bearer $KEY\$" auth
+'
+
+test_expect 'convctl(5)'\''s config file example is read as it is shown' '
+	sed -n "/^# ~\/.config\/convctl\/config/,/^\.Ed/p" "$top/man/convctl.5" |
+	    sed "/^\.Ed/d" >config &&
+	test "$(wc -l <config)" -ge 5 && chmod 600 config &&
+	CONVCTL_CONFIG=$T/config convctl config >out 2>err &&
+	test ! -s err &&
+	grep -qx "idle_timeout       45  (config file)" out &&
+	grep -q "^summarizer         openai  (config file)" out
+'
+
+test_done

@@ -1,0 +1,109 @@
+#!/bin/sh
+# idle-summary: a conversation the idle timeout ended gets its summary from
+# the add that crossed the boundary (offline, or idle_summary = add), else
+# from the next end; never with the lock held
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/llm-stub.sh"
+
+OK='[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added."}]'
+
+q() { jq -r "$1" "$CONVCTL_STORE"; }
+# a conversation left open at 10:00, then an add at 12:00 crossing the
+# timeout; prints what the second add printed
+cross() {
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --role assistant --tool edit_file "Added milk." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "A new topic"
+}
+net() {		# the openai summarizer against the stub
+	CONVCTL_API_BASE="$STUB/v1" CONVCTL_API_KEY=sk-test CONVCTL_MODEL=m "$@"
+}
+
+test_expect 'offline: the add that crosses the boundary summarizes the ended one' '
+	export CONVCTL_STORE=$T/offline.json &&
+	cross >out 2>err &&
+	test "$(cat out)" = conv-1770206400000 && test ! -s err &&
+	test "$(q ".conversations[0].endedAt")" = 2026-02-04T10:00:05.000Z &&
+	test "$(q ".conversations[0].title")" = "Add milk to my groceries list" &&
+	q ".conversations[0].summary" | grep -q "Tools used: edit_file" &&
+	test "$(q ".conversations[1].summary")" = null &&
+	convctl summarize --pending --dry-run >pending && test ! -s pending
+'
+
+test_expect 'a network summarizer leaves it pending by default: no request in add' '
+	export CONVCTL_STORE=$T/net.json && stub_script "$OK" &&
+	net cross >out 2>err && test ! -s err &&
+	stub_count 0 &&
+	test "$(q ".conversations[0].summary")" = null
+'
+
+test_expect 'end summarizes the pending one too, besides the one it ends' '
+	export CONVCTL_STORE=$T/net.json && stub_script "$OK" &&
+	CONVCTL_NOW=2026-02-04T12:00:10Z net convctl end >out &&
+	test "$(cat out)" = conv-1770206400000 &&
+	stub_count 2 &&
+	test "$(q "[.conversations[] | select(.title == \"Milk on the grocery list\")] | length")" = 2
+'
+
+test_expect 'end with nothing active still summarizes the pending ones' '
+	export CONVCTL_STORE=$T/none.json && stub_script "$OK" &&
+	net cross >/dev/null &&
+	CONVCTL_NOW=2026-02-04T12:00:10Z convctl end --no-summary >/dev/null &&
+	stub_count 0 &&
+	net convctl end >out 2>err &&
+	grep -q "no active conversation" err && stub_count 2 &&
+	test "$(q "[.conversations[] | select(.summary == null)] | length")" = 0
+'
+
+test_expect 'end looks only among the 10 that ended last' '
+	export CONVCTL_STORE=$T/window.json &&
+	for h in 10 11 12 13 14 15 16 17 18 19 20 21; do
+		CONVCTL_NOW=2026-02-04T$h:00:00Z convctl add "topic $h" >/dev/null &&
+		CONVCTL_NOW=2026-02-04T$h:00:05Z convctl end --no-summary >/dev/null || exit 1
+	done &&
+	CONVCTL_NOW=2026-02-04T22:00:00Z convctl add "the last one" >/dev/null &&
+	stub_script "$OK" &&
+	CONVCTL_NOW=2026-02-04T22:00:05Z net convctl end >/dev/null &&
+	stub_count 10 &&
+	test "$(q "[.conversations[] | select(.summary == null) | .messages[0].content] | join(\",\")")" = "topic 10,topic 11,topic 12"
+'
+
+test_expect 'idle_summary = add: the add asks, after its write, with no lock held' '
+	export CONVCTL_STORE=$T/add.json CONVCTL_IDLE_SUMMARY=add &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
+	stub_script "[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Milk on the grocery list\nSUMMARY: Milk was added.\"}]" &&
+	{ CONVCTL_NOW=2026-02-04T12:00:00Z net convctl add "A new topic" >out 2>err & } &&
+	wait_for_request &&
+	test "$(cat out)" = conv-1770206400000 &&
+	CONVCTL_NOW=2026-02-04T12:00:01Z convctl --wait 0 add "while it asks" >/dev/null &&
+	touch "$T/release" && wait &&
+	test ! -s err && stub_count 1 &&
+	test "$(q ".conversations[0].title")" = "Milk on the grocery list" &&
+	test "$(q ".conversations[1].messages | length")" = 2
+'
+
+test_expect 'idle_summary = add: a failed summary leaves it pending, the add done' '
+	export CONVCTL_STORE=$T/fail.json CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 &&
+	stub_script "[{\"status\": 401, \"body\": {\"error\": {\"message\": \"bad key\"}}}]" &&
+	net cross >out 2>"$T/err" &&
+	test "$(cat out)" = conv-1770206400000 &&
+	stderr_has "bad key" &&
+	stderr_has "warning: '\''conv-1770199200000'\'', ended by the idle timeout, has no summary yet (convctl summarize --pending)" &&
+	test "$(q ".conversations[0].summary")" = null &&
+	test "$(q ".conversations[1].messages[0].content")" = "A new topic"
+'
+
+test_expect 'a bad idle_summary is a warning; the add is done, the summary pending' '
+	export CONVCTL_STORE=$T/bad.json CONVCTL_IDLE_SUMMARY=sometimes && stub_script "$OK" &&
+	net cross >out 2>"$T/err" &&
+	stderr_has "warning: invalid CONVCTL_IDLE_SUMMARY '\''sometimes'\'': expected pending or add" &&
+	stub_count 0 && test "$(q ".conversations[0].summary")" = null
+'
+
+test_expect 'summarizer none: nothing is summarized' '
+	export CONVCTL_STORE=$T/nosum.json CONVCTL_SUMMARIZER=none &&
+	cross >/dev/null 2>err && test ! -s err &&
+	test "$(q ".conversations[0].summary")" = null
+'
+
+test_done

@@ -1,0 +1,105 @@
+#!/bin/sh
+# summarize-stop: how a model's reply ended (cut, refused) and what the
+# Anthropic settings take, against the stub LLM server
+. "$(dirname "$0")/../lib.sh"
+. "$top/tests/llm-stub.sh"
+
+export CONVCTL_API_BASE="$STUB/v1" CONVCTL_API_KEY=sk-test CONVCTL_MODEL=test-model
+GOOD='TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added.'
+CUT='TITLE: Adding milk to the grocery list\nSUMMARY: The assistant read and'
+
+# a conversation ended without a summary; prints its id
+seed() {
+	convctl add --at 2026-02-04T17:26:40Z "Add milk to my groceries list" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary
+}
+field() {	# field ID NAME: the stored value, "null" when null
+	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+}
+req() {		# req N JQ: JQ applied to request N (from 1)
+	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
+}
+
+test_expect 'openai: a reply cut at the limit is asked again with a larger one' '
+	export CONVCTL_STORE=$T/len.json && id=$(seed) &&
+	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}, {\"reply\": \"$GOOD\"}]" &&
+	convctl summarize "$id" >out &&
+	stub_count 2 &&
+	test "$(req 1 .body.max_tokens)" = null &&
+	test "$(req 2 .body.max_tokens)" -gt 512 &&
+	test "$(field "$id" summary)" = "Milk was added."
+'
+
+test_expect 'openai: cut twice, the summary stays pending and says why' '
+	export CONVCTL_STORE=$T/len2.json && id=$(seed) &&
+	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}]" &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl summarize "$id" &&
+	stub_count 2 &&
+	stderr_has "cut at the token limit (finish_reason '\''length'\''), and again when asked with max_tokens" &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl summarize --pending --dry-run >pending && grep -q "$id" pending
+'
+
+test_expect 'end: a reply cut twice leaves the summary pending, exit 3' '
+	export CONVCTL_STORE=$T/len3.json &&
+	convctl add --at 2026-02-04T17:26:40Z "Add milk" >/dev/null &&
+	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}]" &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z fails_with 3 convctl end &&
+	stderr_has "cut at the token limit" &&
+	test "$(jq -r ".conversations[0].summary" "$CONVCTL_STORE")" = null &&
+	test "$(jq -r ".conversations[0].endedAt" "$CONVCTL_STORE")" != null
+'
+
+test_expect 'anthropic: max_tokens then a larger bound; cut twice is pending' '
+	export CONVCTL_STORE=$T/mt.json && id=$(seed) &&
+	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"max_tokens\"}, {\"reply\": \"$GOOD\"}]" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB/v1" convctl summarize "$id" >out &&
+	stub_count 2 &&
+	test "$(req 1 .body.max_tokens)" -lt "$(req 2 .body.max_tokens)" &&
+	test "$(field "$id" summary)" = "Milk was added." &&
+	id=$(seed) && stub_script "[{\"reply\": \"$CUT\", \"stop\": \"max_tokens\"}]" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB/v1" convctl summarize "$id" >out 2>"$T/err";
+	test $? = 1 && stderr_has "(stop_reason '\''max_tokens'\'')" &&
+	test "$(field "$id" summary)" = null
+'
+
+test_expect 'refusals: Anthropic stop_reason refusal, OpenAI content_filter' '
+	export CONVCTL_STORE=$T/refuse.json && id=$(seed) &&
+	stub_script "[{\"reply\": \"\", \"stop\": \"content_filter\"}]" &&
+	fails_with 1 convctl summarize "$id" &&
+	stderr_has "refused: its content filter withheld the reply (finish_reason '\''content_filter'\'')" &&
+	stub_count 1 &&
+	stub_script "[{\"reply\": \"I cannot help with that.\", \"stop\": \"refusal\"}]" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB/v1" convctl summarize "$id" 2>"$T/err";
+	test $? = 1 && stderr_has "/v1/messages'\'' refused (stop_reason '\''refusal'\'')" &&
+	! grep -q malformed "$T/err" && test "$(field "$id" summary)" = null
+'
+
+test_expect 'anthropic_base with or without /v1, as the SDKs take it' '
+	export CONVCTL_STORE=$T/base.json &&
+	stub_script "[{\"reply\": \"$GOOD\"}]" &&
+	for base in "$STUB" "$STUB/" "$STUB/v1" "$STUB/v1/"; do
+		id=$(seed) &&
+		CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$base" convctl summarize "$id" >/dev/null &&
+		test "$(sed -n "\$p" "$STUB_LOG" | jq -r .path)" = /v1/messages || exit 1
+	done
+'
+
+test_expect 'a 404 for an unknown model names the setting that chooses it' '
+	export CONVCTL_STORE=$T/404.json && id=$(seed) &&
+	stub_script "[{\"status\": 404, \"body\": {\"type\": \"error\", \"error\": {\"type\": \"not_found_error\", \"message\": \"model: claude-3-5-haiku-latest\"}}}]" &&
+	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB" CONVCTL_MODEL=claude-3-5-haiku-latest convctl summarize "$id" 2>"$T/err";
+	test $? = 1 &&
+	stderr_has "HTTP 404 from '\''$STUB/v1/messages'\'': model: claude-3-5-haiku-latest (the model '\''claude-3-5-haiku-latest'\'' was asked; the model setting chooses it: --model, CONVCTL_MODEL or model in the config file)" &&
+	stub_script "[{\"status\": 404, \"body\": {\"error\": {\"message\": \"The model gpt-9 does not exist\", \"code\": \"model_not_found\"}}}]" &&
+	CONVCTL_MODEL=gpt-9 fails_with 1 convctl summarize "$id" &&
+	stderr_has "the model setting chooses it"
+'
+
+test_expect 'the default Anthropic model is a current one' '
+	(unset CONVCTL_MODEL && ANTHROPIC_API_KEY=k CONVCTL_API_KEY= CONVCTL_API_BASE= \
+	    convctl config --json) | jq -e ".settings.model.value == \"claude-haiku-4-5\""
+'
+
+test_done

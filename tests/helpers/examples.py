@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""examples.py - the examples of the man pages and the README, as scripts.
+
+usage: examples.py --out DIR --root DIR --stub URL [--skip PATTERN]... FILE...
+
+Writes each example of each FILE to DIR/NNN.sh, its first line a comment
+naming where it is ("# man/convctl-add.1:101"). An example is:
+  - in a man page, each .Bd -literal block of its EXAMPLES section, the roff
+    escapes read (\\e is a backslash, \\& nothing, \\(dq a double quote);
+  - in a Markdown file, each block of lines indented by four spaces.
+What a reader would do to run one is done for them: a crontab line's five
+schedule fields are dropped (the command is run); the URL of an API
+(OpenAI's own, a local Ollama or llama.cpp server) is replaced by --stub, the
+stub LLM server, so nothing leaves the machine. A line that starts with a
+--skip PATTERN is commented out (it builds or installs, or needs a program
+that is not here); a PATTERN no example uses is an error, so the list of
+what is not run cannot grow stale.
+"""
+import argparse
+import os
+import re
+import sys
+
+CRON = re.compile(r"^(?:[0-9*/,-]+\s+){5}")
+APIS = ["https://api.openai.com/v1", "http://localhost:11434/v1",
+        "http://localhost:8080/v1"]
+
+
+def roff_text(line):
+    return (line.replace("\\e", "\\").replace("\\&", "")
+            .replace("\\(dq", '"').replace("\\-", "-"))
+
+
+def man_examples(path):
+    section, block, out = None, None, []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith(".Sh "):
+                section = line[4:].strip()
+            elif section == "EXAMPLES" and line.startswith(".Bd -literal"):
+                block = (n + 1, [])
+            elif block is not None and line.startswith(".Ed"):
+                out.append(block)
+                block = None
+            elif block is not None:
+                block[1].append(roff_text(line))
+    return out
+
+
+def markdown_examples(path):
+    block, out = None, []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith("    "):
+                if block is None:
+                    block = (n, [])
+                block[1].append(line[4:])
+            elif block is not None and line.strip() == "":
+                block[1].append("")    # a blank line inside a block
+            elif block is not None:
+                out.append(block)
+                block = None
+    if block is not None:
+        out.append(block)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--root", required=True, help="FILEs are named from it")
+    ap.add_argument("--stub", required=True)
+    ap.add_argument("--skip", action="append", default=[])
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    used = {p: 0 for p in a.skip}
+    k = 0
+    for path in a.files:
+        name = os.path.relpath(path, a.root)
+        found = (markdown_examples(path) if path.endswith(".md")
+                 else man_examples(path))
+        for first, lines in found:
+            script = []
+            for line in lines:
+                for p in a.skip:
+                    if line.startswith(p):
+                        used[p] += 1
+                        line = "# not run: " + line
+                line = CRON.sub("", line)
+                for api in APIS:
+                    line = line.replace(api, a.stub + "/v1")
+                script.append(line)
+            while script and script[-1] == "":
+                script.pop()
+            if not any(l and not l.startswith("#") for l in script):
+                continue    # nothing left to run
+            k += 1
+            with open(os.path.join(a.out, "%03d.sh" % k), "w",
+                      encoding="utf-8") as f:
+                f.write("# %s:%d\n%s\n" % (name, first, "\n".join(script)))
+    unused = [p for p, n in used.items() if n == 0]
+    if unused:
+        sys.exit("examples.py: no example has a line starting %s"
+                 % ", ".join(repr(p) for p in unused))
+    print(k)
+
+
+if __name__ == "__main__":
+    main()
