@@ -22,12 +22,18 @@ static const struct cmd_option options[] = {
  * with no summary, but the one just ended (items[0]); *n counts items
  */
 static void
-pending_jobs(struct store *st, const char *ended, struct summarize_item *items,
-    size_t *n)
+pending_jobs(struct ctx *ctx, struct store *st, const char *ended,
+    struct summarize_item *items, size_t *n)
 {
 	struct conv **v;
+	struct error e;
 	size_t nv, i;
 
+	/* a warning: the end is what was asked for, and is done */
+	if (store_load_ended(st, PENDING_WINDOW, 1, &e) < 0) {
+		cmd_error(ctx, "warning: %s", e.msg);
+		return;
+	}
 	v = store_ended(st, &nv);
 	for (i = 0; i < nv && i < PENDING_WINDOW; i++) {
 		if (conv_summary(v[i]) != NULL ||
@@ -89,14 +95,14 @@ end_exec(struct ctx *ctx)
 	case END_NOTHING_ACTIVE:
 		cmd_error(ctx, "no active conversation");
 		if (want && cfg == SUMMARY_SETUP_OK)
-			pending_jobs(st, NULL, items, &n);
+			pending_jobs(ctx, st, NULL, items, &n);
 		break;
 	case END_DONE:
 		ended = xstrdup(id);	/* the rolling limit may drop it */
 		at = conv_ended(store_find(st, ended));
 		if (want && cfg == SUMMARY_SETUP_OK) {
 			items[0].job = summary_job_new(store_find(st, ended));
-			pending_jobs(st, ended, items, &n);
+			pending_jobs(ctx, st, ended, items, &n);
 		}
 		if ((rc = cmd_commit(ctx, st)) == 0) {
 			if (at > now)	/* not when it was idle: that is no skew */
