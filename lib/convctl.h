@@ -199,9 +199,10 @@ void settings_render(struct buf *, const struct settings *, int json);
 
 /* store.c */
 enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL };
-extern const struct name_table conv_roles[];	/* "user", ... */
 const char *role_name(enum conv_role);
 int role_parse(const char *, enum conv_role *);
+/* "user, assistant, system or tool": what role_parse() takes, for errors */
+const char *role_list(void);
 
 struct store;
 struct conv;
