@@ -75,8 +75,8 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 
 /* before the import is written: it will take the store over the limit */
 static void
-warn_limit(struct ctx *ctx, struct migrate_result *res,
-    const struct prune_request *limit, size_t n, char **ids)
+warn_limit(struct ctx *ctx, struct migrate_result *res, long limit, size_t n,
+    char **ids)
 {
 	struct buf origin = { 0 };
 	size_t i, mine = 0;
@@ -90,7 +90,7 @@ warn_limit(struct ctx *ctx, struct migrate_result *res,
 	    "max_conversations (%ld, %s): the %zu oldest ended (%zu of them "
 	    "imported here) %s removed as it is written; see convctl-prune(1)",
 	    migrate_imported(res), migrate_imported(res) == 1 ? "" : "s",
-	    limit->max, origin.data, n, mine, n == 1 ? "is" : "are");
+	    limit, origin.data, n, mine, n == 1 ? "is" : "are");
 	buf_free(&origin);
 }
 
@@ -155,7 +155,7 @@ migrate_exec(struct ctx *ctx)
 {
 	struct migrate_request rq = { .format = MIGRATE_DETECT };
 	struct reading prog = { .ctx = ctx };
-	struct prune_request limit = { .older_than = -1, .dry_run = 1 };
+	struct commit_report limit;
 	struct migrate_result *res = NULL;
 	struct summary_job **jobs = NULL;
 	struct summary_config cf;
@@ -176,9 +176,7 @@ migrate_exec(struct ctx *ctx)
 		    fmt, migrate_format_list());
 	if ((rc = summary_setup(ctx, &cf)) != 0)
 		return rc;
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
-	    settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &limit.max,
-	    &e) < 0) {
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		cmd_error(ctx, "%s", e.msg);
 		return EXIT_FAIL;
 	}
@@ -216,13 +214,16 @@ migrate_exec(struct ctx *ctx)
 	}
 	if (migrate_changed(res)) {
 		/* what the limit will take is said before the store is written */
-		if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
+		if (lifecycle_commit_preview(st, &ctx->settings, &limit,
+		    &e) < 0) {
 			cmd_error(ctx, "%s", e.msg);
 			rc = EXIT_FAIL;
 			goto out;
 		}
+		pruned = limit.pruned;
+		npruned = limit.npruned;
 		if (!dry_run) {
-			warn_limit(ctx, res, &limit, npruned, pruned);
+			warn_limit(ctx, res, limit.limit, npruned, pruned);
 			strv_free(pruned);
 			pruned = NULL;
 			if ((rc = cmd_commit_pruned(ctx, st, &pruned,

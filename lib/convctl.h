@@ -333,6 +333,10 @@ enum commit_status {
 /* the rolling limit (max_conversations) applied, then the store written */
 enum commit_status lifecycle_commit(struct store *, const struct settings *,
     struct commit_report *, struct error *);
+/* what lifecycle_commit's rolling limit would remove now, nothing removed
+ * (migrate says so before it writes); 0, or -1 */
+int lifecycle_commit_preview(struct store *, const struct settings *,
+    struct commit_report *, struct error *);
 /* "removed N oldest ended conversations to keep M (max_conversations, set
  * by ...; see convctl-prune(1))", when the limit removed any */
 void lifecycle_prune_note(struct buf *, const struct commit_report *,
