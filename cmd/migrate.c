@@ -150,12 +150,74 @@ summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
 	return rc;
 }
 
+/*
+ * the request from the options but --format; a source that is not a file nor a directory
+ * (a pipe, a device) is read into input now, as it may take forever and the
+ * lock is not held yet. 0, or the exit status after saying why
+ */
+static int
+make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
+{
+	struct error e;
+	struct stat sb;
+	long idle, max;
+	int rc;
+
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	rq->path = ctx->args.argv[0];
+	rq->idle_timeout = (int64_t)idle * 60000;
+	rq->split = args_has(&ctx->args, "split");
+	rq->rename_conflicts = args_has(&ctx->args, "rename-conflicts");
+	if ((rc = cmd_now(ctx, &rq->now)) != 0 ||
+	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
+		return rc;
+	rq->max_bytes = (size_t)max;
+	if (stat(rq->path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		if (migrate_read(rq->path, rq->max_bytes, input, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			return EXIT_FAIL;
+		}
+		rq->data = input->data ? input->data : "";
+		rq->len = input->len;
+	}
+	return 0;
+}
+
+/*
+ * An import that changed the store: what the rolling limit removes is said
+ * before it is written (--dry-run: what it would remove, nothing written).
+ * *pruned (strv_free) and *n: the ids removed. 0, or the exit status
+ */
+static int
+commit_import(struct ctx *ctx, struct store *st, struct migrate_result *res,
+    int dry_run, char ***pruned, size_t *n)
+{
+	struct commit_report limit;
+	struct error e;
+
+	if (lifecycle_commit_preview(st, &ctx->settings, &limit, &e) < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (dry_run) {
+		*pruned = limit.pruned;
+		*n = limit.npruned;
+		return 0;
+	}
+	warn_limit(ctx, res, limit.limit, limit.npruned, limit.pruned);
+	strv_free(limit.pruned);
+	return cmd_commit_pruned(ctx, st, pruned, n);
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
 	struct migrate_request rq = { .format = MIGRATE_DETECT };
 	struct reading prog = { .ctx = ctx };
-	struct commit_report limit;
 	struct migrate_result *res = NULL;
 	struct summary_job **jobs = NULL;
 	struct summary_config cf;
@@ -165,42 +227,18 @@ migrate_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf out = { 0 }, input = { 0 };
 	struct error e;
-	struct stat sb;
 	char **pruned = NULL;
 	size_t npruned = 0, njobs = 0, i;
-	long idle, max;
 	int rc;
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
 		    fmt, migrate_format_list());
-	if ((rc = summary_setup(ctx, &cf)) != 0)
-		return rc;
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_FAIL;
-	}
-	rq.path = ctx->args.argv[0];
-	rq.idle_timeout = (int64_t)idle * 60000;
-	rq.split = args_has(&ctx->args, "split");
-	rq.rename_conflicts = args_has(&ctx->args, "rename-conflicts");
+	if ((rc = summary_setup(ctx, &cf)) != 0 ||
+	    (rc = make_request(ctx, &rq, &input)) != 0)
+		goto out;
 	rq.progress = reading;
 	rq.progress_arg = &prog;
-	if ((rc = cmd_now(ctx, &rq.now)) != 0 ||
-	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
-		return rc;
-	rq.max_bytes = (size_t)max;
-	/* a pipe or a device may take forever: read it before the lock */
-	if (stat(rq.path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode)) {
-		if (migrate_read(rq.path, rq.max_bytes, &input, &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		rq.data = input.data ? input.data : "";
-		rq.len = input.len;
-	}
 	if ((rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
 		goto out;
 	/* on error the store in memory may hold part of it: it is not saved */
@@ -212,25 +250,9 @@ migrate_exec(struct ctx *ctx)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (migrate_changed(res)) {
-		/* what the limit will take is said before the store is written */
-		if (lifecycle_commit_preview(st, &ctx->settings, &limit,
-		    &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		pruned = limit.pruned;
-		npruned = limit.npruned;
-		if (!dry_run) {
-			warn_limit(ctx, res, limit.limit, npruned, pruned);
-			strv_free(pruned);
-			pruned = NULL;
-			if ((rc = cmd_commit_pruned(ctx, st, &pruned,
-			    &npruned)) != 0)
-				goto out;
-		}
-	}
+	if (migrate_changed(res) && (rc = commit_import(ctx, st, res, dry_run,
+	    &pruned, &npruned)) != 0)
+		goto out;
 	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
 		cmd_error(ctx, "%s", note);
 	report_pruned(ctx, res, pruned, npruned, dry_run);
