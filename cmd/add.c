@@ -81,8 +81,8 @@ add_exec(struct ctx *ctx)
 	int rc;
 
 	if (role != NULL && role_parse(role, &rq.role) < 0)
-		return cmd_usage_error(ctx, "unknown role '%s' (expected user, "
-		    "assistant, system or tool)", role);
+		return cmd_usage_error(ctx, "unknown role '%s' (expected %s)",
+		    role, role_list());
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);
 	}

@@ -77,8 +77,8 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 
 /* before the import is written: it will take the store over the limit */
 static void
-warn_limit(struct ctx *ctx, struct migrate_result *res,
-    const struct prune_request *limit, size_t n, char **ids)
+warn_limit(struct ctx *ctx, struct migrate_result *res, long limit, size_t n,
+    char **ids)
 {
 	struct buf origin = { 0 };
 	size_t i, mine = 0;
@@ -92,7 +92,7 @@ warn_limit(struct ctx *ctx, struct migrate_result *res,
 	    "max_conversations (%ld, %s): the %zu oldest ended (%zu of them "
 	    "imported here) %s removed as it is written; see convctl-prune(1)",
 	    migrate_imported(res), migrate_imported(res) == 1 ? "" : "s",
-	    limit->max, origin.data, n, mine, n == 1 ? "is" : "are");
+	    limit, origin.data, n, mine, n == 1 ? "is" : "are");
 	buf_free(&origin);
 }
 
@@ -162,12 +162,71 @@ read_early(const char *path, size_t max, struct buf *b, struct error *e)
 	return buf_read_max(b, 0, "standard input", max, "max_input_bytes", e);
 }
 
+/*
+ * the request from the options but --format; standard input ("-") or a
+ * source that is neither a file nor a directory (a pipe, a device) is read
+ * into input now, as it may take forever and the lock is not held yet. 0,
+ * or the exit status after saying why
+ */
+static int
+make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
+{
+	struct error e;
+	struct stat sb;
+	long idle, max;
+	int rc;
+
+	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+		return cmd_fail(ctx, &e);
+	}
+	rq->path = ctx->args.argv[0];
+	rq->idle_timeout = (int64_t)idle * 60000;
+	rq->split = args_has(&ctx->args, "split");
+	rq->skip_bad = args_has(&ctx->args, "skip-bad");
+	rq->rename_conflicts = args_has(&ctx->args, "rename-conflicts");
+	if ((rc = cmd_now(ctx, &rq->now)) != 0 ||
+	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
+		return rc;
+	rq->max_bytes = (size_t)max;
+	if (strcmp(rq->path, "-") == 0 || (stat(rq->path, &sb) == 0 &&
+	    !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
+		if (read_early(rq->path, rq->max_bytes, input, &e) < 0)
+			return cmd_fail(ctx, &e);
+		rq->data = input->data ? input->data : "";
+		rq->len = input->len;
+	}
+	return 0;
+}
+
+/*
+ * An import that changed the store: what the rolling limit removes is said
+ * before it is written (--dry-run: what it would remove, nothing written).
+ * *pruned (strv_free) and *n: the ids removed. 0, or the exit status
+ */
+static int
+commit_import(struct ctx *ctx, struct store *st, struct migrate_result *res,
+    int dry_run, char ***pruned, size_t *n)
+{
+	struct commit_report limit;
+	struct error e;
+
+	if (lifecycle_commit_preview(st, &ctx->settings, &limit, &e) < 0)
+		return cmd_fail(ctx, &e);
+	if (dry_run) {
+		*pruned = limit.pruned;
+		*n = limit.npruned;
+		return 0;
+	}
+	warn_limit(ctx, res, limit.limit, limit.npruned, limit.pruned);
+	strv_free(limit.pruned);
+	return cmd_commit_pruned(ctx, st, pruned, n);
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
 	struct migrate_request rq = { .format = MIGRATE_DETECT };
 	struct reading prog = { .ctx = ctx };
-	struct prune_request limit = { .older_than = -1, .dry_run = 1 };
 	struct migrate_result *res = NULL;
 	struct summary_job **jobs = NULL;
 	struct summary_config cf;
@@ -177,44 +236,18 @@ migrate_exec(struct ctx *ctx)
 	struct store *st = NULL;
 	struct buf out = { 0 }, input = { 0 };
 	struct error e;
-	struct stat sb;
 	char **pruned = NULL;
 	size_t npruned = 0, njobs = 0, i;
-	long idle, max;
 	int rc;
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
 		    fmt, migrate_format_list());
-	if ((rc = summary_setup(ctx, &cf)) != 0)
-		return rc;
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
-	    settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &limit.max,
-	    &e) < 0) {
-		return cmd_fail(ctx, &e);
-	}
-	rq.path = ctx->args.argv[0];
-	rq.idle_timeout = (int64_t)idle * 60000;
-	rq.split = args_has(&ctx->args, "split");
-	rq.skip_bad = args_has(&ctx->args, "skip-bad");
-	rq.rename_conflicts = args_has(&ctx->args, "rename-conflicts");
+	if ((rc = summary_setup(ctx, &cf)) != 0 ||
+	    (rc = make_request(ctx, &rq, &input)) != 0)
+		goto out;
 	rq.progress = reading;
 	rq.progress_arg = &prog;
-	if ((rc = cmd_now(ctx, &rq.now)) != 0 ||
-	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
-		return rc;
-	rq.max_bytes = (size_t)max;
-	/* standard input, a pipe or a device may take forever: read it before
-	 * the lock */
-	if (strcmp(rq.path, "-") == 0 || (stat(rq.path, &sb) == 0 &&
-	    !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
-		if (read_early(rq.path, rq.max_bytes, &input, &e) < 0) {
-			rc = cmd_fail(ctx, &e);
-			goto out;
-		}
-		rq.data = input.data ? input.data : "";
-		rq.len = input.len;
-	}
 	if ((rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
 		goto out;
 	/* on error the store in memory may hold part of it: it is not saved */
@@ -225,21 +258,9 @@ migrate_exec(struct ctx *ctx)
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
-	if (migrate_changed(res)) {
-		/* what the limit will take is said before the store is written */
-		if (store_prune(st, &limit, &pruned, &npruned, &e) < 0) {
-			rc = cmd_fail(ctx, &e);
-			goto out;
-		}
-		if (!dry_run) {
-			warn_limit(ctx, res, &limit, npruned, pruned);
-			strv_free(pruned);
-			pruned = NULL;
-			if ((rc = cmd_commit_pruned(ctx, st, &pruned,
-			    &npruned)) != 0)
-				goto out;
-		}
-	}
+	if (migrate_changed(res) && (rc = commit_import(ctx, st, res, dry_run,
+	    &pruned, &npruned)) != 0)
+		goto out;
 	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
 		cmd_error(ctx, "%s", note);
 	report_pruned(ctx, res, pruned, npruned, dry_run);

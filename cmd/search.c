@@ -55,8 +55,8 @@ search_exec(struct ctx *ctx)
 
 	if (role != NULL) {
 		if (role_parse(role, &r) < 0)
-			return cmd_usage_error(ctx, "unknown role '%s' (expected "
-			    "user, assistant, system or tool)", role);
+			return cmd_usage_error(ctx, "unknown role '%s' "
+			    "(expected %s)", role, role_list());
 		rq.role = (int)r;
 	}
 	if ((rc = time_option(ctx, "since", &rq.since)) != 0 ||

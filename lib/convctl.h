@@ -214,9 +214,10 @@ void settings_render(struct buf *, const struct settings *, int json);
 
 /* store.c */
 enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL };
-extern const struct name_table conv_roles[];	/* "user", ... */
 const char *role_name(enum conv_role);
 int role_parse(const char *, enum conv_role *);
+/* "user, assistant, system or tool": what role_parse() takes, for errors */
+const char *role_list(void);
 
 struct store;
 struct conv;
@@ -376,6 +377,10 @@ enum commit_status {
 };
 /* the rolling limit (max_conversations) applied, then the store written */
 enum commit_status lifecycle_commit(struct store *, const struct settings *,
+    struct commit_report *, struct error *);
+/* what lifecycle_commit's rolling limit would remove now, nothing removed
+ * (migrate says so before it writes); 0, or -1 */
+int lifecycle_commit_preview(struct store *, const struct settings *,
     struct commit_report *, struct error *);
 /* "removed N oldest ended conversations to keep M (max_conversations, set
  * by ...; see convctl-prune(1))", when the limit removed any */

@@ -462,28 +462,45 @@ lifecycle_open(const struct settings *set, const char *path,
 	return store_open_max(st, path, mode, wait, (size_t)max, e);
 }
 
-enum commit_status
-lifecycle_commit(struct store *st, const struct settings *set,
+/* the rolling limit, max_conversations, applied (or not, dry_run) */
+static int
+rolling_limit(struct store *st, const struct settings *set, int dry_run,
     struct commit_report *r, struct error *e)
 {
-	struct prune_request limit = { .older_than = -1 };
-	int rc;
-
+	struct prune_request limit = { .older_than = -1, .dry_run = dry_run };
 	size_t nended;
 
 	memset(r, 0, sizeof(*r));
 	if (settings_long(set, SET_MAX_CONVERSATIONS, &limit.max, e) < 0 ||
 	    store_count_ended(st, &nended, e) < 0)
-		return COMMIT_FAILED;
+		return -1;
 	/* the ended ones are listed only when there are too many */
 	if (limit.max >= 0 && nended > (size_t)limit.max) {
 		if (store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
-			return COMMIT_FAILED;
+			return -1;
 	} else {
 		r->pruned = xmalloc(sizeof(*r->pruned));
 		r->pruned[0] = NULL;
 	}
 	r->limit = limit.max;
+	return 0;
+}
+
+int
+lifecycle_commit_preview(struct store *st, const struct settings *set,
+    struct commit_report *r, struct error *e)
+{
+	return rolling_limit(st, set, 1, r, e);
+}
+
+enum commit_status
+lifecycle_commit(struct store *st, const struct settings *set,
+    struct commit_report *r, struct error *e)
+{
+	int rc;
+
+	if (rolling_limit(st, set, 0, r, e) < 0)
+		return COMMIT_FAILED;
 	if ((rc = store_save(st, e)) < 0)
 		return COMMIT_FAILED;
 	return rc > 0 ? COMMIT_UNFLUSHED : COMMIT_DONE;

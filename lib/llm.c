@@ -90,20 +90,12 @@ say(const struct llm_config *cf, const char *fmt, ...)
 {
 	struct buf b = { 0 };
 	va_list ap;
-	int n;
 
 	if (cf->log == NULL)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	b.data = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b.len = (size_t)n;
 	llm_redact(&b, cf->key);
 	cf->log(cf->log_arg, b.data);
 	buf_free(&b);

@@ -48,6 +48,7 @@
 #include "internal.h"
 #include "scan.h"
 #include "shape.h"
+#include "utf8.h"
 
 #define MAX_DEPTH 2048		/* jansson's JSON_PARSER_MAX_DEPTH */
 #define MAX_KEYS 64		/* past this, an object's keys are checked sorted */
@@ -117,38 +118,6 @@ skip_plain(const unsigned char *p, const unsigned char *end)
 	while (p < end && plain(*p))
 		p++;
 	return p;
-}
-
-/* length of the valid UTF-8 sequence at p (p[0] >= 0x80), or 0 */
-static inline size_t
-utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-	unsigned c = p[0];
-	unsigned long cp;
-	size_t n, k;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else
-		return 0;
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (k = 1; k < n; k++) {
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[k] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
 }
 
 /*

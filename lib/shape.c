@@ -107,8 +107,7 @@ check_value(const struct shape_field *f, json_t *v, const char *where,
 			return 0;
 		if (f->type == SHAPE_ROLE)
 			return field_error(e, where, f->name, ": unknown role '%s' "
-			    "(expected user, assistant, system or tool)",
-			    json_string_value(v));
+			    "(expected %s)", json_string_value(v), role_list());
 		return field_error(e, where, f->name, ": not an ISO 8601 time "
 		    "from 1970 on: '%s'", json_string_value(v));
 	case SHAPE_STRINGS:

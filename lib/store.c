@@ -15,7 +15,7 @@
 #include "scan.h"
 #include "engine.h"
 
-const struct name_table conv_roles[] = {
+static const struct name_table conv_roles[] = {
 	{ "user", ROLE_USER },
 	{ "assistant", ROLE_ASSISTANT },
 	{ "system", ROLE_SYSTEM },
@@ -38,6 +38,16 @@ role_parse(const char *s, enum conv_role *out)
 		return -1;
 	*out = (enum conv_role)v;
 	return 0;
+}
+
+const char *
+role_list(void)
+{
+	static struct buf list;
+
+	if (list.len == 0)
+		enum_list(&list, conv_roles);
+	return list.data;
 }
 
 const char *

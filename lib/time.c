@@ -253,8 +253,11 @@ duration_format(int64_t ms, char out[DURATION_LEN])
 	int64_t n;
 
 	if (ms < 1000) {
-		/* at most "999ms": it fits */
-		snprintf(out, DURATION_LEN, "%lldms", (long long)(ms < 0 ? 0 : ms));
+		/* at most "999ms" */
+		w = snprintf(out, DURATION_LEN, "%lldms",
+		    (long long)(ms < 0 ? 0 : ms));
+		if (w < 0 || (size_t)w >= DURATION_LEN)
+			abort();	/* DURATION_LEN is wrong: a bug */
 		return;
 	}
 	out[0] = '\0';

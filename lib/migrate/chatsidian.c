@@ -47,8 +47,8 @@ chatsidian_message(struct mig_reader *r, json_t *m, size_t index,
 	}
 	v = json_object_get(m, "role");
 	if (!json_is_string(v) || role_parse(json_string_value(v), &role) < 0) {
-		mig_bad(r, e, "%s.role: %s", at.data, v == NULL ? "missing" :
-		    "expected user, assistant, system or tool");
+		mig_bad(r, e, "%s.role: %s%s", at.data, v == NULL ? "missing" :
+		    "expected ", v == NULL ? "" : role_list());
 		goto out;
 	}
 	if (mig_want_time(r, json_object_get(m, "timestamp"), mig_path(&at,

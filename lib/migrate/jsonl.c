@@ -21,18 +21,16 @@ static int
 jsonl_role(struct mig_reader *r, json_t *v, size_t line, const char **role,
     struct error *e)
 {
-	struct buf b = { 0 }, names = { 0 };
+	struct buf b = { 0 };
 	enum conv_role known;
 
 	*role = json_string_value(v);
 	if (*role != NULL && role_parse(*role, &known) == 0)
 		return 0;
 	json_dump_buf(&b, v);
-	enum_list(&names, conv_roles);
 	mig_bad(r, e, "line %zu: role: unknown role %s (expected %s)", line,
-	    b.data, names.data);
+	    b.data, role_list());
 	buf_free(&b);
-	buf_free(&names);
 	return -1;
 }
 

@@ -111,7 +111,7 @@ test_expect 'conversations started in the same millisecond get distinct ids' '
 test_expect 'an unknown role is a usage error and changes nothing' '
 	snapshot "$S" &&
 	fails_with 2 convctl add --role wizard hi &&
-	stderr_has "convctl: add: unknown role '\''wizard'\''" &&
+	stderr_has "convctl: add: unknown role '\''wizard'\'' (expected user, assistant, system or tool)" &&
 	unchanged "$S"
 '
 

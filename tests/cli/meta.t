@@ -88,6 +88,24 @@ test_expect 'a diagnostic quoting an argument is still one printable line' '
 	fails_with 1 convctl show "$(printf "a\nb")" && test "$(wc -l <"$T/err")" -eq 1
 '
 
+test_expect 'bytes that are not UTF-8, and C1 controls, are quoted as \\xHH' '
+	fails_with 1 convctl show "$(printf "a\377\303b\302\233\342\202\254")" &&
+	want=$(printf "no conversation '\''a\\\\xff\\\\xc3b\\\\xc2\\\\x9b\342\202\254'\''") &&
+	stderr_has "$want" && iconv -f UTF-8 -t UTF-8 "$T/err" >/dev/null
+'
+
+test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
+	n=0 &&
+	for f in $(find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/fuzz" \
+	    -name "*.[ch]"); do
+		n=$((n + 1))
+		sed -n "1,2p" "$f" | tr "\n" " " |
+		    grep -qE "^/\*( +\*)? +$(basename "$f") - [^ ]" ||
+		    { echo "$f does not open with /* $(basename "$f") - what it is for"; exit 1; }
+	done &&
+	test "$n" -ge 70
+'
+
 test_expect 'make demo runs to the end on its own scratch store' '
 	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
 	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&

@@ -362,7 +362,13 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	stderr_has "'\''s8.json'\'': conversationHistory: missing '\''recentConversations'\''" &&
 	jq ".conversationData.conversations[0].messages[1].role = \"robot\"" "$F/data.json" >s3.json &&
 	fails_with 1 convctl -s sh.json migrate s3.json &&
-	stderr_has "'\''s3.json'\'': conversationData.conversations[0].messages[1].role: unknown role '\''robot'\''" &&
+	stderr_has "'\''s3.json'\'': conversationData.conversations[0].messages[1].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)" &&
+	jq ".messages[1].role = \"robot\"" "$F/chatsidian/tax.json" >s9.json &&
+	fails_with 1 convctl -s sh.json migrate -f chatsidian s9.json &&
+	stderr_has "'\''s9.json'\'': messages[1].role: expected user, assistant, system or tool" &&
+	printf "%s\n" "{\"role\": \"robot\", \"content\": \"a\"}" >s10.jsonl &&
+	fails_with 1 convctl -s sh.json migrate s10.jsonl &&
+	stderr_has "'\''s10.jsonl'\'': line 1: role: unknown role \"robot\" (expected user, assistant, system or tool)" &&
 	jq ".[3].role = 7" "$F/messages.json" >s4.json &&
 	fails_with 1 convctl -s sh.json migrate s4.json &&
 	stderr_has "'\''s4.json'\'': [3].role: expected a string" &&

@@ -93,6 +93,32 @@ test_expect 'an ID is an operand: --id is no option of any command' '
 	done
 '
 
+# names_in_help CMD OPTION BAD-ARGS...: each name the library lists when
+# CMD refuses BAD-ARGS ("expected a, b or c") is in the -h text of OPTION;
+# the help texts list them by hand, the errors from the enums' tables
+names_in_help() {
+	c=$1 o=$2 && shift 2 &&
+	fails_with 2 convctl "$c" "$@" &&
+	names=$(sed -n "s/.*(expected \(.*\))\$/\1/p" "$T/err" |
+	    sed "s/ or /, /" | tr "," "\n" | tr -d " ") &&
+	test -n "$names" || { echo "$c: no list in: $(cat "$T/err")"; return 1; }
+	help=$(convctl "$c" -h | awk -v o="--$o " "/^ / && index(\$0, o) { on = 1; print; next }
+	    on && (/^ {1,6}-/ || /^\$/) { exit } on { print }") &&
+	for n in $names; do
+		printf "%s\n" "$help" | grep -qw -- "$n" ||
+		    { echo "$c --$o -h lacks $n: $help"; return 1; }
+	done
+}
+
+test_expect 'the names an option takes, listed by -h, are all the table has' '
+	names_in_help show format -f bogus &&
+	names_in_help prompt format -f bogus &&
+	names_in_help migrate format -f bogus x.json &&
+	names_in_help summarize summarizer --summarizer bogus &&
+	names_in_help add role -r bogus hi &&
+	names_in_help search role -r bogus hi
+'
+
 test_expect '-h wins over what follows it' '
 	convctl show -h --no-such-option >out && head -n 1 out | grep -q "^usage: convctl show"
 '

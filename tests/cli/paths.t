@@ -131,6 +131,26 @@ test_as_root 'a 0444 store is refused, not replaced: the permission named' '
 	test -z "$(ls -A "$T/own" | grep "^\.store")"
 '
 
+# a store its mode lets everyone write, but an ACL entry keeps nobody from
+test_as_root_acl() {
+	if [ -n "$root" ] && ! command -v setfacl >/dev/null 2>&1; then
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: needs setfacl (Debian's acl)"
+	else
+		test_as_root "$1" "$2"
+	fi
+}
+test_as_root_acl 'a store read-only by ACL is refused, not replaced: the permission named' '
+	cp "$S" "$T/own/acl.json" && chmod 666 "$T/own/acl.json" &&
+	: >"$T/own/acl.json.lock" && chmod 666 "$T/own/acl.json.lock" &&
+	setfacl -m "u:$(id -u nobody):r" "$T/own/acl.json" &&
+	snapshot "$T/own/acl.json" &&
+	fails_with 1 asnobody -s "$T/own/acl.json" add "not written" &&
+	stderr_has "cannot write store '\''$T/own/acl.json'\'' (mode 0666, owner uid 0): Permission denied" &&
+	unchanged "$T/own/acl.json" &&
+	test -z "$(ls -A "$T/own" | grep "^\.acl")"
+'
+
 test_as_root 'a writable store of another user: its owner cannot be kept, refused' '
 	cp "$S" "$T/own/theirs.json" && chmod 666 "$T/own/theirs.json" &&
 	snapshot "$T/own/theirs.json" &&

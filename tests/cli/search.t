@@ -112,7 +112,8 @@ test_expect 'nothing found: empty output, exit 0' '
 test_expect 'a bad pattern, role or time is a usage error' '
 	fails_with 2 convctl search --regex "(" &&
 	stderr_has "invalid regular expression" &&
-	fails_with 2 convctl search -r robot x && stderr_has "unknown role" &&
+	fails_with 2 convctl search -r robot x &&
+	stderr_has "unknown role '\''robot'\'' (expected user, assistant, system or tool)" &&
 	fails_with 2 convctl search --since yesterday x && stderr_has "--since" &&
 	fails_with 2 convctl search "" && stderr_has "empty query"
 '

@@ -48,7 +48,7 @@ test_expect 'a message without a role is refused, naming its JSON path' '
 
 test_expect 'a message with an unknown role is refused' '
 	printf "%s" "{\"conversations\": [$conv]}" | jq -c ".conversations[0].messages[0].role = \"robot\"" >"$S" &&
-	refused "conversations[0].messages[0].role: unknown role '\''robot'\''"
+	refused "conversations[0].messages[0].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)"
 '
 
 test_expect 'two active conversations are refused' '

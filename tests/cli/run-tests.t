@@ -1,0 +1,38 @@
+#!/bin/sh
+# scripts/run-tests, what make check prints: a line a test file as soon as it
+# finishes (name, counts, seconds), a failure's TAP lines, and last the line
+# CI reads, N passed, N failed; its exit status says whether all passed.
+. "$(dirname "$0")/../lib.sh"
+
+mkdir "$T/t"
+printf '%s\n' 'sleep 2' 'echo "ok 1 - slow"' 'echo "1..1"' >"$T/t/slow.t"
+printf '%s\n' 'echo "ok 1 - fast"' 'echo "ok 2 # SKIP why"' 'echo "1..2"' \
+    >"$T/t/fast.t"
+printf '%s\n' 'echo "ok 1 - one"' 'echo "not ok 2 - two"' 'echo "#   why"' \
+    'echo "1..2"' 'exit 1' >"$T/t/fails.t"
+printf '%s\n' 'exit 3' >"$T/t/dies.t"
+
+test_expect 'each file as it finishes, then the total; a failure shows its lines' '
+	TEST_JOBS=2 sh "$top/scripts/run-tests" t/slow.t t/fast.t t/fails.t \
+	    t/dies.t >out; rc=$?
+	test "$rc" -ne 0 &&
+	test "$(tail -n 1 out)" = "4 passed, 2 failed" &&
+	grep -qx "t/fast.t: 2 passed ([0-9]* s)" out &&
+	grep -qx "t/slow.t: 1 passed ([0-9]* s)" out &&
+	grep -qx "t/fails.t: 1 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "    not ok 2 - two" out && grep -qx "    #   why" out &&
+	grep -qx "t/dies.t: 0 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "    not ok - t/dies.t exited 3" out &&
+	# slow.t began first, and is reported after those that ended before it
+	test "$(grep -n "^t/slow.t:" out | cut -d: -f1)" -gt \
+	    "$(grep -n "^t/fast.t:" out | cut -d: -f1)"
+'
+
+test_expect 'all passing: exit 0' '
+	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
+	test "$(wc -l <out)" -eq 2 &&
+	grep -qx "t/fast.t: 2 passed ([0-9]* s)" out &&
+	test "$(tail -n 1 out)" = "2 passed, 0 failed" || { cat out; exit 1; }
+'
+
+test_done
