@@ -56,4 +56,8 @@ void json_error_place(const char *text, size_t len, const json_error_t *je,
 /* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 
+/* dl.c: the address of function name in the library lib opened with
+ * dlopen; NULL, and *missing set to the first name absent, when it has none */
+void *dl_function(void *lib, const char *name, const char **missing);
+
 #endif

@@ -396,18 +396,6 @@ retryable_curl(CURLcode c)
 	}
 }
 
-/* the address of libcurl's function name; NULL, and *missing set to the first
- * name absent, when it has none */
-static void *
-curl_function(const char *name, const char **missing)
-{
-	void *fn;
-
-	if ((fn = dlsym(libcurl, name)) == NULL && *missing == NULL)
-		*missing = name;
-	return fn;
-}
-
 /*
  * Loads libcurl the first time, then starts it (curl_global_init) if
  * llm_cleanup stopped it. Once loaded it stays until exit: the TLS libraries
@@ -426,20 +414,19 @@ curl_start(struct error *e)
 		    NULL)
 			return error_set(e, "cannot load libcurl: %s", dlerror());
 		/* POSIX lets dlsym's void * be converted to a function pointer */
-		curl.global_init = curl_function("curl_global_init", &missing);
-		curl.global_cleanup = curl_function("curl_global_cleanup",
-		    &missing);
-		curl.easy_init = curl_function("curl_easy_init", &missing);
-		curl.easy_reset = curl_function("curl_easy_reset", &missing);
-		curl.easy_setopt = curl_function("curl_easy_setopt", &missing);
-		curl.easy_perform = curl_function("curl_easy_perform", &missing);
-		curl.easy_getinfo = curl_function("curl_easy_getinfo", &missing);
-		curl.easy_strerror = curl_function("curl_easy_strerror",
-		    &missing);
-		curl.easy_cleanup = curl_function("curl_easy_cleanup", &missing);
-		curl.slist_append = curl_function("curl_slist_append", &missing);
-		curl.slist_free_all = curl_function("curl_slist_free_all",
-		    &missing);
+#define CURL_FN(f) curl.f = dl_function(libcurl, "curl_" #f, &missing)
+		CURL_FN(global_init);
+		CURL_FN(global_cleanup);
+		CURL_FN(easy_init);
+		CURL_FN(easy_reset);
+		CURL_FN(easy_setopt);
+		CURL_FN(easy_perform);
+		CURL_FN(easy_getinfo);
+		CURL_FN(easy_strerror);
+		CURL_FN(easy_cleanup);
+		CURL_FN(slist_append);
+		CURL_FN(slist_free_all);
+#undef CURL_FN
 		if (missing != NULL) {
 			dlclose(libcurl);
 			libcurl = NULL;

@@ -5,21 +5,11 @@
  */
 #include <dlfcn.h>
 
+#include "internal.h"
 #include "pq.h"
 
 struct pq_api pq;
 static void *libpq;		/* dlopen's handle; NULL: not loaded yet */
-
-/* libpq's function name; NULL, and *missing set to the first name absent */
-static void *
-pq_function(const char *name, const char **missing)
-{
-	void *fn;
-
-	if ((fn = dlsym(libpq, name)) == NULL && *missing == NULL)
-		*missing = name;
-	return fn;
-}
 
 int
 pq_load(struct error *e)
@@ -35,25 +25,26 @@ pq_load(struct error *e)
 		return -1;
 	}
 	/* POSIX lets dlsym's void * be converted to a function pointer */
-	pq.connectdb = pq_function("PQconnectdb", &missing);
-	pq.status = pq_function("PQstatus", &missing);
-	pq.error_message = pq_function("PQerrorMessage", &missing);
-	pq.finish = pq_function("PQfinish", &missing);
-	pq.exec = pq_function("PQexec", &missing);
-	pq.exec_params = pq_function("PQexecParams", &missing);
-	pq.result_status = pq_function("PQresultStatus", &missing);
-	pq.result_error_field = pq_function("PQresultErrorField", &missing);
-	pq.result_error_message = pq_function("PQresultErrorMessage", &missing);
-	pq.clear = pq_function("PQclear", &missing);
-	pq.ntuples = pq_function("PQntuples", &missing);
-	pq.getvalue = pq_function("PQgetvalue", &missing);
-	pq.getlength = pq_function("PQgetlength", &missing);
-	pq.getisnull = pq_function("PQgetisnull", &missing);
-	pq.escape_identifier = pq_function("PQescapeIdentifier", &missing);
-	pq.freemem = pq_function("PQfreemem", &missing);
-	pq.set_notice_processor = pq_function("PQsetNoticeProcessor", &missing);
-	pq.connection_used_password = pq_function("PQconnectionUsedPassword",
-	    &missing);
+#define PQ_FN(field, name) pq.field = dl_function(libpq, name, &missing)
+	PQ_FN(connectdb, "PQconnectdb");
+	PQ_FN(status, "PQstatus");
+	PQ_FN(error_message, "PQerrorMessage");
+	PQ_FN(finish, "PQfinish");
+	PQ_FN(exec, "PQexec");
+	PQ_FN(exec_params, "PQexecParams");
+	PQ_FN(result_status, "PQresultStatus");
+	PQ_FN(result_error_field, "PQresultErrorField");
+	PQ_FN(result_error_message, "PQresultErrorMessage");
+	PQ_FN(clear, "PQclear");
+	PQ_FN(ntuples, "PQntuples");
+	PQ_FN(getvalue, "PQgetvalue");
+	PQ_FN(getlength, "PQgetlength");
+	PQ_FN(getisnull, "PQgetisnull");
+	PQ_FN(escape_identifier, "PQescapeIdentifier");
+	PQ_FN(freemem, "PQfreemem");
+	PQ_FN(set_notice_processor, "PQsetNoticeProcessor");
+	PQ_FN(connection_used_password, "PQconnectionUsedPassword");
+#undef PQ_FN
 	if (missing != NULL) {
 		dlclose(libpq);
 		libpq = NULL;
