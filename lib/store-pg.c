@@ -356,11 +356,15 @@ begin(struct store *st, struct error *e)
 {
 	struct pg_state *ps = st->be;
 
+	/* a command's few small queries: compiling them (JIT, which a table's
+	 * stale statistics can trigger) costs hundreds of times their run */
 	if (st->mode != STORE_WRITE)
 		return run_only(st, "cannot begin a transaction", "BEGIN "
-		    "ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, e);
+		    "ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = "
+		    "off", 0, NULL, e);
 	if (run_only(st, "cannot begin a transaction", "BEGIN; SET LOCAL "
-	    "client_min_messages = warning", 0, NULL, e) < 0)
+	    "client_min_messages = warning; SET LOCAL jit = off", 0, NULL,
+	    e) < 0)
 		return -1;
 	return lock_schema(st, ps->wait, e);
 }
