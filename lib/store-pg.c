@@ -735,7 +735,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	struct pg_conv *pc = c->be;
 	char started[TS_LEN], ended[TS_LEN];
 	unsigned char h[32];
-	const char *p[7];
+	const char *p[11];
 	size_t k = 0;
 	PGresult *r;
 	int rc = -1;
@@ -763,13 +763,27 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	p[5] = count.data;
 	p[6] = doc.data;
 	if (pc == NULL) {
-		if ((r = run(st, "cannot store a conversation", "INSERT INTO "
-		    "@.conversations (id, started_at, ended_at, title, summary, "
-		    "message_count, doc) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-		    "RETURNING pos", 7, p, e)) == NULL)
+		/* the row and its messages in one statement: a copy makes
+		 * thousands */
+		if (messages_from(st, col, c, 0, e) < 0)
+			goto out;
+		p[7] = col[0].data;
+		p[8] = col[1].data;
+		p[9] = col[2].data;
+		p[10] = col[3].data;
+		if ((r = run(st, "cannot store a conversation", "WITH c AS ("
+		    "INSERT INTO @.conversations (id, started_at, ended_at, "
+		    "title, summary, message_count, doc) VALUES ($1, $2, $3, $4, "
+		    "$5, $6, $7) RETURNING pos), m AS (INSERT INTO @.messages "
+		    "(conversation, seq, id, role, at, doc) SELECT $1, "
+		    "t.n::integer - 1, t.id, t.role, t.at::timestamptz, t.doc "
+		    "FROM unnest($8::text[], $9::text[], $10::text[], "
+		    "$11::json[]) WITH ORDINALITY AS t(id, role, at, doc, n)) "
+		    "SELECT pos FROM c", 11, p, e)) == NULL)
 			goto out;
 		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 		pq.clear(r);
+		k = c->nmsg;	/* all stored */
 	} else {
 		if (run_only(st, "cannot store a conversation", "UPDATE "
 		    "@.conversations SET started_at = $2, ended_at = $3, "
