@@ -41,16 +41,21 @@ chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
     "$T/exbin/mods" "$T/exbin/ollama"
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
-# the seed: a HOME with a store at its default place, and the sources the
+# the seed: a HOME with a store at its default place (an ended conversation
+# of two questions, then an active one), a template, and the sources the
 # migrate examples name
 (
 	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:26:41.250Z convctl add --role assistant --tool read_file --tool edit_file "Added milk to Lists/Groceries.md. The invoice is sent." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl add "Add eggs too" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:02Z convctl add --role assistant --tool edit_file "Added eggs." >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:28:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
 ) || { echo "Bail out! cannot make the seed store"; exit 1; }
+mkdir -p "$T/seed/home/.config/convctl/templates"
+echo "Answer in one short paragraph." >"$T/seed/home/.config/convctl/templates/brief"
 mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
     "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex"
 cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"
@@ -76,7 +81,8 @@ n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
 
 stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
 
-# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, and no
+# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, under
+# sh -e so that no command of it fails unseen before the last, and no
 # convctl in it (in a pipeline, say) met an option it does not know; what it
 # printed is shown when it does not. It runs in a session of its own, with
 # no terminal, so that a prompt (createuser --pwprompt) reads standard input
@@ -88,7 +94,7 @@ run_example() {
 		export HOME="$T/run/home" PATH="$T/exbin:$PATH" \
 		    OPENAI_API_KEY=$KEY CONVCTL_API_BASE="$STUB/v1" \
 		    question="Add milk to my grocery list" q="Add eggs too" &&
-		timeout 60 setsid sh "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
+		timeout 60 setsid sh -e "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
 		! grep -q "^usage: convctl\|unknown option\|expects" "$T/run/err"
 	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
 		echo "-- stdout:"; cat "$T/run/out"; echo "-- stderr:"; cat "$T/run/err"; return 1; }
