@@ -82,7 +82,8 @@ n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
 stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
 
 # run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, under
-# sh -e so that no command of it fails unseen before the last, and no
+# bash -e -o pipefail (dash has no pipefail) so that no command of it fails
+# unseen, before the last or inside a pipeline, and no
 # convctl in it (in a pipeline, say) met an option it does not know; what it
 # printed is shown when it does not. It runs in a session of its own, with
 # no terminal, so that a prompt (createuser --pwprompt) reads standard input
@@ -94,7 +95,7 @@ run_example() {
 		export HOME="$T/run/home" PATH="$T/exbin:$PATH" \
 		    OPENAI_API_KEY=$KEY CONVCTL_API_BASE="$STUB/v1" \
 		    question="Add milk to my grocery list" q="Add eggs too" &&
-		timeout 60 setsid sh -e "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
+		timeout 60 setsid bash -e -o pipefail "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
 		! grep -q "^usage: convctl\|unknown option\|expects" "$T/run/err"
 	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
 		echo "-- stdout:"; cat "$T/run/out"; echo "-- stderr:"; cat "$T/run/err"; return 1; }
