@@ -20,11 +20,10 @@ db.example.org becomes --pg with a schema of the example's own
 (createuser, createdb) becomes the cluster's PGHOST, PGPORT and PGUSER, its
 user postgres. An example that reads "$CONVCTL_STORE", the shared store,
 without setting it is one too: it first gets the lines that set it up, as the
-README's "Sharing a store between machines" does (marked "# set up: "). A
-line that starts with a
---skip PATTERN is commented out (it builds or installs, or needs a program
-that is not here); a PATTERN no example uses is an error, so the list of
-what is not run cannot grow stale.
+README's "Sharing a store between machines" does (marked "# set up: ").
+A line that starts with a --skip PATTERN is commented out (it builds or
+installs, or needs a program that is not here); a PATTERN no example uses is
+an error, so the list of what is not run cannot grow stale.
 """
 import argparse
 import os
@@ -109,6 +108,7 @@ def main():
                  else man_examples(path))
         for first, lines in found:
             script, pg = [], False
+            uri = "'%s&schema=ex%03d'" % (a.pg, k + 1)    # its own schema
             for line in lines:
                 for p in a.skip:
                     if line.startswith(p):
@@ -120,7 +120,6 @@ def main():
                 if PG_URI.search(line) or line.startswith(PG_SUDO):
                     pg = True
                     if a.pg:
-                        uri = "'%s&schema=ex%03d'" % (a.pg, k + 1)
                         line = PG_URI.sub(lambda m: uri, line)
                         if line.startswith(PG_SUDO):
                             line = pg_env + line[len(PG_SUDO):]
@@ -129,7 +128,6 @@ def main():
                     and not any("CONVCTL_STORE=" in l for l in script)):
                 pg = True
                 if a.pg:
-                    uri = "'%s&schema=ex%03d'" % (a.pg, k + 1)
                     script = ([SHARED_SETUP[0], SHARED_SETUP[1] % uri,
                                SHARED_SETUP[2]] + script)
             while script and script[-1] == "":
