@@ -2,10 +2,12 @@
 # examples: every example of the man pages' EXAMPLES sections and of the
 # README runs, each on a fresh copy of a small store, with convctl first in
 # PATH; network examples reach the stub LLM server (tests/llm-stub.py), not
-# the Internet. tests/helpers/examples.py extracts them and says what is
-# done to run them.
+# the Internet, and PostgreSQL ones a throwaway cluster (tests/pg.sh), not
+# db.example.org; they are skipped, saying why, where there is no server.
+# tests/helpers/examples.py extracts them and says what is done to run them.
 . "$(dirname "$0")/../lib.sh"
 . "$top/tests/llm-stub.sh"
+. "$top/tests/pg.sh"
 
 # What is not run, each a line prefix; kept small, and each must still match
 # an example (examples.py fails otherwise):
@@ -15,24 +17,47 @@ NOT_RUN_MAX=2
 KEY=sk-examples-KEY-0c1d
 
 mkdir -p "$T/ex" "$T/exbin" "$T/seed/home" "$T/seed/work"
-# convctl and the LLM tool the examples pipe into, first in PATH
+# convctl and the LLM tools the examples pipe into or run, first in PATH:
+# each reads what it is given and answers the same; llm's "logs --json"
+# prints the llm fixture, as llm prints its SQLite log
+f=$top/tests/fixtures/migrate
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${CONVCTL_WRAPPER:-}" "$CONVCTL_BIN" >"$T/exbin/convctl"
 printf '#!/bin/sh\necho "Added milk to Lists/Groceries.md."\n' >"$T/exbin/some-llm-tool"
-chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool"
+cat >"$T/exbin/llm" <<EOF
+#!/bin/sh
+if [ "\$1" = logs ]; then
+	[ "\$2" = --json ] || { echo "llm: logs: only --json here" >&2; exit 2; }
+	exec cat "$f/llm/logs.json"
+fi
+cat >/dev/null && echo "Milk, and eggs too."
+EOF
+printf '#!/bin/sh\ncat >/dev/null && echo "Add milk to the grocery list"\n' >"$T/exbin/mods"
+cat >"$T/exbin/ollama" <<'EOF'
+#!/bin/sh
+[ "$1" = run ] && [ -n "$2" ] || { echo "ollama: usage: ollama run MODEL [PROMPT]" >&2; exit 1; }
+cat >/dev/null && echo "Rayleigh scattering: blue light scatters most."
+EOF
+chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
+    "$T/exbin/mods" "$T/exbin/ollama"
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
-# the seed: a HOME with a store at its default place, and the sources the
+# the seed: a HOME with a store at its default place (an ended conversation
+# of two questions, then an active one), a template, and the sources the
 # migrate examples name
 (
 	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:26:41.250Z convctl add --role assistant --tool read_file --tool edit_file "Added milk to Lists/Groceries.md. The invoice is sent." >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:00Z convctl add "Add eggs too" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T17:27:02Z convctl add --role assistant --tool edit_file "Added eggs." >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:28:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
 ) || { echo "Bail out! cannot make the seed store"; exit 1; }
-f=$top/tests/fixtures/migrate
-mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent"
+mkdir -p "$T/seed/home/.config/convctl/templates"
+echo "Answer in one short paragraph." >"$T/seed/home/.config/convctl/templates/brief"
+mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
+    "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex"
 cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"
 cp -r "$f/sessions" "$T/seed/home/.agent/sessions"
 cp -r "$f/chatsidian" "$T/seed/home/chatsidian-export"
@@ -40,17 +65,28 @@ cp "$f/smarthole-history.json" "$T/seed/home/old-history.json"
 cp "$f/smarthole-history.json" "$T/seed/work/history.json"
 cp "$f/messages.json" "$T/seed/work/chat.json"
 cp "$f/aiwhisperer.json" "$T/seed/work/state.json"
+cp "$f/chatgpt/conversations.json" "$T/seed/home/Downloads/chatgpt-export/"
+cp -r "$f/claude" "$T/seed/home/.claude/projects"
+cp -r "$f/codex" "$T/seed/home/.codex/sessions"
+# the README's "convctl copy store.json ...": a file store in the work dir
+cp "$T/seed/home/.local/share/convctl/store.json" "$T/seed/work/store.json"
+# a work tree with a change not yet staged, for "git diff | convctl run -- mods"
+(cd "$T/seed/work" && git init -q && echo milk >list.txt && git add list.txt &&
+    echo eggs >>list.txt) || { echo "Bail out! cannot make the git work tree"; exit 1; }
 
 n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
-    --stub "$STUB" --skip make --skip "ollama pull" \
+    --stub "$STUB" ${PG_URI:+--pg "$PG_URI"} --skip make --skip "ollama pull" \
     "$top"/man/*.1 "$top"/man/*.5 "$top/README.md") ||
     { echo "Bail out! examples.py failed"; exit 1; }
 
 stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
 
-# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, and no
+# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, under
+# bash -e -o pipefail (dash has no pipefail) so that no command of it fails
+# unseen, before the last or inside a pipeline, and no
 # convctl in it (in a pipeline, say) met an option it does not know; what it
-# printed is shown when it does not
+# printed is shown when it does not. It runs in a session of its own, with
+# no terminal, so that a prompt (createuser --pwprompt) reads standard input
 run_example() {
 	rm -rf "$T/run" && cp -r "$T/seed" "$T/run" &&
 	(
@@ -59,7 +95,7 @@ run_example() {
 		export HOME="$T/run/home" PATH="$T/exbin:$PATH" \
 		    OPENAI_API_KEY=$KEY CONVCTL_API_BASE="$STUB/v1" \
 		    question="Add milk to my grocery list" q="Add eggs too" &&
-		timeout 60 sh "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
+		timeout 60 setsid bash -e -o pipefail "$1" </dev/null >"$T/run/out" 2>"$T/run/err" &&
 		! grep -q "^usage: convctl\|unknown option\|expects" "$T/run/err"
 	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
 		echo "-- stdout:"; cat "$T/run/out"; echo "-- stderr:"; cat "$T/run/err"; return 1; }
@@ -72,7 +108,11 @@ test_expect "the examples are found ($n), and few are not run" '
 '
 
 for ex in "$T"/ex/*.sh; do
-	test_expect "example at $(sed -n "1s/^# //p" "$ex")" "run_example '$ex'"
+	if sed -n 2p "$ex" | grep -qx "# uses PostgreSQL"; then
+		test_pg "example at $(sed -n "1s/^# //p" "$ex")" "run_example '$ex'"
+	else
+		test_expect "example at $(sed -n "1s/^# //p" "$ex")" "run_example '$ex'"
+	fi
 done
 
 test_expect 'every request to the API carried the key the example named' '

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """examples.py - the examples of the man pages and the README, as scripts.
 
-usage: examples.py --out DIR --root DIR --stub URL [--skip PATTERN]... FILE...
+usage: examples.py --out DIR --root DIR --stub URL [--pg URI] [--skip PATTERN]...
+                   FILE...
 
 Writes each example of each FILE to DIR/NNN.sh, its first line a comment
 naming where it is ("# man/convctl-add.1:101"). An example is:
@@ -11,19 +12,36 @@ naming where it is ("# man/convctl-add.1:101"). An example is:
 What a reader would do to run one is done for them: a crontab line's five
 schedule fields are dropped (the command is run); the URL of an API
 (OpenAI's own, a local Ollama or llama.cpp server) is replaced by --stub, the
-stub LLM server, so nothing leaves the machine. A line that starts with a
---skip PATTERN is commented out (it builds or installs, or needs a program
-that is not here); a PATTERN no example uses is an error, so the list of
-what is not run cannot grow stale.
+stub LLM server, so nothing leaves the machine. A PostgreSQL example is
+marked "# uses PostgreSQL" on its second line and, given --pg (a test
+cluster's URI, user postgres), run on that cluster: a postgresql:// URI on
+db.example.org becomes --pg with a schema of the example's own
+("&schema=ex012"), single-quoted, and "sudo -u postgres " before a command
+(createuser, createdb) becomes the cluster's PGHOST, PGPORT and PGUSER, its
+user postgres. An example that reads "$CONVCTL_STORE", the shared store,
+without setting it is one too: it first gets the lines that set it up, as the
+README's "Sharing a store between machines" does (marked "# set up: ").
+A line that starts with a --skip PATTERN is commented out (it builds or
+installs, or needs a program that is not here); a PATTERN no example uses is
+an error, so the list of what is not run cannot grow stale.
 """
 import argparse
 import os
 import re
 import sys
+import urllib.parse
 
 CRON = re.compile(r"^(?:[0-9*/,-]+\s+){5}")
 APIS = ["https://api.openai.com/v1", "http://localhost:11434/v1",
         "http://localhost:8080/v1"]
+# the URI with the quotes around it, if any, so it can be quoted anew
+PG_URI = re.compile(r"""(['"]?)postgres(?:ql)?://[^\s'"]*db\.example\.org"""
+                    r"""[^\s'"]*\1""")
+PG_SUDO = "sudo -u postgres "
+SHARED = '"$CONVCTL_STORE"'
+SHARED_SETUP = ["# set up: the shared store, with the history copied into it",
+                "export CONVCTL_STORE=%s",
+                'convctl copy ~/.local/share/convctl/store.json "$CONVCTL_STORE"']
 
 
 def roff_text(line):
@@ -72,17 +90,25 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--root", required=True, help="FILEs are named from it")
     ap.add_argument("--stub", required=True)
+    ap.add_argument("--pg", default="",
+                    help="the test cluster's URI; empty when there is none")
     ap.add_argument("--skip", action="append", default=[])
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     used = {p: 0 for p in a.skip}
+    pg_env = ""
+    if a.pg:
+        q = urllib.parse.parse_qs(urllib.parse.urlsplit(a.pg).query)
+        pg_env = "PGHOST=%s PGPORT=%s PGUSER=postgres " % (q["host"][0],
+                                                           q["port"][0])
     k = 0
     for path in a.files:
         name = os.path.relpath(path, a.root)
         found = (markdown_examples(path) if path.endswith(".md")
                  else man_examples(path))
         for first, lines in found:
-            script = []
+            script, pg = [], False
+            uri = "'%s&schema=ex%03d'" % (a.pg, k + 1)    # its own schema
             for line in lines:
                 for p in a.skip:
                     if line.startswith(p):
@@ -91,7 +117,19 @@ def main():
                 line = CRON.sub("", line)
                 for api in APIS:
                     line = line.replace(api, a.stub + "/v1")
+                if PG_URI.search(line) or line.startswith(PG_SUDO):
+                    pg = True
+                    if a.pg:
+                        line = PG_URI.sub(lambda m: uri, line)
+                        if line.startswith(PG_SUDO):
+                            line = pg_env + line[len(PG_SUDO):]
                 script.append(line)
+            if (any(SHARED in l for l in script)
+                    and not any("CONVCTL_STORE=" in l for l in script)):
+                pg = True
+                if a.pg:
+                    script = ([SHARED_SETUP[0], SHARED_SETUP[1] % uri,
+                               SHARED_SETUP[2]] + script)
             while script and script[-1] == "":
                 script.pop()
             if not any(l and not l.startswith("#") for l in script):
@@ -99,7 +137,9 @@ def main():
             k += 1
             with open(os.path.join(a.out, "%03d.sh" % k), "w",
                       encoding="utf-8") as f:
-                f.write("# %s:%d\n%s\n" % (name, first, "\n".join(script)))
+                f.write("# %s:%d\n%s%s\n" % (name, first,
+                        "# uses PostgreSQL\n" if pg else "",
+                        "\n".join(script)))
     unused = [p for p, n in used.items() if n == 0]
     if unused:
         sys.exit("examples.py: no example has a line starting %s"
