@@ -44,7 +44,7 @@ static void
 check_reply(enum llm_api api, const uint8_t *data, size_t size)
 {
 	static const char url[] = "http://fuzz.invalid/v1";
-	struct error e = { { 0 } };
+	struct error e = { .msg = { 0 } };
 	char *text = (char *)data;	/* must be replaced */
 
 	if (llm_reply_text(api, url, (const char *)data, size, &text, &e) == 0) {
