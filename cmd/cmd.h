@@ -132,6 +132,9 @@ int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
  * max_message_bytes; read before the store is locked, so a slow or endless
  * pipe never holds the lock */
 int cmd_text(struct ctx *, int first, struct buf *);
+/* all of standard input, at most max bytes, as it is; a usage error naming
+ * what was not given (instead) when it is a terminal */
+int cmd_stdin_text(struct ctx *, const char *instead, long max, struct buf *);
 /* --color WHEN: *on when stdout is to be coloured (auto: a terminal, TERM
  * set and not dumb, no NO_COLOR) */
 int cmd_colour(const struct ctx *, int *on);

@@ -300,7 +300,6 @@ cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
 int
 cmd_text(struct ctx *ctx, int first, struct buf *b)
 {
-	struct error e;
 	long max;
 	int i;
 
@@ -319,14 +318,24 @@ cmd_text(struct ctx *ctx, int first, struct buf *b)
 		}
 		return 0;
 	}
+	if ((i = cmd_stdin_text(ctx, "TEXT", max, b)) != 0)
+		return i;
+	b->len = chomp(b->data, b->len);
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int
+cmd_stdin_text(struct ctx *ctx, const char *instead, long max, struct buf *b)
+{
+	struct error e;
+
 	if (isatty(STDIN_FILENO))
-		return cmd_usage_error(ctx, "no TEXT given and standard input "
-		    "is a terminal");
+		return cmd_usage_error(ctx, "no %s given and standard input is "
+		    "a terminal", instead);
 	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
 	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0)
 		return cmd_fail(ctx, &e);
-	b->len = chomp(b->data, b->len);
-	b->data[b->len] = '\0';
 	return 0;
 }
 

@@ -27,7 +27,6 @@ static int
 read_prompt(struct ctx *ctx, long max, struct buf *b)
 {
 	const char *text = args_get(&ctx->args, "prompt");
-	struct error e;
 
 	if (text != NULL) {
 		buf_adds(b, text);
@@ -38,14 +37,7 @@ read_prompt(struct ctx *ctx, long max, struct buf *b)
 		}
 		return 0;
 	}
-	if (isatty(STDIN_FILENO))
-		return cmd_usage_error(ctx, "no --prompt given and standard "
-		    "input is a terminal");
-	if (buf_read_max(b, STDIN_FILENO, "standard input", (size_t)max,
-	    setting_table[SET_MAX_MESSAGE_BYTES].key, &e) < 0) {
-		return cmd_fail(ctx, &e);
-	}
-	return 0;
+	return cmd_stdin_text(ctx, "--prompt", max, b);
 }
 
 /*
