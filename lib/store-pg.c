@@ -726,7 +726,8 @@ first_changed(struct conv *c)
 /*
  * c's row and its messages from the first that changed, when anything did:
  * new, its doc or its messages not what was read. Found by comparing, so a
- * change is written whether or not its maker called conv_refresh().
+ * change is written whether or not its maker called conv_refresh(): flush()
+ * calls it.
  */
 static int
 sync_conv(struct store *st, struct conv *c, struct error *e)
@@ -742,8 +743,6 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 
 	if (c->obj == NULL)	/* listed, never read whole: unchanged */
 		return 0;
-	if (conv_refresh(c, e) < 0)
-		return -1;
 	doc_text(c, &doc);
 	if (pc != NULL) {
 		sha256(doc.data, doc.len, h);
@@ -832,8 +831,9 @@ flush(struct store *st, struct error *e)
 {
 	struct buf doc = { 0 };
 	const char *p[1];
+	struct conv *c;
 	size_t i;
-	int rc = -1;
+	int later, rc = -1;
 
 	for (i = 0; i < st->nremoved; i++) {
 		p[0] = st->removed[i];
@@ -845,8 +845,19 @@ flush(struct store *st, struct error *e)
 		free(st->removed[i]);
 	st->nremoved = 0;
 	for (i = 0; i < st->n; i++)
-		if (sync_conv(st, st->conv[i], e) < 0)
+		if (st->conv[i]->obj != NULL && conv_refresh(st->conv[i], e) < 0)
 			goto out;
+	/* rows that are ended first, then the rest in the store's order (a
+	 * new row's pos is its place): when resume ends one conversation and
+	 * reopens another, two are never active at once, not even between
+	 * two statements (the index conversations_one_active) */
+	for (later = 0; later <= 1; later++)
+		for (i = 0; i < st->n; i++) {
+			c = st->conv[i];
+			if ((c->be != NULL && c->ended >= 0) != later &&
+			    sync_conv(st, c, e) < 0)
+				goto out;
+		}
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);
 		p[0] = doc.data;
