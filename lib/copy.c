@@ -8,42 +8,28 @@
 
 #include "internal.h"
 
-/* the same JSON text: number texts and key order count */
-static int
-same_json(const json_t *a, const json_t *b)
-{
-	struct buf x = { 0 }, y = { 0 };
-	int same;
-
-	json_dump_buf(&x, a);
-	json_dump_buf(&y, b);
-	same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
-	buf_free(&x);
-	buf_free(&y);
-	return same;
-}
-
 /* the imports records of src that dst lacks, and the fields it lacks */
 static void
 copy_root(json_t *src, json_t *dst)
 {
 	json_t *v, *mine, *r;
 	const char *key;
-	size_t i, j;
+	size_t i, j, klen;
 
-	json_object_foreach(src, key, v) {
-		mine = json_object_get(dst, key);
+	json_object_keylen_foreach(src, key, klen, v) {
+		mine = json_object_getn(dst, key, klen);
 		if (mine == NULL)
-			json_object_set_new(dst, key, json_deep_copy(v));
+			json_object_setn_new_nocheck(dst, key, klen,
+			    json_clone(v));
 		else if (strcmp(key, "imports") == 0 && json_is_array(v) &&
 		    json_is_array(mine))
 			json_array_foreach(v, i, r) {
 				for (j = 0; j < json_array_size(mine); j++)
-					if (same_json(r, json_array_get(mine, j)))
+					if (json_same(r, json_array_get(mine, j)))
 						break;
 				if (j == json_array_size(mine))
 					json_array_append_new(mine,
-					    json_deep_copy(r));
+					    json_clone(r));
 			}
 	}
 }
@@ -63,7 +49,7 @@ store_copy(struct store *src, struct store *dst, struct copy_result *res,
 	for (i = 0; i < store_count(src); i++) {
 		c = store_conv(src, i);
 		if ((d = store_find(dst, conv_id(c))) != NULL) {
-			if (!same_json(conv_json(c), conv_json(d)))
+			if (!json_same(conv_json(c), conv_json(d)))
 				return error_set(e, "conversation '%s' is in both "
 				    "'%s' and '%s', and differs", conv_id(c),
 				    store_path(src), store_path(dst));
@@ -75,7 +61,7 @@ store_copy(struct store *src, struct store *dst, struct copy_result *res,
 			    "and '%s' is active in '%s': end one of them first",
 			    conv_id(c), store_path(src), conv_id(active),
 			    store_path(dst));
-		if ((d = store_append(dst, json_deep_copy(conv_json(c)), e)) ==
+		if ((d = store_append(dst, json_clone(conv_json(c)), e)) ==
 		    NULL)
 			return -1;
 		if (conv_ended(d) < 0)

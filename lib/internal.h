@@ -43,6 +43,12 @@ int conv_validate(json_t *, const char *where, struct error *);
 /* json.c: the one JSON writer: compact, UTF-8, keys in their order, a
  * number text as the number it was */
 void json_dump_buf(struct buf *, const json_t *);
+/* a deep copy of v; jansson's json_deep_copy() and json_copy() cut a key
+ * at a NUL byte, which a store's keys may hold */
+json_t *json_clone(const json_t *v);
+/* a and b are the same JSON text: number texts, key order and keys with a
+ * NUL count (jansson's json_equal() takes keys as C strings) */
+int json_same(const json_t *a, const json_t *b);
 /* a number as the text it was written with (see json.c) */
 json_t *json_number_text(const char *text, size_t len);
 /* v's number text and its length when v is one, else NULL */

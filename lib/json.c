@@ -211,3 +211,40 @@ json_error_place(const char *text, size_t len, const json_error_t *je,
 	*line = ln;
 	*column = (int)(at - bol) + 1;
 }
+
+json_t *
+json_clone(const json_t *v)
+{
+	const char *key;
+	json_t *c, *x;
+	size_t i, klen;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		c = json_object();
+		json_object_keylen_foreach((json_t *)(uintptr_t)v, key, klen, x)
+			json_object_setn_new_nocheck(c, key, klen, json_clone(x));
+		return c;
+	case JSON_ARRAY:
+		c = json_array();
+		json_array_foreach(v, i, x)
+			json_array_append_new(c, json_clone(x));
+		return c;
+	default:	/* strings (number texts too) and numbers copy whole */
+		return json_deep_copy(v);
+	}
+}
+
+int
+json_same(const json_t *a, const json_t *b)
+{
+	struct buf x = { 0 }, y = { 0 };
+	int same;
+
+	json_dump_buf(&x, a);
+	json_dump_buf(&y, b);
+	same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+	buf_free(&x);
+	buf_free(&y);
+	return same;
+}

@@ -222,7 +222,7 @@ conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
 	}
 	msgs = json_array();
 	for (i = 0; (long)i <= upto && i < json_array_size(from); i++) {
-		m = json_deep_copy(json_array_get(from, i));
+		m = json_clone(json_array_get(from, i));
 		if (ts_parse(json_str(m, "timestamp", NULL), &at) < 0)
 			at = now;	/* the shape was checked: not reached */
 		id = message_new_id(msgs, at);

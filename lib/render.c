@@ -174,7 +174,7 @@ cut_message(json_t *m, size_t budget, size_t *cut)
 		keep++;
 	if (keep > 0) {
 		cut_tokens(m, s, len, cps, keep, &b);
-		copy = json_copy(m);
+		copy = json_clone(m);
 		json_object_set_new(copy, "content", json_stringn(b.data, b.len));
 		*cut = cps - keep;
 	}

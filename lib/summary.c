@@ -30,7 +30,7 @@ summary_job_new(struct conv *c)
 	struct summary_job *j = xmalloc(sizeof(*j));
 
 	j->id = xstrdup(conv_id(c));
-	j->conv = json_deep_copy(conv_json(c));
+	j->conv = json_clone(conv_json(c));
 	j->keep_title = conv_title_by_hand(c);
 	return j;
 }
@@ -207,7 +207,7 @@ summary_store(struct store *st, const struct summary_job *j,
 	if ((c = store_find(st, j->id)) == NULL)
 		return SUMMARY_STORE_GONE;
 	obj = conv_json(c);
-	if (!json_equal(obj, j->conv))
+	if (!json_same(obj, j->conv))
 		return SUMMARY_STORE_CHANGED;
 	if (!j->keep_title)
 		json_object_set_new(obj, "title", json_string(r->title));
