@@ -107,10 +107,17 @@ include $(wildcard $(DEP_FILES))
 SLOW_TESTS = tests/cli/pg.t tests/cli/badinput.t tests/cli/crash.t \
 	tests/cli/concurrency.t tests/cli/summarize.t tests/cli/security.t \
 	tests/cli/deb.t
+# the CLI suite runs on each engine of CHECK_ENGINES: on pg, every file but
+# those about file stores only, on one cluster tests/with-pg starts for all
+CHECK_ENGINES ?= file pg
+ENGINE_TESTS = $(shell grep -L '^file_store_only ' tests/cli/*.t)
+CHECK_TESTS = $(if $(filter file,$(CHECK_ENGINES)),$(wildcard $(SLOW_TESTS)) \
+	$(UNIT_BIN) $(filter-out $(SLOW_TESTS),$(wildcard tests/cli/*.t))) \
+	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(ENGINE_TESTS)))
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@scripts/install-deps
-	@scripts/run-tests $(wildcard $(SLOW_TESTS)) $(UNIT_BIN) \
-	    $(filter-out $(SLOW_TESTS),$(wildcard tests/cli/*.t))
+	@$(if $(filter pg,$(CHECK_ENGINES)),tests/with-pg) scripts/run-tests \
+	    $(CHECK_TESTS)
 
 # Robustness (tests/README.md): thousands of kills; the whole suite under
 # AddressSanitizer + UBSan in its own tree, build/asan; the CLI tests under
@@ -137,7 +144,8 @@ check-asan:
 	mkdir -p build/asan
 	tar --exclude=./build --exclude=./.git -cf - . | tar -C build/asan -xf -
 	$(MAKE) -C build/asan clean
-	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" check
+	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" \
+	    CHECK_ENGINES=file check
 
 check-valgrind: convctl $(REPLAY_BIN)
 	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests $(CLI_TESTS)

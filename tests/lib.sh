@@ -9,13 +9,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # nothing from the caller's environment may leak into a test, but the
-# harness's own two variables
+# harness's own variables
 wrapper=${CONVCTL_WRAPPER:-} bin=${CONVCTL_BIN:-}
+engine=${CONVCTL_TEST_ENGINE:-file} shared_pg=${CONVCTL_TEST_PG:-}
 for v in $(env | sed -n 's/^\(CONVCTL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 CONVCTL_WRAPPER=$wrapper CONVCTL_BIN=$bin
 unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
-export CONVCTL_STORE="$T/store.json" TZ=UTC LC_ALL=C.UTF-8
+export TZ=UTC LC_ALL=C.UTF-8
 mkdir -p "$HOME"
 CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
 # the helpers' python3 is Debian's, which scripts/install-deps installs: a
@@ -31,6 +32,98 @@ fi
 convctl() {
 	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
 }
+
+# The engine under test. CONVCTL_TEST_ENGINE=pg puts the file's stores on
+# PostgreSQL, each in a schema of its own, on the cluster tests/with-pg
+# started (its URI in CONVCTL_TEST_PG; make check does that) or else on one
+# of the file's own (tests/pg.sh). A test names and reads its stores through
+# the helpers below, which work on both engines:
+#   store_at NAME        a fresh store's name: $T/NAME.json, or a URI
+#   store_json [STORE]   prints the store as a file holds it (default
+#                        $CONVCTL_STORE); `convctl copy STORE -` on pg
+#   store_seed [STORE]   makes the store the JSON on standard input
+#   store_rm [STORE]     removes the store: the next command starts afresh
+#   store_exists [STORE] the store has been written
+#   snapshot STORE, unchanged STORE: the store is what it was
+# A case about files themselves (locks, modes, renames) is test_file, and a
+# file about nothing else starts with file_store_only.
+case $engine in
+file) ;;
+pg)
+	if [ -n "$shared_pg" ]; then
+		. "$top/tests/pg-cluster.sh"
+		PG_URI=$shared_pg
+	else
+		. "$top/tests/pg.sh"
+	fi
+	if [ -n "$PG_SKIP" ]; then
+		echo "1..0 # SKIP the PostgreSQL engine: $PG_SKIP"
+		exit 0
+	fi
+	# a schema name of letters, digits and _: the file's, and this run's
+	pg_prefix=$(basename "$0" .t | tr -c 'a-z0-9\n' _)_$$
+	;;
+*)
+	echo "Bail out! CONVCTL_TEST_ENGINE=$engine: it is file or pg"
+	exit 1
+	;;
+esac
+
+is_pg() {
+	case $1 in
+	postgres://* | postgresql://*) return 0 ;;
+	esac
+	return 1
+}
+
+store_at() {
+	if [ "$engine" = pg ]; then
+		echo "$PG_URI&schema=${pg_prefix}_$(echo "$1" | tr -c 'a-z0-9\n' _)"
+	else
+		echo "$T/$1.json"
+	fi
+}
+
+# the schema a URI names
+pg_schema() {
+	echo "$1" | sed -n 's/.*[?&]schema=\([^&]*\).*/\1/p'
+}
+
+store_json() {
+	if is_pg "${1:-$CONVCTL_STORE}"; then
+		"$CONVCTL_BIN" copy "${1:-$CONVCTL_STORE}" -
+	else
+		cat "${1:-$CONVCTL_STORE}"
+	fi
+}
+
+store_rm() {
+	if is_pg "${1:-$CONVCTL_STORE}"; then
+		psql_as "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \"$(pg_schema "${1:-$CONVCTL_STORE}")\" CASCADE"
+	else
+		rm -f "${1:-$CONVCTL_STORE}"
+	fi
+}
+
+store_exists() {
+	if is_pg "${1:-$CONVCTL_STORE}"; then
+		test "$(psql_as "SELECT to_regclass('\"$(pg_schema "${1:-$CONVCTL_STORE}")\".root') IS NOT NULL")" = t
+	else
+		test -e "${1:-$CONVCTL_STORE}"
+	fi
+}
+
+store_seed() {
+	if is_pg "${1:-$CONVCTL_STORE}"; then
+		cat >"$T/.seed.json" && store_rm "${1:-$CONVCTL_STORE}" &&
+		    "$CONVCTL_BIN" copy "$T/.seed.json" "${1:-$CONVCTL_STORE}" 2>"$T/.seed.err" ||
+		    { cat "$T/.seed.err"; return 1; }
+	else
+		cat >"${1:-$CONVCTL_STORE}"
+	fi
+}
+
+export CONVCTL_STORE="$(store_at store)"
 
 test_n=0
 test_failed=0
@@ -78,5 +171,24 @@ stderr_has() {
 # on_tty [--stdout FILE] CMD...: CMD on a pseudo-terminal (stdout to FILE
 # with --stdout); prints what the terminal saw, exits with CMD's status
 on_tty() { python3 "$top/tests/helpers/on-tty.py" "$@"; }
-snapshot() { cp "$1" "$T/.snapshot"; }
-unchanged() { cmp "$T/.snapshot" "$1"; }
+snapshot() { store_json "$1" >"$T/.snapshot"; }
+unchanged() { store_json "$1" | cmp "$T/.snapshot" -; }
+
+# test_file 'name' 'commands': a case about the store's file itself, skipped
+# on another engine
+test_file() {
+	if [ "$engine" = file ]; then
+		test_expect "$1" "$2"
+	else
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: about the store's file"
+	fi
+}
+
+# file_store_only WHY: the whole file is about file stores (or none)
+file_store_only() {
+	if [ "$engine" != file ]; then
+		echo "1..0 # SKIP $1"
+		exit 0
+	fi
+}

@@ -12,17 +12,17 @@ test_expect 'the same key twice adds the message once, and says where it is' '
 	    "nightly report" >out2 &&
 	unchanged "$CONVCTL_STORE" &&
 	test "$(cat out1)" = $first && test "$(cat out2)" = $first &&
-	test "$(jq "[.conversations[].messages[]] | length" "$CONVCTL_STORE")" = 1
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = 1
 '
 
 test_expect 'the key is kept on the message as dedupeKey' '
-	jq -e ".conversations[0].messages[0].dedupeKey == \"job-1\"" \
-	    "$CONVCTL_STORE" >/dev/null
+	store_json | jq -e ".conversations[0].messages[0].dedupeKey == \"job-1\"" \
+	    >/dev/null
 '
 
 test_expect 'another key adds another message' '
 	convctl add --dedupe-key job-2 "nightly report" >/dev/null &&
-	test "$(jq "[.conversations[].messages[]] | length" "$CONVCTL_STORE")" = 2
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = 2
 '
 
 test_expect 'a retry after the idle timeout finds it in the active conversation' '
@@ -50,8 +50,8 @@ test_expect '--expect-conversation naming the active one writes into it' '
 	CONVCTL_NOW=2026-02-04T11:01:00Z convctl add \
 	    --expect-conversation "$second" more >out &&
 	test "$(cat out)" = "$second" &&
-	test "$(jq "[.conversations[] | select(.id == \"$second\") |
-	    .messages[]] | length" "$CONVCTL_STORE")" = 2
+	test "$(store_json | jq "[.conversations[] | select(.id == \"$second\") |
+	    .messages[]] | length")" = 2
 '
 
 test_expect '--expect-conversation naming another: exit 4, nothing written' '

@@ -4,7 +4,7 @@
 
 S=$CONVCTL_STORE
 # jq over the store
-q() { jq -r "$1" "$S"; }
+q() { store_json "$S" | jq -r "$1"; }
 
 test_expect 'the first add starts a conversation and prints its id' '
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >out &&
@@ -82,7 +82,7 @@ test_expect 'several TEXT operands are joined by spaces' '
 test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are stored exactly' '
 	printf "a\000b \"q\" \\\\ \\\\n \360\237\230\200 \346\274\242\345\255\227\tend" >text &&
 	CONVCTL_NOW=2026-02-04T19:09:02Z convctl add --role assistant <text &&
-	jq -j ".conversations[-1].messages[-1].content" "$S" >got &&
+	store_json "$S" | jq -j ".conversations[-1].messages[-1].content" >got &&
 	cmp text got &&
 	convctl prompt --format jsonl --last 1 | jq -j .content >got2 &&
 	cmp text got2
@@ -100,7 +100,7 @@ test_expect 'many messages in the same millisecond get distinct ids' '
 '
 
 test_expect 'conversations started in the same millisecond get distinct ids' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add a >id1 &&
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add b >id2 &&
@@ -151,14 +151,14 @@ test_expect 'an --at older than the active conversation'\''s last message is a u
 '
 
 # the clock stepped back (NTP, a resumed VM): a plain add keeps the message
-K=$T/skew.json
+K=$(store_at skew)
 test_expect 'a clock behind the last message: recorded at that message'\''s time, one warning' '
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add first >id1 &&
 	CONVCTL_NOW=2026-02-04T09:00:00Z convctl -s "$K" add "second" >id2 2>err &&
 	test_cmp id1 id2 &&
 	echo "convctl: add: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" >want &&
 	test_cmp want err &&
-	jq -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" "$K" >got &&
+	store_json "$K" | jq -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" >got &&
 	echo "[[null,[[\"first\",\"2026-02-04T10:00:00.000Z\"],[\"second\",\"2026-02-04T10:00:00.000Z\"]]]]" >want &&
 	test_cmp want got
 '
@@ -167,21 +167,21 @@ test_expect 'a clock stepped back past the idle timeout neither ends nor starts 
 	echo third | CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add >id3 2>err &&
 	test_cmp id1 id3 &&
 	grep -q "is 1d1h before the last message" err &&
-	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" "$K")" = 1 &&
-	test "$(jq -r ".conversations[0].messages[2].timestamp" "$K")" = 2026-02-04T10:00:00.000Z &&
+	test "$(store_json "$K" | jq "[.conversations[] | select(.endedAt == null)] | length")" = 1 &&
+	test "$(store_json "$K" | jq -r ".conversations[0].messages[2].timestamp")" = 2026-02-04T10:00:00.000Z &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add same-ms 2>err >/dev/null &&
 	test ! -s err
 '
 
 test_expect 'an --at more than 5 minutes ahead of the clock is a usage error' '
-	cp "$K" k.before &&
+	store_json "$K" >k.before &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2062-01-01T00:00:00Z hi &&
 	stderr_has "--at 2062-01-01T00:00:00.000Z is 13114d14h after the clock (2026-02-04T10:00:00.000Z)" &&
 	stderr_has "at most 5 minutes ahead" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2026-02-04T10:05:00.001Z hi &&
-	cmp k.before "$K" &&
+	store_json "$K" | cmp k.before - &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add --at 2026-02-04T10:05:00Z "skewed host" >/dev/null &&
-	test "$(jq -r ".conversations[0].messages[-1].timestamp" "$K")" = 2026-02-04T10:05:00.000Z
+	test "$(store_json "$K" | jq -r ".conversations[0].messages[-1].timestamp")" = 2026-02-04T10:05:00.000Z
 '
 
 test_expect 'an empty tool name is refused' '
@@ -199,7 +199,7 @@ test_expect 'no TEXT and a terminal on standard input is a usage error' '
 '
 
 test_expect 'every add applies the rolling limit, oldest endedAt first' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	for h in 10 11 12 13; do
 		CONVCTL_NOW=2026-03-01T$h:00:00Z convctl add "at $h" >/dev/null || exit 1
 	done &&
@@ -219,7 +219,7 @@ test_expect 'add -h prints the usage and exits 0' '
 
 # issue 15: named system prompts, from the config or a file
 test_expect '--template opens a new conversation with a system message' '
-	export CONVCTL_STORE=$T/tmpl.json &&
+	export CONVCTL_STORE=$(store_at tmpl) &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl/templates" &&
 	echo "template.brief = \"Be brief.\"" >"$XDG_CONFIG_HOME/convctl/config" &&
 	printf "You are a pirate.\nSay arr.\n\n" >"$XDG_CONFIG_HOME/convctl/templates/pirate" &&
@@ -232,7 +232,7 @@ test_expect '--template opens a new conversation with a system message' '
 '
 
 test_expect '--template is a note, not a message, when the add joins a conversation' '
-	export CONVCTL_STORE=$T/tmpl.json &&
+	export CONVCTL_STORE=$(store_at tmpl) &&
 	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --template pirate "again" >out 2>err &&
 	test "$(cat out)" = conv-1770199200000 &&
 	grep -qx "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
@@ -240,7 +240,7 @@ test_expect '--template is a note, not a message, when the add joins a conversat
 '
 
 test_expect '--template from a file; an unknown one fails and adds nothing' '
-	export CONVCTL_STORE=$T/tmpl.json &&
+	export CONVCTL_STORE=$(store_at tmpl) &&
 	CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add --template pirate "ahoy" >/dev/null &&
 	convctl prompt --format jsonl | jq -r .content | head -n 2 >got &&

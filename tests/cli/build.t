@@ -3,6 +3,7 @@
 # scripts/install-deps installs only what is missing, one line saying what
 # and why, and `make` asks it for the build group only
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the build, no store"
 
 # a copy of the built tree, timestamps kept, so touching a header there
 # leaves the real tree alone

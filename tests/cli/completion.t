@@ -1,6 +1,7 @@
 #!/bin/sh
 # shell completion: bash driven for real; zsh and fish loaded by their shells
 . "$(dirname "$0")/../lib.sh"
+file_store_only "shell completion, no store"
 
 comp=$top/completions
 mkdir -p "$T/bin"

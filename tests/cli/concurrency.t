@@ -33,7 +33,7 @@ writers() {
 
 # every PREFIX-w-i is in the store exactly once, and nothing else is
 each_once() {
-	jq -r '.conversations[].messages[].content' "$CONVCTL_STORE" |
+	store_json "$CONVCTL_STORE" | jq -r '.conversations[].messages[].content' |
 		grep "^$1-" | sort >"$T/got" &&
 	w=0 && while [ $w -lt $W ]; do
 		i=0
@@ -46,12 +46,12 @@ each_once() {
 # the shape a careful writer keeps: at most one active conversation, ids
 # unique, messages in time order, an ended one ended at its last message
 shape_holds() {
-	jq -e '
+	store_json "$CONVCTL_STORE" | jq -e '
 	  ([.conversations[] | select(.endedAt == null)] | length) <= 1 and
 	  ([.conversations[].id] | length) == ([.conversations[].id] | unique | length) and
 	  all(.conversations[]; [.messages[].timestamp] as $t | $t == ($t | sort)) and
 	  all(.conversations[] | select(.endedAt != null);
-	      .endedAt >= .messages[-1].timestamp)' "$CONVCTL_STORE" >/dev/null
+	      .endedAt >= .messages[-1].timestamp)' >/dev/null
 }
 
 # readers: prompt, show and recent in a loop until $T/stop exists; every
@@ -68,22 +68,22 @@ readers() {
 		convctl recent --json >"$T/r4" 2>&1 &&
 			jq -e "type == \"array\"" "$T/r4" >/dev/null 2>&1 ||
 			echo "recent: $(head -c 300 "$T/r4")"
-		jq -e .conversations "$CONVCTL_STORE" >/dev/null 2>&1 ||
+		store_json | jq -e .conversations >/dev/null 2>&1 ||
 			echo "store does not parse"
 		echo round
 	done >"$T/reader-log"
 }
 
 test_expect "$W writers x $N adds, readers alongside: each message stored once" '
-	rm -f "$CONVCTL_STORE" "$T/stop" &&
+	store_rm "$CONVCTL_STORE" "$T/stop" &&
 	convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	CONVCTL_NOW=2026-01-01T00:00:01Z convctl end >/dev/null || exit 1
 	readers & rpid=$!
 	writers a; wstatus=$?
 	touch "$T/stop"; wait $rpid
 	test $wstatus -eq 0 &&
-	jq -e ".conversations | length == 2" "$CONVCTL_STORE" >/dev/null &&
-	test "$(jq "[.conversations[1].messages[]] | length" "$CONVCTL_STORE")" = $((W * N)) &&
+	store_json "$CONVCTL_STORE" | jq -e ".conversations | length == 2" >/dev/null &&
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[1].messages[]] | length")" = $((W * N)) &&
 	each_once a && shape_holds &&
 	rounds=$(grep -c "^round$" "$T/reader-log") &&
 	echo "# $rounds reader rounds during the writes" &&
@@ -91,7 +91,7 @@ test_expect "$W writers x $N adds, readers alongside: each message stored once" 
 	! grep -v "^round$" "$T/reader-log"
 '
 
-test_expect 'no temporary file is left behind, the lock file is empty' '
+test_file 'no temporary file is left behind, the lock file is empty' '
 	! ls -A "$T" | grep "^\.store\.json\." &&
 	test ! -s "$CONVCTL_STORE.lock"
 '
@@ -103,24 +103,24 @@ N=$((N / 4 + 1))
 # last one ends the active conversation and starts another, so writers race
 # across the idle boundary all the time
 test_expect "idle timeout crossed mid-run: each message still once" '
-	rm -f "$CONVCTL_STORE" &&
+	store_rm "$CONVCTL_STORE" &&
 	CONVCTL_IDLE_TIMEOUT=0 writers b &&
-	echo "# $(jq ".conversations | length" "$CONVCTL_STORE") conversations" &&
-	test "$(jq "[.conversations[].messages[]] | length" "$CONVCTL_STORE")" = $((W * N)) &&
+	echo "# $(store_json "$CONVCTL_STORE" | jq ".conversations | length") conversations" &&
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = $((W * N)) &&
 	each_once b && shape_holds
 '
 
 # phases with a fixed clock (CONVCTL_NOW, --at) two hours apart: each phase
 # makes one conversation, and ends the previous one at its last message
 test_expect "phases an idle timeout apart, a fixed clock per process" '
-	rm -f "$CONVCTL_STORE" &&
+	store_rm "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-03-01T10:00:00Z writers p1 &&
 	CONVCTL_NOW=2026-03-01T12:00:00Z writers p2 &&
 	writers p3 --at 2026-03-01T14:00:00.500Z &&
-	jq -e "[.conversations[] | .messages | length] == [$((W * N)), $((W * N)), $((W * N))]" \
-		"$CONVCTL_STORE" >/dev/null &&
-	jq -e "[.conversations[].endedAt] == [\"2026-03-01T10:00:00.000Z\",
-		\"2026-03-01T12:00:00.000Z\", null]" "$CONVCTL_STORE" >/dev/null &&
+	store_json | jq -e "[.conversations[] | .messages | length] == [$((W * N)), $((W * N)), $((W * N))]" \
+		>/dev/null &&
+	store_json | jq -e "[.conversations[].endedAt] == [\"2026-03-01T10:00:00.000Z\",
+		\"2026-03-01T12:00:00.000Z\", null]" >/dev/null &&
 	each_once p1 && each_once p2 && each_once p3 && shape_holds
 '
 

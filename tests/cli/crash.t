@@ -5,6 +5,7 @@
 # CRASH_TRIALS kills per command (20; make stress sets thousands, CI's make
 # check 60); CRASH_SEED replays a failure exactly.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "file writes killed mid-rename (pg.t kills PostgreSQL writers)"
 
 trials=${CRASH_TRIALS:-20}
 [ -n "${CONVCTL_WRAPPER:-}" ] && trials=${CRASH_TRIALS:-5}

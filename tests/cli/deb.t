@@ -4,6 +4,7 @@
 # looks and the README, depends on what the binary links, lintian finds
 # nothing to say, and the files it installs work
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the Debian package, no store"
 
 version=$(sed -n 's/^VERSION = //p' "$top/Makefile")
 arch=$(dpkg --print-architecture)

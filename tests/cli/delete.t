@@ -30,22 +30,22 @@ test_expect 'the active one is refused without --force, and nothing goes' '
 
 test_expect 'delete leaves nothing of the conversation in the store file' '
 	convctl delete $a >out && test "$(cat out)" = $a &&
-	! grep -q "$a" "$CONVCTL_STORE" &&
-	! grep -q "secret plan alpha" "$CONVCTL_STORE" &&
-	grep -q "public note beta" "$CONVCTL_STORE" &&
+	! store_json "$CONVCTL_STORE" | grep -q "$a" &&
+	! store_json "$CONVCTL_STORE" | grep -q "secret plan alpha" &&
+	store_json "$CONVCTL_STORE" | grep -q "public note beta" &&
 	convctl recent --json | jq -e "map(.id) == [\"$b\"]" >/dev/null
 '
 
 test_expect '--force deletes the active one; options may follow the ids' '
 	convctl delete $c --force --json >out &&
 	jq -e ". == [\"$c\"]" out >/dev/null &&
-	! grep -q "active gamma" "$CONVCTL_STORE" &&
+	! store_json "$CONVCTL_STORE" | grep -q "active gamma" &&
 	convctl prompt >out && test ! -s out
 '
 
 test_expect 'a repeated id is deleted once' '
 	convctl delete $b $b >out && test "$(cat out)" = $b &&
-	test "$(jq ".conversations | length" "$CONVCTL_STORE")" = 0
+	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 0
 '
 
 test_expect 'no id is a usage error' '

@@ -3,10 +3,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 contents() {	# contents ID: each message's content, one a line
-	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .messages[].content" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .messages[].content"
 }
 field() {
-	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "one" >/dev/null
@@ -23,17 +23,17 @@ test_expect 'edit ID -1 TEXT replaces the newest message, as written' '
 test_expect 'a position from the start, an id, options after the operands' '
 	convctl edit $a 1 ONE --dry-run && contents $a | head -n 1 | grep -qx one &&
 	convctl edit $a 1 ONE && contents $a | head -n 1 | grep -qx ONE &&
-	mid=$(jq -r ".conversations[0].messages[1].id" "$CONVCTL_STORE") &&
+	mid=$(store_json "$CONVCTL_STORE" | jq -r ".conversations[0].messages[1].id") &&
 	convctl edit $a "$mid" TWO && contents $a | sed -n 2p | grep -qx TWO &&
 	convctl edit $a -2 "Two, again" && contents $a | sed -n 2p | grep -qx "Two, again"
 '
 
 test_expect 'without TEXT the content is standard input; its id and time stay' '
-	before=$(jq -c ".conversations[0].messages[0] | del(.content)" "$CONVCTL_STORE") &&
+	before=$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].messages[0] | del(.content)") &&
 	printf "first\nline two\n" | convctl edit $a 1 &&
 	printf "first\nline two\n" >want &&
-	jq -r ".conversations[0].messages[0].content" "$CONVCTL_STORE" >got && test_cmp want got &&
-	test "$(jq -c ".conversations[0].messages[0] | del(.content)" "$CONVCTL_STORE")" = "$before"
+	store_json "$CONVCTL_STORE" | jq -r ".conversations[0].messages[0].content" >got && test_cmp want got &&
+	test "$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].messages[0] | del(.content)")" = "$before"
 '
 
 test_expect 'the summary is marked stale' '

@@ -18,7 +18,7 @@ seed() {
 }
 
 field() {	# field ID NAME: the stored value, "null" when null
-	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 req() {		# req N JQ: JQ applied to request N (from 1)
@@ -26,7 +26,7 @@ req() {		# req N JQ: JQ applied to request N (from 1)
 }
 
 test_expect 'end summarizes the conversation it ends' '
-	export CONVCTL_STORE=$T/ok.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at ok) && seed && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
 	id=$(cat out) && test "$(wc -l <out)" -eq 1 && test ! -s err &&
 	stub_count 1 &&
@@ -38,7 +38,7 @@ test_expect 'end summarizes the conversation it ends' '
 '
 
 test_expect 'a failed summary never undoes the end: exit 3, summary null' '
-	export CONVCTL_STORE=$T/fail.json && seed && stub_script "$E401" &&
+	export CONVCTL_STORE=$(store_at fail) && seed && stub_script "$E401" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z fails_with 3 convctl end &&
 	id=$(cat "$T/stdout") &&
 	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
@@ -52,7 +52,7 @@ test_expect 'a failed summary never undoes the end: exit 3, summary null' '
 '
 
 test_expect 'a server that is down: ended all the same, exit 3' '
-	export CONVCTL_STORE=$T/down.json && seed &&
+	export CONVCTL_STORE=$(store_at down) && seed &&
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 3 convctl end &&
 	id=$(cat "$T/stdout") &&
@@ -61,28 +61,28 @@ test_expect 'a server that is down: ended all the same, exit 3' '
 '
 
 test_expect 'end --no-summary sends nothing' '
-	export CONVCTL_STORE=$T/nosum.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at nosum) && seed && stub_script "$OK" &&
 	id=$(convctl end --no-summary) &&
 	stub_count 0 &&
 	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null
 '
 
 test_expect 'summarizer none: end sends nothing, exit 0' '
-	export CONVCTL_STORE=$T/none.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at none) && seed && stub_script "$OK" &&
 	id=$(CONVCTL_SUMMARIZER=none convctl end) && stub_count 0 &&
 	test "$(field "$id" summary)" = null &&
 	seed && id=$(convctl end --summarizer none) && stub_count 0
 '
 
 test_expect 'with no key and no base URL, end uses the offline summarizer' '
-	export CONVCTL_STORE=$T/offline.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at offline) && seed && stub_script "$OK" &&
 	id=$(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end) && stub_count 0 &&
 	test "$(field "$id" title)" = "Add milk to my groceries list" &&
 	field "$id" summary | grep -q "^User asked: \"Add milk to my groceries list\". Assistant answered:"
 '
 
 test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
-	export CONVCTL_STORE=$T/bad.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at bad) && seed && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 2 convctl end --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
 	fails_with 2 convctl end --api-base ftp://x && stderr_has "invalid --api-base '"'"'ftp://x'"'"'" &&
@@ -94,7 +94,7 @@ test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 '
 
 test_expect 'end --verbose shows the request with the key redacted' '
-	export CONVCTL_STORE=$T/verbose.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at verbose) && seed && stub_script "$OK" &&
 	convctl end --verbose >out 2>err &&
 	grep -qF "convctl: end: > POST $STUB/v1/chat/completions" err &&
 	grep -qF "convctl: end: > Authorization: Bearer [redacted]" err &&
@@ -103,7 +103,7 @@ test_expect 'end --verbose shows the request with the key redacted' '
 '
 
 test_expect 'no lock is held while end summarizes: a writer goes on' '
-	{ export CONVCTL_STORE=$T/race.json && seed && stub_script "$HELD" &&
+	{ export CONVCTL_STORE=$(store_at race) && seed && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || exit 1
 	{ convctl end >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -117,7 +117,7 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 '
 
 test_expect 'nothing active: nothing is sent' '
-	export CONVCTL_STORE=$T/empty.json && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at empty) && stub_script "$OK" &&
 	convctl end >out 2>err; stub_count 0 && grep -q "no active conversation" err
 '
 
@@ -129,7 +129,7 @@ test_expect 'end --help lists its options' '
 '
 
 test_expect 'add past the idle timeout ends the old one unsummarized, for --pending' '
-	export CONVCTL_STORE=$T/idle.json && seed && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at idle) && seed && stub_script "$OK" &&
 	old=$(convctl add --at 2026-02-04T17:27:00Z "one more") &&
 	new=$(convctl add --at 2026-02-04T19:00:00Z "much later") &&
 	test "$old" != "$new" && stub_count 0 &&

@@ -3,13 +3,13 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { jq -r "$1" "$S"; }
+q() { store_json "$S" | jq -r "$1"; }
 
 test_expect 'end with no store says so on stderr, exits 0 and writes nothing' '
 	convctl end >out 2>err &&
 	test ! -s out &&
 	grep -qx "convctl: end: no active conversation" err &&
-	test ! -e "$S"
+	! store_exists "$S"
 '
 
 test_expect 'end ends the active conversation at now and prints its id' '
@@ -75,7 +75,7 @@ test_expect 'end -h prints the usage and options and exits 0' '
 '
 
 test_expect 'a conversation idle past the timeout ended with its last message' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	CONVCTL_NOW=2026-02-05T09:00:00Z convctl add "left open" >id &&
 	CONVCTL_NOW=2026-02-05T09:00:05Z convctl add --role assistant ok >/dev/null &&
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl end >out 2>err &&

@@ -2,6 +2,7 @@
 # I/O faults during a write: each is a clear error, exit 1, the store byte
 # for byte unchanged and no temporary file left.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "I/O faults of file writes"
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z
 python3 "$top/tests/helpers/bigstore.py" 60 1 >"$T/before.json"

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 conv() {	# conv ID: the stored conversation, compact
-	jq -c --arg id "$1" ".conversations[] | select(.id == \$id)" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -c --arg id "$1" ".conversations[] | select(.id == \$id)"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "one" >/dev/null
@@ -33,7 +33,7 @@ test_expect 'fork --at 2: a new active conversation of copies, new ids' '
 	    .startedAt == \"2026-02-04T12:00:00.000Z\" and
 	    (.messages | map(.content) == [\"one\", \"two\"]) and
 	    .messages[1].toolsUsed == [\"grep\"]" >/dev/null &&
-	jq -r ".conversations[].messages[].id" "$CONVCTL_STORE" | sort | uniq -d >dups &&
+	store_json "$CONVCTL_STORE" | jq -r ".conversations[].messages[].id" | sort | uniq -d >dups &&
 	test ! -s dups
 '
 

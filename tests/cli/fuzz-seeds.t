@@ -5,6 +5,7 @@
 # under ASan and valgrind too when the suite runs there. A crash the fuzzer
 # found stays fixed.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the fuzz harnesses, which open file stores"
 
 for dir in "$top"/tests/fuzz-corpus/*/; do
 	name=$(basename "$dir")

@@ -2,6 +2,7 @@
 # make install / uninstall into a DESTDIR: the command, its pages and
 # completions, and nothing of lib/ (convctl's own, not an installed API)
 . "$(dirname "$0")/../lib.sh"
+file_store_only "make install, no store"
 
 dest=$T/dest
 prefix=/opt/convctl-test

@@ -2,6 +2,7 @@
 # every command in the table: -h, help CMD, and a man page whose SYNOPSIS is
 # the usage line
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the commands, their help and pages, no store"
 
 man=$top/man
 

@@ -45,8 +45,8 @@ test_expect 'without libcurl, end ends the conversation, says why and exits 3' '
 	LD_PRELOAD=$nocurl fails_with 3 convctl end &&
 	stderr_has "$gone" &&
 	stderr_has "summary is pending" &&
-	jq -e ".conversations[-1] | .endedAt != null and .summary == null" \
-	    "$CONVCTL_STORE" >/dev/null
+	store_json | jq -e ".conversations[-1] | .endedAt != null and .summary == null" \
+	    >/dev/null
 '
 
 test_expect 'without libcurl, summarize --pending fails and changes nothing' '

@@ -3,6 +3,7 @@
 # on a real server the test starts itself (tests/pg.sh); many writers on a
 # socket and TCP, writers killed, the server stopped, passwords, copy.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "pg.t compares both engines itself"
 . "$top/tests/pg.sh"
 
 F=$T/store.json

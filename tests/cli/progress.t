@@ -9,14 +9,14 @@ while [ $i -lt 5 ]; do
 done
 
 test_expect 'prune shows its progress when stderr is a terminal' '
-	cp "$CONVCTL_STORE" keep.json &&
+	store_json "$CONVCTL_STORE" >keep.json &&
 	on_tty --stdout "$T/stdout" "$CONVCTL_BIN" prune --max 1 >tty &&
 	grep -q "convctl: prune: removing 3/3" tty &&
 	test "$(wc -l <"$T/stdout")" -eq 3
 '
 
 test_expect 'and not a byte of it when stderr is a file or a pipe' '
-	cp keep.json "$CONVCTL_STORE" &&
+	store_seed "$CONVCTL_STORE" <keep.json &&
 	convctl prune --max 1 >out 2>err &&
 	test "$(wc -l <out)" -eq 3 && test ! -s err
 '

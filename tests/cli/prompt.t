@@ -79,7 +79,7 @@ test_expect '--format jsonl prints each stored message on its own line' '
 	convctl prompt --format jsonl >out &&
 	test "$(wc -l <out)" -eq 6 &&
 	jq -c . out >got &&
-	jq -c ".conversations[-1].messages[]" "$S" >want &&
+	store_json "$S" | jq -c ".conversations[-1].messages[]" >want &&
 	test_cmp want got
 '
 
@@ -96,7 +96,7 @@ test_expect '--last N keeps the newest N messages' '
 # a token for every 4 code points (rounded up) of the message as the text
 # format writes it: "[TIMESTAMP]\nUser: " is 33 code points
 test_expect '--max-tokens keeps the newest whole messages that fit' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "$(printf "%040d" 0)" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T10:00:01Z convctl add "abcd" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T10:00:02Z convctl add "漢字漢字" >/dev/null &&
@@ -152,7 +152,7 @@ test_expect 'prompt -h prints the usage and options and exits 0' '
 
 # issue 15: never an empty prompt; the newest message is cut from its start
 test_expect '--max-tokens cuts a newest message too large alone, and says so' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	CONVCTL_NOW=2026-02-04T10:00:03Z convctl add "$(printf "%0200d" 9)" >/dev/null &&
 	convctl prompt --max-tokens 20 >out 2>err &&
 	printf "## Current Conversation\n[2026-02-04T10:00:03.000Z]\nUser: [... 182 characters cut ...]\n000000000000000009\n" >want &&
@@ -167,7 +167,7 @@ test_expect '--max-tokens cuts a newest message too large alone, and says so' '
 
 # issue 15: the system messages that open a conversation stay
 test_expect '--last and --max-tokens keep the opening system messages' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add -r system "Be brief" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:00:01Z convctl add "one" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:00:02Z convctl add -r assistant "two" >/dev/null &&
@@ -200,7 +200,7 @@ test_expect 'prompt ID prints that conversation, ended or active' '
 '
 
 test_expect 'the page says which context lines are not SmartHole'\''s: System:, Tool:' '
-	export CONVCTL_STORE=$T/roles.json &&
+	export CONVCTL_STORE=$(store_at roles) &&
 	for r in user assistant system tool; do
 		CONVCTL_NOW=2026-02-06T10:00:00Z convctl add --role $r "as $r" >/dev/null || exit 1
 	done &&

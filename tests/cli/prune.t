@@ -3,12 +3,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { jq -r "$1" "$S"; }
+q() { store_json "$S" | jq -r "$1"; }
 
 # five ended conversations, in file order unlike their end order, and an
 # active one that is the oldest of all
 fixture() {
-	cat >"$S" <<'JSON'
+	store_seed "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-act", "startedAt": "2026-01-01T00:00:00Z", "endedAt": null, "messages": [], "x": 1},
  {"id": "c-3", "startedAt": "2026-01-03T00:00:00Z", "endedAt": "2026-01-03T00:00:00Z", "messages": []},
@@ -21,7 +21,7 @@ JSON
 }
 
 test_expect 'prune on a missing store removes nothing and creates nothing' '
-	convctl prune >out && test ! -s out && test ! -e "$S"
+	convctl prune >out && test ! -s out && ! store_exists "$S"
 '
 
 test_expect 'prune --dry-run lists the oldest ended first and removes nothing' '

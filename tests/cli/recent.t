@@ -10,7 +10,7 @@ test_expect 'recent on a missing store prints nothing and exits 0' '
 '
 
 # in file order neither by start nor by end; one active in the middle
-cat >"$S" <<'JSON'
+store_seed "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-mid", "startedAt": "2026-01-02T00:00:00Z", "endedAt": "2026-01-05T00:00:00.000Z",
   "title": "Middle", "summary": "the middle one", "messages": [
@@ -50,7 +50,7 @@ test_expect 'recent --json has the documented shape' '
 '
 
 test_expect 'recent shows 10 by default' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	i=10 &&
 	while [ $i -lt 22 ]; do
 		CONVCTL_NOW=2026-03-01T$i:00:00Z convctl add "at $i" >/dev/null || exit 1

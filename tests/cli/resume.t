@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 field() {	# field ID NAME: the stored value, "null" when absent or null
-	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Plan the trip" >/dev/null
@@ -34,7 +34,7 @@ test_expect 'resume ends the active one as end does, summary included' '
 	test "$(field $a resumedAt)" = 2026-02-04T12:00:00.000Z &&
 	test "$(field $a summary)" = "$old_summary" &&
 	test "$(field $a summaryStale)" = true &&
-	test "$(jq "[.conversations[] | select(.endedAt == null)] | length" "$CONVCTL_STORE")" = 1
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[] | select(.endedAt == null)] | length")" = 1
 '
 
 test_expect 'an add right after joins it: the idle timeout counts from the resume' '

@@ -19,8 +19,9 @@ export CONVCTL_NOW=2026-03-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=1000000
 trials() {
 	i=0
 	while [ "$i" -lt "$N" ]; do
-		$RT gen "$i" "$S" && cp "$S" before.json &&
-		"$@" >/dev/null && $RT check before.json "$S" ||
+		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		store_json "$S" >before.json && "$@" >/dev/null &&
+		store_json "$S" >after.json && $RT check before.json after.json ||
 		{ echo "seed $i"; return 1; }
 		i=$((i + 1))
 	done
@@ -39,11 +40,23 @@ test_expect 'add, then end, then add again: still kept' '
 	trials three
 '
 
+test_expect 'copy: every value kept in the copy, keys holding NUL too' '
+	i=0 &&
+	while [ "$i" -lt "$N" ]; do
+		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		copy=$(store_at "copy$i") &&
+		convctl copy "$S" "$copy" 2>/dev/null && store_json "$copy" >copied.json &&
+		$RT check gen.json copied.json || { echo "seed $i"; exit 1; }
+		i=$((i + 1))
+	done
+'
+
 test_expect 'show --format json: a conversation as stored, number texts included' '
 	i=0 &&
 	while [ "$i" -lt "$N" ]; do
-		$RT gen "$i" "$S" && convctl show --format json c0 >c0.json &&
-		$RT conv "$S" c0 c0.json || { echo "seed $i"; exit 1; }
+		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		convctl show --format json c0 >c0.json &&
+		$RT conv gen.json c0 c0.json || { echo "seed $i"; exit 1; }
 		i=$((i + 1))
 	done
 '

@@ -119,7 +119,7 @@ test_expect 'a bad pattern, role or time is a usage error' '
 '
 # issue 15: Chatsidian's "filter by tools used"
 test_expect '--tool keeps only messages whose toolsUsed names that tool' '
-	export CONVCTL_STORE=$T/tools.json &&
+	export CONVCTL_STORE=$(store_at tools) &&
 	CONVCTL_NOW=2026-03-01T10:00:00Z convctl add -r assistant --tool read_file --tool edit_file "edited the list" >/dev/null &&
 	CONVCTL_NOW=2026-03-01T10:00:01Z convctl add -r assistant --tool read_file "read the list" >/dev/null &&
 	CONVCTL_NOW=2026-03-01T10:00:02Z convctl add "the list, again" >/dev/null &&

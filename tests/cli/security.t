@@ -7,7 +7,7 @@ export CONVCTL_NOW=2026-06-01T00:00:00Z
 mode() { stat -c %a "$1"; }
 
 for m in 000 022 077; do
-	test_expect "umask $m: directories 0700, store and lock 0600" '
+	test_file "umask $m: directories 0700, store and lock 0600" '
 		umask '$m' &&
 		S=$T/u'$m'/a/b/store.json &&
 		convctl -s "$S" add hello >/dev/null &&
@@ -18,12 +18,12 @@ for m in 000 022 077; do
 	'
 done
 
-test_expect 'a mode the user gave the store is kept across rewrites' '
+test_file 'a mode the user gave the store is kept across rewrites' '
 	convctl add x >/dev/null && chmod 640 "$CONVCTL_STORE" &&
 	convctl add y >/dev/null && test "$(mode "$CONVCTL_STORE")" = 640
 '
 
-test_expect 'a symlink planted at a temporary name is never followed' '
+test_file 'a symlink planted at a temporary name is never followed' '
 	echo secret >"$T/victim" &&
 	for s in AAAAAA aaaaaa 000000 XXXXXX; do
 		ln -s "$T/victim" "$T/.store.json.$s" &&
@@ -34,7 +34,7 @@ test_expect 'a symlink planted at a temporary name is never followed' '
 	convctl show --format json | jq -e ".messages[-1].content == \"not into the victim\"" >/dev/null
 '
 
-test_expect 'a symlink planted at the lock path is refused, not followed' '
+test_file 'a symlink planted at the lock path is refused, not followed' '
 	rm -f "$CONVCTL_STORE.lock" && ln -s "$T/victim2" "$CONVCTL_STORE.lock" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl add x && stderr_has "cannot open lock" &&
@@ -44,7 +44,7 @@ test_expect 'a symlink planted at the lock path is refused, not followed' '
 
 # (LeakSanitizer cannot run under ptrace: leak checks are off for these runs)
 if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
-	test_expect 'the temporary file has a fresh unpredictable name, O_EXCL' '
+	test_file 'the temporary file has a fresh unpredictable name, O_EXCL' '
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace" "$CONVCTL_BIN" add one >/dev/null &&
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace2" "$CONVCTL_BIN" add two >/dev/null &&
 		a=$(grep -o "\.store\.json\.convctl-tmp\.[A-Za-z0-9]\{6\}\"[^)]*O_EXCL" "$T/trace" | cut -c25-30) &&
@@ -57,7 +57,7 @@ else
 	echo "ok $test_n # SKIP temporary file name: strace is not installed"
 fi
 
-test_expect 'a store that is a symlink: the target is replaced, the link kept' '
+test_file 'a store that is a symlink: the target is replaced, the link kept' '
 	mkdir -p "$T/real" && convctl -s "$T/real/target.json" add first >/dev/null &&
 	ln -s real/target.json "$T/link.json" &&
 	convctl -s "$T/link.json" add second >/dev/null &&
@@ -67,21 +67,21 @@ test_expect 'a store that is a symlink: the target is replaced, the link kept' '
 	! ls -A "$T" | grep "^\.link\.json\."
 '
 
-test_expect 'a dangling store symlink: its target is created, the link kept' '
+test_file 'a dangling store symlink: its target is created, the link kept' '
 	ln -s made/later.json "$T/dangling.json" && mkdir "$T/made" &&
 	convctl -s "$T/dangling.json" add hello >/dev/null &&
 	test -L "$T/dangling.json" && test -f "$T/made/later.json" &&
 	test "$(mode "$T/made/later.json")" = 600
 '
 
-test_expect 'a chain of symlinks is followed to the end' '
+test_file 'a chain of symlinks is followed to the end' '
 	ln -s link.json "$T/chain.json" &&
 	convctl -s "$T/chain.json" add third >/dev/null &&
 	test -L "$T/chain.json" && test -L "$T/link.json" &&
 	jq -e ".conversations[0].messages | length == 3" "$T/real/target.json" >/dev/null
 '
 
-test_expect 'a symlink loop is a clear error' '
+test_file 'a symlink loop is a clear error' '
 	ln -s loop2.json "$T/loop1.json" && ln -s loop1.json "$T/loop2.json" &&
 	fails_with 1 convctl -s "$T/loop1.json" add x &&
 	test -L "$T/loop1.json" && test -L "$T/loop2.json"
@@ -133,7 +133,7 @@ REPLIES="[{\"reply\": \"TITLE: Milk\\nSUMMARY: Milk was added.\"}]
 # active, then convctl ARGS with the key in every variable and the config;
 # the key is in neither output
 canary_run() {
-	rm -f "$CONVCTL_STORE" &&
+	store_rm "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:26:40Z convctl add "Add eggs" >/dev/null &&

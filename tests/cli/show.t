@@ -7,10 +7,10 @@ S=$CONVCTL_STORE
 test_expect 'show with no conversations fails and says so' '
 	fails_with 1 convctl show &&
 	stderr_has "convctl: show: no conversations in" &&
-	test ! -e "$S"
+	! store_exists "$S"
 '
 
-cat >"$S" <<'JSON'
+store_seed "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
   "title": "Groceries", "summary": "Added milk.", "messages": [
@@ -76,7 +76,7 @@ test_expect 'show --json prints the stored object, unknown fields and all' '
 	convctl show --json conv-b >out &&
 	test "$(wc -l <out)" -eq 1 &&
 	jq -S . out >got &&
-	jq -S ".conversations[0]" "$S" >want &&
+	store_json "$S" | jq -S ".conversations[0]" >want &&
 	test_cmp want got &&
 	convctl show -f json conv-b | jq -S . >got2 &&
 	test_cmp want got2
@@ -131,7 +131,7 @@ test_expect 'show to a full disk fails' '
 '
 
 test_expect 'a write error is said once, however much was buffered' '
-	export CONVCTL_STORE=$T/full.json &&
+	export CONVCTL_STORE=$(store_at full) &&
 	python3 -c "print(\"milk \" * 4000)" >long &&
 	convctl add <long >/dev/null && convctl add <long >/dev/null &&
 	for cmd in "show" "show --json" "search milk" "prompt" "prompt --format openai"; do

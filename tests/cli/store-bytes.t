@@ -3,6 +3,7 @@
 # back as their bytes: what a user sees in the file must be what jansson's
 # full parse and dump gave before.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the file store's bytes"
 
 S=$CONVCTL_STORE
 export CONVCTL_NOW=2026-02-04T18:00:00.000Z

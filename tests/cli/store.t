@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { jq -r "$1" "$S"; }
+q() { store_json "$S" | jq -r "$1"; }
 
 # refused WHAT: a write and a read of $S both fail with exit 1, naming the
 # store's file and WHAT, and the store is byte for byte unchanged
@@ -24,51 +24,51 @@ refused() {
 
 conv='{"id":"c1","startedAt":"2026-01-01T00:00:00Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m1","timestamp":"2026-01-01T00:00:00Z","role":"user","content":"hi"}]}'
 
-test_expect 'a truncated store is refused with its line and column' '
+test_file 'a truncated store is refused with its line and column' '
 	printf "{\"version\": 1,\n\"conversations\": [%s" "$conv" >"$S" &&
 	refused "'\''$S'\'':2:" &&
 	grep -q "expected near end of file" err
 '
 
-test_expect 'invalid UTF-8 in the store is refused with its line and column' '
+test_file 'invalid UTF-8 in the store is refused with its line and column' '
 	printf "{\"conversations\": [\n{\"id\": \"c\377\"}]}" >"$S" &&
 	refused "'\''$S'\'':2:" &&
 	stderr_has "unable to decode byte 0xff"
 '
 
-test_expect 'conversations that is not an array is refused, naming the path' '
+test_file 'conversations that is not an array is refused, naming the path' '
 	printf "{\"conversations\": {}}" >"$S" &&
 	refused "conversations: expected an array"
 '
 
-test_expect 'a message without a role is refused, naming its JSON path' '
+test_file 'a message without a role is refused, naming its JSON path' '
 	printf "%s" "{\"conversations\": [$conv]}" | jq -c "del(.conversations[0].messages[0].role)" >"$S" &&
 	refused "conversations[0].messages[0]: missing '\''role'\''"
 '
 
-test_expect 'a message with an unknown role is refused' '
+test_file 'a message with an unknown role is refused' '
 	printf "%s" "{\"conversations\": [$conv]}" | jq -c ".conversations[0].messages[0].role = \"robot\"" >"$S" &&
 	refused "conversations[0].messages[0].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)"
 '
 
-test_expect 'two active conversations are refused' '
+test_file 'two active conversations are refused' '
 	printf "%s" "{\"conversations\": [$conv, $conv]}" |
 	    jq -c ".conversations[1].id = \"c2\"" >"$S" &&
 	refused "conversations[1]: two active conversations ('\''c1'\'' and '\''c2'\'')"
 '
 
-test_expect 'two conversations with one id are refused' '
+test_file 'two conversations with one id are refused' '
 	printf "%s" "{\"conversations\": [$conv, $conv]}" |
 	    jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\"" >"$S" &&
 	refused "conversations[1].id: '\''c1'\'' is also the id of conversations[0]"
 '
 
-test_expect 'a newer store version is refused' '
+test_file 'a newer store version is refused' '
 	printf "{\"version\": 2, \"conversations\": []}" >"$S" &&
 	refused "store version 2 is newer than this convctl knows (1)"
 '
 
-test_expect 'a bad time, a duplicated key and a non-object top are refused' '
+test_file 'a bad time, a duplicated key and a non-object top are refused' '
 	printf "%s" "{\"conversations\": [$conv]}" |
 	    jq -c ".conversations[0].startedAt = \"yesterday\"" >"$S" &&
 	refused "conversations[0].startedAt: not an ISO 8601 time" &&
@@ -79,7 +79,7 @@ test_expect 'a bad time, a duplicated key and a non-object top are refused' '
 '
 
 test_expect 'unknown fields at every level survive writes' '
-	cat >"$S" <<-\EOF &&
+	store_seed "$S" <<-\EOF &&
 	{"version": 1, "top": {"deep": [1, 2.5, "ü", null, true]},
 	 "conversations": [
 	  {"id": "c0", "startedAt": "2026-01-01T00:00:00.000Z", "endedAt": "2026-01-01T00:01:00.000Z",
@@ -91,21 +91,21 @@ test_expect 'unknown fields at every level survive writes' '
 	    "meta": {"lang": "漢字", "n": -3}}]}],
 	 "lastMigrated": "2026-01-01T00:00:00.000Z", "after": "kept"}
 	EOF
-	cp "$S" orig.json &&
+	store_json "$S" >orig.json &&
 	convctl add --at 2026-01-02T00:10:00Z more >/dev/null &&
 	convctl end --no-summary >/dev/null &&
 	convctl add --at 2026-06-01T00:00:00Z new >/dev/null &&
 	jq -S "{top, lastMigrated, after, c0: .conversations[0],
 	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" orig.json >want &&
-	jq -S "{top, lastMigrated, after, c0: .conversations[0],
-	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" "$S" >got &&
+	store_json "$S" | jq -S "{top, lastMigrated, after, c0: .conversations[0],
+	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" >got &&
 	test_cmp want got &&
 	test "$(q ".conversations[1].rating")" = 5 &&
 	test "$(q ".conversations | length")" = 3
 '
 
 test_expect 'a SmartHole conversationData object without version loads and is written back whole' '
-	cat >"$S" <<-\EOF &&
+	cat >orig.json <<-\EOF &&
 	{"conversations":[
 	 {"id":"conv-1738690000000","startedAt":"2025-02-04T17:26:40.000Z","endedAt":"2025-02-04T17:40:00.000Z",
 	  "title":"Milk","summary":"User added milk.","messages":[
@@ -115,17 +115,17 @@ test_expect 'a SmartHole conversationData object without version loads and is wr
 	  "messages":[{"id":"msg-3","timestamp":"2025-02-04T20:13:20.000Z","role":"user","content":"And eggs"}]}],
 	 "lastMigrated":"2025-02-04T18:00:00.000Z"}
 	EOF
-	cp "$S" orig.json &&
+	store_seed "$S" <orig.json &&
 	convctl show >out && grep -qx "conversation conv-1738700000000" out &&
 	convctl add --at 2025-02-04T20:14:00Z --role assistant "Added eggs." >id &&
 	echo conv-1738700000000 >want && test_cmp want id &&
 	test "$(q .version)" = 1 &&
 	jq -S . orig.json >want &&
-	jq -S "del(.version) | .conversations[1].messages |= .[:-1]" "$S" >got &&
+	store_json "$S" | jq -S "del(.version) | .conversations[1].messages |= .[:-1]" >got &&
 	test_cmp want got
 '
 
-test_expect 'a store path that is a directory is refused' '
+test_file 'a store path that is a directory is refused' '
 	mkdir dir.json &&
 	fails_with 2 convctl -s dir.json show &&
 	stderr_has "'\''dir.json'\'' is a directory, not a store file" &&
@@ -143,7 +143,7 @@ as_other() {
 	fi
 }
 
-test_expect 'an unreadable store is refused and left alone' '
+test_file 'an unreadable store is refused and left alone' '
 	chmod 711 "$T" && mkdir -m 777 u && echo "{}" >u/store.json &&
 	chmod 000 u/store.json &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/u/store.json" show &&
@@ -153,7 +153,7 @@ test_expect 'an unreadable store is refused and left alone' '
 	chmod 600 u/store.json && echo "{}" >want && cmp want u/store.json
 '
 
-test_expect 'a directory that cannot be written is an error; the store stays' '
+test_file 'a directory that cannot be written is an error; the store stays' '
 	mkdir ro && echo "{}" >ro/store.json && chmod 644 ro/store.json &&
 	chmod 555 ro &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
@@ -179,8 +179,8 @@ hold_lock() {
 }
 release() { kill $holder; wait $holder 2>/dev/null; true; }
 
-test_expect 'a lock held longer than --wait is an error; the store stays' '
-	rm -f "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
+test_file 'a lock held longer than --wait is an error; the store stays' '
+	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	snapshot "$S" &&
 	hold_lock &&
 	check() {
@@ -195,14 +195,14 @@ test_expect 'a lock held longer than --wait is an error; the store stays' '
 	test "$(q ".conversations[0].messages | length")" = 2
 '
 
-test_expect 'readers do not need the lock' '
+test_file 'readers do not need the lock' '
 	hold_lock &&
 	convctl --wait 0 show >out; rc=$?; release;
 	test $rc -eq 0 && grep -q "^User: second" out
 '
 
 test_expect 'writers running at once lose nothing' '
-	rm -f "$S" &&
+	store_rm "$S" &&
 	i=0 && pids= &&
 	while [ $i -lt 16 ]; do
 		CONVCTL_NOW=2026-04-01T00:00:00Z convctl --wait 60 add "writer $i" >/dev/null &
@@ -218,7 +218,7 @@ test_expect 'writers running at once lose nothing' '
 	test "$(q "[.conversations[0].messages[].id] | unique | length")" = 16
 '
 
-test_expect 'a temporary file left by a killed writer is removed by the next' '
+test_file 'a temporary file left by a killed writer is removed by the next' '
 	echo torn >"$T/.store.json.convctl-tmp.Ab12Cd" &&
 	echo keep >"$T/.store.json.notmine" &&
 	CONVCTL_NOW=2026-04-01T00:00:01Z convctl add more >/dev/null &&
@@ -227,7 +227,7 @@ test_expect 'a temporary file left by a killed writer is removed by the next' '
 	test "$(q ".conversations[0].messages | length")" = 17
 '
 
-test_expect 'a new store is created 0600 in directories made 0700' '
+test_file 'a new store is created 0600 in directories made 0700' '
 	umask 022 &&
 	convctl -s "$T/new/a/b/store.json" add hi >/dev/null &&
 	test "$(stat -c %a new new/a new/a/b)" = "700
@@ -238,20 +238,20 @@ test_expect 'a new store is created 0600 in directories made 0700' '
 	test "$(ls -A new/a/b | tr "\n" " ")" = "store.json store.json.lock "
 '
 
-test_expect 'a rewrite keeps the mode the user gave the store' '
+test_file 'a rewrite keeps the mode the user gave the store' '
 	chmod 640 new/a/b/store.json &&
 	convctl -s "$T/new/a/b/store.json" add again >/dev/null &&
 	test "$(stat -c %a new/a/b/store.json)" = 640
 '
 
-test_expect 'a store that is a symbolic link is written through the link' '
+test_file 'a store that is a symbolic link is written through the link' '
 	ln -s new/a/b/store.json link.json &&
 	convctl -s link.json add third >/dev/null &&
 	test -L link.json &&
 	test "$(jq -r ".conversations[0].messages | length" new/a/b/store.json)" = 3
 '
 
-test_expect 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HOME' '
+test_file 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HOME' '
 	convctl -s flag.json add a >/dev/null && test -f flag.json &&
 	CONVCTL_STORE=env.json convctl add a >/dev/null && test -f env.json &&
 	CONVCTL_STORE=env.json convctl -s flag2.json add a >/dev/null && test -f flag2.json &&
@@ -261,7 +261,7 @@ test_expect 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HO
 	test -f "$HOME/.local/share/convctl/store.json"
 '
 
-test_expect 'an empty store path is refused' '
+test_file 'an empty store path is refused' '
 	fails_with 1 convctl -s "" add hi &&
 	stderr_has "convctl: add: the store path is empty" &&
 	fails_with 1 convctl --store= show &&
@@ -272,7 +272,7 @@ test_expect 'an empty store path is refused' '
 # idle_timeout: messages 15 minutes apart join when it is 30 or 20 and
 # split when it is 10
 two_messages() {
-	rm -f "$S" &&
+	store_rm "$S" &&
 	convctl add --at 2026-01-01T00:00:00Z one >/dev/null &&
 	convctl "$@" add --at 2026-01-01T00:15:00Z two >/dev/null &&
 	q ".conversations | length"
@@ -303,7 +303,7 @@ test_expect 'CONVCTL_CONFIG names another config file' '
 '
 
 test_expect 'a bad config file or setting is an error naming where it is' '
-	rm -f "$S" && convctl add --at 2026-01-01T00:00:00Z x >/dev/null && snapshot "$S" &&
+	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z x >/dev/null && snapshot "$S" &&
 	printf "idle_timeout = 10\nidle timeout\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add y &&
 	stderr_has "$XDG_CONFIG_HOME/convctl/config:2: expected '\''key = value'\''" &&

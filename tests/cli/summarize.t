@@ -38,7 +38,7 @@ seed() {
 }
 
 field() {	# field ID NAME: the stored value, "null" when null
-	jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 req() {		# req N JQ: JQ applied to request N (from 1)
@@ -50,7 +50,7 @@ no_key() {	# the fake key appears in none of the files given
 }
 
 test_expect 'success: the request is a chat completion with the conversation' '
-	export CONVCTL_STORE=$T/ok.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at ok) && id=$(seed) && stub_script "$OK" &&
 	convctl summarize >out 2>err &&
 	printf "%s\tAdding milk to the grocery list\n" "$id" >expect &&
 	test_cmp expect out && stub_count 1 &&
@@ -74,7 +74,7 @@ test_expect 'success: the request is a chat completion with the conversation' '
 '
 
 test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
-	export CONVCTL_STORE=$T/anthropic.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at anthropic) && id=$(seed) && stub_script "$OK" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
 	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" CONVCTL_MODEL=claude-test \
 	    convctl summarize "$id" >out 2>err &&
@@ -93,7 +93,7 @@ test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
 '
 
 test_expect 'anthropic is the default when only an Anthropic key is set' '
-	export CONVCTL_STORE=$T/anthropic-default.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at anthropic-default) && id=$(seed) && stub_script "$OK" &&
 	(unset CONVCTL_API_KEY CONVCTL_API_BASE &&
 	 ANTHROPIC_API_KEY=sk-ant-CANARY-anthro CONVCTL_ANTHROPIC_BASE="$STUB/v1" \
 	    convctl summarize >out 2>err) &&
@@ -102,7 +102,7 @@ test_expect 'anthropic is the default when only an Anthropic key is set' '
 '
 
 test_expect '500 then success: retried, and stored once' '
-	export CONVCTL_STORE=$T/500.json && id=$(seed) && stub_script "$E500" &&
+	export CONVCTL_STORE=$(store_at 500) && id=$(seed) && stub_script "$E500" &&
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
 	test "$(req 1 .body)" = "$(req 2 .body)" &&
@@ -112,7 +112,7 @@ test_expect '500 then success: retried, and stored once' '
 '
 
 test_expect '429 with Retry-After: waits as told, then stores' '
-	export CONVCTL_STORE=$T/429.json && id=$(seed) && stub_script "$E429" &&
+	export CONVCTL_STORE=$(store_at 429) && id=$(seed) && stub_script "$E429" &&
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
 	grep -qF "< HTTP 429" err &&
@@ -121,7 +121,7 @@ test_expect '429 with Retry-After: waits as told, then stores' '
 '
 
 test_expect '429 past the retries: one line with the status and the message' '
-	export CONVCTL_STORE=$T/429-all.json && id=$(seed) &&
+	export CONVCTL_STORE=$(store_at 429-all) && id=$(seed) &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"0\"}, \"body\": {\"error\": {\"message\": \"Rate limit reached\"}}}]" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_RETRIES=2 fails_with 1 convctl summarize &&
@@ -132,7 +132,7 @@ test_expect '429 past the retries: one line with the status and the message' '
 '
 
 test_expect '429 asking for more than a minute: no wait, no retry, says so' '
-	export CONVCTL_STORE=$T/429-long.json && id=$(seed) &&
+	export CONVCTL_STORE=$(store_at 429-long) && id=$(seed) &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"120\"}, \"body\": {\"error\": {\"message\": \"Slow down\"}}}]" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
@@ -142,7 +142,7 @@ test_expect '429 asking for more than a minute: no wait, no retry, says so' '
 '
 
 test_expect '401: no retry, the provider message, the key redacted, store unchanged' '
-	export CONVCTL_STORE=$T/401.json && id=$(seed) && stub_script "$E401" &&
+	export CONVCTL_STORE=$(store_at 401) && id=$(seed) && stub_script "$E401" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize --verbose &&
 	stub_count 1 &&
@@ -154,7 +154,7 @@ test_expect '401: no retry, the provider message, the key redacted, store unchan
 '
 
 test_expect '401 from Anthropic: its error shape is read' '
-	export CONVCTL_STORE=$T/a401.json && id=$(seed) && stub_script "$A401" &&
+	export CONVCTL_STORE=$(store_at a401) && id=$(seed) && stub_script "$A401" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
 	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" fails_with 1 convctl summarize &&
 	stub_count 1 &&
@@ -162,7 +162,7 @@ test_expect '401 from Anthropic: its error shape is read' '
 '
 
 test_expect 'a malformed body: a clear error, nothing stored' '
-	export CONVCTL_STORE=$T/html.json && id=$(seed) && stub_script "$HTML" &&
+	export CONVCTL_STORE=$(store_at html) && id=$(seed) && stub_script "$HTML" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
 	stub_count 1 &&
@@ -175,21 +175,21 @@ test_expect 'a malformed body: a clear error, nothing stored' '
 '
 
 test_expect 'a reply without TITLE: the offline title, the reply as summary' '
-	export CONVCTL_STORE=$T/notitle.json && id=$(seed) && stub_script "$NOTITLE" &&
+	export CONVCTL_STORE=$(store_at notitle) && id=$(seed) && stub_script "$NOTITLE" &&
 	convctl summarize >out 2>err &&
 	test "$(field "$id" title)" = "Add milk to my groceries list" &&
 	test "$(field "$id" summary)" = "Sure! The user wanted milk added, and it was added to the groceries list."
 '
 
 test_expect 'a reply in markdown with a <think> block is read tolerantly' '
-	export CONVCTL_STORE=$T/markdown.json && id=$(seed) && stub_script "$MARKDOWN" &&
+	export CONVCTL_STORE=$(store_at markdown) && id=$(seed) && stub_script "$MARKDOWN" &&
 	convctl summarize >out 2>err &&
 	test "$(field "$id" title)" = "Milk for the groceries" &&
 	test "$(field "$id" summary)" = "The user asked for milk. The assistant added it."
 '
 
 test_expect 'a server slower than the timeout: retried, then one clear line' '
-	export CONVCTL_STORE=$T/slow.json && id=$(seed) && stub_script "$SLOW" &&
+	export CONVCTL_STORE=$(store_at slow) && id=$(seed) && stub_script "$SLOW" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=1 CONVCTL_RETRIES=1 fails_with 1 convctl summarize &&
 	stub_count 2 &&
@@ -200,7 +200,7 @@ test_expect 'a server slower than the timeout: retried, then one clear line' '
 '
 
 test_expect 'connection refused: no retry, a clear error, store unchanged' '
-	export CONVCTL_STORE=$T/refused.json && id=$(seed) &&
+	export CONVCTL_STORE=$(store_at refused) && id=$(seed) &&
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 1 convctl summarize --verbose &&
@@ -210,7 +210,7 @@ test_expect 'connection refused: no retry, a clear error, store unchanged' '
 '
 
 test_expect 'the offline summarizer: exact, deterministic, no request' '
-	export CONVCTL_STORE=$T/offline.json CONVCTL_IDLE_TIMEOUT=600 && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at offline) CONVCTL_IDLE_TIMEOUT=600 && stub_script "$OK" &&
 	convctl add --at 2026-02-04T17:26:40Z "add milk to the groceries list, please. And eggs." >/dev/null &&
 	convctl add --role assistant --tool read_file --tool edit_file --at 2026-02-04T17:26:41.250Z \
 	    "Added milk to Lists/Groceries.md." >/dev/null &&
@@ -224,13 +224,13 @@ Also eggs." >/dev/null &&
 	field "$id" summary >got &&
 	echo "User asked: \"add milk to the groceries list, please. And eggs.\" Assistant answered: \"Added eggs too.\" Tools used: read_file, edit_file. 4 messages over 2 hours 4 minutes, 2026-02-04 17:26 to 19:31 UTC." >expect &&
 	test_cmp expect got &&
-	cp "$CONVCTL_STORE" first.json &&
+	store_json "$CONVCTL_STORE" >first.json &&
 	CONVCTL_SUMMARIZER=offline convctl summarize --force >/dev/null &&
-	cmp first.json "$CONVCTL_STORE"
+	store_json "$CONVCTL_STORE" | cmp first.json -
 '
 
 test_expect 'offline is the default when no key or base URL is set' '
-	export CONVCTL_STORE=$T/default.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at default) && id=$(seed) && stub_script "$OK" &&
 	(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl summarize >out) &&
 	stub_count 0 &&
 	test "$(field "$id" title)" = "Add milk to my groceries list" &&
@@ -238,7 +238,7 @@ test_expect 'offline is the default when no key or base URL is set' '
 '
 
 test_expect 'a writer adding messages while a summary is in flight: nothing lost' '
-	{ export CONVCTL_STORE=$T/race.json && id=$(seed) && stub_script "$HELD" &&
+	{ export CONVCTL_STORE=$(store_at race) && id=$(seed) && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || exit 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -251,11 +251,11 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 	test "$(field "$new" "messages | length")" = 2 &&
 	test "$(field "$new" "messages[0].content")" = "a message said meanwhile" &&
 	test "$(field "$new" endedAt)" = null &&
-	test "$(jq ".conversations | length" "$CONVCTL_STORE")" = 2
+	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 2
 '
 
 test_expect 'a conversation changed while in flight is not overwritten' '
-	{ export CONVCTL_STORE=$T/race2.json && id=$(seed) && stub_script "$HELD" &&
+	{ export CONVCTL_STORE=$(store_at race2) && id=$(seed) && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || exit 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -267,7 +267,7 @@ test_expect 'a conversation changed while in flight is not overwritten' '
 '
 
 test_expect 'a long conversation is sent as its start and end with a marked gap' '
-	export CONVCTL_STORE=$T/long.json && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at long) && stub_script "$OK" &&
 	convctl add --at 2026-02-04T17:00:00Z "FIRST-WORDS $(python3 -c "print(\"lorem ipsum \" * 2000)")" >/dev/null &&
 	convctl add --role assistant --at 2026-02-04T17:00:01Z "$(python3 -c "print(\"dolor sit \" * 2000)") LAST-WORDS" >/dev/null &&
 	id=$(convctl end --no-summary) &&
@@ -280,7 +280,7 @@ test_expect 'a long conversation is sent as its start and end with a marked gap'
 '
 
 test_expect 'the proxy variables libcurl honours are used' '
-	export CONVCTL_STORE=$T/proxy.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at proxy) && id=$(seed) && stub_script "$OK" &&
 	http_proxy=$STUB CONVCTL_API_BASE=http://llm.invalid/v1 convctl summarize >out &&
 	test "$(req 1 .path)" = http://llm.invalid/v1/chat/completions &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list"
@@ -288,7 +288,7 @@ test_expect 'the proxy variables libcurl honours are used' '
 
 test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 	test -n "$TLS" || { echo "no openssl to make a certificate"; exit 1; }
-	export CONVCTL_STORE=$T/tls.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at tls) && id=$(seed) && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
 	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
@@ -305,7 +305,7 @@ test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 '
 
 test_expect '--pending, --all, --force, --dry-run and --json' '
-	export CONVCTL_STORE=$T/many.json && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at many) && stub_script "$OK" &&
 	a=$(seed) &&
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	b=$(CONVCTL_NOW=2026-02-05T10:05:00Z convctl end --no-summary) &&
@@ -330,7 +330,7 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 '
 
 test_expect 'a progress line on a terminal, none elsewhere' '
-	export CONVCTL_STORE=$T/progress.json && seed >/dev/null &&
+	export CONVCTL_STORE=$(store_at progress) && seed >/dev/null &&
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	convctl end --no-summary >/dev/null &&
 	on_tty "$CONVCTL_BIN" summarize --all --summarizer offline >tty &&
@@ -340,7 +340,7 @@ test_expect 'a progress line on a terminal, none elsewhere' '
 '
 
 test_expect 'an already summarized conversation is left alone without --force' '
-	export CONVCTL_STORE=$T/again.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at again) && id=$(seed) && stub_script "$OK" &&
 	convctl summarize >/dev/null && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl summarize "$id" >out 2>err && test ! -s out && stub_count 0 &&
@@ -349,7 +349,7 @@ test_expect 'an already summarized conversation is left alone without --force' '
 '
 
 test_expect 'bad requests: usage errors and missing conversations' '
-	export CONVCTL_STORE=$T/bad.json && id=$(seed) &&
+	export CONVCTL_STORE=$(store_at bad) && id=$(seed) &&
 	fails_with 2 convctl summarize --pending "$id" && stderr_has "give one of ID, --pending or --all" &&
 	fails_with 2 convctl summarize --pending --all &&
 	fails_with 2 convctl summarize --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
@@ -369,7 +369,7 @@ test_expect 'bad requests: usage errors and missing conversations' '
 '
 
 test_expect 'a config file holding a key readable by others is refused' '
-	export CONVCTL_STORE=$T/config.json && id=$(seed) && stub_script "$OK" &&
+	export CONVCTL_STORE=$(store_at config) && id=$(seed) && stub_script "$OK" &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	printf "api_key = %s\napi_base = %s/v1\n" "$KEY" "$STUB" >"$XDG_CONFIG_HOME/convctl/config" &&
 	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&

@@ -12,7 +12,7 @@ a=conv-1770199200000 b=conv-1770202800000
 test_expect 'tag adds tags once, in order, and prints them' '
 	convctl tag $a home errands home >out &&
 	printf "home\nerrands\n" >want && test_cmp want out &&
-	jq -c ".conversations[0].tags" "$CONVCTL_STORE" >got &&
+	store_json "$CONVCTL_STORE" | jq -c ".conversations[0].tags" >got &&
 	echo "[\"home\",\"errands\"]" >want && test_cmp want got &&
 	convctl tag --json $b work >out && echo "[\"work\"]" >want && test_cmp want out
 '
@@ -22,7 +22,7 @@ test_expect '--remove removes them; --dry-run prints what it would leave' '
 	convctl tag -n --remove $a errands >out && echo home >want && test_cmp want out &&
 	unchanged "$CONVCTL_STORE" &&
 	convctl tag --remove $a errands nothere >out && test_cmp want out &&
-	test "$(jq -c ".conversations[0].tags" "$CONVCTL_STORE")" = "[\"home\"]"
+	test "$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].tags")" = "[\"home\"]"
 '
 
 test_expect 'show and recent show the tags' '
@@ -47,7 +47,7 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag conv-404 x &&
 	fails_with 2 convctl tag $a &&
 	unchanged "$CONVCTL_STORE" &&
-	jq ".conversations[1].tags = \"odd\"" "$CONVCTL_STORE" >s2 && mv s2 "$CONVCTL_STORE" &&
+	store_json "$CONVCTL_STORE" | jq ".conversations[1].tags = \"odd\"" >s2 && store_seed <s2 &&
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && grep -q "Milk for the office$" out
 '

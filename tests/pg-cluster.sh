@@ -1,0 +1,76 @@
+# tests/pg-cluster.sh - a throwaway PostgreSQL cluster, made with Debian's
+# initdb and pg_ctl in a short temporary directory (a unix socket's path
+# must stay under 107 bytes), listening there and on 127.0.0.1 at a free
+# port, as the postgres user (through runuser) when the tests run as root.
+# Never a mock. Sourced by tests/pg.sh (a cluster for one test file) and
+# tests/with-pg (one for a whole run); it defines, and starts nothing:
+#   pg_start            makes and starts the cluster, sets what follows
+#   pg_stop             stops it and removes it
+#   $PG_SKIP            why there is no cluster ("" when there is one)
+#   $PG_URI             the cluster over its unix socket, as user postgres;
+#                       add "&schema=NAME" for a store of its own
+#   $PG_TCP             the same over TCP, with the password $PG_PASSWORD
+#                       (it too ends in a query: add "&schema=NAME")
+#   pg_ctl_as ARGS...   pg_ctl on the cluster (stop -m immediate, start ...)
+#   psql_as SQL         runs SQL on the cluster, prints rows unaligned
+#   test_pg 'name' 'commands'  test_expect, or a skip saying $PG_SKIP
+#                       (with tests/lib.sh)
+PG_SKIP=
+PG_PASSWORD=pg-test-secret
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
+	PG_SKIP="no PostgreSQL server (scripts/install-deps pg installs it)"
+elif [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
+	PG_SKIP="running as root, and there is no postgres user to run the server"
+fi
+
+# as the user that owns the cluster: postgres when we are root
+pg_as() {
+	if [ "$(id -u)" -eq 0 ]; then
+		(cd / && runuser -u postgres -- "$@")
+	else
+		"$@"
+	fi
+}
+
+pg_ctl_as() {
+	pg_as "$pg_bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w "$@" \
+	    >>"$PG_DIR/ctl.log" 2>&1
+}
+
+psql_as() {
+	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+}
+
+test_pg() {
+	if [ -n "$PG_SKIP" ]; then
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: $PG_SKIP"
+	else
+		test_expect "$1" "$2"
+	fi
+}
+
+pg_start() {
+	PG_DIR=$(mktemp -d /tmp/cvpg.XXXXXX) || return 1
+	PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR"
+	echo "$PG_PASSWORD" >"$PG_DIR/pw"
+	[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR/pw"
+	pg_as "$pg_bin/initdb" -D "$PG_DIR/data" -U postgres -E UTF8 \
+	    --auth-local=trust --auth-host=scram-sha-256 --pwfile="$PG_DIR/pw" \
+	    >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log"; return 1; }
+	pg_ctl_as -o "-k $PG_DIR -p $PG_PORT -c listen_addresses=127.0.0.1 \
+	    -c fsync=off -c max_connections=60" start ||
+	    { cat "$PG_DIR/ctl.log" "$PG_DIR/log"; return 1; }
+	PG_URI="postgresql:///postgres?host=$PG_DIR&port=$PG_PORT&user=postgres"
+	PG_TCP="postgresql://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/postgres?sslmode=disable"
+	export PG_URI PG_TCP
+}
+
+pg_stop() {
+	[ -n "${PG_DIR:-}" ] || return 0
+	pg_ctl_as -m immediate stop 2>/dev/null
+	rm -rf "$PG_DIR"
+}
+
