@@ -70,6 +70,7 @@ def main():
             "%.1f" % (kb / 1024) if kb is not None else "-", limit,
             ", ".join(notes)))
     stream(t, cpu, mem)
+    ratios(t, cpu)
 
 
 def stream(t, cpu, mem):
@@ -98,6 +99,40 @@ def stream(t, cpu, mem):
             "%.1f" % (kb / 1024) if kb is not None else "-",
             "%.1f" % ((kb - bkb) / 1024) if kb is not None and bkb is not None
             else "-", ", ".join(notes)))
+
+
+# issue 18's ratios: (row, its convctl command, the other command and which
+# measured it, the target the ratio is held to: at most, or below)
+RATIOS = [("search / grep -ci", "search", "search", "grep", 3),
+          ("search / jq", "search", "search", "jq", 1),
+          ("end / add", "end", "add", "convctl", None)]
+
+
+def ratios(t, cpu):
+    """convctl's time over another's, wall and CPU, for each N measured"""
+    rows = []
+    for name, cmd, other, which, target in RATIOS:
+        for (c, n, w) in t:
+            if w != "convctl" or not (c == cmd or c.startswith(cmd + " '")):
+                continue
+            o = other if c == cmd else c
+            if (o, n, which) not in t:
+                continue
+            r = t[(c, n, w)] / t[(o, n, which)]
+            rc = cpu[(c, n, w)] / cpu[(o, n, which)] if cpu[(o, n, which)] else 0
+            note = "-" if target is None else \
+                "%s %s" % ("<=" if target > 1 else "<", "ok" if (
+                    r <= target if target > 1 else r < target) else "MISSED")
+            rows.append("| %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %s |" % (
+                name, c if c != cmd else cmd, n, t[(c, n, w)],
+                t[(o, n, which)], r, rc, note))
+    if not rows:
+        return
+    print()
+    print("| ratio | command | N | convctl ms | other ms | x wall | x CPU "
+          "| target |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
 
 
 if __name__ == "__main__":

@@ -46,30 +46,89 @@ pending_jobs(struct ctx *ctx, struct store *st, const char *ended,
 	free(v);
 }
 
+/* end_write's answer when the end and its local summary could not be
+ * written together, nothing written: the end alone is to be tried */
+#define END_SUMMARY_UNWRITTEN (-1)
+
 /*
- * The end is written first, with the lock released before any summary is
- * made: a summary that fails leaves the conversation ended, its summary
- * null for summarize --pending, and the exit status 3.
+ * Ends the active conversation and writes the store, under the lock; *ended
+ * is its id (NULL: none was active). With jobs, items[0] and those after
+ * are the summaries to make; with local (a local summarizer's request) they
+ * are made here and written with the end, in one write.
+ */
+static int
+end_write(struct ctx *ctx, int64_t now, long idle, int jobs,
+    const struct summarize_request *local, struct summarize_item *items,
+    size_t *n, char **ended)
+{
+	struct store *st = NULL;
+	struct error e;
+	const char *id;
+	int64_t at = 0;
+	int rc;
+
+	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
+		return rc;
+	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
+	case END_NOTHING_ACTIVE:
+		cmd_error(ctx, "no active conversation");
+		if (jobs)
+			pending_jobs(ctx, st, NULL, items, n);
+		break;
+	case END_DONE:
+		*ended = xstrdup(id);	/* the rolling limit may drop it */
+		at = conv_ended(store_find(st, *ended));
+		if (jobs) {
+			items[0].job = summary_job_new(store_find(st, *ended));
+			pending_jobs(ctx, st, *ended, items, n);
+		}
+		break;
+	case END_FAILED:
+		rc = cmd_fail(ctx, &e);
+		goto out;
+	}
+	/* items[0], when nothing was ended, is no job: not to do */
+	items[0].todo = items[0].job != NULL;
+	if (local != NULL && (*ended != NULL || *n > 1)) {
+		if (summarize_local(st, local, items, *n) < 0) {
+			rc = END_SUMMARY_UNWRITTEN;
+			goto out;
+		}
+	} else if (*ended != NULL && (rc = cmd_commit(ctx, st)) != 0)
+		goto out;
+	if (*ended != NULL) {
+		if (at > now)	/* not when it was idle: that is no skew */
+			cmd_skew_warning(ctx, now, at, "ended");
+		printf("%s\n", *ended);
+	}
+out:
+	store_close(st);	/* no lock is held while summarizing */
+	return rc;
+}
+
+/*
+ * A local summary is made under the lock and written with the end, once; a
+ * network one is asked for after the end is written and the lock released:
+ * a summary that fails leaves the conversation ended, its summary null for
+ * summarize --pending, and the exit status 3. So does a write of the end
+ * with a local summary that fails: the end is written alone then.
  */
 static int
 end_exec(struct ctx *ctx)
 {
-	struct store *st = NULL;
 	struct summarize_item items[PENDING_WINDOW + 1];
 	struct summarize_request rq = { .report = cmd_summarize_report };
 	struct progress progress = { .ctx = ctx };
 	struct summary_config cf;
 	struct error e, ce;
-	const char *id;
 	char *ended = NULL;
 	enum summary_setup cfg;
-	int64_t now, at;
-	size_t n = 1, i;
+	int64_t now;
+	size_t n = 1, i, none = 1;
 	long idle;
-	int rc, want;
+	int rc, want, local;
 
 	memset(items, 0, sizeof(items));
-	items[0].todo = 1;
 	want = !args_has(&ctx->args, "no-summary");
 	cfg = cmd_summary_setup(ctx, &cf, &ce);
 	if (cfg == SUMMARY_SETUP_BAD_FLAG)
@@ -88,52 +147,39 @@ end_exec(struct ctx *ctx)
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
-	if ((rc = cmd_now(ctx, &now)) != 0 ||
-	    (rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
-		goto out;
-	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
-	case END_NOTHING_ACTIVE:
-		cmd_error(ctx, "no active conversation");
-		if (want && cfg == SUMMARY_SETUP_OK)
-			pending_jobs(ctx, st, NULL, items, &n);
-		break;
-	case END_DONE:
-		ended = xstrdup(id);	/* the rolling limit may drop it */
-		at = conv_ended(store_find(st, ended));
-		if (want && cfg == SUMMARY_SETUP_OK) {
-			items[0].job = summary_job_new(store_find(st, ended));
-			pending_jobs(ctx, st, ended, items, &n);
-		}
-		if ((rc = cmd_commit(ctx, st)) == 0) {
-			if (at > now)	/* not when it was idle: that is no skew */
-				cmd_skew_warning(ctx, now, at, "ended");
-			printf("%s\n", ended);
-		} else
-			want = 0;
-		break;
-	case END_FAILED:
-		rc = cmd_fail(ctx, &e);
-		want = 0;
-	}
-	store_close(st);	/* no lock is held while summarizing */
-	st = NULL;
-	if (!want || (ended == NULL && n == 1))
+	if ((rc = cmd_now(ctx, &now)) != 0)
 		goto out;
 	rq.cf = &cf;
 	rq.settings = &ctx->settings;
 	rq.report_arg = &progress;
-	/* items[0], when nothing was ended, is no job: not to do */
-	items[0].todo = items[0].job != NULL;
+	local = want && cfg == SUMMARY_SETUP_OK && summary_local(&cf);
+	rc = end_write(ctx, now, idle, want && cfg == SUMMARY_SETUP_OK,
+	    local ? &rq : NULL, items, &n, &ended);
+	if (rc == END_SUMMARY_UNWRITTEN) {
+		free(ended);
+		ended = NULL;
+		rc = end_write(ctx, now, idle, 0, NULL, items, &none, &ended);
+		if (rc == 0 && ended != NULL)
+			rc = EXIT_PARTIAL;
+		progress_done(&progress);
+		goto partial;
+	}
+	if (rc != 0)
+		want = 0;
+	if (!want || (ended == NULL && n == 1))
+		goto out;
 	if (cfg != SUMMARY_SETUP_OK) {
 		cmd_error(ctx, "no summary: %s", ce.msg);
 		rc = EXIT_PARTIAL;
 	} else {
-		summarize_run(&rq, items, n);
+		if (!local)
+			summarize_run(&rq, items, n);
 		/* the others failing leave them pending, as they were */
 		if (ended != NULL && items[0].status != SUMMARY_DONE)
 			rc = EXIT_PARTIAL;
 	}
 	progress_done(&progress);
+partial:
 	if (rc == EXIT_PARTIAL)
 		cmd_error(ctx, "'%s' is ended; its summary is pending (convctl "
 		    "summarize --pending)", ended);
@@ -141,7 +187,6 @@ out:
 	for (i = 0; i < n; i++)
 		summarize_item_clear(&items[i]);
 	free(ended);
-	store_close(st);
 	return rc;
 }
 

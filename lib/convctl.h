@@ -716,6 +716,8 @@ enum idle_summary { IDLE_SUMMARY_PENDING, IDLE_SUMMARY_ADD };
 extern const struct name_table idle_summaries[];	/* "pending", "add" */
 int summary_at_idle_end(const struct summary_config *,
     const struct settings *, struct error *);	/* 1 yes, 0 no, -1 e */
+/* 1: the summarizer makes summaries here, sending nothing (offline) */
+int summary_local(const struct summary_config *);
 /* the flags set in st (as SRC_FLAG), then summary_config_load */
 enum summary_setup summary_config_resolve(struct summary_config *,
     struct settings *st, const struct summary_flags *, struct error *);
@@ -809,6 +811,15 @@ enum summarize_outcome {
  * (with a model, before each request and at the end).
  */
 enum summarize_outcome summarize_run(const struct summarize_request *,
+    struct summarize_item *, size_t n);
+/*
+ * For a local summarizer only (summary_local): summarizes the items into st,
+ * which the caller holds locked with its own changes in it, and commits it
+ * all in one write (the rolling limit applied), reporting as summarize_run.
+ * 0; -1: that write failed (reported), nothing was written and the items
+ * are failed: the caller may write its own changes alone.
+ */
+int summarize_local(struct store *, const struct summarize_request *,
     struct summarize_item *, size_t n);
 enum summarize_which {
 	SUMMARIZE_LATEST,	/* the conversation that ended last */

@@ -25,6 +25,9 @@ json_t *store_root(struct store *);
 /* 0: c's bytes cannot hold the text s, so a field it names is not there
  * (a cheap look before parsing); 1: they may, or c is parsed already */
 int conv_may_hold(const struct conv *, const char *s);
+/* 1: *p, *len are c's bytes as the engine read them (its JSON object, not
+ * parsed yet); 0: the engine gave none, or c is parsed already */
+int conv_bytes(const struct conv *, const char **p, size_t *len);
 /* the conversation's own fields, to read, not to change: its messages may
  * be missing (a conversation a list loaded without its body) */
 json_t *conv_head(struct conv *);

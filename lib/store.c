@@ -111,6 +111,16 @@ conv_may_hold(const struct conv *c, const char *s)
 	return c->raw == NULL || memmem(c->raw, c->rawlen, s, strlen(s)) != NULL;
 }
 
+int
+conv_bytes(const struct conv *c, const char **p, size_t *len)
+{
+	if (c->raw == NULL)
+		return 0;
+	*p = c->raw;
+	*len = c->rawlen;
+	return 1;
+}
+
 json_t *
 conv_head(struct conv *c)
 {

@@ -5,7 +5,10 @@
  * each is summarized, and the results are written under the lock only where
  * the conversation is still there and unchanged. With a model, what was made
  * is written before each request and at the end, so an interrupted batch
- * keeps what it made. It knows the store only through store_open, store_save
+ * keeps what it made. A local summarizer, which sends nothing, may instead
+ * work inside the caller's locked store, so that one write carries the
+ * caller's change and the summaries (summarize_local: end). It knows the
+ * store only through store_open, store_save
  * and summary_store, and the summarizers only through summary_make; it never
  * prints: progress, errors and --verbose lines go to the caller's report.
  */
@@ -205,23 +208,67 @@ outcome(const struct summarize_item *items, size_t n)
 	return done > 0 ? SUMMARIZE_DONE_SOME : SUMMARIZE_DONE_NONE;
 }
 
+/* every item failed until done, or skipped; how many are to do */
+static size_t
+begin(struct batch *b)
+{
+	size_t i, ntodo = 0;
+
+	b->unstored = xmalloc(b->n + 1);
+	memset(b->unstored, 0, b->n + 1);
+	for (i = 0; i < b->n; i++) {
+		b->items[i].status = b->items[i].todo ? SUMMARY_FAILED :
+		    SUMMARY_SKIPPED;
+		ntodo += b->items[i].todo != 0;
+	}
+	report(b, SUMMARIZE_BEGIN, 0, ntodo, NULL, NULL);
+	return ntodo;
+}
+
+int
+summarize_local(struct store *st, const struct summarize_request *rq,
+    struct summarize_item *items, size_t n)
+{
+	struct batch b = { rq, items, n, NULL };
+	size_t i, ntodo, k = 0, stored = 0;
+	int rc = 0;
+
+	/* a request made here would be made with the lock held */
+	if (!summary_local(rq->cf) || rq->dry_run)
+		abort();
+	ntodo = begin(&b);
+	for (i = 0; i < n; i++) {
+		if (!items[i].todo)
+			continue;
+		report(&b, SUMMARIZE_ITEM, ++k, ntodo,
+		    summary_job_id(items[i].job), NULL);
+		make_one(&b, i);
+		if (b.unstored[i])
+			stored += (size_t)store_one(&b, st, i);
+	}
+	if (stored > 0) {
+		report(&b, SUMMARIZE_STORING, 0, 0, NULL, NULL);
+		rc = commit(&b, st);
+	}
+	for (i = 0; i < n; i++) {
+		if (rc < 0 && b.unstored[i] && items[i].status == SUMMARY_DONE)
+			not_stored(&b, i);
+		b.unstored[i] = 0;
+	}
+	free(b.unstored);
+	return rc;
+}
+
 enum summarize_outcome
 summarize_run(const struct summarize_request *rq,
     struct summarize_item *items, size_t n)
 {
 	struct batch b = { rq, items, n, NULL };
-	size_t i, ntodo = 0, k = 0;
+	size_t i, ntodo, k = 0;
 	int network = rq->cf->kind == SUMMARY_OPENAI ||
 	    rq->cf->kind == SUMMARY_ANTHROPIC;
 
-	b.unstored = xmalloc(n + 1);
-	memset(b.unstored, 0, n + 1);
-	for (i = 0; i < n; i++) {
-		items[i].status = items[i].todo ? SUMMARY_FAILED :	/* until done */
-		    SUMMARY_SKIPPED;
-		ntodo += items[i].todo != 0;
-	}
-	report(&b, SUMMARIZE_BEGIN, 0, ntodo, NULL, NULL);
+	ntodo = begin(&b);
 	for (i = 0; i < n; i++) {
 		if (!items[i].todo)
 			continue;

@@ -101,6 +101,12 @@ const struct name_table idle_summaries[] = {
 	{ NULL, 0 },
 };
 
+int
+summary_local(const struct summary_config *cf)
+{
+	return cf->kind == SUMMARY_OFFLINE;
+}
+
 /* a local summary costs the add nothing to speak of; a network one is a
  * request the add would wait on, which the user asks for */
 int
@@ -109,9 +115,9 @@ summary_at_idle_end(const struct summary_config *cf,
 {
 	int v;
 
-	switch (cf->kind) {
-	case SUMMARY_OFFLINE:
+	if (summary_local(cf))
 		return 1;
+	switch (cf->kind) {
 	case SUMMARY_OPENAI:
 	case SUMMARY_ANTHROPIC:
 		if (settings_enum(st, SET_IDLE_SUMMARY, &v, e) < 0)

@@ -46,8 +46,8 @@ crash_case() {
 crash_case --between-env CONVCTL_SUMMARIZER=none add add --role assistant --tool read_file "a message that lands once"
 crash_case --between-env CONVCTL_SUMMARIZER=none add-idle add --at 2026-09-01T00:00:00Z "after the idle timeout"
 crash_case end end --no-summary
-# end writes the end, then the summary: killed between, the summary is pending
-crash_case --between "end --no-summary" end-summary end --summarizer offline
+# end writes the end and its offline summary in one write: no state between
+crash_case end-summary end --summarizer offline
 crash_case prune prune --max 10
 crash_case prune-older prune --older-than 90d
 crash_case summarize summarize --force --summarizer offline

@@ -86,4 +86,33 @@ test_expect 'a conversation idle past the timeout ended with its last message' '
 	test "$(q ".conversations[-1].endedAt")" = 2026-02-05T12:29:00.000Z
 '
 
+# a local summarizer sends nothing, so its summaries are made under the lock
+# and written with the end: one rename, and the store and output exactly what
+# the two writes of before (the end, then the summaries) gave
+if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
+	test_expect 'end with the offline summarizer writes once what end then summarize wrote' '
+		rm -f "$S" &&
+		CONVCTL_NOW=2026-02-05T08:00:00Z convctl add "an earlier question" >/dev/null &&
+		CONVCTL_NOW=2026-02-05T08:01:00Z convctl end --no-summary >/dev/null &&
+		CONVCTL_NOW=2026-02-05T09:00:00Z convctl add "Add milk to my list" >/dev/null &&
+		CONVCTL_NOW=2026-02-05T09:00:01Z convctl add --role assistant \
+		    --tool edit_file "Added milk." >/dev/null &&
+		cp "$S" before.json &&
+		CONVCTL_NOW=2026-02-05T09:10:00Z convctl end --no-summary >expect &&
+		CONVCTL_NOW=2026-02-05T09:10:00Z convctl summarize --pending \
+		    --summarizer offline >/dev/null &&
+		test "$(jq "[.conversations[] | select(.summary != null)] | length" "$S")" -eq 2 &&
+		cp "$S" two-writes.json && cp before.json "$S" &&
+		CONVCTL_NOW=2026-02-05T09:10:00Z ASAN_OPTIONS=detect_leaks=0 \
+		    strace -f -e trace=rename,renameat,renameat2 -o trace \
+		    "$CONVCTL_BIN" end --summarizer offline >out 2>err &&
+		test_cmp expect out && test ! -s err &&
+		test "$(grep -c "rename.*store\.json\"" trace)" -eq 1 &&
+		test_cmp two-writes.json "$S"
+	'
+else
+	test_n=$((test_n + 1))
+	echo "ok $test_n # SKIP one write for a local summary: strace is not installed"
+fi
+
 test_done

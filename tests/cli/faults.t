@@ -42,10 +42,11 @@ test_expect 'file size limit hit mid-write (EFBIG): clear error, nothing changed
 	done
 '
 
-# end writes the end, then (lock released) the summary: a limit that the
-# first write fits and the second does not leaves the conversation ended,
-# exactly as end --no-summary leaves it, with status 3 and the way to finish
-test_expect 'end: only the summary write fails (EFBIG): status 3, ended, summary pending' '
+# end writes the end with its offline summary, in one write: a limit that
+# the end alone fits and the end with the summary does not leaves the
+# conversation ended, exactly as end --no-summary leaves it, with status 3
+# and the way to finish
+test_expect 'end: the write with the summary fails (EFBIG): status 3, ended, summary pending' '
 	n=1 && limit= &&
 	while [ $n -le 40 ] && [ -z "$limit" ]; do
 		python3 "$top/tests/helpers/bigstore.py" $n 1 >"$T/end0.json" &&
