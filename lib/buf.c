@@ -1,7 +1,7 @@
 /*
  * buf.c - growing byte buffers, allocation that never returns NULL, reading a
- * file descriptor whole, and strict UTF-8 checks; knows nothing of the store,
- * JSON or settings.
+ * file descriptor whole, and counting UTF-8 characters; knows nothing of the
+ * store, JSON or settings.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "convctl.h"
-#include "utf8.h"
 
 void *
 xmalloc(size_t n)
@@ -170,26 +169,6 @@ chomp(const char *s, size_t len)
 			len--;
 	}
 	return len;
-}
-
-/*
- * Strict UTF-8 as RFC 3629 defines it, the same rules jansson applies:
- * no overlong forms, no surrogates, nothing above U+10FFFF.
- */
-long
-utf8_invalid_at(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, n;
-
-	while (i < len) {
-		if (s[i] < 0x80)
-			n = 1;
-		else if ((n = utf8_seq(s + i, s + len)) == 0)
-			return (long)i;
-		i += n;
-	}
-	return -1;
 }
 
 size_t
