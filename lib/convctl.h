@@ -50,6 +50,11 @@ struct buf {
 	size_t len, cap;
 };
 void buf_add(struct buf *, const void *, size_t);
+/* room for extra bytes more (and a NUL) without growing again; from
+ * BUF_PREFAULT bytes, that room is made present at once (mem_prefault) */
+void buf_reserve(struct buf *, size_t extra);
+#define BUF_PREFAULT (1 << 20)
+void mem_prefault(void *, size_t);
 void buf_adds(struct buf *, const char *);
 void buf_addc(struct buf *, char);
 void buf_addf(struct buf *, const char *fmt, ...)

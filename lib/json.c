@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plain.h"
 
 #define NUMBER_TAG '\xff'
 
@@ -61,21 +62,24 @@ json_is_text(const json_t *v)
 
 /* as jansson's dump_string(): \uXXXX upper case for the other controls */
 static void
-put_string(struct buf *b, const char *s, size_t len)
+put_string(struct buf *b, const char *str, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	const char *run = s, *end = s + len;
+	const unsigned char *s = (const unsigned char *)str, *end = s + len, *run;
 	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
 	unsigned char c;
 
+	/* room for it all at once: a message of megabytes grows the buffer
+	 * once rather than by doublings that copy what was written */
+	buf_reserve(b, len + 2);
 	buf_addc(b, '"');
-	for (; s < end; s++) {
-		c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
+	for (;;) {
+		run = s;
+		s = skip_plain(s, end);
 		buf_add(b, run, (size_t)(s - run));
-		run = s + 1;
-		switch (c) {
+		if (s == end)
+			break;
+		switch (c = *s++) {
 		case '"': buf_add(b, "\\\"", 2); break;
 		case '\\': buf_add(b, "\\\\", 2); break;
 		case '\b': buf_add(b, "\\b", 2); break;
@@ -89,7 +93,6 @@ put_string(struct buf *b, const char *s, size_t len)
 			buf_add(b, esc, 6);
 		}
 	}
-	buf_add(b, run, (size_t)(end - run));
 	buf_addc(b, '"');
 }
 
