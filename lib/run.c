@@ -198,19 +198,28 @@ take_output(const struct run_request *rq, struct run_result *r,
 	}
 }
 
+/* *ready: the bytes of r->output known present, see mem_prefault */
 static int
 read_output(const struct run_request *rq, struct run_result *r, int fd,
-    char *scratch)
+    char *scratch, size_t *ready)
 {
-	char *p = scratch;
+	char *p = scratch, *was = r->output.data;
 	ssize_t n;
 
 	if (!r->overflow) {	/* straight into what is kept */
 		if (r->output.cap - r->output.len < CHUNK + 1) {
 			r->output.cap = 2 * r->output.cap + CHUNK + 1;
 			r->output.data = xrealloc(r->output.data, r->output.cap);
+			if (r->output.data != was)
+				*ready = r->output.len;
 		}
 		p = r->output.data + r->output.len;
+		/* a long answer: its pages made present a chunk at a time,
+		 * not faulted in one by one as the pipe is copied to them */
+		if (r->output.len + CHUNK > *ready) {
+			mem_prefault(p, CHUNK);
+			*ready = r->output.len + CHUNK;
+		}
 	}
 	if ((n = read(fd, p, CHUNK)) <= 0)
 		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
@@ -257,7 +266,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
     int out, const sigset_t *waitmask)
 {
 	char *scratch = xmalloc(CHUNK);
-	size_t fed = 0;
+	size_t fed = 0, ready = 0;
 	int sigints = 0, exited = 0, status;
 	struct pollfd p[2];
 	ssize_t w;
@@ -295,7 +304,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 			}
 		}
 		if (i_out >= 0 && p[i_out].revents != 0 &&
-		    !read_output(rq, r, out, scratch)) {
+		    !read_output(rq, r, out, scratch, &ready)) {
 			close(out);
 			out = -1;
 		}
