@@ -185,6 +185,7 @@ run_exec(struct ctx *ctx)
 	 * prompt's trial copy, before CMD runs), keep the next ones in its
 	 * heap and give nothing back (measured: 60 MB at the peak, not 44) */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+	json_prefault_large();	/* the store's copies of them */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);
 	}

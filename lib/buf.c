@@ -168,8 +168,10 @@ buf_read_max(struct buf *b, int fd, const char *name, size_t max,
 	for (;;) {
 		/* at most one byte past the limit: enough to know it is past */
 		want = max - (b->len < max ? b->len : max) + 1;
-		if (want > 65536)
-			want = 65536;
+		/* past a megabyte, room a megabyte at a time, its pages made
+		 * present at once (buf_reserve) */
+		if (want > (b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT))
+			want = b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT;
 		buf_reserve(b, want);
 		n = read(fd, b->data + b->len, want);
 		if (n == 0)

@@ -55,6 +55,9 @@ void buf_add(struct buf *, const void *, size_t);
 void buf_reserve(struct buf *, size_t extra);
 #define BUF_PREFAULT (1 << 20)
 void mem_prefault(void *, size_t);
+/* json.c: jansson's large blocks prefaulted too, for a command that records
+ * megabytes */
+void json_prefault_large(void);
 void buf_adds(struct buf *, const char *);
 void buf_addc(struct buf *, char);
 void buf_addf(struct buf *, const char *fmt, ...)

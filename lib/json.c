@@ -60,6 +60,26 @@ json_is_text(const json_t *v)
 	return json_is_string(v) && json_number_text_of(v, NULL) == NULL;
 }
 
+/* jansson's allocations; a block of BUF_PREFAULT bytes or more, a long
+ * message's copy, is about to be written all through */
+static void *
+alloc_prefaulted(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p != NULL && n >= BUF_PREFAULT)
+		mem_prefault(p, n);
+	return p;
+}
+
+void
+json_prefault_large(void)
+{
+	/* the same malloc and free underneath: what jansson allocated
+	 * before is freed as before */
+	json_set_alloc_funcs(alloc_prefaulted, free);
+}
+
 /* as jansson's dump_string(): \uXXXX upper case for the other controls */
 static void
 put_string(struct buf *b, const char *str, size_t len)
