@@ -198,27 +198,59 @@ take_output(const struct run_request *rq, struct run_result *r,
 	}
 }
 
-/* *ready: the bytes of r->output known present, see mem_prefault */
+/* the output's way from the command to us and on */
+struct relay {
+	char *scratch;		/* what is not kept is read into */
+	size_t ready;		/* the bytes of r->output known present */
+	int no_splice;		/* the output fd cannot take splice(2) */
+};
+
+/* output not kept, moved from the pipe to ours without passing through
+ * us: 1, 0 at its end, -1 when splice cannot (then read and write) */
+static int
+splice_output(const struct run_request *rq, struct run_result *r, int fd,
+    struct relay *rl)
+{
+	ssize_t n = splice(fd, NULL, rq->out_fd, NULL, CHUNK, 0);
+
+	if (n > 0) {
+		r->out_bytes += (size_t)n;
+		return 1;
+	}
+	if (n == 0)
+		return 0;
+	if (errno == EINTR)
+		return 1;
+	/* not a file, a pipe or a device splice writes to (a terminal,
+	 * O_APPEND), or stdout failed or would block: write() says which */
+	rl->no_splice = 1;
+	return -1;
+}
+
 static int
 read_output(const struct run_request *rq, struct run_result *r, int fd,
-    char *scratch, size_t *ready)
+    struct relay *rl)
 {
-	char *p = scratch, *was = r->output.data;
+	char *p = rl->scratch, *was = r->output.data;
 	ssize_t n;
+	int rc;
 
+	if (r->overflow && r->out_errno == 0 && !rl->no_splice &&
+	    (rc = splice_output(rq, r, fd, rl)) >= 0)
+		return rc;
 	if (!r->overflow) {	/* straight into what is kept */
 		if (r->output.cap - r->output.len < CHUNK + 1) {
 			r->output.cap = 2 * r->output.cap + CHUNK + 1;
 			r->output.data = xrealloc(r->output.data, r->output.cap);
 			if (r->output.data != was)
-				*ready = r->output.len;
+				rl->ready = r->output.len;
 		}
 		p = r->output.data + r->output.len;
 		/* a long answer: its pages made present a chunk at a time,
 		 * not faulted in one by one as the pipe is copied to them */
-		if (r->output.len + CHUNK > *ready) {
+		if (r->output.len + CHUNK > rl->ready) {
 			mem_prefault(p, CHUNK);
-			*ready = r->output.len + CHUNK;
+			rl->ready = r->output.len + CHUNK;
 		}
 	}
 	if ((n = read(fd, p, CHUNK)) <= 0)
@@ -265,8 +297,8 @@ static void
 pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
     int out, const sigset_t *waitmask)
 {
-	char *scratch = xmalloc(CHUNK);
-	size_t fed = 0, ready = 0;
+	struct relay rl = { xmalloc(CHUNK), 0, 0 };
+	size_t fed = 0;
 	int sigints = 0, exited = 0, status;
 	struct pollfd p[2];
 	ssize_t w;
@@ -304,7 +336,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 			}
 		}
 		if (i_out >= 0 && p[i_out].revents != 0 &&
-		    !read_output(rq, r, out, scratch, &ready)) {
+		    !read_output(rq, r, out, &rl)) {
 			close(out);
 			out = -1;
 		}
@@ -319,7 +351,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 		close(out);
 	if (!exited && !r->abandoned && waitpid(pid, &status, 0) == pid)
 		set_status(r, status);
-	free(scratch);
+	free(rl.scratch);
 }
 
 static void

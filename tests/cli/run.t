@@ -182,6 +182,19 @@ test_expect 'output past max_message_bytes: all on stdout, not recorded' '
 	messages | tail -n 1 >got && echo "user: big" >want && test_cmp want got
 '
 
+test_expect 'output past the limit reaches a file, a file opened to append and a pipe whole' '
+	seq 1 200000 >want &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    >out 2>err && test_cmp want out &&
+	grep -qF "not its answer: 1288895 bytes, larger than the limit" err &&
+	echo before >app && { echo before; cat want; } >wantapp &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    >>app 2>err && test_cmp wantapp app &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    2>err | cat >piped && test_cmp want piped &&
+	grep -qF "not its answer: 1288895 bytes, larger than the limit" err
+'
+
 test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '
 	CONVCTL_MAX_MESSAGE_BYTES=10 fails_with 1 convctl run --prompt 01234567890 -- touch ran &&
 	stderr_has "run: --prompt is larger than the limit of 10 bytes" &&
