@@ -99,7 +99,6 @@ answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
     struct buf *why)
 {
 	int ok = !r->abandoned && r->exit_code == 0;
-	long bad;
 
 	if (!ok && !args_has(&ctx->args, "keep-partial")) {
 		buf_adds(why, "not its partial answer (--keep-partial records "
@@ -117,9 +116,11 @@ answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
 		buf_adds(why, "no answer: it printed nothing");
 		return NULL;
 	}
-	if ((bad = utf8_invalid_at(r->output.data, *len)) >= 0) {
+	/* checked as it came (a bad byte is never one of the newlines
+	 * dropped) */
+	if (r->not_utf8 >= 0) {
 		buf_addf(why, "not its answer: not valid UTF-8 at byte %ld; all "
-		    "of it went to standard output", bad);
+		    "of it went to standard output", r->not_utf8);
 		return NULL;
 	}
 	return r->output.data;

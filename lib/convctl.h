@@ -538,6 +538,8 @@ struct run_request {
 };
 struct run_result {
 	struct buf output;		/* what the command wrote, unless overflow */
+	long not_utf8;			/* output's first byte that is not
+					 * UTF-8 (utf8_invalid_at), or -1 */
 	size_t out_bytes;		/* how much it wrote */
 	int overflow;			/* more than keep_max: none of it kept */
 	int exit_code;			/* its status; 128 + N: killed by signal N */
