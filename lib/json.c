@@ -86,8 +86,9 @@ put_string(struct buf *b, const char *str, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *s = (const unsigned char *)str, *end = s + len, *run;
-	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
 	unsigned char c;
+	size_t n;
+	char *d;
 
 	/* room for it all at once: a message of megabytes grows the buffer
 	 * once rather than by doublings that copy what was written */
@@ -96,22 +97,34 @@ put_string(struct buf *b, const char *str, size_t len)
 	for (;;) {
 		run = s;
 		s = skip_plain(s, end);
-		buf_add(b, run, (size_t)(s - run));
-		if (s == end)
+		n = (size_t)(s - run);
+		/* the run, an escape and the NUL, written in place: a text
+		 * has an escape every few dozen bytes */
+		if (b->cap - b->len < n + 8)
+			buf_reserve(b, n + 7);
+		d = b->data + b->len;
+		memcpy(d, run, n);
+		d += n;
+		if (s == end) {
+			b->len += n;
 			break;
-		switch (c = *s++) {
-		case '"': buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\b': buf_add(b, "\\b", 2); break;
-		case '\f': buf_add(b, "\\f", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		default:
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			buf_add(b, esc, 6);
 		}
+		*d++ = '\\';
+		switch (c = *s++) {
+		case '"': *d++ = '"'; break;
+		case '\\': *d++ = '\\'; break;
+		case '\b': *d++ = 'b'; break;
+		case '\f': *d++ = 'f'; break;
+		case '\n': *d++ = 'n'; break;
+		case '\r': *d++ = 'r'; break;
+		case '\t': *d++ = 't'; break;
+		default:
+			memcpy(d, "u00", 3);
+			d[3] = hex[c >> 4];
+			d[4] = hex[c & 15];
+			d += 5;
+		}
+		b->len = (size_t)(d - b->data);
 	}
 	buf_addc(b, '"');
 }
