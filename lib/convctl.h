@@ -51,13 +51,9 @@ struct buf {
 };
 void buf_add(struct buf *, const void *, size_t);
 /* room for extra bytes more (and a NUL) without growing again; from
- * BUF_PREFAULT bytes, that room is made present at once (mem_prefault) */
+ * BUF_PREFAULT bytes on, that room is made present at once (mem_prefault) */
 void buf_reserve(struct buf *, size_t extra);
 #define BUF_PREFAULT (1 << 20)
-void mem_prefault(void *, size_t);
-/* json.c: jansson's large blocks prefaulted too, for a command that records
- * megabytes */
-void json_prefault_large(void);
 void buf_adds(struct buf *, const char *);
 void buf_addc(struct buf *, char);
 void buf_addf(struct buf *, const char *fmt, ...)
@@ -75,12 +71,19 @@ int buf_read_max(struct buf *, int fd, const char *name, size_t max,
 /* len less the trailing newlines (and a CR before each), as command
  * substitution drops them: `tool | convctl add` stores the reply */
 size_t chomp(const char *s, size_t len);
-/* offset of the first invalid UTF-8 byte, or -1 when s[0..len) is valid */
+/* utf8.c: offset of the first invalid UTF-8 byte, or -1 when s[0..len) is
+ * valid */
 long utf8_invalid_at(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t len);	/* code points */
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);
 char *xstrdup(const char *);
+/* the whole pages of p[0..n) made present at once, for memory about to be
+ * written all through */
+void mem_prefault(void *p, size_t n);
+/* json.c: jansson's blocks of BUF_PREFAULT bytes or more prefaulted too,
+ * for a command that records megabytes */
+void json_prefault_large(void);
 
 /* time.c: times are milliseconds since the epoch, UTC */
 #define TS_LEN sizeof("2026-02-04T17:26:40.000Z")
