@@ -85,7 +85,7 @@ $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
 	migrate_jsonl migrate_chatsidian migrate_aiwhisperer migrate_chatgpt \
 	migrate_claude migrate_codex migrate_llm migrate_convctl \
-	migrate_markdown llm_reply
+	migrate_markdown llm_reply utf8
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
 REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 

@@ -5,7 +5,8 @@ RAW lines: command, N, which (convctl, floor, jq, python), median wall ms,
 mean CPU ms (user + system).
 RSS lines: command, N, peak RSS in KiB. WORKDIR holds base-N.json.
 Rows whose "which" is "stream" make a second table: `convctl run -- cat`
-against the plain `cat` it wraps (BASE says which).
+against the plain `cat` it wraps (BASE says which), and against its floor:
+that cat, then "stream-floor", `floor write` of the store the run left.
 """
 import os
 import sys
@@ -74,31 +75,54 @@ def main():
 
 
 def stream(t, cpu, mem):
-    """the run-overhead table: targets 1.2x cat's wall time, +1 MB RSS"""
+    """the run-overhead table: targets 1.2x cat's wall time, +1 MB RSS; and
+    the same against the floor: cat, then `floor write` of the store the
+    run left (rows "stream-floor"), times added, peak RSS the larger"""
     rows = [(cmd, n) for (cmd, n, which) in t if which == "stream"]
     if not rows:
         return
     print()
-    print("| command (10 MiB stream) | ms | x cat | CPU ms | peak RSS MB "
-          "| + over cat MB | targets |")
-    print("|---|---|---|---|---|---|---|")
+    print("| command (10 MiB stream) | ms | x cat | floor ms | x floor "
+          "| CPU ms | floor CPU ms | peak RSS MB | + over cat MB "
+          "| floor RSS MB | + over floor MB | targets |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for cmd, n in rows:
         ms, kb = t[(cmd, n, "stream")], mem.get((cmd, n))
         base = BASE.get(cmd)
         bms = t.get((base, n, "stream")) if base else None
         bkb = mem.get((base, n)) if base else None
+        wms = t.get((cmd, n, "stream-floor"))
+        wkb = mem.get((cmd + " (floor)", n))
+        fms = bms + wms if bms and wms else None
+        fcpu = (cpu[(base, n, "stream")] + cpu[(cmd, n, "stream-floor")]
+                if fms else None)
+        fkb = max(bkb, wkb) if bkb is not None and wkb is not None else None
         notes = []
         if bms:
             notes.append("1.2x %s" % ("ok" if ms / bms <= 1.2 else "MISSED"))
         if kb is not None and bkb is not None:
             notes.append("+1 MB %s" % ("ok" if (kb - bkb) / 1024 <= 1
                                        else "MISSED"))
-        print("| %s | %.1f | %s | %.1f | %s | %s | %s |" % (
-            cmd, ms, "%.2f" % (ms / bms) if bms else "-",
-            cpu[(cmd, n, "stream")],
-            "%.1f" % (kb / 1024) if kb is not None else "-",
-            "%.1f" % ((kb - bkb) / 1024) if kb is not None and bkb is not None
-            else "-", ", ".join(notes)))
+        if fms:
+            notes.append("1.2x floor %s" % ("ok" if ms / fms <= 1.2
+                                             else "MISSED"))
+        if kb is not None and fkb is not None:
+            notes.append("+1 MB over floor %s" % (
+                "ok" if (kb - fkb) / 1024 <= 1 else "MISSED"))
+
+        def mb(v):
+            return "%.1f" % (v / 1024) if v is not None else "-"
+        print("| %s | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s "
+              "| %s |" % (
+                  cmd, ms, "%.2f" % (ms / bms) if bms else "-",
+                  "%.1f" % fms if fms else "-",
+                  "%.2f" % (ms / fms) if fms else "-",
+                  cpu[(cmd, n, "stream")],
+                  "%.1f" % fcpu if fcpu is not None else "-", mb(kb),
+                  mb(kb - bkb) if kb is not None and bkb is not None
+                  else "-", mb(fkb),
+                  mb(kb - fkb) if kb is not None and fkb is not None
+                  else "-", ", ".join(notes)))
 
 
 # issue 18's ratios: (row, its convctl command, the other command and which

@@ -1,17 +1,17 @@
 /*
  * buf.c - growing byte buffers, allocation that never returns NULL, reading a
- * file descriptor whole, and strict UTF-8 checks; knows nothing of the store,
- * JSON or settings.
+ * file descriptor whole, and counting UTF-8 characters; knows nothing of the
+ * store, JSON or settings.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "convctl.h"
-#include "utf8.h"
 
 void *
 xmalloc(size_t n)
@@ -40,24 +40,53 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-static void
-buf_grow(struct buf *b, size_t extra)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/*
+ * The whole pages of p[0..n) made present with one call: a page's first
+ * write otherwise traps into the kernel, which in a virtual machine costs
+ * several times more (10 MB of fresh memory: 60 ms of faults against 15 ms).
+ * Only for memory about to be written all through; a kernel without it
+ * leaves the pages to fault as before.
+ */
+void
+mem_prefault(void *p, size_t n)
+{
+	static long page;
+	uintptr_t from, to;
+
+	if (page == 0)
+		page = sysconf(_SC_PAGESIZE);
+	if (page <= 0 || n < (size_t)page)
+		return;
+	from = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	to = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+	if (from < to)
+		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+}
+
+void
+buf_reserve(struct buf *b, size_t extra)
 {
 	size_t want = b->len + extra + 1;
 
-	if (want <= b->cap)
-		return;
-	if (b->cap == 0)
-		b->cap = 64;
-	while (b->cap < want)
-		b->cap *= 2;
-	b->data = xrealloc(b->data, b->cap);
+	if (want > b->cap) {
+		if (b->cap == 0)
+			b->cap = 64;
+		while (b->cap < want)
+			b->cap *= 2;
+		b->data = xrealloc(b->data, b->cap);
+	}
+	if (extra >= BUF_PREFAULT)
+		mem_prefault(b->data + b->len, extra);
 }
 
 void
 buf_add(struct buf *b, const void *p, size_t n)
 {
-	buf_grow(b, n);
+	buf_reserve(b, n);
 	if (n > 0)	/* p may be NULL then, which memcpy may not be given */
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -88,7 +117,7 @@ buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	if (n < 0)
 		abort();
-	buf_grow(b, (size_t)n);
+	buf_reserve(b, (size_t)n);
 	if (vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again) != n)
 		abort();
 	va_end(again);
@@ -139,9 +168,11 @@ buf_read_max(struct buf *b, int fd, const char *name, size_t max,
 	for (;;) {
 		/* at most one byte past the limit: enough to know it is past */
 		want = max - (b->len < max ? b->len : max) + 1;
-		if (want > 65536)
-			want = 65536;
-		buf_grow(b, want);
+		/* past a megabyte, room a megabyte at a time, its pages made
+		 * present at once (buf_reserve) */
+		if (want > (b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT))
+			want = b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT;
+		buf_reserve(b, want);
 		n = read(fd, b->data + b->len, want);
 		if (n == 0)
 			break;
@@ -170,26 +201,6 @@ chomp(const char *s, size_t len)
 			len--;
 	}
 	return len;
-}
-
-/*
- * Strict UTF-8 as RFC 3629 defines it, the same rules jansson applies:
- * no overlong forms, no surrogates, nothing above U+10FFFF.
- */
-long
-utf8_invalid_at(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, n;
-
-	while (i < len) {
-		if (s[i] < 0x80)
-			n = 1;
-		else if ((n = utf8_seq(s + i, s + len)) == 0)
-			return (long)i;
-		i += n;
-	}
-	return -1;
 }
 
 size_t

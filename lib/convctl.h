@@ -50,6 +50,10 @@ struct buf {
 	size_t len, cap;
 };
 void buf_add(struct buf *, const void *, size_t);
+/* room for extra bytes more (and a NUL) without growing again; from
+ * BUF_PREFAULT bytes on, that room is made present at once (mem_prefault) */
+void buf_reserve(struct buf *, size_t extra);
+#define BUF_PREFAULT (1 << 20)
 void buf_adds(struct buf *, const char *);
 void buf_addc(struct buf *, char);
 void buf_addf(struct buf *, const char *fmt, ...)
@@ -67,12 +71,19 @@ int buf_read_max(struct buf *, int fd, const char *name, size_t max,
 /* len less the trailing newlines (and a CR before each), as command
  * substitution drops them: `tool | convctl add` stores the reply */
 size_t chomp(const char *s, size_t len);
-/* offset of the first invalid UTF-8 byte, or -1 when s[0..len) is valid */
+/* utf8.c: offset of the first invalid UTF-8 byte, or -1 when s[0..len) is
+ * valid */
 long utf8_invalid_at(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t len);	/* code points */
 void *xmalloc(size_t);
 void *xrealloc(void *, size_t);
 char *xstrdup(const char *);
+/* the whole pages of p[0..n) made present at once, for memory about to be
+ * written all through */
+void mem_prefault(void *p, size_t n);
+/* json.c: jansson's blocks of BUF_PREFAULT bytes or more prefaulted too,
+ * for a command that records megabytes */
+void json_prefault_large(void);
 
 /* time.c: times are milliseconds since the epoch, UTC */
 #define TS_LEN sizeof("2026-02-04T17:26:40.000Z")
@@ -530,6 +541,8 @@ struct run_request {
 };
 struct run_result {
 	struct buf output;		/* what the command wrote, unless overflow */
+	long not_utf8;			/* output's first byte that is not
+					 * UTF-8 (utf8_invalid_at), or -1 */
 	size_t out_bytes;		/* how much it wrote */
 	int overflow;			/* more than keep_max: none of it kept */
 	int exit_code;			/* its status; 128 + N: killed by signal N */

@@ -26,9 +26,10 @@ exchange_plan(struct store *st, struct exchange *ex, struct error *e)
 		return -1;
 	if (!res.started)
 		ex->joins = xstrdup(res.conv_id);
-	/* the answer is not known yet; its tools are */
-	reply.text = ex->prompt.text;
-	reply.len = ex->prompt.len;
+	/* the answer is not known yet; its tools are (a stand-in for its
+	 * text: not the prompt again, which can be megabytes) */
+	reply.text = "?";
+	reply.len = 1;
 	reply.at = res.at;
 	reply.expect_conv = res.conv_id;
 	return conv_add(st, &reply, &res, e) == ADD_DONE ? 0 : -1;

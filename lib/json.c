@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plain.h"
 
 #define NUMBER_TAG '\xff'
 
@@ -59,37 +60,72 @@ json_is_text(const json_t *v)
 	return json_is_string(v) && json_number_text_of(v, NULL) == NULL;
 }
 
+/* jansson's allocations; a block of BUF_PREFAULT bytes or more, a long
+ * message's copy, is about to be written all through */
+static void *
+alloc_prefaulted(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p != NULL && n >= BUF_PREFAULT)
+		mem_prefault(p, n);
+	return p;
+}
+
+void
+json_prefault_large(void)
+{
+	/* the same malloc and free underneath: what jansson allocated
+	 * before is freed as before */
+	json_set_alloc_funcs(alloc_prefaulted, free);
+}
+
 /* as jansson's dump_string(): \uXXXX upper case for the other controls */
 static void
-put_string(struct buf *b, const char *s, size_t len)
+put_string(struct buf *b, const char *str, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	const char *run = s, *end = s + len;
-	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+	const unsigned char *s = (const unsigned char *)str, *end = s + len, *run;
 	unsigned char c;
+	size_t n;
+	char *d;
 
+	/* room for it all at once: a message of megabytes grows the buffer
+	 * once rather than by doublings that copy what was written */
+	buf_reserve(b, len + 2);
 	buf_addc(b, '"');
-	for (; s < end; s++) {
-		c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		buf_add(b, run, (size_t)(s - run));
-		run = s + 1;
-		switch (c) {
-		case '"': buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\b': buf_add(b, "\\b", 2); break;
-		case '\f': buf_add(b, "\\f", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		default:
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			buf_add(b, esc, 6);
+	for (;;) {
+		run = s;
+		s = skip_plain(s, end);
+		n = (size_t)(s - run);
+		/* the run, an escape and the NUL, written in place: a text
+		 * has an escape every few dozen bytes */
+		if (b->cap - b->len < n + 8)
+			buf_reserve(b, n + 7);
+		d = b->data + b->len;
+		memcpy(d, run, n);
+		d += n;
+		if (s == end) {
+			b->len += n;
+			break;
 		}
+		*d++ = '\\';
+		switch (c = *s++) {
+		case '"': *d++ = '"'; break;
+		case '\\': *d++ = '\\'; break;
+		case '\b': *d++ = 'b'; break;
+		case '\f': *d++ = 'f'; break;
+		case '\n': *d++ = 'n'; break;
+		case '\r': *d++ = 'r'; break;
+		case '\t': *d++ = 't'; break;
+		default:
+			memcpy(d, "u00", 3);
+			d[3] = hex[c >> 4];
+			d[4] = hex[c & 15];
+			d += 5;
+		}
+		b->len = (size_t)(d - b->data);
 	}
-	buf_add(b, run, (size_t)(end - run));
 	buf_addc(b, '"');
 }
 

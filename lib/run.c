@@ -198,19 +198,91 @@ take_output(const struct run_request *rq, struct run_result *r,
 	}
 }
 
+/* the output's way from the command to us and on */
+struct relay {
+	char *scratch;		/* what is not kept is read into */
+	size_t ready;		/* the bytes of r->output known present */
+	size_t checked;		/* the bytes of r->output checked as UTF-8 */
+	int no_splice;		/* the output fd cannot take splice(2) */
+};
+
+/*
+ * The kept output checked as UTF-8 a chunk at a time, just read and still in
+ * the cache, rather than all of it again at the end: up to the last character
+ * that may still lack bytes (a lead byte among the last three), all of it
+ * once the output has ended. A cut before a character's first byte is a
+ * place a walk over the whole text passes too, so the offset is the same.
+ */
+static void
+check_output(struct run_result *r, struct relay *rl, int ended)
+{
+	const unsigned char *s = (const unsigned char *)r->output.data;
+	size_t cut = r->output.len, p;
+	long bad;
+
+	if (r->overflow || r->not_utf8 >= 0)
+		return;
+	for (p = cut; !ended && p > rl->checked && cut - p < 3; p--)
+		if ((s[p - 1] & 0xc0) != 0x80) {
+			if (s[p - 1] >= 0xc0)
+				cut = p - 1;
+			break;
+		}
+	if (cut <= rl->checked)
+		return;
+	bad = utf8_invalid_at((const char *)s + rl->checked, cut - rl->checked);
+	if (bad >= 0)
+		r->not_utf8 = (long)rl->checked + bad;
+	rl->checked = cut;
+}
+
+/* output not kept, moved from the pipe to ours without passing through
+ * us: 1, 0 at its end, -1 when splice cannot (then read and write) */
+static int
+splice_output(const struct run_request *rq, struct run_result *r, int fd,
+    struct relay *rl)
+{
+	ssize_t n = splice(fd, NULL, rq->out_fd, NULL, CHUNK, 0);
+
+	if (n > 0) {
+		r->out_bytes += (size_t)n;
+		return 1;
+	}
+	if (n == 0)
+		return 0;
+	if (errno == EINTR)
+		return 1;
+	/* not a file, a pipe or a device splice writes to (a terminal,
+	 * O_APPEND), or stdout failed or would block: write() says which */
+	rl->no_splice = 1;
+	return -1;
+}
+
 static int
 read_output(const struct run_request *rq, struct run_result *r, int fd,
-    char *scratch)
+    struct relay *rl)
 {
-	char *p = scratch;
+	char *p = rl->scratch, *was = r->output.data;
 	ssize_t n;
+	int rc;
 
+	if (r->overflow && r->out_errno == 0 && !rl->no_splice &&
+	    (rc = splice_output(rq, r, fd, rl)) >= 0)
+		return rc;
 	if (!r->overflow) {	/* straight into what is kept */
 		if (r->output.cap - r->output.len < CHUNK + 1) {
 			r->output.cap = 2 * r->output.cap + CHUNK + 1;
 			r->output.data = xrealloc(r->output.data, r->output.cap);
+			if (r->output.data != was)
+				rl->ready = r->output.len;
 		}
 		p = r->output.data + r->output.len;
+		/* a long answer: its pages made present a chunk at a time,
+		 * not faulted in one by one as the pipe is copied to them */
+		if (r->output.len + CHUNK > rl->ready) {
+			mem_prefault(p, CHUNK);
+			rl->ready = r->output.len + CHUNK;
+		}
 	}
 	if ((n = read(fd, p, CHUNK)) <= 0)
 		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
@@ -219,6 +291,7 @@ read_output(const struct run_request *rq, struct run_result *r, int fd,
 		r->output.data[r->output.len] = '\0';
 	}
 	take_output(rq, r, p, (size_t)n);
+	check_output(r, rl, 0);
 	return 1;
 }
 
@@ -256,7 +329,7 @@ static void
 pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
     int out, const sigset_t *waitmask)
 {
-	char *scratch = xmalloc(CHUNK);
+	struct relay rl = { xmalloc(CHUNK), 0, 0, 0 };
 	size_t fed = 0;
 	int sigints = 0, exited = 0, status;
 	struct pollfd p[2];
@@ -295,7 +368,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 			}
 		}
 		if (i_out >= 0 && p[i_out].revents != 0 &&
-		    !read_output(rq, r, out, scratch)) {
+		    !read_output(rq, r, out, &rl)) {
 			close(out);
 			out = -1;
 		}
@@ -310,7 +383,8 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 		close(out);
 	if (!exited && !r->abandoned && waitpid(pid, &status, 0) == pid)
 		set_status(r, status);
-	free(scratch);
+	check_output(r, &rl, 1);
+	free(rl.scratch);
 }
 
 static void
@@ -331,6 +405,7 @@ run_command(const struct run_request *rq, struct run_result *r,
 	pid_t pid = -1;
 
 	memset(r, 0, sizeof(*r));
+	r->not_utf8 = -1;
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		error_errno(e, "cannot make a pipe");
 		goto fail;

@@ -35,20 +35,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-/* SCAN_SCALAR builds the plain C paths only, to test them on x86 */
-#if defined(__SSE2__) && !defined(SCAN_SCALAR)
-#include <emmintrin.h>
-#define HAVE_SSE2_PATH 1
-#endif
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(SCAN_SCALAR)
-#include <tmmintrin.h>
-#define HAVE_SSSE3_PATH 1
-#endif
 
 #include "internal.h"
+#include "plain.h"
 #include "scan.h"
 #include "shape.h"
-#include "utf8.h"
 
 #define MAX_DEPTH 2048		/* jansson's JSON_PARSER_MAX_DEPTH */
 #define MAX_KEYS 64		/* past this, an object's keys are checked sorted */
@@ -77,186 +68,14 @@ struct scanner {
 	unsigned conv_needs, msg_needs;	/* required(): the rows that must be */
 };
 
-/* bytes a string may hold as they are (UTF-8 is checked beforehand) */
-static int
-plain(unsigned c)
-{
-	return c >= 0x20 && c != '"' && c != '\\';
-}
-
-/* the first byte at or after p that is not plain, or end */
-static const unsigned char *
-skip_plain(const unsigned char *p, const unsigned char *end)
-{
-#ifdef HAVE_SSE2_PATH
-	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
-	const __m128i ctl = _mm_set1_epi8(0x1f);
-	__m128i v, w;
-	unsigned m;
-
-	/* a byte below 0x20 is its own unsigned minimum with 0x1f */
-#define SPECIAL(v) _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8((v), quote),	\
-	_mm_cmpeq_epi8((v), bs)), _mm_cmpeq_epi8(_mm_min_epu8((v), ctl), (v)))
-	while (end - p >= 32) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		w = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-		m = (unsigned)_mm_movemask_epi8(SPECIAL(v)) |
-		    (unsigned)_mm_movemask_epi8(SPECIAL(w)) << 16;
-		if (m != 0)
-			return p + __builtin_ctz(m);
-		p += 32;
-	}
-	if (end - p >= 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		m = (unsigned)_mm_movemask_epi8(SPECIAL(v));
-		if (m != 0)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#undef SPECIAL
-#endif
-	while (p < end && plain(*p))
-		p++;
-	return p;
-}
-
 /*
  * Every byte of the file is UTF-8, as jansson's reader checks each byte it
- * reads: checked once here, in blocks, so the string loop need not.
+ * reads: checked once (utf8.c), in blocks, so the string loop need not.
  */
-static int
-utf8_valid(const unsigned char *p, const unsigned char *end)
-{
-	size_t n;
-#ifdef HAVE_SSE2_PATH
-	unsigned m;
-
-	for (;;) {
-		while (end - p >= 16) {
-			m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128(
-			    (const __m128i *)(const void *)p));
-			if (m != 0) {
-				p += __builtin_ctz(m);
-				break;
-			}
-			p += 16;
-		}
-		if (end - p < 16)
-			break;
-		/* text in another script: its characters come in runs */
-		do {
-			if ((n = utf8_seq(p, end)) == 0)
-				return -1;
-			p += n;
-		} while (p < end && *p >= 0x80);
-	}
-#endif
-	while (p < end) {
-		if (*p < 0x80) {
-			p++;
-			continue;
-		}
-		if ((n = utf8_seq(p, end)) == 0)
-			return -1;
-		p += n;
-	}
-	return 0;
-}
-
-#ifdef HAVE_SSSE3_PATH
-/*
- * The same check 16 bytes at a time, without a branch a character: the
- * lookup method of Keiser and Lemire, "Validating UTF-8 in less than one
- * instruction per byte" (2021). Each byte's high nibble, its predecessor's
- * high and low nibbles index three tables of the errors each could be part
- * of; an error shows as a bit set in all three. Whether a byte must be the
- * third or fourth of a sequence comes from the bytes two and three before.
- */
-enum {
-	TOO_SHORT = 1, TOO_LONG = 2, OVERLONG_3 = 4, TOO_LARGE = 8,
-	SURROGATE = 16, OVERLONG_2 = 32, TOO_LARGE_1000 = 64, OVERLONG_4 = 64,
-	TWO_CONTS = 128, CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
-};
-
-__attribute__((target("ssse3"))) static __m128i
-utf8_block(__m128i in, __m128i prev)
-{
-	const __m128i nib = _mm_set1_epi8(0x0f);
-	const __m128i t1h = _mm_setr_epi8(TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
-	    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, (char)TWO_CONTS,
-	    (char)TWO_CONTS, (char)TWO_CONTS, (char)TWO_CONTS,
-	    TOO_SHORT | OVERLONG_2, TOO_SHORT, TOO_SHORT | OVERLONG_3 | SURROGATE,
-	    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4);
-	const __m128i t1l = _mm_setr_epi8(
-	    (char)(CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4),
-	    (char)(CARRY | OVERLONG_2), (char)CARRY, (char)CARRY,
-	    (char)(CARRY | TOO_LARGE), (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000),
-	    (char)(CARRY | TOO_LARGE | TOO_LARGE_1000));
-	const __m128i t2h = _mm_setr_epi8(TOO_SHORT, TOO_SHORT, TOO_SHORT,
-	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
-	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 |
-	    TOO_LARGE_1000 | OVERLONG_4),
-	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE),
-	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
-	    (char)(TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE),
-	    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
-	__m128i p1 = _mm_alignr_epi8(in, prev, 15);
-	__m128i p2 = _mm_alignr_epi8(in, prev, 14);
-	__m128i p3 = _mm_alignr_epi8(in, prev, 13);
-	__m128i sc, must23;
-
-	sc = _mm_and_si128(_mm_and_si128(
-	    _mm_shuffle_epi8(t1h, _mm_and_si128(_mm_srli_epi16(p1, 4), nib)),
-	    _mm_shuffle_epi8(t1l, _mm_and_si128(p1, nib))),
-	    _mm_shuffle_epi8(t2h, _mm_and_si128(_mm_srli_epi16(in, 4), nib)));
-	must23 = _mm_or_si128(_mm_subs_epu8(p2, _mm_set1_epi8(0xe0 - 0x80)),
-	    _mm_subs_epu8(p3, _mm_set1_epi8(0xf0 - 0x80)));
-	return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
-}
-
-__attribute__((target("ssse3"))) static int
-utf8_valid_ssse3(const unsigned char *p, const unsigned char *end)
-{
-	__m128i in, prev = _mm_setzero_si128(), err = _mm_setzero_si128();
-	unsigned char last[16];
-
-	/* no branch on the data: text mixing scripts would mispredict it */
-	for (; end - p >= 16; p += 16) {
-		in = _mm_loadu_si128((const __m128i *)(const void *)p);
-		err = _mm_or_si128(err, utf8_block(in, prev));
-		prev = in;
-	}
-	/* the tail, then zeros: ASCII, so a sequence cut short shows */
-	memset(last, 0, sizeof(last));
-	memcpy(last, p, (size_t)(end - p));
-	in = _mm_loadu_si128((const __m128i *)(const void *)last);
-	err = _mm_or_si128(err, utf8_block(in, prev));
-	if (end - p > 13) {
-		prev = in;
-		err = _mm_or_si128(err, utf8_block(_mm_setzero_si128(), prev));
-	}
-	return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) ==
-	    0xffff ? 0 : -1;
-}
-#endif
-
 static int
 utf8_check(const unsigned char *p, const unsigned char *end)
 {
-#ifdef HAVE_SSSE3_PATH
-	if (__builtin_cpu_supports("ssse3"))
-		return utf8_valid_ssse3(p, end);
-#endif
-	return utf8_valid(p, end);
+	return utf8_invalid_at((const char *)p, (size_t)(end - p)) < 0 ? 0 : -1;
 }
 
 static int

@@ -1,7 +1,7 @@
 /*
  * utf8.h - one UTF-8 sequence checked as RFC 3629 and jansson say (no
- * overlong forms, no surrogates, nothing above U+10FFFF): the one rule the
- * scanner's hot loop and utf8_invalid_at() (buf.c) share, inline.
+ * overlong forms, no surrogates, nothing above U+10FFFF): the one rule that
+ * utf8_invalid_at() (utf8.c), which the scanner checks a store with, applies.
  */
 #ifndef CONVCTL_UTF8_H
 #define CONVCTL_UTF8_H

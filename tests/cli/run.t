@@ -174,12 +174,38 @@ test_expect 'output that is not UTF-8: all on stdout, not recorded, a note' '
 	messages | tail -n 1 >got && echo "user: bytes" >want && test_cmp want got
 '
 
+test_expect 'UTF-8 checked as it comes: characters cut between reads, a bad byte far in' '
+	convctl run --prompt cut -- python3 -c "import os, time
+for b in \"a\u00e9\u65e5\U0001f642\".encode():
+    os.write(1, bytes([b])); time.sleep(0.02)" >out &&
+	messages | tail -n 1 >got &&
+	printf "assistant: a\303\251\346\227\245\360\237\231\202\n" >want &&
+	test_cmp want got &&
+	fails_with 0 convctl run --prompt far -- python3 -c "import os
+os.write(1, b\"x\" * 500000 + b\"\\xe6\\x97y\")" &&
+	stderr_has "not its answer: not valid UTF-8 at byte 500000" &&
+	test "$(wc -c <"$T/stdout")" -eq 500003
+'
+
 test_expect 'output past max_message_bytes: all on stdout, not recorded' '
 	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 0 convctl run --prompt big -- \
 	    sh -c "head -c 300000 /dev/zero | tr \"\\\\0\" x" &&
 	test "$(wc -c <"$T/stdout")" -eq 300000 &&
 	stderr_has "not its answer: 300000 bytes, larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
 	messages | tail -n 1 >got && echo "user: big" >want && test_cmp want got
+'
+
+test_expect 'output past the limit reaches a file, a file opened to append and a pipe whole' '
+	seq 1 200000 >want &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    >out 2>err && test_cmp want out &&
+	grep -qF "not its answer: 1288895 bytes, larger than the limit" err &&
+	echo before >app && { echo before; cat want; } >wantapp &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    >>app 2>err && test_cmp wantapp app &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
+	    2>err | cat >piped && test_cmp want piped &&
+	grep -qF "not its answer: 1288895 bytes, larger than the limit" err
 '
 
 test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '

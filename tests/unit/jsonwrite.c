@@ -1,0 +1,74 @@
+/*
+ * jsonwrite.c - json_dump_buf() writes strings byte for byte as jansson's
+ * json_dumps(JSON_COMPACT) does: every byte that needs an escape, at every
+ * offset of the writer's 32- and 16-byte blocks and in the tail after them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tap.h"
+
+/* 1 when both writers agree on the string s[0..len); the first
+ * disagreement is printed */
+static int
+agrees(const char *s, size_t len, int *said)
+{
+	json_t *v = json_stringn(s, len);
+	struct buf b = { 0 };
+	char *want;
+	int same;
+
+	if (v == NULL) {
+		if (!(*said)++)
+			printf("#   jansson refused a test string\n");
+		return 0;
+	}
+	json_dump_buf(&b, v);
+	want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	same = want != NULL && b.len == strlen(want) &&
+	    memcmp(b.data, want, b.len) == 0;
+	if (!same && !(*said)++)
+		printf("#   got %s\n#   want %s\n", b.data, want ? want : "(null)");
+	free(want);
+	buf_free(&b);
+	json_decref(v);
+	return same;
+}
+
+int
+main(void)
+{
+	static const char text[] = "plain caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac "
+	    "\xf0\x9f\x99\x82 text, long enough for two blocks and a tail ~\x7f";
+	char s[sizeof(text) + 8];
+	size_t at, len, bad = 0, n = 0;
+	unsigned c;
+	int said = 0;
+
+	/* each byte below 0x20, the quote and the backslash, alone and at
+	 * each place in texts of each length, whose blocks it falls in */
+	for (c = 0; c < 0x80; c++) {
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 'a')
+			continue;
+		for (len = 1; len <= sizeof(text) - 1; len++) {
+			/* not cut in a character: the text stays UTF-8 */
+			if (((unsigned char)text[len] & 0xc0) == 0x80)
+				continue;
+			for (at = 0; at < len; at++) {
+				if ((unsigned char)text[at] >= 0x80)
+					continue;
+				memcpy(s, text, len);
+				s[at] = (char)c;
+				n++;
+				bad += !agrees(s, len, &said);
+			}
+		}
+	}
+	printf("# %zu strings\n", n);
+	ok(bad == 0, "every escaped byte at every offset: jansson's bytes");
+	ok(agrees("", 0, &said), "the empty string");
+	ok(agrees("\"\\\"\\\n\r\t\b\f\x01\x1f", 11, &said),
+	    "nothing but escapes");
+	return done();
+}
