@@ -250,6 +250,10 @@ file_unchanged(struct store *st, int fd, const struct stat *sb,
 
 	if (fstat(fd, &now) < 0)
 		return error_errno(e, "cannot stat store '%s'", st->path);
+	/* a writer renamed a new store over it: the unlink moved its ctime,
+	 * and nothing can change it in place through the name any more */
+	if (now.st_nlink == 0)
+		now.st_ctim = sb->st_ctim;
 	return index_same_file(sb, &now) ? 0 : changed(st, e);
 }
 
