@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scan.h"
@@ -469,6 +470,31 @@ save_index(struct store *st, int fd, struct pieces *o)
 	index_write(fs->ixpath, fs->file, &sb, o->ix);
 }
 
+/*
+ * Waits, if need be, until the clock has left the timestamp tick of fd's
+ * last write (a few milliseconds at most, and only when the write and its
+ * flush were quicker than a tick), so that the rename's ctime comes after
+ * it and the index can be written (see save_index()).
+ */
+static void
+settle(int fd)
+{
+	struct timespec now, nap = { 0, 500000 };
+	struct stat sb;
+	int i;
+
+	if (fstat(fd, &sb) < 0)
+		return;
+	for (i = 0; i < 40; i++) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec > sb.st_mtim.tv_sec ||
+		    (now.tv_sec == sb.st_mtim.tv_sec &&
+		    now.tv_nsec > sb.st_mtim.tv_nsec))
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 int
 save_file(struct store *st, struct error *e)
 {
@@ -507,6 +533,8 @@ save_file(struct store *st, struct error *e)
 		error_errno(e, "cannot flush '%s' to disk", tmp.data);
 		goto out;
 	}
+	if (text.ix != NULL)
+		settle(fd);
 	kept = dup(fd);		/* to stat it once renamed, for its index */
 	if (close(fd) < 0) {
 		fd = -1;
