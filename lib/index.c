@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,23 +104,6 @@ index_path(const char *file)
 	return path;
 }
 
-static int
-read_all(int fd, char *p, size_t n)
-{
-	ssize_t r;
-
-	while (n > 0) {
-		r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* the parts after the head fit in size bytes exactly, each in bounds */
 static int
 check(struct index *ix, const struct head *h, size_t size, const char *file,
@@ -190,9 +174,17 @@ index_read(const char *path, const char *file, const struct stat *sb,
 	    !before(&sb->st_mtim, &isb.st_mtim))	/* racy: not to be trusted */
 		goto no;
 	size = (size_t)isb.st_size;
-	ix->buf = xmalloc(size);
-	if (read_all(fd, ix->buf, size) < 0)
+	/*
+	 * Mapped, its pages made present at once: faulting in a fresh buffer
+	 * to read it into costs more than the rest of a prompt. Like git's
+	 * index, it is only ever replaced by a rename, never cut short in place.
+	 */
+	ix->buf = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	if (ix->buf == MAP_FAILED) {
+		ix->buf = NULL;
 		goto no;
+	}
+	ix->size = size;
 	memcpy(&h, ix->buf, sizeof(h));
 	memcpy(&sum, ix->buf + size - 8, 8);
 	if (memcmp(h.magic, MAGIC, 8) != 0 || size % 8 != 0 ||
@@ -216,7 +208,8 @@ no:
 void
 index_free(struct index *ix)
 {
-	free(ix->buf);
+	if (ix->buf != NULL)
+		munmap(ix->buf, ix->size);
 	memset(ix, 0, sizeof(*ix));
 }
 

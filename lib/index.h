@@ -35,7 +35,8 @@ struct index_member {		/* a top-level member but "conversations" */
 
 /* an index read and checked (index_read()): nothing in it points outside */
 struct index {
-	char *buf;
+	char *buf;		/* the file, mapped */
+	size_t size;
 	const struct index_rec *rec;
 	size_t n;
 	const struct index_member *member;
