@@ -1,6 +1,7 @@
 /*
  * store-file.c - the file engine: the store as one JSON file, read whole at
- * open and written back whole (save.c) under the lock beside it (lock.c).
+ * open (or, by its index, in part) and written back whole (save.c) under the
+ * lock beside it (lock.c).
  *
  * Loading reads the file and checks it in one pass (scan.c) without building
  * it: each conversation stays a range of the file's bytes with the few fields
@@ -8,6 +9,11 @@
  * with jansson. A file the scanner refuses is parsed whole with jansson and
  * checked against the store's shape (shape.c), whose errors name the JSON
  * path, or jansson's the line and column.
+ *
+ * With an index that holds (index.c), open reads only the top-level fields,
+ * and each load reads only the conversations it asks for, where the index
+ * says they are, checked by the scanner as a whole load checks them; a
+ * reader that loaded the file whole writes the index of what it checked.
  */
 #include <errno.h>
 #include <fcntl.h>
