@@ -78,6 +78,7 @@ struct store {
 	char *path;		/* as the user named it, a password masked */
 	enum store_mode mode;
 	size_t max;		/* the largest store or message text read */
+	int whole;		/* the file engine loads it all at open, no index */
 	json_t *root;		/* every top-level field but "conversations" */
 	int root_dirty;		/* store_root() was asked for in a write */
 	struct conv **conv;	/* those loaded, in stored order as loaded */

@@ -572,7 +572,7 @@ file_open(struct store *st, const char *path, double wait, struct error *e)
 	/* nothing is made (lock, directory, temporary file) before this */
 	if ((rc = path_resolve(path, &fs->file, e)) < 0)
 		return rc;
-	if (index_wanted())
+	if (!st->whole && index_wanted())
 		fs->ixpath = index_path(fs->file);
 	if (st->mode == STORE_WRITE) {
 		if ((rc = path_mkdirs_for(fs->file, e)) < 0 ||
