@@ -161,6 +161,7 @@ demo: convctl
 bench: convctl bench/floor bench/pgfloor
 	@scripts/install-deps bench pg
 	@scripts/bench
+	@scripts/bench-index
 	@scripts/bench-pg
 
 bench/floor: bench/floor.c

@@ -3,6 +3,8 @@
  *   floor read STORE    reads the whole file (one buffer, read(2) to EOF)
  *   floor write STORE   reads it, writes it to a temporary file beside it,
  *                       fsyncs that, renames it over STORE, fsyncs the directory
+ *   floor tight STORE   the same, the store mapped rather than read: the
+ *                       least an add can do that writes every byte anew
  * Any real add or end does at least the write floor's work.
  */
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,11 +56,23 @@ main(int argc, char **argv)
 	char *p;
 	int fd;
 
-	if (argc != 3 || (strcmp(argv[1], "read") && strcmp(argv[1], "write"))) {
-		fprintf(stderr, "usage: floor read|write STORE\n");
+	if (argc != 3 || (strcmp(argv[1], "read") && strcmp(argv[1], "write") &&
+	    strcmp(argv[1], "tight"))) {
+		fprintf(stderr, "usage: floor read|write|tight STORE\n");
 		return 2;
 	}
-	p = slurp(argv[2], &len);
+	if (strcmp(argv[1], "tight") == 0) {
+		struct stat sb;
+
+		if ((fd = open(argv[2], O_RDONLY)) < 0 || fstat(fd, &sb) < 0)
+			die("cannot open", argv[2]);
+		len = (size_t)sb.st_size;
+		p = mmap(NULL, len ? len : 1, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			die("cannot map", argv[2]);
+		close(fd);
+	} else
+		p = slurp(argv[2], &len);
 	if (strcmp(argv[1], "read") == 0)
 		return p[len / 2] == 1;	/* touch it, so the read is not dead */
 	snprintf(dirbuf, sizeof(dirbuf), "%s", argv[2]);
@@ -77,6 +92,7 @@ main(int argc, char **argv)
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY)) < 0 || fsync(fd) < 0)
 		die("cannot flush", dir);
 	close(fd);
-	free(p);
+	if (strcmp(argv[1], "tight") != 0)
+		free(p);
 	return 0;
 }

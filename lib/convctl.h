@@ -246,7 +246,9 @@ enum store_mode { STORE_READ, STORE_WRITE };
 int store_open(struct store **, const char *path, enum store_mode,
     double wait, struct error *);
 #define STORE_MAX_BYTES ((size_t)1 << 30)	/* store_open()'s bound */
-/* the same, refusing a file larger than max bytes (max_input_bytes) */
+/* the same, refusing a file larger than max bytes (max_input_bytes), and
+ * opened as commands open it: a file store may then be read by its index
+ * (convctl(5), The index), only as far as store_load_*() ask, as a database */
 int store_open_max(struct store **, const char *path, enum store_mode,
     double wait, size_t max, struct error *);
 /*
@@ -267,9 +269,10 @@ char *store_shown(const char *path);
 
 /*
  * What a command will read, said before it reads it: the file engine holds
- * the whole store from store_open() on and these do nothing, but a database
- * is read only as far as they ask, and the accessors below see only what
- * was loaded. Each is cheap to repeat.
+ * the whole store from store_open() on and these do nothing, but a database,
+ * or a file store opened by store_open_max() with a usable index, is read
+ * only as far as they ask, and the accessors below see only what was
+ * loaded. Each is cheap to repeat.
  */
 int store_load_active(struct store *, struct error *);
 int store_load_id(struct store *, const char *id, struct error *); /* 0: found or not */

@@ -5,7 +5,8 @@
  * never asks which engine loaded them or will write them back.
  *
  * An engine fills one constant struct store_engine: the file (store-file.c,
- * everything loaded at open, written back whole) and PostgreSQL (store-pg.c,
+ * everything loaded at open, or by its index only what a command asks for,
+ * written back whole) and PostgreSQL (store-pg.c,
  * only what a command asks for is read, only what it changed is written).
  * Nothing outside lib/store*.c includes this header.
  */
@@ -48,12 +49,14 @@ struct store;
 struct store_engine {
 	const char *name;			/* "file", "postgresql" */
 	/* opens the store at path for st->mode (the file: takes the lock and
-	 * reads all of it; a database: connects and begins the transaction) */
+	 * reads all of it, or its index; a database: connects and begins the
+	 * transaction) */
 	int (*open)(struct store *, const char *path, double wait,
 	    struct error *);
 	/*
-	 * The next three are NULL for an engine whose open loads every
-	 * conversation whole (LOADED_ALL): store.c never calls them then.
+	 * The next three are never called while open has loaded every
+	 * conversation whole (LOADED_ALL), and may be NULL for an engine that
+	 * always does; load_body may be NULL for one whose loads are whole.
 	 * Brings what q asks for into st (store_push()); what st holds already
 	 * is newer than what the engine has, and is kept.
 	 */
@@ -75,6 +78,7 @@ struct store {
 	char *path;		/* as the user named it, a password masked */
 	enum store_mode mode;
 	size_t max;		/* the largest store or message text read */
+	int whole;		/* the file engine loads it all at open, no index */
 	json_t *root;		/* every top-level field but "conversations" */
 	int root_dirty;		/* store_root() was asked for in a write */
 	struct conv **conv;	/* those loaded, in stored order as loaded */

@@ -69,4 +69,7 @@ const char *json_str(const json_t *obj, const char *key, size_t *len);
  * dlopen; NULL, and *missing set to the first name absent, when it has none */
 void *dl_function(void *lib, const char *name, const char **missing);
 
+/* settings.c: $XDG_VAR/rel, else $HOME/home_rel/rel; malloc'd */
+char *home_path(const char *xdg_var, const char *home_rel, const char *rel);
+
 #endif

@@ -19,8 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "scan.h"
 #include "store-file.h"
 
 /* temporary files are .BASE.convctl-tmp.XXXXXX: no one else writes the mark */
@@ -61,30 +63,39 @@ save_sweep_temps(const char *file)
 
 /*
  * The new file as pieces: text made here, and ranges of the old file that
- * are written back as they were. Ranges that follow each other in the old
- * file become one piece, so a store where one conversation changed is
- * written with a handful of iovecs.
+ * are written back as they were, from memory when it was loaded whole, else
+ * (with an index) copied from file to file. Ranges that follow each other
+ * in the old file become one piece, so a store where one conversation
+ * changed is written with a handful of iovecs or copies.
  */
 struct piece {
-	const char *p;		/* in the old file; NULL: text + off */
+	const char *p;		/* in memory; NULL: text + off, or file */
 	size_t off, len;
+	int file;		/* the old file's bytes at off */
 };
 struct pieces {
 	struct buf text;
 	struct piece *v;
 	size_t n, cap;
+	size_t total;		/* the bytes of the pieces so far */
+	int to_file;		/* old bytes as ranges of the old file */
+	int merge;		/* old bytes in memory are fs->data's */
+	struct index_build *ix;	/* what is written, for its index; or NULL */
+	int ix_bad;		/* something written could not be indexed */
 };
 
 static void
-piece_add(struct pieces *o, const char *p, size_t off, size_t len)
+piece_add(struct pieces *o, const char *p, size_t off, size_t len, int file)
 {
 	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
 
 	if (len == 0)
 		return;
+	o->total += len;
 	/* text joins text that ends where it starts; old bytes join old bytes
 	 * that end where they start (never arithmetic on a NULL text piece) */
-	if (last != NULL && (p == NULL ? last->p == NULL &&
+	if (last != NULL && last->file == file && (file ?
+	    last->off + last->len == off : p == NULL ? last->p == NULL &&
 	    last->off + last->len == off :
 	    last->p != NULL && last->p + last->len == p)) {
 		last->len += len;
@@ -96,6 +107,7 @@ piece_add(struct pieces *o, const char *p, size_t off, size_t len)
 	}
 	o->v[o->n].p = p;
 	o->v[o->n].off = off;
+	o->v[o->n].file = file;
 	o->v[o->n++].len = len;
 }
 
@@ -105,7 +117,7 @@ piece_text(struct pieces *o, const char *s, size_t n)
 	size_t off = o->text.len;
 
 	buf_add(&o->text, s, n);
-	piece_add(o, NULL, off, n);
+	piece_add(o, NULL, off, n, 0);
 }
 
 static void
@@ -114,46 +126,168 @@ piece_json(struct pieces *o, const json_t *v)
 	size_t off = o->text.len;
 
 	json_dump_buf(&o->text, v);
-	piece_add(o, NULL, off, o->text.len - off);
+	piece_add(o, NULL, off, o->text.len - off, 0);
+}
+
+#define SEP_FIRST "\n    "
+#define SEP_NEXT ",\n    "
+
+static unsigned
+sep_flags(const char *sep)
+{
+	return INDEX_SEP5 | (*sep == ',' ? INDEX_SEP6 : 0);
+}
+
+/* sep and len bytes at off of the old file, whose record says flags */
+static void
+piece_old(struct pieces *o, const char *sep, size_t off, size_t len,
+    unsigned flags)
+{
+	size_t n = strlen(sep);
+
+	if (flags & (*sep == ',' ? INDEX_SEP6 : INDEX_SEP5))
+		piece_add(o, NULL, off - n, n + len, 1);
+	else {
+		piece_text(o, sep, n);
+		piece_add(o, NULL, off, len, 1);
+	}
 }
 
 /* sep and then c: the old bytes when the old file had them so */
 static void
-piece_conv(struct pieces *o, const char *sep, struct conv *c)
+piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 {
+	struct file_state *fs = st->be;
 	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
-	size_t n = strlen(sep);
+	struct scan_conv sc;
+	size_t n = strlen(sep), at, toff;
 
 	if (c->raw != NULL && !c->canonical)
 		conv_json(c);	/* as jansson writes it: one line */
 	if (c->raw == NULL) {
 		piece_text(o, sep, n);
+		at = o->total;
+		toff = o->text.len;
 		piece_json(o, c->obj);
+		/* what it says of itself, by the scanner that will read it */
+		if (o->ix == NULL)
+			return;
+		if (scan_conv(o->text.data + toff, o->text.len - toff, &sc) < 0) {
+			o->ix_bad = 1;
+			return;
+		}
+		index_add_conv(o->ix, at, o->text.len - toff, sc.id, sc.started,
+		    sc.ended, sc.last, sc.nmsg, (sc.canonical ? INDEX_CANONICAL :
+		    0) | sep_flags(sep));
+		scan_conv_clear(&sc);
 		return;
 	}
-	if (last != NULL && last->p != NULL && last->p + last->len + n == c->raw &&
-	    memcmp(c->raw - n, sep, n) == 0)
-		piece_add(o, c->raw - n, 0, n + c->rawlen);
+	if (o->to_file)
+		piece_old(o, sep, ((struct file_conv *)c->be)->off, c->rawlen,
+		    fs->ix->rec[c->pos].flags);
+	else if (o->merge && last != NULL && last->p != NULL &&
+	    last->p + last->len + n == c->raw && memcmp(c->raw - n, sep, n) == 0)
+		piece_add(o, c->raw - n, 0, n + c->rawlen, 0);
 	else {
 		piece_text(o, sep, n);
-		piece_add(o, c->raw, 0, c->rawlen);
+		piece_add(o, c->raw, 0, c->rawlen, 0);
 	}
+	if (o->ix != NULL)
+		index_add_conv(o->ix, o->total - c->rawlen, c->rawlen, c->id,
+		    c->started, c->ended, c->last, c->nmsg,
+		    INDEX_CANONICAL | sep_flags(sep));
+}
+
+/* record i of the index, not loaded: its bytes as they are in the old file */
+static void
+piece_rec(struct store *st, struct pieces *o, const char *sep, size_t i)
+{
+	const struct index *ix = ((struct file_state *)st->be)->ix;
+	const struct index_rec *r = &ix->rec[i];
+
+	piece_old(o, sep, r->off, r->len, r->flags);
+	if (o->ix != NULL)
+		index_add_conv(o->ix, o->total - r->len, r->len, ix->str + r->id,
+		    r->started, r->ended, r->last, r->nmsg,
+		    INDEX_CANONICAL | sep_flags(sep));
+}
+
+static int
+by_pos(const void *a, const void *b)
+{
+	const struct conv *x = *(struct conv *const *)a;
+	const struct conv *y = *(struct conv *const *)b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * With an index, the conversations in stored order: each record of the old
+ * file as loaded (and maybe changed), gone (removed) or as it is there, then
+ * the new ones. A record the old file does not hold as jansson writes it is
+ * loaded first, to be written so.
+ */
+static int
+conversations_indexed(struct store *st, struct pieces *o, struct error *e)
+{
+	struct file_state *fs = st->be;
+	const struct index *ix = fs->ix;
+	struct conv **at, **fresh;
+	size_t i, k = 0, nout = 0;
+
+	for (i = 0; i < ix->n; i++)
+		if (!fs->got[i] && !(ix->rec[i].flags & INDEX_CANONICAL) &&
+		    file_load_rec(st, i, e) < 0)
+			return -1;
+	at = xmalloc((ix->n + 1) * sizeof(*at));
+	memset(at, 0, (ix->n + 1) * sizeof(*at));
+	fresh = xmalloc((st->n + 1) * sizeof(*fresh));
+	for (i = 0; i < st->n; i++)
+		if (st->conv[i]->pos >= 0 && (size_t)st->conv[i]->pos < ix->n)
+			at[st->conv[i]->pos] = st->conv[i];
+		else
+			fresh[k++] = st->conv[i];
+	qsort(fresh, k, sizeof(*fresh), by_pos);
+	for (i = 0; i < ix->n; i++)
+		if (at[i] != NULL)
+			piece_conv(st, o, nout++ ? SEP_NEXT : SEP_FIRST, at[i]);
+		else if (!fs->got[i])
+			piece_rec(st, o, nout++ ? SEP_NEXT : SEP_FIRST, i);
+	for (i = 0; i < k; i++)
+		piece_conv(st, o, nout++ ? SEP_NEXT : SEP_FIRST, fresh[i]);
+	free(at);
+	free(fresh);
+	return nout > 0;
 }
 
 /* the file's text: one conversation a line, so a diff or grep stays readable */
-static void
-serialize(struct store *st, struct pieces *o)
+static int
+serialize(struct store *st, struct pieces *o, struct error *e)
 {
+	struct file_state *fs = st->be;
 	const char *key;
 	json_t *v, *k;
-	size_t i, klen, off = o->text.len;
+	size_t i, klen, off = o->text.len, at;
+	int any;
 
 	buf_addf(&o->text, "{\n  \"version\": %d,\n  \"conversations\": [",
 	    STORE_VERSION);
-	piece_add(o, NULL, off, o->text.len - off);
-	for (i = 0; i < st->n; i++)
-		piece_conv(o, i ? ",\n    " : "\n    ", st->conv[i]);
-	piece_text(o, st->n ? "\n  ]" : "]", st->n ? 4 : 1);
+	if (o->ix != NULL) {
+		at = strlen("{\n  \"version\": ");
+		index_add_member(o->ix, "version", 7, at,
+		    (size_t)(strchr(o->text.data + off + at, ',') -
+		    (o->text.data + off + at)));
+	}
+	piece_add(o, NULL, off, o->text.len - off, 0);
+	if (o->to_file) {
+		if ((any = conversations_indexed(st, o, e)) < 0)
+			return -1;
+	} else {
+		for (i = 0; i < st->n; i++)
+			piece_conv(st, o, i ? SEP_NEXT : SEP_FIRST, st->conv[i]);
+		any = st->n > 0;
+	}
+	piece_text(o, any ? "\n  ]" : "]", any ? 4 : 1);
 	json_object_keylen_foreach(st->root, key, klen, v) {
 		if (strcmp(key, "version") == 0)
 			continue;
@@ -161,47 +295,115 @@ serialize(struct store *st, struct pieces *o)
 		piece_text(o, ",\n  ", 4);
 		piece_json(o, k);
 		piece_text(o, ": ", 2);
+		at = o->total;
 		piece_json(o, v);
+		if (o->ix != NULL)
+			index_add_member(o->ix, key, klen, at, o->total - at);
 		json_decref(k);
 	}
 	piece_text(o, "\n}\n", 3);
+	(void)fs;
+	return 0;
 }
 
+/* iov[0..k) whole, however short each writev is */
 static int
-write_pieces(int fd, struct pieces *o)
+write_iov(int fd, struct iovec *iov, size_t k)
 {
-	struct iovec iov[64];
-	size_t i = 0, k, done = 0;	/* done: bytes of piece i written */
 	ssize_t w;
 
-	while (i < o->n) {
-		for (k = 0; k < 64 && i + k < o->n; k++) {
-			const struct piece *pc = &o->v[i + k];
-			const char *p = pc->p ? pc->p : o->text.data + pc->off;
-
-			iov[k].iov_base = (void *)(uintptr_t)(p + (k ? 0 : done));
-			iov[k].iov_len = pc->len - (k ? 0 : done);
-		}
+	while (k > 0) {
 		w = writev(fd, iov, (int)k);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		/* a short write: go on from where it stopped */
-		while (w > 0) {
-			size_t left = o->v[i].len - done;
-
-			if ((size_t)w < left) {
-				done += (size_t)w;
-				break;
-			}
-			w -= (ssize_t)left;
-			done = 0;
-			i++;
+		while (k > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			k--;
+		}
+		if (k > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
 		}
 	}
 	return 0;
+}
+
+/*
+ * len bytes at off of in onto out: in the kernel (copy_file_range(2), a
+ * reflink where the filesystem shares blocks), else read and written.
+ */
+static int
+copy_range(int in, size_t off, size_t len, int out)
+{
+	static int no_copy;
+	char b[65536];
+	loff_t o = (loff_t)off;
+	ssize_t n, w;
+
+	while (len > 0 && !no_copy) {
+		n = copy_file_range(in, &o, out, NULL, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EXDEV || errno == EINVAL ||
+		    errno == ENOSYS || errno == EOPNOTSUPP)) {
+			no_copy = 1;
+			break;
+		}
+		if (n <= 0)
+			return n == 0 ? (errno = EIO, -1) : -1;
+		len -= (size_t)n;
+	}
+	while (len > 0) {
+		n = pread(in, b, len < sizeof(b) ? len : sizeof(b), (off_t)o);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? (errno = EIO, -1) : -1;
+		for (w = 0; w < n;) {
+			ssize_t k = write(out, b + w, (size_t)(n - w));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return -1;
+			w += k;
+		}
+		o += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+write_pieces(int fd, int old, struct pieces *o)
+{
+	struct iovec iov[64];
+	size_t i, k = 0;
+
+	for (i = 0; i < o->n; i++) {
+		const struct piece *pc = &o->v[i];
+
+		if (pc->file) {
+			if ((k > 0 && write_iov(fd, iov, k) < 0) ||
+			    copy_range(old, pc->off, pc->len, fd) < 0)
+				return -1;
+			k = 0;
+			continue;
+		}
+		iov[k].iov_base = (void *)(uintptr_t)(pc->p ? pc->p :
+		    o->text.data + pc->off);
+		iov[k++].iov_len = pc->len;
+		if (k == 64) {
+			if (write_iov(fd, iov, k) < 0)
+				return -1;
+			k = 0;
+		}
+	}
+	return k > 0 ? write_iov(fd, iov, k) : 0;
 }
 
 /*
@@ -247,16 +449,70 @@ fsync_dir(const char *dir)
 	return rc;
 }
 
+/*
+ * The index of what was just written, when nothing can have changed it
+ * unseen: a change after the rename moves the store's mtime past its ctime,
+ * which the rename set (a change in the same tick as the rename could not be
+ * told apart, and the next reader rebuilds the index instead).
+ */
+static void
+save_index(struct store *st, int fd, struct pieces *o)
+{
+	struct file_state *fs = st->be;
+	struct stat sb;
+
+	if (o->ix == NULL || o->ix_bad || fstat(fd, &sb) < 0 ||
+	    (uint64_t)sb.st_size != o->total ||
+	    !(sb.st_mtim.tv_sec < sb.st_ctim.tv_sec ||
+	    (sb.st_mtim.tv_sec == sb.st_ctim.tv_sec &&
+	    sb.st_mtim.tv_nsec < sb.st_ctim.tv_nsec)))
+		return;
+	index_write(fs->ixpath, fs->file, &sb, o->ix);
+}
+
+/*
+ * Waits, if need be, until the clock has left the timestamp tick of fd's
+ * last write (a few milliseconds at most, and only when the write and its
+ * flush were quicker than a tick), so that the rename's ctime comes after
+ * it and the index can be written (see save_index()).
+ */
+static void
+settle(int fd)
+{
+	struct timespec now, nap = { 0, 500000 };
+	struct stat sb;
+	int i;
+
+	if (fstat(fd, &sb) < 0)
+		return;
+	for (i = 0; i < 40; i++) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec > sb.st_mtim.tv_sec ||
+		    (now.tv_sec == sb.st_mtim.tv_sec &&
+		    now.tv_nsec > sb.st_mtim.tv_nsec))
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 int
 save_file(struct store *st, struct error *e)
 {
 	struct file_state *fs = st->be;
-	struct pieces text = { { 0 }, NULL, 0, 0 };
+	struct index_build ix;
+	struct pieces text;
 	struct buf tmp = { 0 };
 	char *dir = path_dir(fs->file), *copy = xstrdup(fs->file);
-	int fd = -1, rc = -1;
+	int fd = -1, kept = -1, rc = -1;
 
-	serialize(st, &text);
+	memset(&text, 0, sizeof(text));
+	memset(&ix, 0, sizeof(ix));
+	text.to_file = fs->ix != NULL;
+	text.merge = fs->ix == NULL;
+	if (fs->ixpath != NULL)
+		text.ix = &ix;
+	if (serialize(st, &text, e) < 0)
+		goto out;
 	buf_addf(&tmp, "%s/.%s" TEMP_MARK "XXXXXX", dir, basename(copy));
 	/* mkstemp: a fresh unpredictable name, created 0600, never a planted link */
 	if ((fd = mkstemp(tmp.data)) < 0) {
@@ -265,14 +521,21 @@ save_file(struct store *st, struct error *e)
 	}
 	if (keep_owner(st, fd, e) < 0)
 		goto out;
-	if (write_pieces(fd, &text) < 0) {
+	if (write_pieces(fd, fs->fd, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
 	}
+	/* bytes copied from the old file are what the index said they were
+	 * only if no one changed it in place meanwhile */
+	if (fs->ix != NULL && file_unchanged(st, fs->fd, &fs->sb, e) < 0)
+		goto out;
 	if (fsync(fd) < 0) {
 		error_errno(e, "cannot flush '%s' to disk", tmp.data);
 		goto out;
 	}
+	if (text.ix != NULL)
+		settle(fd);
+	kept = dup(fd);		/* to stat it once renamed, for its index */
 	if (close(fd) < 0) {
 		fd = -1;
 		error_errno(e, "cannot write '%s'", tmp.data);
@@ -292,14 +555,19 @@ save_file(struct store *st, struct error *e)
 		    "old store)", st->path, dir);
 		rc = 1;
 	}
+	if (kept >= 0)
+		save_index(st, kept, &text);
 out:
 	if (fd >= 0)
 		close(fd);
+	if (kept >= 0)
+		close(kept);
 	if (tmp.data != NULL)
 		unlink(tmp.data);
 	buf_free(&tmp);
 	buf_free(&text.text);
 	free(text.v);
+	index_build_free(&ix);
 	free(copy);
 	free(dir);
 	return rc;
@@ -308,16 +576,21 @@ out:
 int
 store_text(struct store *st, struct buf *b, struct error *e)
 {
-	struct pieces text = { { 0 }, NULL, 0, 0 };
+	struct pieces text;
 	size_t i;
+	int rc;
 
+	memset(&text, 0, sizeof(text));
+	/* another engine's conversations are never the file's bytes */
+	text.merge = st->engine == &store_file_engine &&
+	    ((struct file_state *)st->be)->ix == NULL;
 	if (store_load_all(st, e) < 0)
 		return -1;
-	serialize(st, &text);
-	for (i = 0; i < text.n; i++)
+	rc = serialize(st, &text, e);
+	for (i = 0; rc == 0 && i < text.n; i++)
 		buf_add(b, text.v[i].p ? text.v[i].p : text.text.data +
 		    text.v[i].off, text.v[i].len);
 	buf_free(&text.text);
 	free(text.v);
-	return 0;
+	return rc;
 }

@@ -933,6 +933,43 @@ scan_store(const char *p, size_t len, struct scan *out)
 	return 0;
 }
 
+/*
+ * One conversation's bytes, p[0..len) exactly, checked by the rules the
+ * whole store's scan applies to each element of "conversations" (the file
+ * engine reads a conversation where its index says it is, and checks it
+ * here, with the same code).
+ */
+int
+scan_conv(const char *p, size_t len, struct scan_conv *out)
+{
+	struct scanner s;
+	struct scan one;
+	int active = 0, rc = -1;
+
+	memset(&one, 0, sizeof(one));
+	memset(&s, 0, sizeof(s));
+	s.base = s.p = (const unsigned char *)p;
+	s.end = s.p + len;
+	s.conv_needs = required(&shape_conv);
+	s.msg_needs = required(&shape_message);
+	if (len > 0 && *p == '{' && utf8_check(s.p, s.end) == 0 &&
+	    conv(&s, &one, &active) == 0 && s.p == s.end) {
+		*out = one.conv[0];
+		one.n = 0;
+		rc = 0;
+	}
+	free(s.keys);
+	scan_free(&one);
+	return rc;
+}
+
+void
+scan_conv_clear(struct scan_conv *c)
+{
+	scan_conv_free(c);
+	c->id = c->title = c->summary = NULL;
+}
+
 /* building a value: what scan_json() gives in place of json_loadb() */
 
 static json_t *build(struct scanner *, int depth);

@@ -43,6 +43,10 @@ struct scan {
 #define SCAN_INVALID	(-1)
 int scan_store(const char *p, size_t len, struct scan *s);
 void scan_free(struct scan *);
+/* 0: p[0..len) is one conversation by the same rules, into *c (its strings
+ * the caller's: scan_conv_clear()); SCAN_INVALID: it is not */
+int scan_conv(const char *p, size_t len, struct scan_conv *c);
+void scan_conv_clear(struct scan_conv *);
 
 /*
  * The JSON value p[0..len) holds (whitespace around it allowed), built by

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "convctl.h"
+#include "internal.h"
 
 const struct name_table setting_sources[] = {
 	{ "default", SRC_DEFAULT }, { "config file", SRC_FILE },
@@ -243,7 +243,8 @@ settings_env_used(enum setting s)
 
 /* loading */
 
-static char *
+/* $XDG_VAR/rel, else $HOME/home_rel/rel (malloc'd), as the XDG spec says */
+char *
 home_path(const char *xdg_var, const char *home_rel, const char *rel)
 {
 	const char *base = getenv(xdg_var), *home;

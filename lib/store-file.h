@@ -7,17 +7,34 @@
 #ifndef CONVCTL_STORE_FILE_H
 #define CONVCTL_STORE_FILE_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "engine.h"
+#include "index.h"
 
-/* the file engine's state: st->be */
+/*
+ * the file engine's state: st->be. Loaded whole, data holds the file; with
+ * an index that holds (index.h), nothing is read at open but the top-level
+ * fields, and a load reads only its conversations' bytes.
+ */
 struct file_state {
 	char *file;		/* what is read and replaced: path, links followed */
 	int lockfd;		/* -1: opened for reading */
 	char *data;		/* the file as loaded: raw conversations point here */
 	size_t len;
 	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
+	char *ixpath;		/* where its index is; NULL: none is used */
+	struct index *ix;	/* the index in use; NULL: loaded whole */
+	int fd;			/* with ix: the store, open for reading */
+	struct stat sb;		/* with ix: its identity at open */
+	unsigned char *got;	/* with ix: record i was loaded into st */
+};
+
+/* with an index, a conversation's record: c->be (its bytes follow it) */
+struct file_conv {
+	size_t off;		/* where c->raw was in the file */
+	char bytes[];
 };
 
 /*
@@ -43,7 +60,13 @@ int lock_take(const char *file, const char *name, double wait, struct error *);
 /* save.c: removes the temporary files killed writers left beside file; only
  * under the lock */
 void save_sweep_temps(const char *file);
-/* writes the store atomically (see store_save()) */
+/* writes the store atomically (see store_save()), then its index */
 int save_file(struct store *, struct error *);
+
+/* store-file.c: record i of fs->ix brought into st, if it is not there */
+int file_load_rec(struct store *, size_t i, struct error *);
+/* the identity of the file open at fd is still sb's, else an error */
+int file_unchanged(struct store *, int fd, const struct stat *sb,
+    struct error *);
 
 #endif

@@ -303,16 +303,9 @@ store_shown(const char *path)
 	return xstrdup(path);
 }
 
-int
-store_open(struct store **out, const char *path, enum store_mode mode,
-    double wait, struct error *e)
-{
-	return store_open_max(out, path, mode, wait, STORE_MAX_BYTES, e);
-}
-
-int
-store_open_max(struct store **out, const char *path, enum store_mode mode,
-    double wait, size_t max, struct error *e)
+static int
+open_store(struct store **out, const char *path, enum store_mode mode,
+    double wait, size_t max, int whole, struct error *e)
 {
 	struct store *st = xmalloc(sizeof(*st));
 	int rc;
@@ -322,12 +315,27 @@ store_open_max(struct store **out, const char *path, enum store_mode mode,
 	st->path = store_shown(path);
 	st->mode = mode;
 	st->max = max;
+	st->whole = whole;
 	if ((rc = st->engine->open(st, path, wait, e)) < 0) {
 		store_close(st);
 		return rc;
 	}
 	*out = st;
 	return 0;
+}
+
+int
+store_open(struct store **out, const char *path, enum store_mode mode,
+    double wait, struct error *e)
+{
+	return open_store(out, path, mode, wait, STORE_MAX_BYTES, 1, e);
+}
+
+int
+store_open_max(struct store **out, const char *path, enum store_mode mode,
+    double wait, size_t max, struct error *e)
+{
+	return open_store(out, path, mode, wait, max, 0, e);
 }
 
 static int

@@ -367,6 +367,35 @@ fields(void)
 	scan_free(&sc);
 }
 
+/* scan_conv(): one conversation's bytes, by the whole store's rules */
+static void
+one(void)
+{
+	const char *c = "{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:26:40.000Z\","
+	    "\"endedAt\":null,\"title\":\"T\",\"messages\":[" MSG "]}";
+	struct scan_conv sc;
+	char buf[512];
+	size_t n = strlen(c);
+
+	is_int(scan_conv(c, n, &sc), 0, "one conversation's bytes");
+	is_str(sc.id, "a", "its id");
+	is_str(sc.title, "T", "its title");
+	is_int(sc.ended, -1, "active");
+	is_int(sc.nmsg, 1, "one message");
+	ok(sc.canonical && sc.off == 0 && sc.len == n, "canonical, all of it");
+	scan_conv_clear(&sc);
+	ok(sc.id == NULL, "cleared");
+	snprintf(buf, sizeof(buf), "%s ", c);
+	is_int(scan_conv(buf, n + 1, &sc), SCAN_INVALID, "nothing may follow it");
+	is_int(scan_conv(c, n - 1, &sc), SCAN_INVALID, "nor may it be cut short");
+	snprintf(buf, sizeof(buf), "%.*s,\"x\":1,\"x\":2}", (int)n - 1, c);
+	is_int(scan_conv(buf, strlen(buf), &sc), SCAN_INVALID,
+	    "a duplicate key is refused as in a store");
+	is_int(scan_conv("{\"id\":\"a\"}", 10, &sc), SCAN_INVALID,
+	    "so is a conversation without its required fields");
+	is_int(scan_conv("[]", 2, &sc), SCAN_INVALID, "and what is not an object");
+}
+
 /* scan_json(): numbers as their text, the rest as jansson's values */
 static void
 build(void)
@@ -451,6 +480,7 @@ main(void)
 	shape();
 	quirks();
 	fields();
+	one();
 	build();
 	store();
 	return done();

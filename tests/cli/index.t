@@ -1,0 +1,208 @@
+#!/bin/sh
+# The file store's index (convctl(5), INDEX) makes a read faster, never
+# different: between two reads the store is changed by every route a user
+# has, and every reader's output, errors and exit status with the index are
+# byte for byte those without it (CONVCTL_NO_INDEX=1). A writer killed
+# between the store's rename and the index's leaves a correct system.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2027-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
+s=$CONVCTL_STORE
+idx=$HOME/.cache/convctl/index
+# the store's own index: named by the SHA-256 of its path
+ix=$idx/$(realpath "$s" | tr -d "\n" | sha256sum | cut -c1-64)
+
+# a store as another program lays it out (not one conversation a line), with
+# top-level fields before and after the conversations
+cat >"$T/layout.py" <<'EOP'
+import json, sys
+d = json.load(sys.stdin)
+d = {"lastMigrated": "2026-12-01T00:00:00.000Z", **d, "big": "BIG"}
+d["conversations"][3]["endedAt"] = d["conversations"][40]["endedAt"]
+text = json.dumps(d, ensure_ascii=False, indent=1)
+sys.stdout.write(text.replace('"BIG"', "1e400"))
+EOP
+python3 "$top/tests/helpers/bigstore.py" 150 1 | python3 "$T/layout.py" >"$T/other.json"
+cp "$T/other.json" "$s"
+
+# every reader the index serves, and the rest, with what they print
+readers() {
+	for r in "prompt" "prompt --format openai --last 3" "prompt --format jsonl" \
+	    "show" "show --format json" "show conv-1767236400000" \
+	    "show conv-1767920400000 --format markdown" "show conv-none" \
+	    "recent" "recent -n 3 --json" "recent -n 1000" "recent -n 1000 --json" \
+	    "search --json caf" "prune --dry-run --max 5"; do
+		echo "== $r"
+		# shellcheck disable=SC2086
+		convctl $r 2>&1
+		echo "== exit $?"
+	done
+}
+
+# the readers agree with the index (twice: the first may rebuild it) and
+# without it, byte for byte
+agree() {
+	readers >"$T/with1" && readers >"$T/with2" &&
+	(export CONVCTL_NO_INDEX=1; readers) >"$T/without" &&
+	test_cmp "$T/without" "$T/with1" && test_cmp "$T/without" "$T/with2"
+}
+
+# bytes convctl reads from the store for its arguments
+store_bytes_read() {
+	strace -o "$T/trace" -e trace=openat,read,pread64 -e signal=none \
+	    "$CONVCTL_BIN" "$@" >/dev/null 2>&1
+	awk -v f="\"$s\"" '
+		/^openat/ && index($0, f) { split($NF, a, " "); fd = $NF }
+		/^(read|pread64)\(/ { split($0, a, /[(,]/); if (a[2] == fd) n += $NF }
+		END { print n + 0 }' "$T/trace"
+}
+
+# settle: the store's last change a tick behind us, and an index of it
+settle() {
+	sleep 0.05 && { convctl recent >/dev/null 2>&1 || true; } && sleep 0.05
+}
+
+test_expect 'a reader writes the index: 0600, in a 0700 directory, one per store' '
+	convctl prompt >/dev/null &&
+	test "$(ls "$idx" | wc -l)" = 1 &&
+	test "$(stat -c %a "$idx" "$idx"/*)" = "700
+600" &&
+	convctl -s "$T/two.json" add hi >/dev/null &&
+	test "$(ls "$idx" | wc -l)" = 2
+'
+
+if command -v strace >/dev/null 2>&1; then
+	test_expect 'with the index, prompt, show ID and recent read a small part of the store' '
+		settle && size=$(stat -c %s "$s") &&
+		for r in prompt "show conv-1767236400000" "recent -n 2"; do
+			# shellcheck disable=SC2086
+			n=$(store_bytes_read $r) &&
+			# shellcheck disable=SC2086
+			all=$(CONVCTL_NO_INDEX=1 store_bytes_read $r) &&
+			echo "$r: $n of $size bytes (without: $all)" &&
+			test "$n" -gt 0 && test $((n * 10)) -lt "$size" &&
+			test "$all" -ge "$size" || exit 1
+		done
+	'
+else
+	test_n=$((test_n + 1))
+	echo "ok $test_n # SKIP the bytes a reader reads: no strace"
+fi
+
+test_expect 'the readers agree on a store another program laid out' 'settle && agree'
+
+# edit NAME COMMANDS: between two reads (the index trusted), the store is
+# changed by COMMANDS; then every reader agrees with and without it
+edit() {
+	test_expect "$1: every reader agrees with and without the index" '
+		settle && agree && '"$2"' && agree
+	'
+}
+
+# inplace FILE OLD NEW: a same-size edit in place, as an editor that writes
+# the file back does
+inplace() {
+	python3 -c 'import sys
+p, old, new = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+with open(p, "r+b") as f:
+    b = f.read()
+    assert len(old) == len(new) and old in b
+    f.seek(b.index(old)); f.write(new)
+' "$@"
+}
+
+edit 'a same-size edit in place (a message)' \
+    'inplace "$s" "message 0 of conversation 150" "MESSAGE 0 of conversation 150"'
+edit 'a same-size edit in place (an end time)' \
+    'inplace "$s" "2026-01-01T05:00:10.000Z" "2026-03-01T05:00:10.000Z"'
+edit 'an edit in place, its mtime put back (touch -d)' \
+    'old=$(stat -c %y "$s") &&
+    inplace "$s" "2026-01-01T09:00:00.000Z" "2026-01-01T09:00:00.001Z" &&
+    touch -d "$old" "$s" && test "$(stat -c %y "$s")" = "$old"'
+edit 'cp over it (same inode, other bytes)' 'cp "$T/other.json" "$s"'
+edit 'a second convctl writer' 'convctl add "from another writer" >/dev/null'
+edit 'a writer that keeps no index' \
+    'CONVCTL_NO_INDEX=1 convctl add --role assistant "unindexed" >/dev/null'
+edit 'an end and a prune by convctl' \
+    'convctl end >/dev/null && convctl prune --max 100 >/dev/null'
+edit 'a different file renamed into place' \
+    'cp "$T/other.json" "$T/new.json" && inplace "$T/new.json" "t7\"" "T7\"" && mv "$T/new.json" "$s"'
+edit 'truncated to half (invalid: the same error both ways)' \
+    'truncate -s $(($(stat -c %s "$s") / 2)) "$s"'
+edit 'truncated to nothing' 'truncate -s 0 "$s"'
+edit 'a store written anew' 'cp "$T/other.json" "$s" && convctl add "again" >/dev/null'
+edit 'a store dated in the future (its changes cannot be told from the index)' \
+    'touch -d "+1 hour" "$s"'
+edit 'a corrupt index (a byte changed)' \
+    'test -f "$ix" && printf "\377" | dd of="$ix" bs=1 seek=300 conv=notrunc 2>/dev/null'
+edit 'a truncated index' 'test -f "$ix" && truncate -s 100 "$ix"'
+edit 'an index of another store in its place' \
+    'convctl -s "$T/two.json" recent >/dev/null &&
+    for f in "$idx"/*; do cp "$f" "$T/i.$(stat -c %s "$f")"; done &&
+    small=$(ls -S "$T"/i.* | tail -n 1) && for f in "$idx"/*; do cp "$small" "$f"; done'
+edit "an index that is not the reader's (another owner)" \
+    'chown 65534 "$idx"/* && inplace "$s" "t9\"" "T9\""'
+
+test_expect 'writes through the index give the store byte for byte as without' '
+	cp "$T/other.json" "$T/a.json" && cp "$T/other.json" "$T/b.json" &&
+	sleep 0.05 && convctl -s "$T/a.json" recent >/dev/null && sleep 0.05 &&
+	for w in "add one" "add --role assistant two" "end" "add three" \
+	    "title conv-1767236400000 new-title" "prune --max 20"; do
+		# shellcheck disable=SC2086
+		convctl -s "$T/a.json" $w >/dev/null &&
+		# shellcheck disable=SC2086
+		CONVCTL_NO_INDEX=1 convctl -s "$T/b.json" $w >/dev/null &&
+		sleep 0.02 || exit 1
+	done &&
+	# message ids end in random digits
+	sed "s/\"m-[0-9]*-[0-9a-f]*\"/M/g" "$T/a.json" >"$T/a.norm" &&
+	sed "s/\"m-[0-9]*-[0-9a-f]*\"/M/g" "$T/b.json" >"$T/b.norm" &&
+	test_cmp "$T/b.norm" "$T/a.norm"
+'
+
+test_expect 'no place for an index (the cache cannot be made): still correct' '
+	rm -rf "$HOME/.cache" && : >"$HOME/.cache" && agree &&
+	convctl add "no cache" >/dev/null && agree && rm "$HOME/.cache"
+'
+
+# killed between the store's rename and the index's: a preloaded rename()
+# that kills the process when it would put an index in place
+if command -v "${CC:-cc}" >/dev/null 2>&1 && cat >"$T/killix.c" <<'EOC' &&
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int rename(const char *from, const char *to)
+{
+	if (strstr(to, "/convctl/index/") != NULL)
+		kill(getpid(), SIGKILL);
+	return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 0);
+}
+EOC
+    "${CC:-cc}" -shared -fPIC -D_GNU_SOURCE -include fcntl.h -o "$T/killix.so" "$T/killix.c" 2>/dev/null; then
+	test_expect 'SIGKILL between the store rename and the index write: the store is new, every reader right' '
+		cp "$T/other.json" "$s" && settle &&
+		for w in "add killed-after-rename" "end" "add --role assistant again"; do
+			# shellcheck disable=SC2086
+			LD_PRELOAD=$T/killix.so "$CONVCTL_BIN" $w >/dev/null 2>&1
+			test $? = 137 || { echo "$w: not killed"; exit 1; }
+		done &&
+		convctl show --format json | jq -e ".messages[-1].content == \"again\"" >/dev/null &&
+		agree && sleep 0.05 && agree
+	'
+	test_expect 'a reader killed writing the index: the next is right, the temporary goes' '
+		cp "$T/other.json" "$s" && sleep 0.05 &&
+		LD_PRELOAD=$T/killix.so "$CONVCTL_BIN" recent >/dev/null 2>&1
+		test $? = 137 && ls -A "$idx" | grep -q "^\." && agree &&
+		touch -d "-2 minutes" "$idx"/.* 2>/dev/null; cp "$T/other.json" "$s" &&
+		sleep 0.05 && convctl recent >/dev/null &&
+		! ls -A "$idx" | grep -q "^\."
+	'
+else
+	test_n=$((test_n + 2))
+	echo "ok $((test_n - 1)) # SKIP killed before the index write: no C compiler"
+	echo "ok $test_n # SKIP a reader killed writing the index: no C compiler"
+fi
+
+test_done
