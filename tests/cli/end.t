@@ -90,7 +90,7 @@ test_expect 'a conversation idle past the timeout ended with its last message' '
 # and written with the end: one rename, and the store and output exactly what
 # the two writes of before (the end, then the summaries) gave
 if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
-	test_expect 'end with the offline summarizer writes once what end then summarize wrote' '
+	test_file 'end with the offline summarizer writes once what end then summarize wrote' '
 		rm -f "$S" &&
 		CONVCTL_NOW=2026-02-05T08:00:00Z convctl add "an earlier question" >/dev/null &&
 		CONVCTL_NOW=2026-02-05T08:01:00Z convctl end --no-summary >/dev/null &&

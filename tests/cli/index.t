@@ -5,6 +5,7 @@
 # byte for byte those without it (CONVCTL_NO_INDEX=1). A writer killed
 # between the store's rename and the index's leaves a correct system.
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the index of a file store"
 
 export CONVCTL_NOW=2027-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
 s=$CONVCTL_STORE

@@ -5,6 +5,7 @@
 # without (CONVCTL_SEARCH_NO_PREFILTER=1); SEARCHPROP_STORES=N sets how many
 # stores (30, 12 queries each).
 . "$(dirname "$0")/../lib.sh"
+file_store_only "the prefilter reads a file store's bytes; on PostgreSQL search parses every conversation"
 
 S=$CONVCTL_STORE
 N=${SEARCHPROP_STORES:-30}
