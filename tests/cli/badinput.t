@@ -23,7 +23,7 @@ bad_stores() {
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
 [ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
-[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-6}
+[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-10}
 for c in $cats; do
 	stride=${BADINPUT_STRIDE:-1}
 	if [ -z "${BADINPUT_FULL:-}" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
