@@ -101,6 +101,9 @@ char *pg_uri_shown(const char *uri);
 struct conv *conv_new(void);
 void conv_free(struct conv *);
 void store_push(struct store *, struct conv *);
+/* qsort's order of struct conv pointers: stored order (pos), as a whole
+ * load keeps it */
+int conv_by_pos(const void *, const void *);
 /* the loaded conversation with this id, or NULL (no engine is asked) */
 struct conv *store_loaded(struct store *, const char *id);
 

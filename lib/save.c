@@ -212,15 +212,6 @@ piece_rec(struct store *st, struct pieces *o, const char *sep, size_t i)
 		    INDEX_CANONICAL | sep_flags(sep));
 }
 
-static int
-by_pos(const void *a, const void *b)
-{
-	const struct conv *x = *(struct conv *const *)a;
-	const struct conv *y = *(struct conv *const *)b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 /*
  * With an index, the conversations in stored order: each record of the old
  * file as loaded (and maybe changed), gone (removed) or as it is there, then
@@ -247,7 +238,7 @@ conversations_indexed(struct store *st, struct pieces *o, struct error *e)
 			at[st->conv[i]->pos] = st->conv[i];
 		else
 			fresh[k++] = st->conv[i];
-	qsort(fresh, k, sizeof(*fresh), by_pos);
+	qsort(fresh, k, sizeof(*fresh), conv_by_pos);
 	for (i = 0; i < ix->n; i++)
 		if (at[i] != NULL)
 			piece_conv(st, o, nout++ ? SEP_NEXT : SEP_FIRST, at[i]);

@@ -430,16 +430,6 @@ load_ended(struct store *st, size_t limit, struct error *e)
 	return rc;
 }
 
-/* stored order, as a whole load keeps it */
-static int
-by_pos(const void *a, const void *b)
-{
-	const struct conv *x = *(struct conv *const *)a;
-	const struct conv *y = *(struct conv *const *)b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 /* only with an index: a whole load has everything at open */
 static int
 file_load(struct store *st, const struct store_query *q, struct error *e)
@@ -466,7 +456,7 @@ file_load(struct store *st, const struct store_query *q, struct error *e)
 		for (i = 0; i < ix->n && rc == 0; i++)
 			rc = file_load_rec(st, i, e);
 		if (rc == 0 && st->n > 1)
-			qsort(st->conv, st->n, sizeof(*st->conv), by_pos);
+			qsort(st->conv, st->n, sizeof(*st->conv), conv_by_pos);
 		break;
 	}
 	if (rc == 0)

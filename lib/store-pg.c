@@ -534,16 +534,6 @@ meta_conv(PGresult *r, int i)
 	return c;
 }
 
-/* stored order, as the file keeps it */
-static int
-by_pos(const void *a, const void *b)
-{
-	const struct conv *x = *(struct conv *const *)a;
-	const struct conv *y = *(struct conv *const *)b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 static int
 pg_load(struct store *st, const struct store_query *q, struct error *e)
 {
@@ -601,7 +591,7 @@ pg_load(struct store *st, const struct store_query *q, struct error *e)
 	}
 	pq.clear(r);
 	if (q->what == LOAD_ALL && st->n > 1)
-		qsort(st->conv, st->n, sizeof(*st->conv), by_pos);
+		qsort(st->conv, st->n, sizeof(*st->conv), conv_by_pos);
 	rc = 0;
 out:
 	buf_free(&sql);

@@ -158,6 +158,15 @@ conv_free(struct conv *c)
 	free(c);
 }
 
+int
+conv_by_pos(const void *a, const void *b)
+{
+	const struct conv *x = *(struct conv *const *)a;
+	const struct conv *y = *(struct conv *const *)b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 void
 store_push(struct store *st, struct conv *c)
 {
