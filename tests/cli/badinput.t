@@ -23,7 +23,7 @@ bad_stores() {
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
 [ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
-[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-10}
+[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-20}
 for c in $cats; do
 	stride=${BADINPUT_STRIDE:-1}
 	if [ -z "${BADINPUT_FULL:-}" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
@@ -39,10 +39,10 @@ done
 # bad migrate sources (badinput.py sources): every fixture format truncated
 # at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
 # type at every field, deep nesting; one input in SOURCES_STRIDE is tried:
-# 3 with BADINPUT_FULL=1, 6 without, 12 under a wrapper
+# 3 with BADINPUT_FULL=1, 6 without, 24 under a wrapper
 sources_stride=6
 [ -n "${BADINPUT_FULL:-}" ] && sources_stride=3
-[ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=12
+[ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=24
 test_file 'bad migrate sources: refused naming the file and place, store unchanged' '
 	bad_stores sources ${SOURCES_STRIDE:-$sources_stride}
 '
