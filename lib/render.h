@@ -1,0 +1,76 @@
+/*
+ * render.h - conversations as text for stdout (render.c) and searched
+ * (search.c). They read the store; they never write it.
+ */
+#ifndef CONVCTL_RENDER_H
+#define CONVCTL_RENDER_H
+
+#include "store.h"
+
+/* render.c: text for stdout, appended to out (it may hold NUL bytes) */
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
+extern const struct name_table render_formats[];	/* "text", ... */
+int render_conv(struct buf *out, struct conv *, enum format, struct error *);
+void render_recent(struct buf *out, struct conv **, size_t n, int json);
+/* one id a line, or a JSON array of them */
+void render_ids(struct buf *out, char *const *ids, size_t n, int json);
+/*
+ * The system messages that open a conversation are always in a prompt; the
+ * limits choose among the rest. max_tokens counts the opening ones too, and
+ * when not even the newest message fits whole it is cut from its start
+ * behind a "[... N characters cut ...]" line (cut says how many); -1 when
+ * the opening ones alone, or with that line, do not fit.
+ */
+struct prompt_request {
+	enum format format;
+	long last;			/* newest N non-system messages; <0: all */
+	long max_tokens;		/* <0: no limit */
+	size_t cut;			/* out: code points cut, 0: none */
+};
+/* the estimate --max-tokens uses: a token for every 4 code points, rounded
+ * up, of each message as the text format writes it */
+size_t tokens_estimate(const char *s, size_t len);
+/* c NULL (nothing active): nothing, or [] for FMT_OPENAI */
+int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
+    struct error *);
+
+/* search.c: lines of messages that match a query, in every conversation */
+struct search;
+/* a plain query (regex 0) or a POSIX extended regular expression; case is
+ * ignored unless match_case */
+int search_compile(struct search **, const char *query, int regex,
+    int match_case, struct error *);
+void search_free(struct search *);
+struct search_request {
+	int role;			/* an enum conv_role; <0: any */
+	int64_t since, until;		/* since <= time < until; <0: open */
+	long max;			/* the newest max hits; <0: all */
+	const char *tag;		/* only conversations tagged so; NULL: any */
+	const char *tool;		/* only messages whose toolsUsed names it */
+};
+struct search_match {
+	size_t start, end;		/* bytes into the line */
+};
+struct search_hit {
+	const char *conv_id, *msg_id;	/* valid while the store is open */
+	int64_t time;
+	enum conv_role role;
+	const char *line;		/* into the message; not NUL-terminated */
+	size_t len, lineno;		/* lineno counts from 1 */
+	struct search_match *match;	/* every match in the line, nmatch >= 1 */
+	size_t nmatch, seq;
+};
+struct search_result {
+	struct search_hit *hits;	/* oldest first */
+	size_t n, cap;
+};
+int search_run(struct store *, const struct search *,
+    const struct search_request *, struct search_result *, struct error *);
+void search_result_free(struct search_result *);
+/* ID TIME ROLE LINE, tab-separated, the matches in bold red when colour;
+ * or a JSON array of {id, messageId, timestamp, role, lineNumber, line,
+ * match, matches: [[start, end]…]} (byte offsets into line) */
+void search_render(struct buf *, const struct search_result *, int json,
+    int colour);
+
+#endif
