@@ -93,7 +93,7 @@ enum {
 	LOADED_ACTIVE = 2,
 };
 
-/* store-pg.c: the URI with any password as *** */
+/* pg-session.c: the URI with any password as *** */
 char *pg_uri_shown(const char *uri);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which

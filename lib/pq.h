@@ -1,7 +1,7 @@
 /*
  * pq.h - libpq, opened with dlopen the first time a PostgreSQL store is
  * used, so the binary does not link it and the file store never loads it.
- * Only store-pg.c includes this.
+ * Only the PostgreSQL engine (pg-session.h) includes this.
  */
 #ifndef CONVCTL_PQ_H
 #define CONVCTL_PQ_H

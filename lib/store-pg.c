@@ -1,6 +1,7 @@
 /*
  * store-pg.c - the PostgreSQL engine: the store in a database that many
- * hosts share, reached through libpq (pq.c) with a postgresql:// URI.
+ * hosts share, reached through libpq (pq.c) with a postgresql:// URI; the
+ * connection and the transaction are pg-session.c's.
  *
  * A command is one transaction: a writer begins it holding a transaction
  * advisory lock on its schema, so writers on any host run one after another
@@ -18,21 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "pq.h"
+#include "pg-session.h"
 #include "scan.h"
 
 #define PG_SCHEMA_VERSION 1		/* the newest schema this engine knows */
-#define PG_DEFAULT_SCHEMA "convctl"
-
-struct pg_state {
-	PGconn *conn;
-	char *schema;		/* its name, as given */
-	char *ident;		/* quoted for SQL: "convctl" */
-	int exists;		/* the schema's tables are there */
-	double wait;		/* for the writers' lock, seconds */
-	int committed;		/* the next statement begins a transaction */
-};
 
 /* what a conversation was in the database, to write only what changed
  * (whoever changed it, however): the SHA-256 of its row's doc and of each
@@ -87,288 +77,6 @@ static const char schema_sql[] =
 	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
 	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
 
-static void
-quiet(void *arg, const char *message)
-{
-	(void)arg, (void)message;	/* notices are not the user's business */
-}
-
-/* the URI with any password, user:PASSWORD@ or password=, as *** */
-char *
-pg_uri_shown(const char *uri)
-{
-	const char *q = strchr(uri, '?'), *p, *end, *at, *colon, *slash;
-	struct buf sh = { 0 };
-	size_t n;
-
-	p = strstr(uri, "://");
-	p = p != NULL ? p + 3 : uri;
-	slash = strpbrk(p, "/?");
-	n = slash != NULL ? (size_t)(slash - p) : strlen(p);
-	at = memchr(p, '@', n);
-	colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (colon != NULL) {
-		buf_add(&sh, uri, (size_t)(colon + 1 - uri));
-		buf_adds(&sh, "***");
-		buf_add(&sh, at, q != NULL ? (size_t)(q - at) : strlen(at));
-	} else
-		buf_add(&sh, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
-	for (p = q; p != NULL && *p != '\0'; p = end) {
-		p++;
-		end = strchr(p, '&');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		buf_addc(&sh, p == q + 1 ? '?' : '&');
-		if (n >= 9 && strncmp(p, "password=", 9) == 0)
-			buf_adds(&sh, "password=***");
-		else
-			buf_add(&sh, p, n);
-	}
-	return buf_detach(&sh);
-}
-
-/*
- * The URI without convctl's own parameter, schema=NAME, which names the
- * schema (default convctl) so that stores can share a database; libpq gets
- * the rest as it was.
- */
-static int
-split_uri(struct store *st, const char *uri, char **conninfo, char **schema,
-    struct error *e)
-{
-	const char *q = strchr(uri, '?'), *p, *end;
-	struct buf ci = { 0 };
-	size_t n;
-
-	*schema = NULL;
-	buf_add(&ci, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
-	for (p = q; p != NULL && *p != '\0'; p = end) {
-		p++;
-		end = strchr(p, '&');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
-			free(*schema);
-			*schema = xmalloc(n - 6);
-			memcpy(*schema, p + 7, n - 7);
-			(*schema)[n - 7] = '\0';
-			continue;
-		}
-		buf_addc(&ci, strchr(ci.data, '?') != NULL ? '&' : '?');
-		buf_add(&ci, p, n);
-	}
-	*conninfo = buf_detach(&ci);
-	if (*schema == NULL)
-		*schema = xstrdup(PG_DEFAULT_SCHEMA);
-	/* a plain SQL name: nothing to escape, nothing to misread */
-	n = strspn(*schema, "abcdefghijklmnopqrstuvwxyz0123456789_");
-	if (**schema == '\0' || n != strlen(*schema) || n > 63 ||
-	    (**schema >= '0' && **schema <= '9'))
-		return error_set(e, "store '%s': schema '%s' is not a name of "
-		    "lower-case letters, digits and _ (at most 63, not starting "
-		    "with a digit)", st->path, *schema);
-	return 0;
-}
-
-/* the first line of libpq's message, without its "ERROR:  " */
-static void
-first_line(struct buf *b, const char *msg)
-{
-	size_t n;
-
-	if (msg == NULL || *msg == '\0')
-		msg = "no message";
-	if (strncmp(msg, "ERROR:  ", 8) == 0 || strncmp(msg, "FATAL:  ", 8) == 0)
-		msg += 8;
-	n = strcspn(msg, "\n");
-	buf_add(b, msg, n);
-}
-
-/*
- * What went wrong, as one line naming the store; a connection that broke,
- * a server going down or a transaction the server gave up are ERROR_TEMPORARY:
- * nothing was written, and the same command may succeed again.
- */
-static int
-pg_error(struct store *st, PGresult *r, const char *what, struct error *e)
-{
-	struct pg_state *ps = st->be;
-	const char *state = r != NULL ?
-	    pq.result_error_field(r, PG_DIAG_SQLSTATE) : NULL;
-	struct buf b = { 0 };
-	int temporary;
-
-	temporary = pq.status(ps->conn) != CONNECTION_OK || (state != NULL &&
-	    (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0 ||
-	    strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0));
-	if (state != NULL && strcmp(state, "55P03") == 0)
-		error_set(e, "store '%s' is locked by another convctl; gave up "
-		    "after the wait (see --wait)", st->path);
-	else {
-		first_line(&b, r != NULL && pq.status(ps->conn) == CONNECTION_OK ?
-		    pq.result_error_message(r) : pq.error_message(ps->conn));
-		error_set(e, "store '%s': %s: %s%s", st->path, what, b.data,
-		    temporary ? " (nothing was written; try again)" : "");
-	}
-	if (temporary)
-		e->kind = ERROR_TEMPORARY;
-	buf_free(&b);
-	if (r != NULL)
-		pq.clear(r);
-	return -1;
-}
-
-/* sql with each @ replaced by the schema's quoted name */
-static char *
-sql_for(struct store *st, const char *sql)
-{
-	struct pg_state *ps = st->be;
-	struct buf b = { 0 };
-	const char *p;
-
-	for (p = sql; *p != '\0'; p++)
-		if (*p == '@')
-			buf_adds(&b, ps->ident);
-		else
-			buf_addc(&b, *p);
-	return buf_detach(&b);
-}
-
-static int begin(struct store *, struct error *);
-
-/* runs sql (@: the schema) with n text parameters; the result, or NULL */
-static PGresult *
-run(struct store *st, const char *what, const char *sql, int n,
-    const char *const *params, struct error *e)
-{
-	struct pg_state *ps = st->be;
-	char *text;
-	PGresult *r;
-	ExecStatusType s;
-
-	if (ps->committed) {	/* what comes after a commit is one of its own */
-		ps->committed = 0;
-		if (begin(st, e) < 0)
-			return NULL;
-	}
-	text = sql_for(st, sql);
-
-	r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn, text, n,
-	    NULL, params, NULL, NULL, 0);
-	free(text);
-	s = r != NULL ? pq.result_status(r) : PGRES_FATAL_ERROR;
-	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
-		pg_error(st, r, what, e);
-		return NULL;
-	}
-	return r;
-}
-
-/* runs sql for its effect alone */
-static int
-run_only(struct store *st, const char *what, const char *sql, int n,
-    const char *const *params, struct error *e)
-{
-	PGresult *r = run(st, what, sql, n, params, e);
-
-	if (r == NULL)
-		return -1;
-	pq.clear(r);
-	return 0;
-}
-
-static int
-connect_to(struct store *st, const char *conninfo, struct error *e)
-{
-	struct pg_state *ps = st->be;
-	struct buf b = { 0 };
-	const char *msg;
-
-	ps->conn = pq.connectdb(conninfo);
-	if (ps->conn != NULL && pq.status(ps->conn) == CONNECTION_OK) {
-		pq.set_notice_processor(ps->conn, quiet, NULL);
-		return 0;
-	}
-	msg = ps->conn != NULL ? pq.error_message(ps->conn) : NULL;
-	first_line(&b, msg);
-	error_set(e, "cannot connect to store '%s': %s", st->path, b.data);
-	buf_free(&b);
-	/*
-	 * No server, or one starting, stopping or full, may answer the next
-	 * try; one that refused the password, the role or the database will
-	 * not. libpq gives no SQLSTATE here, only its text.
-	 */
-	if (msg == NULL || strstr(msg, "FATAL:") == NULL ||
-	    strstr(msg, "starting up") != NULL ||
-	    strstr(msg, "not yet accepting") != NULL ||
-	    strstr(msg, "recovery mode") != NULL ||
-	    strstr(msg, "shutting down") != NULL ||
-	    strstr(msg, "too many") != NULL)
-		e->kind = ERROR_TEMPORARY;
-	return -1;
-}
-
-/* the writers' lock: waits up to wait seconds for the one before to finish */
-static int
-lock_schema(struct store *st, double wait, struct error *e)
-{
-	struct pg_state *ps = st->be;
-	struct buf key = { 0 }, timeout = { 0 };
-	const char *param[1];
-	PGresult *r;
-	int got;
-
-	buf_addf(&key, "convctl:%s", ps->schema);
-	param[0] = key.data;
-	if (wait > 0) {
-		buf_addf(&timeout, "SET LOCAL lock_timeout = %ld",
-		    (long)(wait * 1000) + 1);
-		if (run_only(st, "cannot set the lock wait", timeout.data, 0,
-		    NULL, e) < 0 ||
-		    (r = run(st, "cannot lock the store",
-		    "SELECT pg_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		pq.clear(r);
-	} else {
-		if ((r = run(st, "cannot lock the store",
-		    "SELECT pg_try_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		got = *pq.getvalue(r, 0, 0) == 't';
-		pq.clear(r);
-		if (!got) {
-			error_set(e, "store '%s' is locked by another convctl; "
-			    "gave up after 0 seconds (see --wait)", st->path);
-			goto fail;
-		}
-	}
-	buf_free(&key);
-	buf_free(&timeout);
-	return 0;
-fail:
-	buf_free(&key);
-	buf_free(&timeout);
-	return -1;
-}
-
-/* a writer's transaction holds the lock from its start */
-static int
-begin(struct store *st, struct error *e)
-{
-	struct pg_state *ps = st->be;
-
-	/* a command's few small queries: compiling them (JIT, which a table's
-	 * stale statistics can trigger) costs hundreds of times their run */
-	if (st->mode != STORE_WRITE)
-		return run_only(st, "cannot begin a transaction", "BEGIN "
-		    "ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = "
-		    "off", 0, NULL, e);
-	if (run_only(st, "cannot begin a transaction", "BEGIN; SET LOCAL "
-	    "client_min_messages = warning; SET LOCAL jit = off", 0, NULL,
-	    e) < 0)
-		return -1;
-	return lock_schema(st, ps->wait, e);
-}
-
 /* the schema's version and the store's top-level fields */
 static int
 read_root(struct store *st, struct error *e)
@@ -377,7 +85,7 @@ read_root(struct store *st, struct error *e)
 	long version;
 	int rc = -1;
 
-	if ((r = run(st, "cannot read the store", "SELECT (SELECT value FROM "
+	if ((r = pg_run(st, "cannot read the store", "SELECT (SELECT value FROM "
 	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
 	    NULL, e)) == NULL)
 		return -1;
@@ -407,48 +115,30 @@ static int
 pg_open(struct store *st, const char *uri, double wait, struct error *e)
 {
 	struct pg_state *ps;
-	char *conninfo = NULL;
 	PGresult *r;
-	int rc = -1;
+	int rc;
 
-	if (pq_load(e) < 0)
-		return -1;
-	ps = xmalloc(sizeof(*ps));
-	memset(ps, 0, sizeof(*ps));
-	st->be = ps;
 	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
-	if (split_uri(st, uri, &conninfo, &ps->schema, e) < 0) {
-		rc = -2;
-		goto out;
-	}
-	if (connect_to(st, conninfo, e) < 0)
-		goto out;
-	ps->ident = pq.escape_identifier(ps->conn, ps->schema,
-	    strlen(ps->schema));
-	ps->wait = wait;
-	if (begin(st, e) < 0)
-		goto out;
-	if ((r = run(st, "cannot read the store",
+	if ((rc = pg_session_open(st, uri, wait, e)) < 0)
+		return rc;
+	ps = st->be;
+	if ((r = pg_run(st, "cannot read the store",
 	    "SELECT to_regclass('@.root') IS NOT NULL", 0, NULL, e)) == NULL)
-		goto out;
+		return -1;
 	ps->exists = *pq.getvalue(r, 0, 0) == 't';
 	pq.clear(r);
 	if (!ps->exists && st->mode == STORE_WRITE) {
 		/* made on first use, under the lock: one writer makes it */
-		if (run_only(st, "cannot create the store's tables", schema_sql,
-		    0, NULL, e) < 0)
-			goto out;
+		if (pg_run_only(st, "cannot create the store's tables",
+		    schema_sql, 0, NULL, e) < 0)
+			return -1;
 		ps->exists = 1;
 	}
 	if (!ps->exists) {	/* read before any write: an empty store */
 		st->root = json_object();
-		rc = 0;
-		goto out;
+		return 0;
 	}
-	rc = read_root(st, e);
-out:
-	free(conninfo);
-	return rc;
+	return read_root(st, e);
 }
 
 /* c without its messages, which have rows of their own: its row's doc */
@@ -571,7 +261,7 @@ pg_load(struct store *st, const struct store_query *q, struct error *e)
 		buf_adds(&sql, "ORDER BY c.pos");
 		break;
 	}
-	if ((r = run(st, "cannot read conversations", sql.data, n, param,
+	if ((r = pg_run(st, "cannot read conversations", sql.data, n, param,
 	    e)) == NULL)
 		goto out;
 	for (i = 0; i < pq.ntuples(r); i++) {
@@ -606,7 +296,7 @@ pg_load_body(struct store *st, struct conv *c, struct error *e)
 	PGresult *r;
 	int rc;
 
-	if ((r = run(st, "cannot read a conversation", "SELECT " FULL_COLUMNS
+	if ((r = pg_run(st, "cannot read a conversation", "SELECT " FULL_COLUMNS
 	    " FROM @.conversations c WHERE c.id = $1", 1, param, e)) == NULL)
 		return -1;
 	if (pq.ntuples(r) != 1) {
@@ -760,7 +450,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		p[8] = col[1].data;
 		p[9] = col[2].data;
 		p[10] = col[3].data;
-		if ((r = run(st, "cannot store a conversation", "WITH c AS ("
+		if ((r = pg_run(st, "cannot store a conversation", "WITH c AS ("
 		    "INSERT INTO @.conversations (id, started_at, ended_at, "
 		    "title, summary, message_count, doc) VALUES ($1, $2, $3, $4, "
 		    "$5, $6, $7) RETURNING pos), m AS (INSERT INTO @.messages "
@@ -774,14 +464,14 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		pq.clear(r);
 		k = c->nmsg;	/* all stored */
 	} else {
-		if (run_only(st, "cannot store a conversation", "UPDATE "
+		if (pg_run_only(st, "cannot store a conversation", "UPDATE "
 		    "@.conversations SET started_at = $2, ended_at = $3, "
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
 		    "WHERE id = $1", 7, p, e) < 0)
 			goto out;
 		buf_addf(&from, "%zu", k);
 		p[1] = from.data;
-		if (k < pc->nmsg && run_only(st, "cannot store messages",
+		if (k < pc->nmsg && pg_run_only(st, "cannot store messages",
 		    "DELETE FROM @.messages WHERE conversation = $1 AND "
 		    "seq >= $2", 2, p, e) < 0)
 			goto out;
@@ -796,7 +486,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		p[3] = col[1].data;
 		p[4] = col[2].data;
 		p[5] = col[3].data;
-		if (run_only(st, "cannot store messages", "INSERT INTO "
+		if (pg_run_only(st, "cannot store messages", "INSERT INTO "
 		    "@.messages (conversation, seq, id, role, at, doc) "
 		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
 		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
@@ -827,7 +517,7 @@ flush(struct store *st, struct error *e)
 
 	for (i = 0; i < st->nremoved; i++) {
 		p[0] = st->removed[i];
-		if (run_only(st, "cannot remove a conversation", "DELETE FROM "
+		if (pg_run_only(st, "cannot remove a conversation", "DELETE FROM "
 		    "@.conversations WHERE id = $1", 1, p, e) < 0)
 			goto out;
 	}
@@ -851,7 +541,7 @@ flush(struct store *st, struct error *e)
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);
 		p[0] = doc.data;
-		if (run_only(st, "cannot store the store's fields", "UPDATE "
+		if (pg_run_only(st, "cannot store the store's fields", "UPDATE "
 		    "@.root SET doc = $1", 1, p, e) < 0)
 			goto out;
 		st->root_dirty = 0;
@@ -873,7 +563,7 @@ pg_count_ended(struct store *st, size_t *n, struct error *e)
 		return 0;
 	if (st->mode == STORE_WRITE && flush(st, e) < 0)
 		return -1;
-	if ((r = run(st, "cannot count conversations", "SELECT count(*) FROM "
+	if ((r = pg_run(st, "cannot count conversations", "SELECT count(*) FROM "
 	    "@.conversations WHERE ended_at IS NOT NULL", 0, NULL, e)) == NULL)
 		return -1;
 	*n = (size_t)strtoull(pq.getvalue(r, 0, 0), NULL, 10);
@@ -886,34 +576,7 @@ pg_commit(struct store *st, struct error *e)
 {
 	if (flush(st, e) < 0)
 		return -1;
-	if (run_only(st, "cannot commit", "COMMIT", 0, NULL, e) < 0) {
-		/* the server may or may not have committed before it went */
-		if (e->kind == ERROR_TEMPORARY)
-			error_set(e, "store '%s': the connection was lost while "
-			    "committing; the change may or may not be stored",
-			    st->path), e->kind = ERROR_TEMPORARY;
-		return -1;
-	}
-	((struct pg_state *)st->be)->committed = 1;
-	return 0;
-}
-
-/* an open transaction ends with the connection: the server rolls it back */
-static void
-pg_close(struct store *st)
-{
-	struct pg_state *ps = st->be;
-
-	if (ps == NULL)
-		return;
-	if (ps->conn != NULL) {
-		if (ps->ident != NULL)
-			pq.freemem(ps->ident);
-		pq.finish(ps->conn);
-	}
-	free(ps->schema);
-	free(ps);
-	st->be = NULL;
+	return pg_session_commit(st, e);
 }
 
 const struct store_engine store_pg_engine = {
@@ -923,5 +586,5 @@ const struct store_engine store_pg_engine = {
 	.load_body = pg_load_body,
 	.count_ended = pg_count_ended,
 	.commit = pg_commit,
-	.close = pg_close,
+	.close = pg_session_close,
 };
