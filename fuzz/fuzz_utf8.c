@@ -10,24 +10,9 @@
 #include <string.h>
 
 #include "../lib/internal.h"
-#include "../lib/utf8.h"
+#include "../tests/unit/utf8-walk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-static long
-walk(const unsigned char *s, size_t len)
-{
-	size_t i = 0, n;
-
-	while (i < len) {
-		if (s[i] < 0x80)
-			n = 1;
-		else if ((n = utf8_seq(s + i, s + len)) == 0)
-			return (long)i;
-		i += n;
-	}
-	return -1;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,7 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct buf b = { 0 };
 	char *want;
 
-	if (bad != walk(data, size) || (bad < 0) != (v != NULL))
+	if (bad != utf8_walk(data, size) || (bad < 0) != (v != NULL))
 		abort();
 	if (v != NULL) {
 		json_dump_buf(&b, v);

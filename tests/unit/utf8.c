@@ -8,27 +8,10 @@
 #include <stdlib.h>
 
 #include "convctl.h"
-#include "utf8.h"
 #include "tap.h"
+#include "utf8-walk.h"
 
 #define AT(s, want, name) is_int(utf8_invalid_at((s), sizeof(s) - 1), (want), (name))
-
-/* the rule, one character at a time */
-static long
-reference(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, n;
-
-	while (i < len) {
-		if (s[i] < 0x80)
-			n = 1;
-		else if ((n = utf8_seq(s + i, s + len)) == 0)
-			return (long)i;
-		i += n;
-	}
-	return -1;
-}
 
 /* bytes at the edges of the rule's ranges */
 static const unsigned char edge[] = { 0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90,
@@ -41,7 +24,7 @@ static const unsigned char edge[] = { 0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90,
 static int
 agrees(const char *s, size_t len, int *said)
 {
-	long got = utf8_invalid_at(s, len), want = reference(s, len);
+	long got = utf8_invalid_at(s, len), want = utf8_walk(s, len);
 	size_t i;
 
 	if (got == want)
