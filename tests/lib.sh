@@ -89,37 +89,44 @@ pg_schema() {
 	echo "$1" | sed -n 's/.*[?&]schema=\([^&]*\).*/\1/p'
 }
 
+# store_json, store_rm, store_exists, store_seed [STORE]: STORE (default
+# $CONVCTL_STORE) printed as JSON, removed, tested, or filled from stdin, on
+# either engine
 store_json() {
-	if is_pg "${1:-$CONVCTL_STORE}"; then
-		"$CONVCTL_BIN" copy "${1:-$CONVCTL_STORE}" -
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_pg "$1"; then
+		"$CONVCTL_BIN" copy "$1" -
 	else
-		cat "${1:-$CONVCTL_STORE}"
+		cat "$1"
 	fi
 }
 
 store_rm() {
-	if is_pg "${1:-$CONVCTL_STORE}"; then
-		psql_as "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \"$(pg_schema "${1:-$CONVCTL_STORE}")\" CASCADE"
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_pg "$1"; then
+		psql_as "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \"$(pg_schema "$1")\" CASCADE"
 	else
-		rm -f "${1:-$CONVCTL_STORE}"
+		rm -f "$1"
 	fi
 }
 
 store_exists() {
-	if is_pg "${1:-$CONVCTL_STORE}"; then
-		test "$(psql_as "SELECT to_regclass('\"$(pg_schema "${1:-$CONVCTL_STORE}")\".root') IS NOT NULL")" = t
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_pg "$1"; then
+		test "$(psql_as "SELECT to_regclass('\"$(pg_schema "$1")\".root') IS NOT NULL")" = t
 	else
-		test -e "${1:-$CONVCTL_STORE}"
+		test -e "$1"
 	fi
 }
 
 store_seed() {
-	if is_pg "${1:-$CONVCTL_STORE}"; then
-		cat >"$T/.seed.json" && store_rm "${1:-$CONVCTL_STORE}" &&
-		    "$CONVCTL_BIN" copy "$T/.seed.json" "${1:-$CONVCTL_STORE}" 2>"$T/.seed.err" ||
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_pg "$1"; then
+		cat >"$T/.seed.json" && store_rm "$1" &&
+		    "$CONVCTL_BIN" copy "$T/.seed.json" "$1" 2>"$T/.seed.err" ||
 		    { cat "$T/.seed.err"; return 1; }
 	else
-		cat >"${1:-$CONVCTL_STORE}"
+		cat >"$1"
 	fi
 }
 
