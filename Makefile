@@ -103,18 +103,28 @@ DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
 $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
-# the slowest files start first, so the others fill the second processor
-SLOW_TESTS = tests/cli/pg.t tests/cli/badinput.t tests/cli/crash.t \
-	tests/cli/concurrency.t tests/cli/summarize.t tests/cli/security.t \
-	tests/cli/deb.t
 # the CLI suite runs on each engine of CHECK_ENGINES: on pg, every file but
-# those about file stores only, on one cluster tests/with-pg starts for all
+# those about file stores only, as pg:FILE, on one cluster tests/with-pg
+# starts for all; TESTS="add end" runs only tests/cli/add.t and end.t (and no
+# unit test), on each engine
 CHECK_ENGINES ?= file pg
-ENGINE_TESTS = $(shell grep -L '^file_store_only ' tests/cli/*.t)
-CHECK_TESTS = $(if $(filter file,$(CHECK_ENGINES)),$(wildcard $(SLOW_TESTS)) \
-	$(UNIT_BIN) $(filter-out $(SLOW_TESTS),$(wildcard tests/cli/*.t))) \
-	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(ENGINE_TESTS)))
+CHECK_CLI = $(if $(TESTS),$(wildcard $(TESTS:%=tests/cli/%.t)),$(wildcard tests/cli/*.t))
+CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_CLI)) \
+	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(shell \
+	    grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | grep -v '^/dev/null$$')))
+# the slowest files, on either engine, start first, longest first, so that
+# the short ones fill the processors at the end
+SLOW_TESTS = tests/cli/badinput.t pg:tests/cli/roundtrip.t \
+	pg:tests/cli/concurrency.t tests/cli/pg.t tests/cli/deb.t \
+	pg:tests/cli/badinput.t pg:tests/cli/security.t tests/cli/roundtrip.t \
+	tests/cli/index.t pg:tests/cli/summarize.t tests/cli/summarize.t \
+	tests/cli/paths.t pg:tests/cli/add.t pg:tests/cli/run.t \
+	tests/cli/concurrency.t tests/cli/crash.t
+CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
+	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check: convctl $(UNIT_BIN) $(REPLAY_BIN)
+	$(if $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t)),$(error \
+	    TESTS: no such file: $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t))))
 	@scripts/install-deps
 	@$(if $(filter pg,$(CHECK_ENGINES)),tests/with-pg) scripts/run-tests \
 	    $(CHECK_TESTS)

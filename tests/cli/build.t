@@ -56,6 +56,15 @@ test_expect 'touching lib/base.h, which lib/convctl.h includes, recompiles every
 	grep -qx tests/unit/time.o got && grep -qx build/replay/fuzz_store.o got
 '
 
+test_expect 'make check TESTS="add end" runs those two files on both engines, nothing else' '
+	make -s -n -C "$top" check TESTS="add end" >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >got &&
+	printf "%s\n" pg:tests/cli/add.t pg:tests/cli/end.t tests/cli/add.t \
+	    tests/cli/end.t >want && test_cmp want got &&
+	! make -s -n -C "$top" check TESTS="add nosuch" >out 2>&1 &&
+	grep -q "TESTS: no such file: tests/cli/nosuch.t" out
+'
+
 test_expect 'a lost .d file recompiles its object' '
 	mv "$tree/lib/render.d" render.d &&
 	compiled >got &&
