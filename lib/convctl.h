@@ -430,6 +430,8 @@ int store_text(struct store *, struct buf *, struct error *);
 struct exchange {
 	struct add_request prompt;	/* the user's; at: when it was given */
 	struct add_request reply;	/* the answer; text NULL: none */
+	struct spool *spool;		/* not NULL: the answer is its text
+					 * (reply.text is not looked at) */
 	/* exchange_plan's */
 	char *active;			/* active when the prompt was given */
 	char *joins;			/* what the prompt joins; NULL: a new one */
@@ -535,15 +537,18 @@ int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
  * sent to convctl by kill(2) are passed on to it (the terminal's reach it
  * directly; one ignored at the start stays ignored, for it too), and a
  * second SIGINT stops the wait */
+struct spool;
 struct run_request {
 	char *const *argv;		/* argv[0] is looked for in PATH */
 	const char *input;		/* the command's standard input, then EOF */
 	size_t input_len;
 	size_t keep_max;		/* output past this many bytes is not kept */
 	int out_fd;			/* where the output goes as it arrives */
+	/* the output is kept there, and dropped (spool_drop) once it cannot
+	 * be recorded: too long, or not UTF-8; NULL: not kept */
+	struct spool *spool;
 };
 struct run_result {
-	struct buf output;		/* what the command wrote, unless overflow */
 	long not_utf8;			/* output's first byte that is not
 					 * UTF-8 (utf8_invalid_at), or -1 */
 	size_t out_bytes;		/* how much it wrote */
@@ -558,7 +563,31 @@ struct run_result {
 /* -1: the command could not be started (e says why; errno is kept) */
 int run_command(const struct run_request *, struct run_result *,
     struct error *);
-void run_result_free(struct run_result *);
+
+/*
+ * store-spool.c: a long text (convctl run's answer) kept JSON-escaped, as the
+ * store's file holds it, in an unnamed temporary file as it arrives, never
+ * whole in memory; the store writes the message from there (exchange.spool).
+ */
+struct spool {
+	int fd;				/* -1: dropped */
+	struct buf esc;			/* escaped, not yet written */
+	size_t esc_len;			/* escaped bytes in all */
+	size_t len;			/* bytes of text taken */
+	size_t run, keep, keep_prev;	/* see track_tail() */
+	int run_last;
+	int err;			/* a write failed: its errno */
+};
+/* an unnamed file beside the store when its engine has a directory (then the
+ * filesystem copies the answer into the store), else in $TMPDIR; nothing of
+ * it outlives the process */
+int store_spool_open(struct store *, struct spool *, struct error *);
+void spool_add(struct spool *, const char *s, size_t n);
+/* all of it written to the file: -1 with errno when a write failed */
+int spool_end(struct spool *);
+/* the text's length as chomp() leaves it */
+size_t spool_chomped(const struct spool *);
+void spool_drop(struct spool *);
 
 /* search.c: lines of messages that match a query, in every conversation */
 struct search;

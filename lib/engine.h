@@ -68,6 +68,9 @@ struct store_engine {
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */
+	/* a directory on the store's filesystem for store_spool_open(),
+	 * malloc'd; NULL (or no such op): the store has none */
+	char *(*spool_dir)(struct store *);
 };
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;
@@ -87,6 +90,19 @@ struct store {
 	size_t nremoved;
 	int64_t next_pos;	/* for conversations store_append() adds */
 	unsigned loaded;	/* LOADED_* */
+	/*
+	 * A message whose content is still in a spool (convctl run's answer):
+	 * value, in conv, holds a stand-in; the text is the len JSON-escaped
+	 * bytes at the start of fd. The file engine copies them into the new
+	 * file (save.c); an engine that writes from memory calls
+	 * store_spool_fill() before it writes anything.
+	 */
+	struct spooled {
+		struct conv *conv;
+		json_t *value;		/* NULL: no message is spooled */
+		int fd;
+		size_t len;
+	} spooled;
 };
 enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
@@ -95,6 +111,11 @@ enum {
 
 /* store-pg.c: the URI with any password as *** */
 char *pg_uri_shown(const char *uri);
+
+/* store-spool.c: the last message of the active conversation takes its
+ * content from sp (see spooled); the real text put into st->spooled.value */
+int store_spool_message(struct store *, struct spool *sp, struct error *);
+int store_spool_fill(struct store *, struct error *);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which
  * it takes) or, with obj NULL, by the caller; and put into st */
