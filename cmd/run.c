@@ -188,12 +188,13 @@ run_exec(struct ctx *ctx)
 	int rc, rrc, answered;
 	struct error e;
 
-	/* megabytes of prompt and answer pass through here: glibc would raise
-	 * its mapping threshold when the first such block is freed (the
-	 * prompt's trial copy, before CMD runs), keep the next ones in its
-	 * heap and give nothing back (measured: 60 MB at the peak, not 44) */
+	/* megabytes of prompt (standard input; the answer is spooled) pass
+	 * through here: glibc would raise its mapping threshold when the first
+	 * such block is freed (the prompt's trial copy, before CMD runs), keep
+	 * the next ones in its heap and give nothing back (measured: 60 MB at
+	 * the peak, not 44) */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
-	json_prefault_large();	/* the store's copies of them */
+	json_prefault_large();	/* the store's copy of it */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);
 	}
