@@ -92,13 +92,12 @@ struct store {
 	unsigned loaded;	/* LOADED_* */
 	/*
 	 * A message whose content is still in a spool (convctl run's answer):
-	 * value, in conv, holds a stand-in; the text is the len JSON-escaped
+	 * value, its content, holds a stand-in; the text is the len JSON-escaped
 	 * bytes at the start of fd. The file engine copies them into the new
 	 * file (save.c); an engine that writes from memory calls
 	 * store_spool_fill() before it writes anything.
 	 */
 	struct spooled {
-		struct conv *conv;
 		json_t *value;		/* NULL: no message is spooled */
 		int fd;
 		size_t len;
@@ -112,9 +111,8 @@ enum {
 /* store-pg.c: the URI with any password as *** */
 char *pg_uri_shown(const char *uri);
 
-/* store-spool.c: the last message of the active conversation takes its
- * content from sp (see spooled); the real text put into st->spooled.value */
-int store_spool_message(struct store *, struct spool *sp, struct error *);
+/* store-spool.c: the real text put into st->spooled.value, for an engine
+ * that writes from memory; nothing when no message is spooled */
 int store_spool_fill(struct store *, struct error *);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which

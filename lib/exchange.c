@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "internal.h"
 
 int
 exchange_plan(struct store *st, struct exchange *ex, struct error *e)

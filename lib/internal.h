@@ -71,6 +71,10 @@ void json_error_place(const char *text, size_t len, const json_error_t *je,
 /* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 
+/* store-spool.c: the last message of the active conversation takes its
+ * content from sp, still in the spool, when the store is written */
+int store_spool_message(struct store *, struct spool *sp, struct error *);
+
 /* dl.c: the address of function name in the library lib opened with
  * dlopen; NULL, and *missing set to the first name absent, when it has none */
 void *dl_function(void *lib, const char *name, const char **missing);

@@ -152,7 +152,6 @@ store_spool_message(struct store *st, struct spool *sp, struct error *e)
 	msg = json_array_get(msgs, json_array_size(msgs) - 1);
 	if ((content = json_object_get(msg, "content")) == NULL)
 		return error_set(e, "no message to take the spooled answer");
-	st->spooled.conv = c;
 	st->spooled.value = content;
 	st->spooled.fd = sp->fd;
 	/* what chomp() drops is newlines, each escaped in two bytes */
