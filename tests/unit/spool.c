@@ -1,8 +1,10 @@
 /*
  * spool.c - convctl run's spool knows, as the answer comes in parts, how
  * long chomp() will leave it: for every text of newlines, "\r" and a letter
- * up to 8 bytes, added in two parts cut at every place, and in bytes.
+ * up to 8 bytes, added in two parts cut at every place, and in bytes; and
+ * a write that fails is said at the end.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -59,6 +61,15 @@ main(void)
 	spool_add(&sp, "say \"hi\"\n", 9);
 	is_int(sp.esc_len, 12, "its escaped length counts each escape");
 	is_int(spool_end(&sp), 0, "and it is all written");
+	spool_drop(&sp);
+	/* a full disk: said at the end, with its errno, not lost */
+	memset(&sp, 0, sizeof(sp));
+	sp.fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	for (i = 0; i < 1000; i++)
+		spool_add(&sp, "one line of an answer that fills the disk\n", 42);
+	errno = 0;
+	ok(spool_end(&sp) < 0 && errno == ENOSPC,
+	    "a write that failed: spool_end says so, with ENOSPC");
 	spool_drop(&sp);
 	return done();
 }
