@@ -533,7 +533,7 @@ int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
 /* run.c: a command run with its standard input fed from memory and its
- * standard output passed on as it comes and kept; SIGINT, SIGTERM and SIGHUP
+ * standard output passed on as it comes and spooled; SIGINT, SIGTERM, SIGHUP
  * sent to convctl by kill(2) are passed on to it (the terminal's reach it
  * directly; one ignored at the start stays ignored, for it too), and a
  * second SIGINT stops the wait */
