@@ -1,6 +1,7 @@
 /*
  * run.c - `convctl run -- CMD`: the prompt read, CMD run by lib/run.c with no
- * lock held, then the exchange recorded by lib/exchange.c; says what was kept.
+ * lock held, its answer spooled to a file, then the exchange recorded by
+ * lib/exchange.c; says what was kept.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -43,10 +44,12 @@ read_prompt(struct ctx *ctx, long max, struct buf *b)
 
 /*
  * From a snapshot of the store, read without the lock: the context for CMD's
- * standard input (with --context), and where the exchange will go.
+ * standard input (with --context), where the exchange will go, and the
+ * spool for the answer.
  */
 static int
-plan(struct ctx *ctx, struct exchange *ex, struct buf *input)
+plan(struct ctx *ctx, struct exchange *ex, struct buf *input,
+    struct spool *sp)
 {
 	struct prompt_request pr = { FMT_TEXT, -1, -1, 0 };
 	struct store *st = NULL;
@@ -65,7 +68,7 @@ plan(struct ctx *ctx, struct exchange *ex, struct buf *input)
 		if (input->len > 0)
 			buf_addc(input, '\n');	/* the blank line */
 	}
-	if (exchange_plan(st, ex, &e) < 0)
+	if (exchange_plan(st, ex, &e) < 0 || store_spool_open(st, sp, &e) < 0)
 		goto fail;
 	store_close(st);
 	return 0;
@@ -90,12 +93,12 @@ describe_end(struct buf *b, const char *name, const struct run_result *r)
 }
 
 /*
- * The answer to record, or NULL with *why saying why not: the output with its
- * trailing newlines dropped, as `add` drops them, when CMD succeeded (or
- * --keep-partial), it all fits the limit and it is UTF-8.
+ * Whether the spooled output is the answer to record, else *why says why not:
+ * the output with its trailing newlines dropped, as `add` drops them, when
+ * CMD succeeded (or --keep-partial), it all fits the limit and it is UTF-8.
  */
-static const char *
-answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
+static int
+answer(struct ctx *ctx, const struct run_result *r, struct spool *sp, long max,
     struct buf *why)
 {
 	int ok = !r->abandoned && r->exit_code == 0;
@@ -103,35 +106,39 @@ answer(struct ctx *ctx, const struct run_result *r, long max, size_t *len,
 	if (!ok && !args_has(&ctx->args, "keep-partial")) {
 		buf_adds(why, "not its partial answer (--keep-partial records "
 		    "it)");
-		return NULL;
+		return 0;
 	}
 	if (r->overflow) {
 		buf_addf(why, "not its answer: %zu bytes, larger than the limit "
 		    "of %ld bytes (the max_message_bytes setting); all of it "
 		    "went to standard output", r->out_bytes, max);
-		return NULL;
-	}
-	*len = chomp(r->output.data ? r->output.data : "", r->output.len);
-	if (*len == 0) {
-		buf_adds(why, "no answer: it printed nothing");
-		return NULL;
+		return 0;
 	}
 	/* checked as it came (a bad byte is never one of the newlines
 	 * dropped) */
 	if (r->not_utf8 >= 0) {
 		buf_addf(why, "not its answer: not valid UTF-8 at byte %ld; all "
 		    "of it went to standard output", r->not_utf8);
-		return NULL;
+		return 0;
 	}
-	return r->output.data;
+	if (spool_chomped(sp) == 0) {
+		buf_adds(why, "no answer: it printed nothing");
+		return 0;
+	}
+	if (spool_end(sp) < 0) {
+		buf_addf(why, "not its answer: it could not be kept in a "
+		    "temporary file (%s); all of it went to standard output",
+		    strerror(errno));
+		return 0;
+	}
+	return 1;
 }
 
 /* both messages in one write; the exit status when that failed, else 0.
- * said and output, where the prompt and the answer are, are freed once the
- * store holds its copies */
+ * said, where the prompt is, is freed once the store holds its copy */
 static int
 record(struct ctx *ctx, struct exchange *ex, const char *cmd,
-    struct buf *said, struct buf *output)
+    struct buf *said)
 {
 	struct exchange_result res;
 	struct store *st = NULL;
@@ -153,10 +160,9 @@ record(struct ctx *ctx, struct exchange *ex, const char *cmd,
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	/* a large prompt or answer is not held three times */
-	ex->prompt.text = ex->reply.text = NULL;
+	/* a large prompt is not held three times */
+	ex->prompt.text = NULL;
 	buf_free(said);
-	buf_free(output);
 	if ((rc = cmd_commit(ctx, st)) != 0)
 		goto out;
 	if (res.moved)
@@ -174,6 +180,7 @@ run_exec(struct ctx *ctx)
 	struct exchange ex = { 0 };
 	struct run_request rq = { 0 };
 	struct run_result r = { 0 };
+	struct spool sp = { .fd = -1 };
 	struct buf said = { 0 }, input = { 0 }, why = { 0 }, note = { 0 };
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
@@ -181,12 +188,13 @@ run_exec(struct ctx *ctx)
 	int rc, rrc, answered;
 	struct error e;
 
-	/* megabytes of prompt and answer pass through here: glibc would raise
-	 * its mapping threshold when the first such block is freed (the
-	 * prompt's trial copy, before CMD runs), keep the next ones in its
-	 * heap and give nothing back (measured: 60 MB at the peak, not 44) */
+	/* megabytes of prompt (standard input; the answer is spooled) pass
+	 * through here: glibc would raise its mapping threshold when the first
+	 * such block is freed (the prompt's trial copy, before CMD runs), keep
+	 * the next ones in its heap and give nothing back (measured: 60 MB at
+	 * the peak, not 44) */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
-	json_prefault_large();	/* the store's copies of them */
+	json_prefault_large();	/* the store's copy of it */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);
 	}
@@ -200,7 +208,7 @@ run_exec(struct ctx *ctx)
 	ex.reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
 	    .idle_timeout = ex.prompt.idle_timeout };
 	ex.reply.tools = args_all(&ctx->args, "tool", &ex.reply.ntools);
-	if ((rc = plan(ctx, &ex, &input)) != 0)
+	if ((rc = plan(ctx, &ex, &input, &sp)) != 0)
 		goto out;
 
 	/* TEXT is CMD's last argument, its standard input the context alone;
@@ -210,7 +218,7 @@ run_exec(struct ctx *ctx)
 	argv[ctx->args.argc] = prompt;
 	argv[ctx->args.argc + 1] = NULL;
 	rq = (struct run_request){ (char *const *)argv, input.data, input.len,
-	    (size_t)max, STDOUT_FILENO };
+	    (size_t)max, STDOUT_FILENO, &sp };
 	if (prompt == NULL && input.len == 0) {	/* no copy of a large one */
 		rq.input = said.data;
 		rq.input_len = said.len;
@@ -225,10 +233,10 @@ run_exec(struct ctx *ctx)
 		cmd_error(ctx, "%s; nothing recorded", e.msg);
 		goto out;
 	}
-	ex.reply.text = answer(ctx, &r, max, &ex.reply.len, &why);
-	answered = ex.reply.text != NULL;	/* record() frees the text */
+	if ((answered = answer(ctx, &r, &sp, max, &why)))
+		ex.spool = &sp;
 	rc = r.exit_code;
-	if ((rrc = record(ctx, &ex, argv[0], &said, &r.output)) != 0 && rc == 0)
+	if ((rrc = record(ctx, &ex, argv[0], &said)) != 0 && rc == 0)
 		rc = rrc;
 	if (r.out_errno != 0 && r.out_errno != EPIPE)
 		cmd_error(ctx, "cannot write to standard output: %s",
@@ -252,7 +260,7 @@ run_exec(struct ctx *ctx)
 	}
 out:
 	free(argv);
-	run_result_free(&r);
+	spool_drop(&sp);
 	exchange_free(&ex);
 	buf_free(&said);
 	buf_free(&input);

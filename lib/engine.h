@@ -68,6 +68,9 @@ struct store_engine {
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */
+	/* a directory on the store's filesystem for store_spool_open(),
+	 * malloc'd; NULL (or no such op): the store has none */
+	char *(*spool_dir)(struct store *);
 };
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;
@@ -87,6 +90,18 @@ struct store {
 	size_t nremoved;
 	int64_t next_pos;	/* for conversations store_append() adds */
 	unsigned loaded;	/* LOADED_* */
+	/*
+	 * A message whose content is still in a spool (convctl run's answer):
+	 * value, its content, holds a stand-in; the text is the len JSON-escaped
+	 * bytes at the start of fd. The file engine copies them into the new
+	 * file (save.c); an engine that writes from memory calls
+	 * store_spool_fill() before it writes anything.
+	 */
+	struct spooled {
+		json_t *value;		/* NULL: no message is spooled */
+		int fd;
+		size_t len;
+	} spooled;
 };
 enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
@@ -95,6 +110,10 @@ enum {
 
 /* pg-session.c: the URI with any password as *** */
 char *pg_uri_shown(const char *uri);
+
+/* store-spool.c: the real text put into st->spooled.value, for an engine
+ * that writes from memory; nothing when no message is spooled */
+int store_spool_fill(struct store *, struct error *);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which
  * it takes) or, with obj NULL, by the caller; and put into st */

@@ -2,6 +2,7 @@
  * exchange.c - a prompt and its answer recorded as one exchange (convctl run):
  * where it goes is settled when the prompt is given, by conv_add itself, and
  * both messages are written by conv_add in the one transaction that follows.
+ * A spooled answer goes in as a stand-in, the store told where its text is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,10 @@ exchange_record(struct store *st, const struct exchange *ex,
 	res->ended_id = pr.ended_id;
 	res->started = pr.started;
 	res->moved = ex->joins != NULL && pr.started;
+	if (ex->spool != NULL) {
+		reply.text = "?";
+		reply.len = 1;
+	}
 	if (reply.text == NULL)
 		return ADD_DONE;
 	/* the answer goes with its question however long the command took: the
@@ -77,7 +82,11 @@ exchange_record(struct store *st, const struct exchange *ex,
 	 * for one */
 	reply.expect_conv = pr.conv_id;
 	reply.idle_timeout = INT64_MAX;
-	return conv_add(st, &reply, &rr, e);
+	if ((rc = conv_add(st, &reply, &rr, e)) != ADD_DONE)
+		return rc;
+	if (ex->spool != NULL && store_spool_message(st, ex->spool, e) < 0)
+		return ADD_FAILED;
+	return ADD_DONE;
 }
 
 void

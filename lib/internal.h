@@ -46,6 +46,12 @@ int conv_validate(json_t *, const char *where, struct error *);
 /* json.c: the one JSON writer: compact, UTF-8, keys in their order, a
  * number text as the number it was */
 void json_dump_buf(struct buf *, const json_t *);
+/* s[0..len) as the inside of a JSON string (no quotes) appended to b, as
+ * json_dump_buf() writes it; a text escaped in parts comes out the same */
+void json_escape(struct buf *, const char *s, size_t len);
+/* json_dump_buf(), but the string hole (that very value) written as "": the
+ * offset in b between its quotes, or (size_t)-1 when v does not hold it */
+size_t json_dump_hole(struct buf *, const json_t *v, const json_t *hole);
 /* a deep copy of v; jansson's json_deep_copy() and json_copy() cut a key
  * at a NUL byte, which a store's keys may hold */
 json_t *json_clone(const json_t *v);
@@ -64,6 +70,10 @@ void json_error_place(const char *text, size_t len, const json_error_t *je,
     int *line, int *column);
 /* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
+
+/* store-spool.c: the last message of the active conversation takes its
+ * content from sp, still in the spool, when the store is written */
+int store_spool_message(struct store *, struct spool *sp, struct error *);
 
 /* dl.c: the address of function name in the library lib opened with
  * dlopen; NULL, and *missing set to the first name absent, when it has none */

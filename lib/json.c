@@ -80,9 +80,11 @@ json_prefault_large(void)
 	json_set_alloc_funcs(alloc_prefaulted, free);
 }
 
-/* as jansson's dump_string(): \uXXXX upper case for the other controls */
-static void
-put_string(struct buf *b, const char *str, size_t len)
+/* as jansson's dump_string() writes a string's inside: \uXXXX upper case
+ * for the other controls; each byte on its own, so a text escaped in parts
+ * is escaped as it would be whole */
+void
+json_escape(struct buf *b, const char *str, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *s = (const unsigned char *)str, *end = s + len, *run;
@@ -90,10 +92,6 @@ put_string(struct buf *b, const char *str, size_t len)
 	size_t n;
 	char *d;
 
-	/* room for it all at once: a message of megabytes grows the buffer
-	 * once rather than by doublings that copy what was written */
-	buf_reserve(b, len + 2);
-	buf_addc(b, '"');
 	for (;;) {
 		run = s;
 		s = skip_plain(s, end);
@@ -126,6 +124,18 @@ put_string(struct buf *b, const char *str, size_t len)
 		}
 		b->len = (size_t)(d - b->data);
 	}
+	if (b->data != NULL)
+		b->data[b->len] = '\0';
+}
+
+static void
+put_string(struct buf *b, const char *str, size_t len)
+{
+	/* room for it all at once: a message of megabytes grows the buffer
+	 * once rather than by doublings that copy what was written */
+	buf_reserve(b, len + 2);
+	buf_addc(b, '"');
+	json_escape(b, str, len);
 	buf_addc(b, '"');
 }
 
@@ -157,8 +167,14 @@ put_real(struct buf *b, double d)
 	buf_add(b, s, (size_t)n);
 }
 
+/* json_dump_hole()'s string left empty, and where its inside goes */
+struct hole {
+	const json_t *v;
+	size_t at;
+};
+
 static void
-put_value(struct buf *b, const json_t *v)
+put_value(struct buf *b, const json_t *v, struct hole *h)
 {
 	const char *key, *text;
 	json_t *x;
@@ -173,7 +189,7 @@ put_value(struct buf *b, const json_t *v)
 				buf_addc(b, ',');
 			put_string(b, key, klen);
 			buf_addc(b, ':');
-			put_value(b, x);
+			put_value(b, x, h);
 		}
 		buf_addc(b, '}');
 		break;
@@ -182,12 +198,15 @@ put_value(struct buf *b, const json_t *v)
 		json_array_foreach(v, i, x) {
 			if (i > 0)
 				buf_addc(b, ',');
-			put_value(b, x);
+			put_value(b, x, h);
 		}
 		buf_addc(b, ']');
 		break;
 	case JSON_STRING:
-		if ((text = json_number_text_of(v, &n)) != NULL)
+		if (h != NULL && v == h->v) {
+			buf_add(b, "\"\"", 2);
+			h->at = b->len - 1;
+		} else if ((text = json_number_text_of(v, &n)) != NULL)
 			buf_add(b, text, n);
 		else
 			put_string(b, json_string_value(v), json_string_length(v));
@@ -214,7 +233,17 @@ void
 json_dump_buf(struct buf *b, const json_t *v)
 {
 	if (v != NULL)
-		put_value(b, v);
+		put_value(b, v, NULL);
+}
+
+size_t
+json_dump_hole(struct buf *b, const json_t *v, const json_t *hole)
+{
+	struct hole h = { hole, (size_t)-1 };
+
+	if (v != NULL)
+		put_value(b, v, &h);
+	return h.at;
 }
 
 /*

@@ -1,7 +1,8 @@
 /*
  * run.c - one command run for `convctl run`: its standard input fed from
- * memory, its standard output copied to ours as it arrives and kept, the
- * signals a user sends forwarded; it touches no store and prints nothing.
+ * memory, its standard output copied to ours as it arrives and kept in a
+ * spool, the signals a user sends forwarded; it touches no store and prints
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 
 #define PIPE_SIZE (1 << 20)	/* asked of the output pipe (Linux's limit) */
 #define CHUNK (256 << 10)	/* read at most this much at once */
+#define CARRY 3		/* a character's first bytes at a chunk's end,
+			 * checked with the next chunk */
 
 /* the signals forwarded to the command, and the counts the handler keeps */
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
@@ -184,56 +187,63 @@ write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* a chunk of the command's output: passed on, and kept while it fits */
-static void
-take_output(const struct run_request *rq, struct run_result *r,
-    const char *data, size_t n)
+/* the output is still kept: it may yet be recorded */
+static int
+kept(const struct run_request *rq)
 {
-	if (r->out_errno == 0 && write_all(rq->out_fd, data, n) < 0)
-		r->out_errno = errno;	/* no more passed on; still kept */
+	return rq->spool != NULL && rq->spool->fd >= 0;
+}
+
+/* n more bytes came: past the limit, none of it can be recorded */
+static void
+count_output(const struct run_request *rq, struct run_result *r, size_t n)
+{
 	r->out_bytes += n;
 	if (!r->overflow && r->out_bytes > rq->keep_max) {
-		r->overflow = 1;	/* it cannot be recorded: not kept */
-		buf_free(&r->output);
+		r->overflow = 1;
+		if (kept(rq))
+			spool_drop(rq->spool);
 	}
 }
 
 /* the output's way from the command to us and on */
 struct relay {
-	char *scratch;		/* what is not kept is read into */
-	size_t ready;		/* the bytes of r->output known present */
-	size_t checked;		/* the bytes of r->output checked as UTF-8 */
+	char *scratch;		/* CARRY + CHUNK: a chunk is read at CARRY */
+	size_t carry;		/* the bytes before it, from the last chunk,
+				 * not checked as UTF-8 yet */
+	size_t checked;		/* the bytes of output checked as UTF-8 */
 	int no_splice;		/* the output fd cannot take splice(2) */
 };
 
 /*
  * The kept output checked as UTF-8 a chunk at a time, just read and still in
  * the cache, rather than all of it again at the end: up to the last character
- * that may still lack bytes (a lead byte among the last three), all of it
- * once the output has ended. A cut before a character's first byte is a
- * place a walk over the whole text passes too, so the offset is the same.
+ * that may still lack bytes (a lead byte among the last three), which is
+ * carried over to go before the next chunk; all of it once the output has
+ * ended. A cut before a character's first byte is a place a walk over the
+ * whole text passes too, so the offset is the same.
  */
 static void
-check_output(struct run_result *r, struct relay *rl, int ended)
+check_output(struct run_result *r, struct relay *rl, const char *p, size_t n,
+    int ended)
 {
-	const unsigned char *s = (const unsigned char *)r->output.data;
-	size_t cut = r->output.len, p;
+	const unsigned char *s = (const unsigned char *)p - rl->carry;
+	size_t len = rl->carry + n, cut = len, q;
 	long bad;
 
-	if (r->overflow || r->not_utf8 >= 0)
-		return;
-	for (p = cut; !ended && p > rl->checked && cut - p < 3; p--)
-		if ((s[p - 1] & 0xc0) != 0x80) {
-			if (s[p - 1] >= 0xc0)
-				cut = p - 1;
+	for (q = cut; !ended && q > 0 && cut - q < 3; q--)
+		if ((s[q - 1] & 0xc0) != 0x80) {
+			if (s[q - 1] >= 0xc0)
+				cut = q - 1;
 			break;
 		}
-	if (cut <= rl->checked)
-		return;
-	bad = utf8_invalid_at((const char *)s + rl->checked, cut - rl->checked);
-	if (bad >= 0)
+	if ((bad = utf8_invalid_at((const char *)s, cut)) >= 0) {
 		r->not_utf8 = (long)rl->checked + bad;
-	rl->checked = cut;
+		return;
+	}
+	rl->checked += cut;
+	rl->carry = len - cut;
+	memmove(rl->scratch + CARRY - rl->carry, s + cut, rl->carry);
 }
 
 /* output not kept, moved from the pipe to ours without passing through
@@ -245,7 +255,7 @@ splice_output(const struct run_request *rq, struct run_result *r, int fd,
 	ssize_t n = splice(fd, NULL, rq->out_fd, NULL, CHUNK, 0);
 
 	if (n > 0) {
-		r->out_bytes += (size_t)n;
+		count_output(rq, r, (size_t)n);
 		return 1;
 	}
 	if (n == 0)
@@ -258,40 +268,31 @@ splice_output(const struct run_request *rq, struct run_result *r, int fd,
 	return -1;
 }
 
+/* a chunk of the command's output: passed on, and spooled while it may be
+ * recorded (no longer once it is too long or not UTF-8) */
 static int
 read_output(const struct run_request *rq, struct run_result *r, int fd,
     struct relay *rl)
 {
-	char *p = rl->scratch, *was = r->output.data;
+	char *p = rl->scratch + CARRY;
 	ssize_t n;
 	int rc;
 
-	if (r->overflow && r->out_errno == 0 && !rl->no_splice &&
+	if (!kept(rq) && r->out_errno == 0 && !rl->no_splice &&
 	    (rc = splice_output(rq, r, fd, rl)) >= 0)
 		return rc;
-	if (!r->overflow) {	/* straight into what is kept */
-		if (r->output.cap - r->output.len < CHUNK + 1) {
-			r->output.cap = 2 * r->output.cap + CHUNK + 1;
-			r->output.data = xrealloc(r->output.data, r->output.cap);
-			if (r->output.data != was)
-				rl->ready = r->output.len;
-		}
-		p = r->output.data + r->output.len;
-		/* a long answer: its pages made present a chunk at a time,
-		 * not faulted in one by one as the pipe is copied to them */
-		if (r->output.len + CHUNK > rl->ready) {
-			mem_prefault(p, CHUNK);
-			rl->ready = r->output.len + CHUNK;
-		}
-	}
 	if ((n = read(fd, p, CHUNK)) <= 0)
 		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
-	if (!r->overflow) {
-		r->output.len += (size_t)n;
-		r->output.data[r->output.len] = '\0';
+	if (r->out_errno == 0 && write_all(rq->out_fd, p, (size_t)n) < 0)
+		r->out_errno = errno;	/* no more passed on; still kept */
+	count_output(rq, r, (size_t)n);
+	if (kept(rq)) {
+		check_output(r, rl, p, (size_t)n, 0);
+		if (r->not_utf8 >= 0)
+			spool_drop(rq->spool);
+		else
+			spool_add(rq->spool, p, (size_t)n);
 	}
-	take_output(rq, r, p, (size_t)n);
-	check_output(r, rl, 0);
 	return 1;
 }
 
@@ -329,7 +330,7 @@ static void
 pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
     int out, const sigset_t *waitmask)
 {
-	struct relay rl = { xmalloc(CHUNK), 0, 0, 0 };
+	struct relay rl = { xmalloc(CARRY + CHUNK), 0, 0, 0 };
 	size_t fed = 0;
 	int sigints = 0, exited = 0, status;
 	struct pollfd p[2];
@@ -383,7 +384,11 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 		close(out);
 	if (!exited && !r->abandoned && waitpid(pid, &status, 0) == pid)
 		set_status(r, status);
-	check_output(r, &rl, 1);
+	if (kept(rq)) {		/* a character cut short at the end */
+		check_output(r, &rl, rl.scratch + CARRY, 0, 1);
+		if (r->not_utf8 >= 0)
+			spool_drop(rq->spool);
+	}
 	free(rl.scratch);
 }
 
@@ -438,8 +443,3 @@ fail:
 	return rc;
 }
 
-void
-run_result_free(struct run_result *r)
-{
-	buf_free(&r->output);
-}

@@ -1,6 +1,6 @@
 /*
- * run.h - a command run with its input fed and its output relayed
- * (run.c). It knows no store: lib/exchange.c records what it returns.
+ * run.h - a command run with its input fed and its output relayed and
+ * spooled (run.c). It knows no store: lib/exchange.c records what it returns.
  */
 #ifndef CONVCTL_RUN_H
 #define CONVCTL_RUN_H
@@ -8,19 +8,22 @@
 #include "base.h"
 
 /* run.c: a command run with its standard input fed from memory and its
- * standard output passed on as it comes and kept; SIGINT, SIGTERM and SIGHUP
+ * standard output passed on as it comes and spooled; SIGINT, SIGTERM, SIGHUP
  * sent to convctl by kill(2) are passed on to it (the terminal's reach it
  * directly; one ignored at the start stays ignored, for it too), and a
  * second SIGINT stops the wait */
+struct spool;
 struct run_request {
 	char *const *argv;		/* argv[0] is looked for in PATH */
 	const char *input;		/* the command's standard input, then EOF */
 	size_t input_len;
 	size_t keep_max;		/* output past this many bytes is not kept */
 	int out_fd;			/* where the output goes as it arrives */
+	/* the output is kept there, and dropped (spool_drop) once it cannot
+	 * be recorded: too long, or not UTF-8; NULL: not kept */
+	struct spool *spool;
 };
 struct run_result {
-	struct buf output;		/* what the command wrote, unless overflow */
 	long not_utf8;			/* output's first byte that is not
 					 * UTF-8 (utf8_invalid_at), or -1 */
 	size_t out_bytes;		/* how much it wrote */
@@ -35,6 +38,5 @@ struct run_result {
 /* -1: the command could not be started (e says why; errno is kept) */
 int run_command(const struct run_request *, struct run_result *,
     struct error *);
-void run_result_free(struct run_result *);
 
 #endif

@@ -66,12 +66,15 @@ save_sweep_temps(const char *file)
  * are written back as they were, from memory when it was loaded whole, else
  * (with an index) copied from file to file. Ranges that follow each other
  * in the old file become one piece, so a store where one conversation
- * changed is written with a handful of iovecs or copies.
+ * changed is written with a handful of iovecs or copies. A message whose
+ * content is spooled (convctl run's answer) has it copied from the spool.
  */
+enum { IN_MEMORY, OLD_FILE, SPOOL };
 struct piece {
-	const char *p;		/* in memory; NULL: text + off, or file */
+	const char *p;		/* in memory; NULL: text + off, or a file's */
 	size_t off, len;
-	int file;		/* the old file's bytes at off */
+	int file;		/* IN_MEMORY, else whose bytes at off: the old
+				 * file's or the spool's (st->spooled) */
 };
 struct pieces {
 	struct buf text;
@@ -117,7 +120,7 @@ piece_text(struct pieces *o, const char *s, size_t n)
 	size_t off = o->text.len;
 
 	buf_add(&o->text, s, n);
-	piece_add(o, NULL, off, n, 0);
+	piece_add(o, NULL, off, n, IN_MEMORY);
 }
 
 static void
@@ -126,7 +129,7 @@ piece_json(struct pieces *o, const json_t *v)
 	size_t off = o->text.len;
 
 	json_dump_buf(&o->text, v);
-	piece_add(o, NULL, off, o->text.len - off, 0);
+	piece_add(o, NULL, off, o->text.len - off, IN_MEMORY);
 }
 
 #define SEP_FIRST "\n    "
@@ -146,10 +149,10 @@ piece_old(struct pieces *o, const char *sep, size_t off, size_t len,
 	size_t n = strlen(sep);
 
 	if (flags & (*sep == ',' ? INDEX_SEP6 : INDEX_SEP5))
-		piece_add(o, NULL, off - n, n + len, 1);
+		piece_add(o, NULL, off - n, n + len, OLD_FILE);
 	else {
 		piece_text(o, sep, n);
-		piece_add(o, NULL, off, len, 1);
+		piece_add(o, NULL, off, len, OLD_FILE);
 	}
 }
 
@@ -160,7 +163,7 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 	struct file_state *fs = st->be;
 	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
 	struct scan_conv sc;
-	size_t n = strlen(sep), at, toff;
+	size_t n = strlen(sep), at, toff, hole;
 
 	if (c->raw != NULL && !c->canonical)
 		conv_json(c);	/* as jansson writes it: one line */
@@ -168,15 +171,24 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 		piece_text(o, sep, n);
 		at = o->total;
 		toff = o->text.len;
-		piece_json(o, c->obj);
-		/* what it says of itself, by the scanner that will read it */
+		hole = json_dump_hole(&o->text, c->obj, st->spooled.value);
+		if (hole == (size_t)-1)
+			piece_add(o, NULL, toff, o->text.len - toff, IN_MEMORY);
+		else {	/* "content":" the spool's bytes " */
+			piece_add(o, NULL, toff, hole - toff, IN_MEMORY);
+			piece_add(o, NULL, 0, st->spooled.len, SPOOL);
+			piece_add(o, NULL, hole, o->text.len - hole, IN_MEMORY);
+		}
+		/* what it says of itself, by the scanner that will read it (a
+		 * spooled content as "": its bytes tell nothing of that, and are
+		 * escaped by the same writer) */
 		if (o->ix == NULL)
 			return;
 		if (scan_conv(o->text.data + toff, o->text.len - toff, &sc) < 0) {
 			o->ix_bad = 1;
 			return;
 		}
-		index_add_conv(o->ix, at, o->text.len - toff, sc.id, sc.started,
+		index_add_conv(o->ix, at, o->total - at, sc.id, sc.started,
 		    sc.ended, sc.last, sc.nmsg, (sc.canonical ? INDEX_CANONICAL :
 		    0) | sep_flags(sep));
 		scan_conv_clear(&sc);
@@ -187,10 +199,10 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 		    fs->ix->rec[c->pos].flags);
 	else if (o->merge && last != NULL && last->p != NULL &&
 	    last->p + last->len + n == c->raw && memcmp(c->raw - n, sep, n) == 0)
-		piece_add(o, c->raw - n, 0, n + c->rawlen, 0);
+		piece_add(o, c->raw - n, 0, n + c->rawlen, IN_MEMORY);
 	else {
 		piece_text(o, sep, n);
-		piece_add(o, c->raw, 0, c->rawlen, 0);
+		piece_add(o, c->raw, 0, c->rawlen, IN_MEMORY);
 	}
 	if (o->ix != NULL)
 		index_add_conv(o->ix, o->total - c->rawlen, c->rawlen, c->id,
@@ -269,7 +281,7 @@ serialize(struct store *st, struct pieces *o, struct error *e)
 		    (size_t)(strchr(o->text.data + off + at, ',') -
 		    (o->text.data + off + at)));
 	}
-	piece_add(o, NULL, off, o->text.len - off, 0);
+	piece_add(o, NULL, off, o->text.len - off, IN_MEMORY);
 	if (o->to_file) {
 		if ((any = conversations_indexed(st, o, e)) < 0)
 			return -1;
@@ -370,7 +382,7 @@ copy_range(int in, size_t off, size_t len, int out)
 }
 
 static int
-write_pieces(int fd, int old, struct pieces *o)
+write_pieces(int fd, int old, int spool, struct pieces *o)
 {
 	struct iovec iov[64];
 	size_t i, k = 0;
@@ -380,7 +392,8 @@ write_pieces(int fd, int old, struct pieces *o)
 
 		if (pc->file) {
 			if ((k > 0 && write_iov(fd, iov, k) < 0) ||
-			    copy_range(old, pc->off, pc->len, fd) < 0)
+			    copy_range(pc->file == SPOOL ? spool : old, pc->off,
+			    pc->len, fd) < 0)
 				return -1;
 			k = 0;
 			continue;
@@ -512,7 +525,7 @@ save_file(struct store *st, struct error *e)
 	}
 	if (keep_owner(st, fd, e) < 0)
 		goto out;
-	if (write_pieces(fd, fs->fd, &text) < 0) {
+	if (write_pieces(fd, fs->fd, st->spooled.fd, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
 	}
@@ -572,6 +585,8 @@ store_text(struct store *st, struct buf *b, struct error *e)
 	int rc;
 
 	memset(&text, 0, sizeof(text));
+	if (store_spool_fill(st, e) < 0)	/* text in memory only */
+		return -1;
 	/* another engine's conversations are never the file's bytes */
 	text.merge = st->engine == &store_file_engine &&
 	    ((struct file_state *)st->be)->ix == NULL;

@@ -607,11 +607,21 @@ file_close(struct store *st)
  * load nor count_ended; with one, a load brings conversations whole, so
  * conv_load() never needs a load_body.
  */
+/* the store's own directory: a spool there is on its filesystem */
+static char *
+file_spool_dir(struct store *st)
+{
+	struct file_state *fs = st->be;
+
+	return fs != NULL && fs->file != NULL ? path_dir(fs->file) : NULL;
+}
+
 const struct store_engine store_file_engine = {
 	.name = "file",
 	.open = file_open,
 	.load = file_load,
 	.count_ended = file_count_ended,
 	.commit = save_file,
+	.spool_dir = file_spool_dir,
 	.close = file_close,
 };

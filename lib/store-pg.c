@@ -515,6 +515,9 @@ flush(struct store *st, struct error *e)
 	size_t i;
 	int later, rc = -1;
 
+	/* rows are written from memory: a spooled answer is read in first */
+	if (store_spool_fill(st, e) < 0)
+		return -1;
 	for (i = 0; i < st->nremoved; i++) {
 		p[0] = st->removed[i];
 		if (pg_run_only(st, "cannot remove a conversation", "DELETE FROM "

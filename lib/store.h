@@ -217,6 +217,8 @@ int store_text(struct store *, struct buf *, struct error *);
 struct exchange {
 	struct add_request prompt;	/* the user's; at: when it was given */
 	struct add_request reply;	/* the answer; text NULL: none */
+	struct spool *spool;		/* not NULL: the answer is its text
+					 * (reply.text is not looked at) */
 	/* exchange_plan's */
 	char *active;			/* active when the prompt was given */
 	char *joins;			/* what the prompt joins; NULL: a new one */
@@ -289,5 +291,30 @@ void render_tags(struct buf *, struct conv *c, int json);
  */
 int template_text(const struct settings *, const char *name, size_t max,
     char **text, size_t *len, struct error *);
+
+/*
+ * store-spool.c: a long text (convctl run's answer) kept JSON-escaped, as the
+ * store's file holds it, in an unnamed temporary file as it arrives, never
+ * whole in memory; the store writes the message from there (exchange.spool).
+ */
+struct spool {
+	int fd;				/* -1: dropped */
+	struct buf esc;			/* escaped, not yet written */
+	size_t esc_len;			/* escaped bytes in all */
+	size_t len;			/* bytes of text taken */
+	size_t run, keep, keep_prev;	/* see track_tail() */
+	int run_last;
+	int err;			/* a write failed: its errno */
+};
+/* an unnamed file beside the store when its engine has a directory (then the
+ * filesystem copies the answer into the store), else in $TMPDIR; nothing of
+ * it outlives the process */
+int store_spool_open(struct store *, struct spool *, struct error *);
+void spool_add(struct spool *, const char *s, size_t n);
+/* all of it written to the file: -1 with errno when a write failed */
+int spool_end(struct spool *);
+/* the text's length as chomp() leaves it */
+size_t spool_chomped(const struct spool *);
+void spool_drop(struct spool *);
 
 #endif

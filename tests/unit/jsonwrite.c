@@ -1,7 +1,9 @@
 /*
  * jsonwrite.c - json_dump_buf() writes strings byte for byte as jansson's
  * json_dumps(JSON_COMPACT) does: every byte that needs an escape, at every
- * offset of the writer's 32- and 16-byte blocks and in the tail after them.
+ * offset of the writer's 32- and 16-byte blocks and in the tail after them;
+ * a string escaped in parts (convctl run's spool) as it is whole, and a
+ * string left out as a hole.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,49 @@ agrees(const char *s, size_t len, int *said)
 	buf_free(&b);
 	json_decref(v);
 	return same;
+}
+
+/* 1 when s[0..len) escaped in two parts cut at every place is the inside of
+ * the string json_dump_buf() writes */
+static int
+parts_agree(const char *s, size_t len)
+{
+	json_t *v = json_stringn_nocheck(s, len);
+	struct buf whole = { 0 }, parts = { 0 };
+	size_t cut;
+	int same = 1;
+
+	json_dump_buf(&whole, v);
+	for (cut = 0; cut <= len && same; cut++) {
+		parts.len = 0;
+		json_escape(&parts, s, cut);
+		json_escape(&parts, s + cut, len - cut);
+		same = parts.len == whole.len - 2 &&
+		    memcmp(parts.data, whole.data + 1, parts.len) == 0;
+	}
+	buf_free(&whole);
+	buf_free(&parts);
+	json_decref(v);
+	return same;
+}
+
+static void
+holes(void)
+{
+	json_t *msg = json_pack("{s:s, s:[s, s]}", "id", "m-1", "parts", "a\"b",
+	    "c"), *hole = json_array_get(json_object_get(msg, "parts"), 0);
+	struct buf b = { 0 };
+	size_t at;
+
+	at = json_dump_hole(&b, msg, hole);
+	is_str(b.data, "{\"id\":\"m-1\",\"parts\":[\"\",\"c\"]}",
+	    "a hole is written as an empty string");
+	is_int(at, strlen("{\"id\":\"m-1\",\"parts\":[\""),
+	    "and its offset is between the quotes");
+	b.len = 0;
+	is_int(json_dump_hole(&b, msg, NULL), -1, "no hole: (size_t)-1");
+	json_decref(msg);
+	buf_free(&b);
 }
 
 int
@@ -70,5 +115,9 @@ main(void)
 	ok(agrees("", 0, &said), "the empty string");
 	ok(agrees("\"\\\"\\\n\r\t\b\f\x01\x1f", 11, &said),
 	    "nothing but escapes");
+	ok(parts_agree(text, sizeof(text) - 1) &&
+	    parts_agree("a\"\\\n\x01\0\xc3\xa9\x1f\"", 10),
+	    "escaped in two parts cut anywhere: as escaped whole");
+	holes();
 	return done();
 }
