@@ -137,6 +137,16 @@ spool_links() {
 	    grep " (deleted)$" || true
 }
 
+# streaming PIDFILE OUT: waits (20 s at most) until CMD has written its pid
+# to PIDFILE and convctl has passed on a megabyte of its output to OUT
+streaming() {
+	i=0
+	until [ -s "$1" ] && [ "$(wc -c <"$2")" -ge 1000000 ]; do
+		i=$((i + 1)); [ $i -lt 400 ] || { echo "no output"; return 1; }
+		sleep 0.05
+	done
+}
+
 test_expect 'convctl killed mid-stream: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
@@ -144,11 +154,7 @@ test_expect 'convctl killed mid-stream: no file left beside the store nor in TMP
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run --prompt stop -- sh -c "
 	    cat part; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" >out 2>err) &
-	pid=$! i=0 &&
-	until [ -s cmd.pid ] && [ "$(wc -c <out)" -ge 1000000 ]; do
-		i=$((i + 1)); [ $i -lt 400 ] || { echo "no output"; exit 1; }
-		sleep 0.05
-	done &&
+	pid=$! && streaming cmd.pid out &&
 	spool_links $pid >links && cat links &&
 	grep -q "^$where#[0-9]* (deleted)$" links &&
 	spool_links "$(cat cmd.pid)" >cmdlinks && cat cmdlinks && test ! -s cmdlinks &&
@@ -162,11 +168,7 @@ test_file 'no directory for the store yet: the spool goes to TMPDIR' '
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$T/new/dir/s.json" run --prompt first -- sh -c "
 	    cat part; echo \$\$ >cmd2.pid; while [ ! -e go2 ]; do sleep 0.05; done
 	" >out2) &
-	pid=$! i=0 &&
-	until [ -s cmd2.pid ] && [ "$(wc -c <out2)" -ge 1000000 ]; do
-		i=$((i + 1)); [ $i -lt 400 ] || { echo "no output"; exit 1; }
-		sleep 0.05
-	done &&
+	pid=$! && streaming cmd2.pid out2 &&
 	spool_links $pid >links && cat links &&
 	grep -q "^$T/tmp2/#[0-9]* (deleted)$" links &&
 	touch go2 && wait $pid && test -z "$(ls -A tmp2)" &&
