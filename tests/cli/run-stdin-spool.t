@@ -144,6 +144,7 @@ started() {
 	done
 }
 
+# (valgrind, killed with convctl, leaves its vgdb FIFOs in TMPDIR)
 test_expect 'convctl killed while CMD runs: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
@@ -155,8 +156,8 @@ test_expect 'convctl killed while CMD runs: no file left beside the store nor in
 	spool_links $pid >links && cat links &&
 	test "$(grep -c "^$where#[0-9]* (deleted)$" links)" -eq 3 &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
-	kill "$(cat cmd.pid)" && test -z "$(ls -A tmp)" &&
-	test -z "$(ls -A d)" && cmp fed "$T/big.txt"
+	kill "$(cat cmd.pid)" && test -z "$(ls -A d)" &&
+	test -z "$(ls -A tmp | grep -v "^vgdb-pipe-")" && cmp fed "$T/big.txt"
 '
 
 test_done
