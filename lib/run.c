@@ -1,8 +1,8 @@
 /*
- * run.c - one command run for `convctl run`: its standard input fed from
- * memory and a file, its standard output copied to ours as it arrives and kept in a
- * spool, the signals a user sends forwarded; it touches no store and prints
- * nothing.
+ * run.c - one command run for `convctl run`: its standard input taken first
+ * when it is the prompt, the command's fed from memory and then a file, its
+ * standard output copied to ours as it arrives and kept in a spool, the
+ * signals a user sends forwarded; it touches no store and prints nothing.
  */
 #include <errno.h>
 #include <fcntl.h>

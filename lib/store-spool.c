@@ -1,7 +1,8 @@
 /*
- * store-spool.c - a long text (convctl run's prompt and answer) kept JSON-escaped in an
- * unnamed temporary file as it arrives, never whole in memory, and the store's
- * note of the message whose content is there, for its engine to write it.
+ * store-spool.c - a long text (convctl run's prompt or answer) kept
+ * JSON-escaped in an unnamed temporary file as it arrives, never whole in
+ * memory, and the store's note of the messages whose content is there, for
+ * its engine to write them.
  */
 #include <errno.h>
 #include <fcntl.h>
