@@ -1,7 +1,7 @@
 /*
- * run.c - `convctl run -- CMD`: the prompt read, CMD run by lib/run.c with no
- * lock held, its answer spooled to a file, then the exchange recorded by
- * lib/exchange.c; says what was kept.
+ * run.c - `convctl run -- CMD`: the prompt read (from standard input: spooled
+ * to files), CMD run by lib/run.c with no lock held, its answer spooled to a
+ * file, then the exchange recorded by lib/exchange.c; says what was kept.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -24,7 +24,8 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* the prompt: --prompt TEXT, or all of standard input; at most max bytes */
+/* the prompt given as --prompt TEXT, at most max bytes; standard input, when
+ * it is not, is read by plan() */
 static int
 read_prompt(struct ctx *ctx, long max, struct buf *b)
 {
@@ -39,28 +40,56 @@ read_prompt(struct ctx *ctx, long max, struct buf *b)
 		}
 		return 0;
 	}
-	return cmd_stdin_text(ctx, "--prompt", max, b);
+	/* a terminal: cmd_stdin_text's usage error, before anything else */
+	if (isatty(STDIN_FILENO))
+		return cmd_stdin_text(ctx, "--prompt", max, b);
+	return 0;
+}
+
+/* the prompt read from standard input, never whole in memory: as it is into
+ * *raw, for CMD, and escaped into sp, for the store; at most max bytes, as
+ * cmd_stdin_text reads it */
+static int
+spool_prompt(struct ctx *ctx, struct store *st, long max, struct exchange *ex,
+    struct spool *sp, int *raw)
+{
+	struct error e;
+
+	if ((*raw = store_temp_file(st, &e)) < 0 ||
+	    store_spool_open(st, sp, &e) < 0 ||
+	    run_take_input(STDIN_FILENO, "standard input", (size_t)max,
+	    setting_table[SET_MAX_MESSAGE_BYTES].key, *raw, sp,
+	    &ex->prompt_not_utf8, &e) < 0)
+		return cmd_fail(ctx, &e);
+	ex->prompt_spool = sp;
+	return 0;
 }
 
 /*
- * From a snapshot of the store, read without the lock: the context for CMD's
- * standard input (with --context), where the exchange will go, and the
+ * From a snapshot of the store, read without the lock: the prompt from
+ * standard input (without --prompt; psp and *raw take it), the context for
+ * CMD's standard input (with --context), where the exchange will go, and the
  * spool for the answer.
  */
 static int
-plan(struct ctx *ctx, struct exchange *ex, struct buf *input,
-    struct spool *sp)
+plan(struct ctx *ctx, long max, struct exchange *ex, struct buf *input,
+    struct spool *psp, int *raw, struct spool *sp)
 {
 	struct prompt_request pr = { FMT_TEXT, -1, -1, 0 };
 	struct store *st = NULL;
 	struct error e;
 	int rc;
 
-	if ((rc = cmd_format_of(ctx, "context", FMT_TEXT, PROMPT_FORMATS,
-	    &pr.format)) != 0 ||
-	    (rc = cmd_now(ctx, &ex->prompt.at)) != 0 ||
-	    (rc = cmd_open(ctx, STORE_READ, &st)) != 0)
+	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
+	if ((!args_has(&ctx->args, "prompt") &&
+	    (rc = spool_prompt(ctx, st, max, ex, psp, raw)) != 0) ||
+	    (rc = cmd_format_of(ctx, "context", FMT_TEXT, PROMPT_FORMATS,
+	    &pr.format)) != 0 ||
+	    (rc = cmd_now(ctx, &ex->prompt.at)) != 0) {
+		store_close(st);
+		return rc;
+	}
 	if (args_has(&ctx->args, "context")) {
 		if (store_load_active(st, &e) < 0 ||
 		    render_prompt(input, store_active(st), &pr, &e) < 0)
@@ -180,19 +209,18 @@ run_exec(struct ctx *ctx)
 	struct exchange ex = { 0 };
 	struct run_request rq = { 0 };
 	struct run_result r = { 0 };
-	struct spool sp = { .fd = -1 };
+	struct spool sp = { .fd = -1 }, psp = { .fd = -1 };
 	struct buf said = { 0 }, input = { 0 }, why = { 0 }, note = { 0 };
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
 	long idle, max;
-	int rc, rrc, answered;
+	int rc, rrc, answered, raw = -1;
 	struct error e;
 
-	/* megabytes of prompt (standard input; the answer is spooled) pass
-	 * through here: glibc would raise its mapping threshold when the first
-	 * such block is freed (the prompt's trial copy, before CMD runs), keep
-	 * the next ones in its heap and give nothing back (measured: 60 MB at
-	 * the peak, not 44) */
+	/* megabytes of text (PostgreSQL's copies of the spooled prompt and
+	 * answer) may pass through here: glibc would raise its mapping
+	 * threshold when the first such block is freed, keep the next ones in
+	 * its heap and give nothing back */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
 	json_prefault_large();	/* the store's copy of it */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
@@ -208,25 +236,18 @@ run_exec(struct ctx *ctx)
 	ex.reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
 	    .idle_timeout = ex.prompt.idle_timeout };
 	ex.reply.tools = args_all(&ctx->args, "tool", &ex.reply.ntools);
-	if ((rc = plan(ctx, &ex, &input, &sp)) != 0)
+	if ((rc = plan(ctx, max, &ex, &input, &psp, &raw, &sp)) != 0)
 		goto out;
 
 	/* TEXT is CMD's last argument, its standard input the context alone;
-	 * else its standard input is the context and then ours */
+	 * else its standard input is the context and then ours, from the file
+	 * it was read into */
 	argv = xmalloc(((size_t)ctx->args.argc + 2) * sizeof(*argv));
 	memcpy(argv, ctx->args.argv, (size_t)ctx->args.argc * sizeof(*argv));
 	argv[ctx->args.argc] = prompt;
 	argv[ctx->args.argc + 1] = NULL;
 	rq = (struct run_request){ (char *const *)argv, input.data, input.len,
-	    (size_t)max, STDOUT_FILENO, &sp };
-	if (prompt == NULL && input.len == 0) {	/* no copy of a large one */
-		rq.input = said.data;
-		rq.input_len = said.len;
-	} else if (prompt == NULL) {
-		buf_add(&input, said.data, said.len);
-		rq.input = input.data;
-		rq.input_len = input.len;
-	}
+	    raw, (size_t)max, STDOUT_FILENO, &sp };
 	fflush(stdout);
 	if (run_command(&rq, &r, &e) < 0) {
 		rc = errno == ENOENT ? 127 : 126;	/* as shells say it */
@@ -261,6 +282,9 @@ run_exec(struct ctx *ctx)
 out:
 	free(argv);
 	spool_drop(&sp);
+	spool_drop(&psp);
+	if (raw >= 0)
+		close(raw);
 	exchange_free(&ex);
 	buf_free(&said);
 	buf_free(&input);

@@ -75,6 +75,7 @@ struct store_engine {
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;
 
+#define NSPOOLED 2	/* the messages of an exchange: prompt and answer */
 struct store {
 	const struct store_engine *engine;
 	void *be;		/* the engine's own state */
@@ -91,17 +92,18 @@ struct store {
 	int64_t next_pos;	/* for conversations store_append() adds */
 	unsigned loaded;	/* LOADED_* */
 	/*
-	 * A message whose content is still in a spool (convctl run's answer):
-	 * value, its content, holds a stand-in; the text is the len JSON-escaped
-	 * bytes at the start of fd. The file engine copies them into the new
-	 * file (save.c); an engine that writes from memory calls
-	 * store_spool_fill() before it writes anything.
+	 * Messages whose content is still in a spool (convctl run's prompt
+	 * from standard input, and its answer): value, its content, holds ""
+	 * as a stand-in; the text is the len JSON-escaped bytes at the start
+	 * of fd. The file engine copies them into the new file (save.c); an
+	 * engine that writes from memory calls store_spool_fill() before it
+	 * writes anything.
 	 */
 	struct spooled {
-		json_t *value;		/* NULL: no message is spooled */
+		json_t *value;		/* NULL: this one is not used */
 		int fd;
 		size_t len;
-	} spooled;
+	} spooled[NSPOOLED];
 };
 enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
@@ -111,8 +113,8 @@ enum {
 /* pg-session.c: the URI with any password as *** */
 char *pg_uri_shown(const char *uri);
 
-/* store-spool.c: the real text put into st->spooled.value, for an engine
- * that writes from memory; nothing when no message is spooled */
+/* store-spool.c: the real text put into each st->spooled[].value, for an
+ * engine that writes from memory; nothing when no message is spooled */
 int store_spool_fill(struct store *, struct error *);
 
 /* store.c, for the engines: a new conversation record, filled from obj (which

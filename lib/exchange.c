@@ -2,28 +2,50 @@
  * exchange.c - a prompt and its answer recorded as one exchange (convctl run):
  * where it goes is settled when the prompt is given, by conv_add itself, and
  * both messages are written by conv_add in the one transaction that follows.
- * A spooled answer goes in as a stand-in, the store told where its text is.
+ * A spooled prompt or answer goes in as a stand-in, the store told where its
+ * text is.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
+/*
+ * The prompt as conv_add takes it: a spooled one as a stand-in, once it has
+ * passed the checks conv_add would make of its text (in the same words)
+ */
+static int
+prompt_request(const struct exchange *ex, struct add_request *prompt,
+    struct error *e)
+{
+	*prompt = ex->prompt;
+	if (ex->prompt_spool == NULL)
+		return 0;
+	if (spool_chomped(ex->prompt_spool) == 0)
+		return error_set(e, "empty message");
+	if (ex->prompt_not_utf8 >= 0)
+		return error_set(e, "message text is not valid UTF-8 at byte %ld",
+		    ex->prompt_not_utf8);
+	prompt->text = "?";
+	prompt->len = 1;
+	return 0;
+}
+
 int
 exchange_plan(struct store *st, struct exchange *ex, struct error *e)
 {
-	struct add_request reply = ex->reply;
+	struct add_request prompt, reply = ex->reply;
 	struct add_result res;
 	struct conv *c;
 
-	if (store_load_active(st, e) < 0)
+	if (store_load_active(st, e) < 0 || prompt_request(ex, &prompt, e) < 0)
 		return -1;
 	c = store_active(st);
 	ex->active = c != NULL ? xstrdup(conv_id(c)) : NULL;
 	ex->joins = NULL;
 	/* a trial on the snapshot: the same checks, and the same idle rule,
 	 * as the add that will record it */
-	if (conv_add(st, &ex->prompt, &res, e) != ADD_DONE)
+	if (conv_add(st, &prompt, &res, e) != ADD_DONE)
 		return -1;
 	if (!res.started)
 		ex->joins = xstrdup(res.conv_id);
@@ -40,13 +62,13 @@ enum add_status
 exchange_record(struct store *st, const struct exchange *ex,
     struct exchange_result *res, struct error *e)
 {
-	struct add_request prompt = ex->prompt, reply = ex->reply;
+	struct add_request prompt, reply = ex->reply;
 	struct add_result pr, rr;
 	enum add_status rc;
 	struct conv *c;
 
 	memset(res, 0, sizeof(*res));
-	if (store_load_active(st, e) < 0)
+	if (store_load_active(st, e) < 0 || prompt_request(ex, &prompt, e) < 0)
 		return ADD_FAILED;
 	c = store_active(st);
 	/* one that was not there to join or to end: someone else's */
@@ -67,6 +89,9 @@ exchange_record(struct store *st, const struct exchange *ex,
 	prompt.expect_conv = c != NULL ? ex->joins : NULL;
 	if ((rc = conv_add(st, &prompt, &pr, e)) != ADD_DONE)
 		return rc;
+	if (ex->prompt_spool != NULL &&
+	    store_spool_message(st, ex->prompt_spool, e) < 0)
+		return ADD_FAILED;
 	res->conv_id = pr.conv_id;
 	res->ended_id = pr.ended_id;
 	res->started = pr.started;

@@ -72,7 +72,8 @@ void json_error_place(const char *text, size_t len, const json_error_t *je,
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 
 /* store-spool.c: the last message of the active conversation takes its
- * content from sp, still in the spool, when the store is written */
+ * content from sp, still in the spool, when the store is written (at most
+ * NSPOOLED messages, one exchange's: prompt and answer) */
 int store_spool_message(struct store *, struct spool *sp, struct error *);
 
 /* dl.c: the address of function name in the library lib opened with

@@ -1,11 +1,12 @@
 /*
- * run.c - one command run for `convctl run`: its standard input fed from
- * memory, its standard output copied to ours as it arrives and kept in a
- * spool, the signals a user sends forwarded; it touches no store and prints
- * nothing.
+ * run.c - one command run for `convctl run`: its standard input taken first
+ * when it is the prompt, the command's fed from memory and then a file, its
+ * standard output copied to ours as it arrives and kept in a spool, the
+ * signals a user sends forwarded; it touches no store and prints nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,8 +19,6 @@
 
 #define PIPE_SIZE (1 << 20)	/* asked of the output pipe (Linux's limit) */
 #define CHUNK (256 << 10)	/* read at most this much at once */
-#define CARRY 3		/* a character's first bytes at a chunk's end,
-			 * checked with the next chunk */
 
 /* the signals forwarded to the command, and the counts the handler keeps */
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
@@ -206,31 +205,23 @@ count_output(const struct run_request *rq, struct run_result *r, size_t n)
 	}
 }
 
-/* the output's way from the command to us and on */
-struct relay {
-	char *scratch;		/* CARRY + CHUNK: a chunk is read at CARRY */
-	size_t carry;		/* the bytes before it, from the last chunk,
-				 * not checked as UTF-8 yet */
-	size_t checked;		/* the bytes of output checked as UTF-8 */
-	int no_splice;		/* the output fd cannot take splice(2) */
-};
-
 /*
- * The kept output checked as UTF-8 a chunk at a time, just read and still in
- * the cache, rather than all of it again at the end: up to the last character
- * that may still lack bytes (a lead byte among the last three), which is
- * carried over to go before the next chunk; all of it once the output has
- * ended. A cut before a character's first byte is a place a walk over the
- * whole text passes too, so the offset is the same.
+ * Text checked as UTF-8 a chunk at a time, just read and still in the cache,
+ * rather than all of it again at the end: up to the last character that may
+ * still lack bytes (a lead byte among the last three), which is carried over
+ * to go before the next chunk; all of it once the text has ended. A cut
+ * before a character's first byte is a place a walk over the whole text
+ * passes too, so the offset is the same.
  */
-static void
-check_output(struct run_result *r, struct relay *rl, const char *p, size_t n,
-    int ended)
+void
+utf8_chunk(struct utf8_chunks *u, char *p, size_t n, int ended)
 {
-	const unsigned char *s = (const unsigned char *)p - rl->carry;
-	size_t len = rl->carry + n, cut = len, q;
+	const unsigned char *s = (const unsigned char *)p - u->carry;
+	size_t len = u->carry + n, cut = len, q;
 	long bad;
 
+	if (u->bad >= 0)
+		return;
 	for (q = cut; !ended && q > 0 && cut - q < 3; q--)
 		if ((s[q - 1] & 0xc0) != 0x80) {
 			if (s[q - 1] >= 0xc0)
@@ -238,13 +229,65 @@ check_output(struct run_result *r, struct relay *rl, const char *p, size_t n,
 			break;
 		}
 	if ((bad = utf8_invalid_at((const char *)s, cut)) >= 0) {
-		r->not_utf8 = (long)rl->checked + bad;
+		u->bad = (long)u->checked + bad;
 		return;
 	}
-	rl->checked += cut;
-	rl->carry = len - cut;
-	memmove(rl->scratch + CARRY - rl->carry, s + cut, rl->carry);
+	u->checked += cut;
+	u->carry = len - cut;
+	memmove(p - u->carry, s + cut, u->carry);
 }
+
+int
+run_take_input(int fd, const char *name, size_t max, const char *setting,
+    int raw, struct spool *sp, long *not_utf8, struct error *e)
+{
+	char *scratch = xmalloc(UTF8_CARRY + CHUNK), *p = scratch + UTF8_CARRY;
+	struct utf8_chunks u = { 0, 0, -1 };
+	size_t len = 0;
+	ssize_t n;
+	int rc = -1;
+
+	for (;;) {
+		if ((n = read(fd, p, CHUNK)) == 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_errno(e, "cannot read '%s'", name);
+			goto out;
+		}
+		if ((len += (size_t)n) > max) {
+			error_set(e, "'%s' is larger than the limit of %zu "
+			    "bytes (the %s setting)", name, max, setting);
+			goto out;
+		}
+		if (write_all(raw, p, (size_t)n) < 0) {
+			error_errno(e, "cannot keep '%s' in a temporary file",
+			    name);
+			goto out;
+		}
+		utf8_chunk(&u, p, (size_t)n, 0);
+		spool_add(sp, p, (size_t)n);
+	}
+	utf8_chunk(&u, p, 0, 1);
+	*not_utf8 = u.bad;
+	if (spool_end(sp) < 0) {
+		error_errno(e, "cannot keep '%s' in a temporary file", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(scratch);
+	return rc;
+}
+
+/* the output's way from the command to us and on */
+struct relay {
+	char *scratch;		/* UTF8_CARRY + CHUNK: a chunk is read at
+				 * UTF8_CARRY */
+	struct utf8_chunks u;	/* the kept output checked as UTF-8 */
+	int no_splice;		/* the output fd cannot take splice(2) */
+};
 
 /* output not kept, moved from the pipe to ours without passing through
  * us: 1, 0 at its end, -1 when splice cannot (then read and write) */
@@ -274,7 +317,7 @@ static int
 read_output(const struct run_request *rq, struct run_result *r, int fd,
     struct relay *rl)
 {
-	char *p = rl->scratch + CARRY;
+	char *p = rl->scratch + UTF8_CARRY;
 	ssize_t n;
 	int rc;
 
@@ -287,8 +330,8 @@ read_output(const struct run_request *rq, struct run_result *r, int fd,
 		r->out_errno = errno;	/* no more passed on; still kept */
 	count_output(rq, r, (size_t)n);
 	if (kept(rq)) {
-		check_output(r, rl, p, (size_t)n, 0);
-		if (r->not_utf8 >= 0)
+		utf8_chunk(&rl->u, p, (size_t)n, 0);
+		if ((r->not_utf8 = rl->u.bad) >= 0)
 			spool_drop(rq->spool);
 		else
 			spool_add(rq->spool, p, (size_t)n);
@@ -314,6 +357,41 @@ forward(pid_t pid, int *sigints)
 	return stop;
 }
 
+/* how much of the command's input is written: of input, of then_fd */
+struct feed {
+	size_t fed;
+	loff_t off;
+};
+
+/* the next of the command's input written, as much as the pipe takes: 0 when
+ * all of it is, or the command closed its input (EPIPE) */
+static int
+feed(const struct run_request *rq, struct feed *f, int in)
+{
+	char b[PIPE_BUF];
+	ssize_t w, n;
+
+	if (f->fed < rq->input_len) {
+		w = write(in, rq->input + f->fed, rq->input_len - f->fed);
+		if (w > 0)
+			f->fed += (size_t)w;
+		if (w < 0 && errno != EINTR && errno != EAGAIN)
+			return 0;
+		return f->fed < rq->input_len || rq->then_fd >= 0;
+	}
+	/* the file moved to the pipe by the kernel; where splice cannot, a
+	 * pipe's atomic write at a time: all of it taken, or none */
+	if ((w = splice(rq->then_fd, &f->off, in, NULL, CHUNK,
+	    SPLICE_F_NONBLOCK)) < 0 &&
+	    errno == EINVAL) {
+		if ((n = pread(rq->then_fd, b, sizeof(b), f->off)) <= 0)
+			return n < 0 && errno == EINTR;
+		if ((w = write(in, b, (size_t)n)) > 0)
+			f->off += w;
+	}
+	return w > 0 || (w < 0 && (errno == EINTR || errno == EAGAIN));
+}
+
 static void
 set_status(struct run_result *r, int status)
 {
@@ -330,13 +408,12 @@ static void
 pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
     int out, const sigset_t *waitmask)
 {
-	struct relay rl = { xmalloc(CARRY + CHUNK), 0, 0, 0 };
-	size_t fed = 0;
+	struct relay rl = { xmalloc(UTF8_CARRY + CHUNK), { 0, 0, -1 }, 0 };
+	struct feed f = { 0, 0 };
 	int sigints = 0, exited = 0, status;
 	struct pollfd p[2];
-	ssize_t w;
 
-	if (rq->input_len == 0) {
+	if (rq->input_len == 0 && rq->then_fd < 0) {
 		close(in);
 		in = -1;
 	}
@@ -357,16 +434,9 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 			r->exit_code = 128 + SIGINT;
 			break;
 		}
-		if (i_in >= 0 && p[i_in].revents != 0) {
-			w = write(in, rq->input + fed, rq->input_len - fed);
-			if (w > 0)
-				fed += (size_t)w;
-			/* done, or the command closed its input (EPIPE) */
-			if (fed == rq->input_len ||
-			    (w < 0 && errno != EINTR && errno != EAGAIN)) {
-				close(in);
-				in = -1;
-			}
+		if (i_in >= 0 && p[i_in].revents != 0 && !feed(rq, &f, in)) {
+			close(in);
+			in = -1;
 		}
 		if (i_out >= 0 && p[i_out].revents != 0 &&
 		    !read_output(rq, r, out, &rl)) {
@@ -385,8 +455,8 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 	if (!exited && !r->abandoned && waitpid(pid, &status, 0) == pid)
 		set_status(r, status);
 	if (kept(rq)) {		/* a character cut short at the end */
-		check_output(r, &rl, rl.scratch + CARRY, 0, 1);
-		if (r->not_utf8 >= 0)
+		utf8_chunk(&rl.u, rl.scratch + UTF8_CARRY, 0, 1);
+		if ((r->not_utf8 = rl.u.bad) >= 0)
 			spool_drop(rq->spool);
 	}
 	free(rl.scratch);

@@ -67,14 +67,15 @@ save_sweep_temps(const char *file)
  * (with an index) copied from file to file. Ranges that follow each other
  * in the old file become one piece, so a store where one conversation
  * changed is written with a handful of iovecs or copies. A message whose
- * content is spooled (convctl run's answer) has it copied from the spool.
+ * content is spooled (convctl run's prompt or answer) has it copied from its
+ * spool.
  */
-enum { IN_MEMORY, OLD_FILE, SPOOL };
+enum { IN_MEMORY, OLD_FILE, SPOOL };	/* SPOOL + i: st->spooled[i]'s */
 struct piece {
 	const char *p;		/* in memory; NULL: text + off, or a file's */
 	size_t off, len;
 	int file;		/* IN_MEMORY, else whose bytes at off: the old
-				 * file's or the spool's (st->spooled) */
+				 * file's or a spool's (st->spooled) */
 };
 struct pieces {
 	struct buf text;
@@ -156,6 +157,46 @@ piece_old(struct pieces *o, const char *sep, size_t off, size_t len,
 	}
 }
 
+/*
+ * c dumped into the text, each spooled content's bytes copied from its spool
+ * in place of the "" that stands in for it ("content":" the spool's bytes ").
+ * Every stand-in is "", so every dump of c is the same text: where each one
+ * goes is where a dump with it as the hole puts it. The spooled messages are
+ * one exchange's: when c lacks the first, it has none.
+ */
+static void
+piece_dump(struct store *st, struct pieces *o, struct conv *c)
+{
+	struct buf again = { 0 };
+	size_t toff = o->text.len, from, hole[NSPOOLED], ord[NSPOOLED], i, j, m;
+
+	hole[0] = json_dump_hole(&o->text, c->obj, st->spooled[0].value);
+	for (i = 1; i < NSPOOLED; i++) {
+		hole[i] = (size_t)-1;
+		if (hole[0] != (size_t)-1 && st->spooled[i].value != NULL) {
+			again.len = 0;
+			if ((hole[i] = json_dump_hole(&again, c->obj,
+			    st->spooled[i].value)) != (size_t)-1)
+				hole[i] += toff;
+		}
+	}
+	buf_free(&again);
+	/* the spools in the order of their places */
+	for (i = 0, m = 0; i < NSPOOLED; i++) {
+		if (hole[i] == (size_t)-1)
+			continue;
+		for (j = m++; j > 0 && hole[ord[j - 1]] > hole[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+	for (from = toff, i = 0; i < m; from = hole[ord[i++]]) {
+		piece_add(o, NULL, from, hole[ord[i]] - from, IN_MEMORY);
+		piece_add(o, NULL, 0, st->spooled[ord[i]].len,
+		    SPOOL + (int)ord[i]);
+	}
+	piece_add(o, NULL, from, o->text.len - from, IN_MEMORY);
+}
+
 /* sep and then c: the old bytes when the old file had them so */
 static void
 piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
@@ -163,7 +204,7 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 	struct file_state *fs = st->be;
 	struct piece *last = o->n ? &o->v[o->n - 1] : NULL;
 	struct scan_conv sc;
-	size_t n = strlen(sep), at, toff, hole;
+	size_t n = strlen(sep), at, toff;
 
 	if (c->raw != NULL && !c->canonical)
 		conv_json(c);	/* as jansson writes it: one line */
@@ -171,14 +212,7 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 		piece_text(o, sep, n);
 		at = o->total;
 		toff = o->text.len;
-		hole = json_dump_hole(&o->text, c->obj, st->spooled.value);
-		if (hole == (size_t)-1)
-			piece_add(o, NULL, toff, o->text.len - toff, IN_MEMORY);
-		else {	/* "content":" the spool's bytes " */
-			piece_add(o, NULL, toff, hole - toff, IN_MEMORY);
-			piece_add(o, NULL, 0, st->spooled.len, SPOOL);
-			piece_add(o, NULL, hole, o->text.len - hole, IN_MEMORY);
-		}
+		piece_dump(st, o, c);
 		/* what it says of itself, by the scanner that will read it (a
 		 * spooled content as "": its bytes tell nothing of that, and are
 		 * escaped by the same writer) */
@@ -382,7 +416,7 @@ copy_range(int in, size_t off, size_t len, int out)
 }
 
 static int
-write_pieces(int fd, int old, int spool, struct pieces *o)
+write_pieces(int fd, int old, const struct store *st, struct pieces *o)
 {
 	struct iovec iov[64];
 	size_t i, k = 0;
@@ -392,7 +426,8 @@ write_pieces(int fd, int old, int spool, struct pieces *o)
 
 		if (pc->file) {
 			if ((k > 0 && write_iov(fd, iov, k) < 0) ||
-			    copy_range(pc->file == SPOOL ? spool : old, pc->off,
+			    copy_range(pc->file >= SPOOL ?
+			    st->spooled[pc->file - SPOOL].fd : old, pc->off,
 			    pc->len, fd) < 0)
 				return -1;
 			k = 0;
@@ -525,7 +560,7 @@ save_file(struct store *st, struct error *e)
 	}
 	if (keep_owner(st, fd, e) < 0)
 		goto out;
-	if (write_pieces(fd, fs->fd, st->spooled.fd, &text) < 0) {
+	if (write_pieces(fd, fs->fd, st, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
 	}

@@ -1,7 +1,8 @@
 /*
- * store-spool.c - a long text (convctl run's answer) kept JSON-escaped in an
- * unnamed temporary file as it arrives, never whole in memory, and the store's
- * note of the message whose content is there, for its engine to write it.
+ * store-spool.c - a long text (convctl run's prompt or answer) kept
+ * JSON-escaped in an unnamed temporary file as it arrives, never whole in
+ * memory, and the store's note of the messages whose content is there, for
+ * its engine to write them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,20 +35,26 @@ open_unnamed(const char *dir)
 }
 
 int
-store_spool_open(struct store *st, struct spool *sp, struct error *e)
+store_temp_file(struct store *st, struct error *e)
 {
 	char *dir = st->engine->spool_dir ? st->engine->spool_dir(st) : NULL;
 	const char *tmp = getenv("TMPDIR");
+	int fd;
 
-	memset(sp, 0, sizeof(*sp));
 	if (tmp == NULL || *tmp == '\0')
 		tmp = "/tmp";
-	/* beside the store, the answer is copied into it by the filesystem */
-	if ((sp->fd = open_unnamed(dir)) < 0 &&
-	    (sp->fd = open_unnamed(tmp)) < 0)
+	/* beside the store, a spool is copied into it by the filesystem */
+	if ((fd = open_unnamed(dir)) < 0 && (fd = open_unnamed(tmp)) < 0)
 		error_errno(e, "cannot create a temporary file in '%s'", tmp);
 	free(dir);
-	return sp->fd < 0 ? -1 : 0;
+	return fd;
+}
+
+int
+store_spool_open(struct store *st, struct spool *sp, struct error *e)
+{
+	memset(sp, 0, sizeof(*sp));
+	return (sp->fd = store_temp_file(st, e)) < 0 ? -1 : 0;
 }
 
 static void
@@ -146,23 +153,29 @@ int
 store_spool_message(struct store *st, struct spool *sp, struct error *e)
 {
 	struct conv *c = store_active(st);
+	struct spooled *sd = st->spooled;
 	json_t *msgs, *msg, *content;
 
 	msgs = c != NULL ? json_object_get(conv_json(c), "messages") : NULL;
 	msg = json_array_get(msgs, json_array_size(msgs) - 1);
-	if ((content = json_object_get(msg, "content")) == NULL)
-		return error_set(e, "no message to take the spooled answer");
-	st->spooled.value = content;
-	st->spooled.fd = sp->fd;
+	while (sd < st->spooled + NSPOOLED && sd->value != NULL)
+		sd++;
+	if ((content = json_object_get(msg, "content")) == NULL ||
+	    sd == st->spooled + NSPOOLED)
+		return error_set(e, "no message to take the spooled text");
+	/* the same in every dump of it, the hole save.c fills or not */
+	json_string_setn_nocheck(content, "", 0);
+	sd->value = content;
+	sd->fd = sp->fd;
 	/* what chomp() drops is newlines, each escaped in two bytes */
-	st->spooled.len = sp->esc_len - 2 * (sp->len - spool_chomped(sp));
+	sd->len = sp->esc_len - 2 * (sp->len - spool_chomped(sp));
 	return 0;
 }
 
-int
-store_spool_fill(struct store *st, struct error *e)
+/* one spooled message's text read back into its value */
+static int
+fill(struct spooled *sd, struct error *e)
 {
-	struct spooled *sd = &st->spooled;
 	struct buf b = { 0 };
 	json_error_t je;
 	json_t *s = NULL;
@@ -182,7 +195,7 @@ store_spool_fill(struct store *st, struct error *e)
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
-			error_errno(e, "cannot read back the spooled answer");
+			error_errno(e, "cannot read back the spooled text");
 			goto out;
 		}
 		b.len += (size_t)n;
@@ -191,7 +204,7 @@ store_spool_fill(struct store *st, struct error *e)
 	/* the one JSON reader turns the escaped text back into the text */
 	if ((s = json_loadb(b.data, b.len, JSON_DECODE_ANY | JSON_LOAD_FLAGS,
 	    &je)) == NULL || !json_is_string(s)) {
-		error_set(e, "the spooled answer does not read back: %s", je.text);
+		error_set(e, "the spooled text does not read back: %s", je.text);
 		goto out;
 	}
 	buf_free(&b);
@@ -203,4 +216,15 @@ out:
 	json_decref(s);
 	buf_free(&b);
 	return rc;
+}
+
+int
+store_spool_fill(struct store *st, struct error *e)
+{
+	size_t i;
+
+	for (i = 0; i < NSPOOLED; i++)
+		if (fill(&st->spooled[i], e) < 0)
+			return -1;
+	return 0;
 }

@@ -219,6 +219,10 @@ struct exchange {
 	struct add_request reply;	/* the answer; text NULL: none */
 	struct spool *spool;		/* not NULL: the answer is its text
 					 * (reply.text is not looked at) */
+	/* not NULL: the prompt is its text (prompt.text is not looked at),
+	 * not UTF-8 from byte prompt_not_utf8 (or -1) */
+	struct spool *prompt_spool;
+	long prompt_not_utf8;
 	/* exchange_plan's */
 	char *active;			/* active when the prompt was given */
 	char *joins;			/* what the prompt joins; NULL: a new one */
@@ -293,9 +297,10 @@ int template_text(const struct settings *, const char *name, size_t max,
     char **text, size_t *len, struct error *);
 
 /*
- * store-spool.c: a long text (convctl run's answer) kept JSON-escaped, as the
- * store's file holds it, in an unnamed temporary file as it arrives, never
- * whole in memory; the store writes the message from there (exchange.spool).
+ * store-spool.c: a long text (convctl run's prompt or answer) kept
+ * JSON-escaped, as the store's file holds it, in an unnamed temporary file as
+ * it arrives, never whole in memory; the store writes the message from there
+ * (exchange.spool, exchange.prompt_spool).
  */
 struct spool {
 	int fd;				/* -1: dropped */
@@ -310,6 +315,8 @@ struct spool {
  * filesystem copies the answer into the store), else in $TMPDIR; nothing of
  * it outlives the process */
 int store_spool_open(struct store *, struct spool *, struct error *);
+/* such a file alone, open to read and write (for raw bytes): -1 and e */
+int store_temp_file(struct store *, struct error *);
 void spool_add(struct spool *, const char *s, size_t n);
 /* all of it written to the file: -1 with errno when a write failed */
 int spool_end(struct spool *);

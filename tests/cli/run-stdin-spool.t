@@ -1,0 +1,163 @@
+#!/bin/sh
+# convctl run with the prompt on standard input keeps it in unnamed temporary
+# files before CMD runs, never whole in memory: CMD still gets it byte for
+# byte, the store records it byte for byte, and the limits and refusals are
+# those of a prompt read into memory.
+. "$(dirname "$0")/../lib.sh"
+
+export CONVCTL_NOW=2030-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
+
+# prompt.py N FILE: about N bytes of text every escape of JSON needs (quotes,
+# backslashes, every control character, NUL too) and characters of 2, 3 and
+# 4 bytes, one of them across each boundary of convctl's 256 KiB reads, ending
+# in newlines chomp drops but for a "\r"
+cat >"$T/prompt.py" <<'EOP'
+import sys
+n, path = int(sys.argv[1]), sys.argv[2]
+chars = list('say "hi" \\ C:\\dir\\ caf\u00e9 \u65e5\u672c\u8a9e \U0001f642 '
+             + ''.join(chr(c) for c in range(32)) + '\u2028 end\n')
+wide = ['\u00e9', '\u65e5', '\U0001f642']
+out, i, k = bytearray(), 0, 1
+while len(out) < n:
+    b, w = 262144 * k, wide[k % 3].encode()
+    cut = len(w) - 1		# bytes of it before the boundary
+    while len(out) < b - cut:
+        c = chars[i % len(chars)].encode()
+        i += 1
+        out += c if len(out) + len(c) <= b - cut else b'x' * (b - cut - len(out))
+    out += w
+    k += 1
+    assert out[b - 1] >= 0x80 and out[b] >= 0x80 and out[b] < 0xc0
+with open(path, 'wb') as f:
+    f.write(bytes(out) + b'\ntail\r\r\n\n')
+EOP
+
+# message_is I FILE: message I (-1 the latest) of the latest conversation is
+# FILE as `add` keeps it (trailing newlines dropped, "\r\n" with them)
+message_is() {
+	convctl show --format json >"$T/shown" &&
+	python3 -c 'import json, sys
+got = json.load(open(sys.argv[1]))["messages"][int(sys.argv[2])]["content"].encode("utf-8", "surrogatepass")
+want = open(sys.argv[3], "rb").read()
+while want.endswith(b"\n"):
+    want = want[:-1]
+    if want.endswith(b"\r"):
+        want = want[:-1]
+if got != want:
+    n = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), None)
+    sys.exit("content: %d bytes, want %d; first difference at %s" % (len(got), len(want), n))
+' "$T/shown" "$1" "$2"
+}
+
+# refused ERROR: convctl run, its prompt on standard input, failed with ERROR
+# before CMD ran (it would have made the file ran), and recorded nothing
+refused() {
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl run -- sh -c "touch ran; cat" &&
+	stderr_has "run: $1" && test ! -e ran && test ! -s "$T/stdout" &&
+	unchanged "$CONVCTL_STORE"
+}
+
+# under valgrind a few chunks, not a dozen
+if [ -n "$CONVCTL_WRAPPER" ]; then n=800000; else n=3000000; fi
+python3 "$T/prompt.py" $n "$T/big.txt"
+
+test_expect 'a long prompt on standard input, a character across each read: passed on and recorded byte for byte' '
+	convctl add "before" &&
+	convctl run -- cat <"$T/big.txt" >out &&
+	cmp out "$T/big.txt" && message_is -2 "$T/big.txt" &&
+	message_is -1 "$T/big.txt" &&
+	convctl show --format json | jq -r ".messages[].role" >got &&
+	printf "user\nuser\nassistant\n" >want && test_cmp want got
+'
+
+test_expect '--context: the conversation, a blank line, then the prompt' '
+	convctl prompt --format text >want && echo >>want &&
+	cat "$T/big.txt" >>want &&
+	convctl run --context -- sh -c "cat >fed; echo ok" <"$T/big.txt" &&
+	cmp fed want && message_is -2 "$T/big.txt"
+'
+
+test_expect 'a prompt of exactly max_message_bytes is taken; one byte more is refused before CMD runs' '
+	python3 -c "import sys
+d = open(sys.argv[1], \"rb\").read(299999).decode(\"utf-8\", \"ignore\").encode()
+sys.stdout.buffer.write(d + b\"x\" * (300000 - len(d)))" "$T/big.txt" >fits &&
+	test "$(wc -c <fits)" -eq 300000 &&
+	CONVCTL_MAX_MESSAGE_BYTES=300000 convctl run -- cat <fits >out &&
+	cmp out fits && message_is -2 fits &&
+	cp fits over && printf y >>over &&
+	CONVCTL_MAX_MESSAGE_BYTES=300000 refused "'"'"'standard input'"'"' is larger than the limit of 300000 bytes (the max_message_bytes setting)" <over
+'
+
+test_expect 'invalid UTF-8 at the very end, or cut by a read: refused before CMD runs, at its byte' '
+	cp "$T/big.txt" cut && printf "\346\227" >>cut &&
+	refused "message text is not valid UTF-8 at byte $(($(wc -c <cut) - 2))" <cut &&
+	cp "$T/big.txt" bad && printf "\377" >>bad &&
+	refused "message text is not valid UTF-8 at byte $(($(wc -c <bad) - 1))" <bad &&
+	for at in 262142 262143; do
+		head -c $at /dev/zero | tr "\0" a >split &&
+		printf "\346\227x" >>split &&
+		refused "message text is not valid UTF-8 at byte $at" <split ||
+		exit 1
+	done
+'
+
+test_expect 'empty standard input, or newlines only: refused before CMD runs' '
+	refused "empty message" </dev/null &&
+	printf "\r\n\n" >nl && refused "empty message" <nl
+'
+
+test_file 'both spooled, prompt and answer: the store is what add writes; its index right' '
+	s=$T/spool.json a=$T/added.json &&
+	convctl -s "$s" add "an earlier one" && convctl -s "$s" end &&
+	convctl -s "$s" add --at 2029-12-31T00:00:00Z "active" &&
+	cp "$s" "$a" &&
+	convctl -s "$s" run --tool t1 -- sh -c "cat; echo \"the \\\"end\\\"\"" <"$T/big.txt" >answer &&
+	convctl -s "$a" add <"$T/big.txt" &&
+	convctl -s "$a" add -r assistant --tool t1 <answer &&
+	python3 -c "import re, sys
+a, b = open(sys.argv[1], \"rb\").read(), open(sys.argv[2], \"rb\").read()
+ids = iter(re.findall(rb\"m-[0-9]+-[0-9a-f]{8}\", b))
+a = re.sub(rb\"m-[0-9]+-[0-9a-f]{8}\", lambda m: next(ids), a)
+sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
+	for r in "recent --json" "show --format json" "prompt --format jsonl"; do
+		# shellcheck disable=SC2086
+		convctl -s "$s" $r >with || exit 1
+		# shellcheck disable=SC2086
+		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || exit 1
+		test_cmp without with || exit 1
+	done
+'
+
+# spool_links PID: where the process's open files that have no name are
+spool_links() {
+	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
+	    grep " (deleted)$" || true
+}
+
+# waits (20 s at most) until CMD has written its pid to the file $1
+started() {
+	i=0
+	until [ -s "$1" ]; do
+		i=$((i + 1)); [ $i -lt 400 ] || { echo "not started"; return 1; }
+		sleep 0.05
+	done
+}
+
+# (valgrind, killed with convctl, leaves its vgdb FIFOs in TMPDIR)
+test_expect 'convctl killed while CMD runs: no file left beside the store nor in TMPDIR' '
+	mkdir -p tmp d && export TMPDIR=$T/tmp &&
+	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
+	else s=$T/d/store.json where=$T/d/; fi || exit 1
+	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run -- sh -c "
+	    cat >fed; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
+	" <"$T/big.txt" >out 2>err) &
+	pid=$! && started cmd.pid &&
+	spool_links $pid >links && cat links &&
+	test "$(grep -c "^$where#[0-9]* (deleted)$" links)" -eq 3 &&
+	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
+	kill "$(cat cmd.pid)" && test -z "$(ls -A d)" &&
+	test -z "$(ls -A tmp | grep -v "^vgdb-pipe-")" && cmp fed "$T/big.txt"
+'
+
+test_done
