@@ -130,6 +130,47 @@ store_seed() {
 	fi
 }
 
+# message_is I FILE: message I (-1 the latest) of the latest conversation is
+# FILE as `add` keeps it (trailing newlines dropped, "\r\n" with them)
+message_is() {
+	convctl show --format json >"$T/shown" &&
+	python3 -c 'import json, sys
+got = json.load(open(sys.argv[1]))["messages"][int(sys.argv[2])]["content"].encode("utf-8", "surrogatepass")
+want = open(sys.argv[3], "rb").read()
+while want.endswith(b"\n"):
+    want = want[:-1]
+    if want.endswith(b"\r"):
+        want = want[:-1]
+if got != want:
+    n = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), None)
+    sys.exit("content: %d bytes, want %d; first difference at %s" % (len(got), len(want), n))
+' "$T/shown" "$1" "$2"
+}
+
+# wait_until CONDITION: evaluates the shell CONDITION every 0.05 s until it
+# holds, 20 s at most; else fails, saying which one did not hold
+wait_until() {
+	i=0
+	until eval "$1"; do
+		i=$((i + 1))
+		[ $i -lt 400 ] || { echo "gave up waiting for: $1"; return 1; }
+		sleep 0.05
+	done
+}
+
+# spool_links PID: the files PID holds open that have no name (convctl run's
+# spools: unnamed temporary files), as /proc shows them, "DIR/#INODE (deleted)"
+spool_links() {
+	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
+	    grep " (deleted)$" || true
+}
+
+# left_in DIR: what DIR holds, but the FIFOs valgrind leaves in TMPDIR when
+# it is killed with convctl under CONVCTL_WRAPPER (vgdb-pipe-*)
+left_in() {
+	ls -A "$1" | grep -v "^vgdb-pipe-" || true
+}
+
 export CONVCTL_STORE="$(store_at store)"
 
 test_n=0

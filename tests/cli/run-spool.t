@@ -37,23 +37,6 @@ while i < len(data):
         time.sleep(0.05)
 EOP
 
-# content_is FILE: the latest message's content is FILE as `add` keeps it
-# (trailing newlines dropped, "\r\n" with them), byte for byte
-content_is() {
-	convctl show --format json >"$T/shown" &&
-	python3 -c 'import json, sys
-got = json.load(open(sys.argv[1]))["messages"][-1]["content"].encode("utf-8", "surrogatepass")
-want = open(sys.argv[2], "rb").read()
-while want.endswith(b"\n"):
-    want = want[:-1]
-    if want.endswith(b"\r"):
-        want = want[:-1]
-if got != want:
-    n = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), None)
-    sys.exit("content: %d bytes, want %d; first difference at %s" % (len(got), len(want), n))
-' "$T/shown" "$1"
-}
-
 # last_roles: the roles of the latest conversation's messages, one a line
 last_roles() {
 	convctl show --format json | jq -r '.messages[].role'
@@ -63,7 +46,7 @@ python3 "$T/answer.py" 3500000 "$T/big.txt"
 
 test_expect 'a long answer with every escape, cut between reads: recorded byte for byte' '
 	convctl run --prompt long -- python3 "$T/slowly.py" "$T/big.txt" >out &&
-	cmp out "$T/big.txt" && content_is "$T/big.txt" &&
+	cmp out "$T/big.txt" && message_is -1 "$T/big.txt" &&
 	printf "user\nassistant\n" >want && last_roles >got && test_cmp want got
 '
 
@@ -73,7 +56,7 @@ d = open(sys.argv[1], \"rb\").read(299999).decode(\"utf-8\", \"ignore\").encode(
 sys.stdout.buffer.write(d + b\"x\" * (300000 - len(d)))" "$T/big.txt" >fits &&
 	test "$(wc -c <fits)" -eq 300000 &&
 	CONVCTL_MAX_MESSAGE_BYTES=300000 convctl run --prompt at -- sh -c "cat fits" >out &&
-	cmp out fits && content_is fits &&
+	cmp out fits && message_is -1 fits &&
 	cp fits over && printf y >>over &&
 	CONVCTL_MAX_MESSAGE_BYTES=300000 fails_with 0 convctl run --prompt over -- sh -c "cat over" &&
 	cmp "$T/stdout" over &&
@@ -103,7 +86,7 @@ test_expect 'CMD killed mid-stream: the partial answer recorded only with --keep
 	echo "user: killed" >want && test_cmp want got &&
 	fails_with 137 convctl run --keep-partial --prompt kept -- sh -c "cat part; kill -9 \$\$" &&
 	stderr_has "recorded the prompt and the partial answer" &&
-	content_is part
+	message_is -1 part
 '
 
 test_file 'the store is what add writes for the same exchange; its index trusted and right' '
@@ -131,22 +114,6 @@ sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 	test "$(stat -c %y "$ix")" = "$before"
 '
 
-# spool_links PID: where the process's open files that have no name are
-spool_links() {
-	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
-	    grep " (deleted)$" || true
-}
-
-# streaming PIDFILE OUT: waits (20 s at most) until CMD has written its pid
-# to PIDFILE and convctl has passed on a megabyte of its output to OUT
-streaming() {
-	i=0
-	until [ -s "$1" ] && [ "$(wc -c <"$2")" -ge 1000000 ]; do
-		i=$((i + 1)); [ $i -lt 400 ] || { echo "no output"; return 1; }
-		sleep 0.05
-	done
-}
-
 test_expect 'convctl killed mid-stream: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
@@ -154,12 +121,12 @@ test_expect 'convctl killed mid-stream: no file left beside the store nor in TMP
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run --prompt stop -- sh -c "
 	    cat part; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" >out 2>err) &
-	pid=$! && streaming cmd.pid out &&
+	pid=$! && wait_until "[ -s cmd.pid ] && [ \$(wc -c <out) -ge 1000000 ]" &&
 	spool_links $pid >links && cat links &&
 	grep -q "^$where#[0-9]* (deleted)$" links &&
 	spool_links "$(cat cmd.pid)" >cmdlinks && cat cmdlinks && test ! -s cmdlinks &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
-	kill "$(cat cmd.pid)" && test -z "$(ls -A tmp)" &&
+	kill "$(cat cmd.pid)" && test -z "$(left_in tmp)" &&
 	test -z "$(ls -A d)" && cmp out part
 '
 
@@ -168,11 +135,11 @@ test_file 'no directory for the store yet: the spool goes to TMPDIR' '
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$T/new/dir/s.json" run --prompt first -- sh -c "
 	    cat part; echo \$\$ >cmd2.pid; while [ ! -e go2 ]; do sleep 0.05; done
 	" >out2) &
-	pid=$! && streaming cmd2.pid out2 &&
+	pid=$! && wait_until "[ -s cmd2.pid ] && [ \$(wc -c <out2) -ge 1000000 ]" &&
 	spool_links $pid >links && cat links &&
 	grep -q "^$T/tmp2/#[0-9]* (deleted)$" links &&
 	touch go2 && wait $pid && test -z "$(ls -A tmp2)" &&
-	CONVCTL_STORE=$T/new/dir/s.json content_is part
+	CONVCTL_STORE=$T/new/dir/s.json message_is -1 part
 '
 
 test_done

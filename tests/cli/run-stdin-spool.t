@@ -32,23 +32,6 @@ with open(path, 'wb') as f:
     f.write(bytes(out) + b'\ntail\r\r\n\n')
 EOP
 
-# message_is I FILE: message I (-1 the latest) of the latest conversation is
-# FILE as `add` keeps it (trailing newlines dropped, "\r\n" with them)
-message_is() {
-	convctl show --format json >"$T/shown" &&
-	python3 -c 'import json, sys
-got = json.load(open(sys.argv[1]))["messages"][int(sys.argv[2])]["content"].encode("utf-8", "surrogatepass")
-want = open(sys.argv[3], "rb").read()
-while want.endswith(b"\n"):
-    want = want[:-1]
-    if want.endswith(b"\r"):
-        want = want[:-1]
-if got != want:
-    n = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), None)
-    sys.exit("content: %d bytes, want %d; first difference at %s" % (len(got), len(want), n))
-' "$T/shown" "$1" "$2"
-}
-
 # refused ERROR: convctl run, its prompt on standard input, failed with ERROR
 # before CMD ran (it would have made the file ran), and recorded nothing
 refused() {
@@ -129,22 +112,6 @@ sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 	done
 '
 
-# spool_links PID: where the process's open files that have no name are
-spool_links() {
-	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
-	    grep " (deleted)$" || true
-}
-
-# waits (20 s at most) until CMD has written its pid to the file $1
-started() {
-	i=0
-	until [ -s "$1" ]; do
-		i=$((i + 1)); [ $i -lt 400 ] || { echo "not started"; return 1; }
-		sleep 0.05
-	done
-}
-
-# (valgrind, killed with convctl, leaves its vgdb FIFOs in TMPDIR)
 test_expect 'convctl killed while CMD runs: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
@@ -152,12 +119,12 @@ test_expect 'convctl killed while CMD runs: no file left beside the store nor in
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run -- sh -c "
 	    cat >fed; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" <"$T/big.txt" >out 2>err) &
-	pid=$! && started cmd.pid &&
+	pid=$! && wait_until "[ -s cmd.pid ]" &&
 	spool_links $pid >links && cat links &&
 	test "$(grep -c "^$where#[0-9]* (deleted)$" links)" -eq 3 &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
 	kill "$(cat cmd.pid)" && test -z "$(ls -A d)" &&
-	test -z "$(ls -A tmp | grep -v "^vgdb-pipe-")" && cmp fed "$T/big.txt"
+	test -z "$(left_in tmp)" && cmp fed "$T/big.txt"
 '
 
 test_done
