@@ -11,8 +11,8 @@
 #include "internal.h"
 
 /*
- * The prompt as conv_add takes it: a spooled one as a stand-in, once it has
- * passed the checks conv_add would make of its text (in the same words)
+ * The prompt as conv_add takes it: a spooled one as a stand-in, once its text
+ * has passed the check conv_add makes of a text in memory
  */
 static int
 prompt_request(const struct exchange *ex, struct add_request *prompt,
@@ -21,11 +21,9 @@ prompt_request(const struct exchange *ex, struct add_request *prompt,
 	*prompt = ex->prompt;
 	if (ex->prompt_spool == NULL)
 		return 0;
-	if (spool_chomped(ex->prompt_spool) == 0)
-		return error_set(e, "empty message");
-	if (ex->prompt_not_utf8 >= 0)
-		return error_set(e, "message text is not valid UTF-8 at byte %ld",
-		    ex->prompt_not_utf8);
+	if (message_text_check(spool_chomped(ex->prompt_spool),
+	    ex->prompt_not_utf8, e) < 0)
+		return -1;
 	prompt->text = "?";
 	prompt->len = 1;
 	return 0;

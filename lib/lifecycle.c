@@ -116,17 +116,25 @@ set_ended(struct conv *c, int64_t at, struct error *e)
 	return conv_refresh(c, e);
 }
 
+int
+message_text_check(size_t len, long bad, struct error *e)
+{
+	if (len == 0)
+		return error_set(e, "empty message");
+	if (bad >= 0)
+		return error_set(e, "message text is not valid UTF-8 at byte %ld", bad);
+	return 0;
+}
+
 /* what a message must be before anything is looked at */
 static int
 check_request(const struct add_request *rq, struct error *e)
 {
 	size_t i;
-	long bad;
 
-	if (rq->len == 0)
-		return error_set(e, "empty message");
-	if ((bad = utf8_invalid_at(rq->text, rq->len)) >= 0)
-		return error_set(e, "message text is not valid UTF-8 at byte %ld", bad);
+	if (message_text_check(rq->len, rq->len == 0 ? -1 :
+	    utf8_invalid_at(rq->text, rq->len), e) < 0)
+		return -1;
 	for (i = 0; i < rq->ntools; i++)
 		if (*rq->tools[i] == '\0' ||
 		    utf8_invalid_at(rq->tools[i], strlen(rq->tools[i])) >= 0)

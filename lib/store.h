@@ -119,6 +119,9 @@ struct add_result {
 	int64_t at;			/* the time recorded: rq->at, or later with rq->clock */
 	int64_t last;			/* the active conversation's last message before, or -1 */
 };
+/* a message's text of len bytes whose first byte that is not UTF-8 is bad
+ * (-1: none): not empty, and UTF-8; what conv_add checks of rq->text */
+int message_text_check(size_t len, long bad, struct error *);
 enum add_status {
 	ADD_FAILED = -1,	/* e says why; nothing changed */
 	ADD_DONE,		/* added, or found already (res->duplicate) */
