@@ -257,14 +257,18 @@ test_pg_timed 'the server stopped mid-run: exit 75, and after a restart nothing 
 		if convctl -s "$D" --wait 10 add "d$i" >/dev/null 2>"$T/d$i.err"; then
 			echo "d$i" >>"$T/acked"
 		else
-			echo $? >>"$T/codes"
+			echo "$? d$i" >>"$T/codes"
 		fi
 		sleep 0.02
 	done ) &
 	sleep 0.4 && pg_ctl_as -m immediate stop && sleep 0.5 &&
 	pg_ctl_as -o "-k $PG_DIR -p $PG_PORT -c listen_addresses=127.0.0.1 -c fsync=off" start &&
 	wait &&
-	grep -qx 75 "$T/codes" && ! grep -vx 75 "$T/codes" &&
+	grep -q "^75 " "$T/codes" &&
+	# any other exit status, with what that add said
+	! grep -v "^75 " "$T/codes" | while read -r code add; do
+		echo "$add exited $code: $(cat "$T/$add.err")"
+	done | grep . &&
 	convctl copy "$D" - >all &&
 	for m in $(cat "$T/acked"); do
 		jq -e --arg m "$m" "[.conversations[].messages[] | select(.content == \$m)] | length == 1" all >/dev/null ||
