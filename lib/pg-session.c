@@ -200,6 +200,25 @@ pg_run_only(struct store *st, const char *what, const char *sql, int n,
 	return 0;
 }
 
+/*
+ * No server, or one starting, stopping or full, may answer the next try;
+ * one that refused the password, the role or the database will not. libpq
+ * gives no SQLSTATE for a connection refused, only its text. A server
+ * stopped while the connection is made says "terminating connection due to
+ * unexpected postmaster exit" (or administrator command, or crash).
+ */
+int
+pg_connect_temporary(const char *msg)
+{
+	return msg == NULL || strstr(msg, "FATAL:") == NULL ||
+	    strstr(msg, "starting up") != NULL ||
+	    strstr(msg, "accepting connections") != NULL ||
+	    strstr(msg, "recovery mode") != NULL ||
+	    strstr(msg, "shutting down") != NULL ||
+	    strstr(msg, "terminating connection") != NULL ||
+	    strstr(msg, "too many") != NULL;
+}
+
 static int
 connect_to(struct store *st, const char *conninfo, struct error *e)
 {
@@ -216,17 +235,7 @@ connect_to(struct store *st, const char *conninfo, struct error *e)
 	first_line(&b, msg);
 	error_set(e, "cannot connect to store '%s': %s", st->path, b.data);
 	buf_free(&b);
-	/*
-	 * No server, or one starting, stopping or full, may answer the next
-	 * try; one that refused the password, the role or the database will
-	 * not. libpq gives no SQLSTATE here, only its text.
-	 */
-	if (msg == NULL || strstr(msg, "FATAL:") == NULL ||
-	    strstr(msg, "starting up") != NULL ||
-	    strstr(msg, "not yet accepting") != NULL ||
-	    strstr(msg, "recovery mode") != NULL ||
-	    strstr(msg, "shutting down") != NULL ||
-	    strstr(msg, "too many") != NULL)
+	if (pg_connect_temporary(msg))
 		e->kind = ERROR_TEMPORARY;
 	return -1;
 }

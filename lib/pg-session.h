@@ -23,6 +23,9 @@ struct pg_state {
  * the writers' lock, waiting up to wait seconds for it */
 int pg_session_open(struct store *st, const char *uri, double wait,
     struct error *);
+/* 1 when libpq's message for a connection that failed (NULL: none) says
+ * the server may take the same connection on a later try */
+int pg_connect_temporary(const char *msg);
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 PGresult *pg_run(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);
