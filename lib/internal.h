@@ -49,9 +49,15 @@ void json_dump_buf(struct buf *, const json_t *);
 /* s[0..len) as the inside of a JSON string (no quotes) appended to b, as
  * json_dump_buf() writes it; a text escaped in parts comes out the same */
 void json_escape(struct buf *, const char *s, size_t len);
-/* json_dump_buf(), but the string hole (that very value) written as "": the
- * offset in b between its quotes, or (size_t)-1 when v does not hold it */
-size_t json_dump_hole(struct buf *, const json_t *v, const json_t *hole);
+/* json_dump_buf(), but each of the strings want[0..n) (those very values;
+ * NULL: none) that v holds written as "": at[] says, in the order they are
+ * written, which one (its index in want) and its offset in b between the
+ * quotes; returns how many were met */
+struct json_hole {
+	size_t which, at;
+};
+size_t json_dump_holes(struct buf *, const json_t *v,
+    const json_t *const *want, size_t n, struct json_hole *at);
 /* a deep copy of v; jansson's json_deep_copy() and json_copy() cut a key
  * at a NUL byte, which a store's keys may hold */
 json_t *json_clone(const json_t *v);

@@ -167,18 +167,31 @@ put_real(struct buf *b, double d)
 	buf_add(b, s, (size_t)n);
 }
 
-/* json_dump_hole()'s string left empty, and where its inside goes */
-struct hole {
-	const json_t *v;
-	size_t at;
+/* json_dump_holes()'s strings left empty, and where their insides go */
+struct holes {
+	const json_t *const *want;
+	size_t n, found;
+	struct json_hole *at;
 };
 
+/* the index in h->want of v while fewer than h->n are met; else h->n */
+static size_t
+hole_of(const struct holes *h, const json_t *v)
+{
+	size_t i;
+
+	for (i = 0; h->found < h->n && i < h->n; i++)
+		if (h->want[i] == v)
+			return i;
+	return h->n;
+}
+
 static void
-put_value(struct buf *b, const json_t *v, struct hole *h)
+put_value(struct buf *b, const json_t *v, struct holes *h)
 {
 	const char *key, *text;
 	json_t *x;
-	size_t i, klen, n;
+	size_t i, klen, n, k;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -203,9 +216,9 @@ put_value(struct buf *b, const json_t *v, struct hole *h)
 		buf_addc(b, ']');
 		break;
 	case JSON_STRING:
-		if (h != NULL && v == h->v) {
+		if (h != NULL && (k = hole_of(h, v)) < h->n) {
 			buf_add(b, "\"\"", 2);
-			h->at = b->len - 1;
+			h->at[h->found++] = (struct json_hole){ k, b->len - 1 };
 		} else if ((text = json_number_text_of(v, &n)) != NULL)
 			buf_add(b, text, n);
 		else
@@ -237,13 +250,14 @@ json_dump_buf(struct buf *b, const json_t *v)
 }
 
 size_t
-json_dump_hole(struct buf *b, const json_t *v, const json_t *hole)
+json_dump_holes(struct buf *b, const json_t *v, const json_t *const *want,
+    size_t n, struct json_hole *at)
 {
-	struct hole h = { hole, (size_t)-1 };
+	struct holes h = { want, n, 0, at };
 
 	if (v != NULL)
 		put_value(b, v, &h);
-	return h.at;
+	return h.found;
 }
 
 /*

@@ -160,39 +160,21 @@ piece_old(struct pieces *o, const char *sep, size_t off, size_t len,
 /*
  * c dumped into the text, each spooled content's bytes copied from its spool
  * in place of the "" that stands in for it ("content":" the spool's bytes ").
- * Every stand-in is "", so every dump of c is the same text: where each one
- * goes is where a dump with it as the hole puts it. The spooled messages are
- * one exchange's: when c lacks the first, it has none.
  */
 static void
 piece_dump(struct store *st, struct pieces *o, struct conv *c)
 {
-	struct buf again = { 0 };
-	size_t toff = o->text.len, from, hole[NSPOOLED], ord[NSPOOLED], i, j, m;
+	const json_t *want[NSPOOLED];
+	struct json_hole at[NSPOOLED];
+	size_t from = o->text.len, i, n;
 
-	hole[0] = json_dump_hole(&o->text, c->obj, st->spooled[0].value);
-	for (i = 1; i < NSPOOLED; i++) {
-		hole[i] = (size_t)-1;
-		if (hole[0] != (size_t)-1 && st->spooled[i].value != NULL) {
-			again.len = 0;
-			if ((hole[i] = json_dump_hole(&again, c->obj,
-			    st->spooled[i].value)) != (size_t)-1)
-				hole[i] += toff;
-		}
-	}
-	buf_free(&again);
-	/* the spools in the order of their places */
-	for (i = 0, m = 0; i < NSPOOLED; i++) {
-		if (hole[i] == (size_t)-1)
-			continue;
-		for (j = m++; j > 0 && hole[ord[j - 1]] > hole[i]; j--)
-			ord[j] = ord[j - 1];
-		ord[j] = i;
-	}
-	for (from = toff, i = 0; i < m; from = hole[ord[i++]]) {
-		piece_add(o, NULL, from, hole[ord[i]] - from, IN_MEMORY);
-		piece_add(o, NULL, 0, st->spooled[ord[i]].len,
-		    SPOOL + (int)ord[i]);
+	for (i = 0; i < NSPOOLED; i++)
+		want[i] = st->spooled[i].value;
+	n = json_dump_holes(&o->text, c->obj, want, NSPOOLED, at);
+	for (i = 0; i < n; from = at[i++].at) {
+		piece_add(o, NULL, from, at[i].at - from, IN_MEMORY);
+		piece_add(o, NULL, 0, st->spooled[at[i].which].len,
+		    SPOOL + (int)at[i].which);
 	}
 	piece_add(o, NULL, from, o->text.len - from, IN_MEMORY);
 }

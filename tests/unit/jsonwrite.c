@@ -67,16 +67,20 @@ holes(void)
 {
 	json_t *msg = json_pack("{s:s, s:[s, s]}", "id", "m-1", "parts", "a\"b",
 	    "c"), *hole = json_array_get(json_object_get(msg, "parts"), 0);
+	const json_t *want[2] = { NULL, hole };
+	struct json_hole at[2];
 	struct buf b = { 0 };
-	size_t at;
+	size_t n;
 
-	at = json_dump_hole(&b, msg, hole);
+	n = json_dump_holes(&b, msg, want, 2, at);
 	is_str(b.data, "{\"id\":\"m-1\",\"parts\":[\"\",\"c\"]}",
 	    "a hole is written as an empty string");
-	is_int(at, strlen("{\"id\":\"m-1\",\"parts\":[\""),
+	is_int(n == 1 && at[0].which == 1 ? (long)at[0].at : -1,
+	    (long)strlen("{\"id\":\"m-1\",\"parts\":[\""),
 	    "and its offset is between the quotes");
 	b.len = 0;
-	is_int(json_dump_hole(&b, msg, NULL), -1, "no hole: (size_t)-1");
+	want[1] = NULL;
+	is_int(json_dump_holes(&b, msg, want, 2, at), 0, "no hole: none met");
 	json_decref(msg);
 	buf_free(&b);
 }
