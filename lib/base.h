@@ -57,6 +57,10 @@ int buf_read_fd(struct buf *, int fd, const char *name, struct error *);
  * setting */
 int buf_read_max(struct buf *, int fd, const char *name, size_t max,
     const char *setting, struct error *);
+/* what buf_read_max says of more than max bytes, for a reader of its own:
+ * "'NAME' is larger than the limit of MAX bytes (the SETTING setting)" */
+int error_too_large(struct error *, const char *name, size_t max,
+    const char *setting);
 /* len less the trailing newlines (and a CR before each), as command
  * substitution drops them: `tool | convctl add` stores the reply */
 size_t chomp(const char *s, size_t len);

@@ -159,6 +159,14 @@ buf_read_fd(struct buf *b, int fd, const char *name, struct error *e)
 }
 
 int
+error_too_large(struct error *e, const char *name, size_t max,
+    const char *setting)
+{
+	return error_set(e, "'%s' is larger than the limit of %zu bytes (the %s "
+	    "setting)", name, max, setting);
+}
+
+int
 buf_read_max(struct buf *b, int fd, const char *name, size_t max,
     const char *setting, struct error *e)
 {
@@ -184,8 +192,7 @@ buf_read_max(struct buf *b, int fd, const char *name, size_t max,
 		b->len += (size_t)n;
 		if (b->len > max) {
 			b->data[b->len] = '\0';
-			return error_set(e, "'%s' is larger than the limit of %zu "
-			    "bytes (the %s setting)", name, max, setting);
+			return error_too_large(e, name, max, setting);
 		}
 	}
 	b->data[b->len] = '\0';

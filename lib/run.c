@@ -257,8 +257,7 @@ run_take_input(int fd, const char *name, size_t max, const char *setting,
 			goto out;
 		}
 		if ((len += (size_t)n) > max) {
-			error_set(e, "'%s' is larger than the limit of %zu "
-			    "bytes (the %s setting)", name, max, setting);
+			error_too_large(e, name, max, setting);
 			goto out;
 		}
 		if (write_all(raw, p, (size_t)n) < 0) {
