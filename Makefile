@@ -31,14 +31,14 @@ endif
 endif
 PKGS = jansson libcurl libpq
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-# libcurl and libpq are not linked: lib/llm.c opens libcurl with dlopen (in
-# libc since glibc 2.34) on the first HTTP request, lib/pq.c libpq on the
+# libcurl and libpq are not linked: lib/summary/llm.c opens libcurl with dlopen (in
+# libc since glibc 2.34) on the first HTTP request, lib/store/pg-libpq.c libpq on the
 # first PostgreSQL store, so no other command pays for loading them
 DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
-LIB_SRC = $(wildcard lib/*.c lib/migrate/*.c)
+LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)

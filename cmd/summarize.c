@@ -1,6 +1,6 @@
 /*
  * summarize.c - titles and summaries for ended conversations: which ones,
- * from the options; the batch itself is lib/summarize.c's summarize_run.
+ * from the options; the batch itself is lib/summary/batch.c's summarize_run.
  * Also how end and migrate --summarize set up and report summaries.
  */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * fuzz_llm_reply.c - libFuzzer harness for what convctl makes of a model's
- * reply: the JSON reply reader llm_reply_text() (lib/llm.c) on the raw body
- * for both APIs, summary_parse_reply() (lib/summary-model.c) on the text,
+ * reply: the JSON reply reader llm_reply_text() (lib/summary/llm.c) on the raw body
+ * for both APIs, summary_parse_reply() (lib/summary/model.c) on the text,
  * and the provider error extraction llm_error_message() and llm_redact() on
  * the body.
  *

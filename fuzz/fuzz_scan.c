@@ -1,9 +1,9 @@
 /*
- * fuzz_scan.c - differential fuzzing of lib/scan.c against jansson.
+ * fuzz_scan.c - differential fuzzing of lib/store/scan.c against jansson.
  *
  * For every input: the scanner's verdict against jansson's parse with
  * JSON_LOAD_FLAGS followed by the store's shape checks (as adopt() in
- * lib/store.c makes them: version, lastMigrated, conversations,
+ * lib/store/store.c makes them: version, lastMigrated, conversations,
  * conv_validate() of each, at most one active, unique ids). jansson refuses
  * two kinds of valid JSON the scanner accepts on purpose (a number past
  * int64_t or the double, \u0000 in a key): on those it has no verdict. It
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "../lib/internal.h"
-#include "../lib/scan.h"
+#include "../lib/store/scan.h"
 
 #define FAIL(...) do {						\
 	fprintf(stderr, "scan.c disagrees with jansson: ");	\

@@ -1,8 +1,8 @@
 /*
- * fuzz_utf8.c - libFuzzer harness for utf8_invalid_at() (lib/utf8.c, its
- * block paths) and the JSON writer's string escapes (lib/json.c).
+ * fuzz_utf8.c - libFuzzer harness for utf8_invalid_at() (lib/base/utf8.c, its
+ * block paths) and the JSON writer's string escapes (lib/base/json.c).
  *
- * The offset must be where lib/utf8.h's rule, walked a character at a time,
+ * The offset must be where lib/base/utf8.h's rule, walked a character at a time,
  * stops, and the text valid exactly when jansson takes it as a string; a
  * valid text must be written byte for byte as json_dumps() writes it.
  */

@@ -16,12 +16,12 @@
 #ifndef CONVCTL_H
 #define CONVCTL_H
 
-#include "base.h"
-#include "settings.h"
-#include "store.h"
+#include "base/base.h"
+#include "settings/settings.h"
+#include "store/store.h"
 #include "render.h"
 #include "run.h"
 #include "import.h"
-#include "summarize.h"
+#include "summary/summarize.h"
 
 #endif

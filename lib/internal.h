@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "base/json.h"
 #include "convctl.h"
 
 /* flags for every jansson parse of stored or imported JSON: \u0000 must
@@ -43,48 +44,13 @@ void conv_mark_summarized(json_t *conv, int title_too);
  * errors */
 int conv_validate(json_t *, const char *where, struct error *);
 
-/* json.c: the one JSON writer: compact, UTF-8, keys in their order, a
- * number text as the number it was */
-void json_dump_buf(struct buf *, const json_t *);
-/* s[0..len) as the inside of a JSON string (no quotes) appended to b, as
- * json_dump_buf() writes it; a text escaped in parts comes out the same */
-void json_escape(struct buf *, const char *s, size_t len);
-/* json_dump_buf(), but each of the strings want[0..n) (those very values;
- * NULL: none) that v holds written as "": at[] says, in the order they are
- * written, which one (its index in want) and its offset in b between the
- * quotes; returns how many were met */
-struct json_hole {
-	size_t which, at;
-};
-size_t json_dump_holes(struct buf *, const json_t *v,
-    const json_t *const *want, size_t n, struct json_hole *at);
-/* a deep copy of v; jansson's json_deep_copy() and json_copy() cut a key
- * at a NUL byte, which a store's keys may hold */
-json_t *json_clone(const json_t *v);
-/* a and b are the same JSON text: number texts, key order and keys with a
- * NUL count (jansson's json_equal() takes keys as C strings) */
-int json_same(const json_t *a, const json_t *b);
-/* a number as the text it was written with (see json.c) */
-json_t *json_number_text(const char *text, size_t len);
-/* v's number text and its length when v is one, else NULL */
-const char *json_number_text_of(const json_t *v, size_t *len);
-/* v is a string, not a number text */
-int json_is_text(const json_t *v);
-/* where jansson's error je in text[0..len) is: the 1-based line and byte
- * column of the offending byte (past the last one at the end of the file) */
-void json_error_place(const char *text, size_t len, const json_error_t *je,
-    int *line, int *column);
 /* store.c: a string value, its length (it may hold NUL bytes) */
 const char *json_str(const json_t *obj, const char *key, size_t *len);
 
-/* store-spool.c: the last message of the active conversation takes its
+/* spool.c: the last message of the active conversation takes its
  * content from sp, still in the spool, when the store is written (at most
  * NSPOOLED messages, one exchange's: prompt and answer) */
 int store_spool_message(struct store *, struct spool *sp, struct error *);
-
-/* dl.c: the address of function name in the library lib opened with
- * dlopen; NULL, and *missing set to the first name absent, when it has none */
-void *dl_function(void *lib, const char *name, const char **missing);
 
 /* settings.c: $XDG_VAR/rel, else $HOME/home_rel/rel; malloc'd */
 char *home_path(const char *xdg_var, const char *home_rel, const char *rel);

@@ -35,24 +35,25 @@ touched() {
 	compiled && touch -r "$T/stamp" "$tree/$1"
 }
 
-test_expect 'touching lib/scan.h recompiles exactly the files that include it' '
+test_expect 'touching lib/store/scan.h recompiles exactly the files that include it' '
 	# the files that include it, and those including a header that does
-	(cd "$tree" && grep -l "[\"/]scan\.h\"" lib/*.c lib/*.h cmd/*.c cmd/*.h \
+	(cd "$tree" && grep -l "[\"/]scan\.h\"" lib/*.c lib/*.h lib/*/*.c lib/*/*.h cmd/*.c cmd/*.h \
 	    tests/unit/*.c fuzz/*.c fuzz/*.inc) >direct &&
 	(cd "$tree" && for f in $(cat "$T/direct"); do
 		case $f in
 		*.c) echo "$f" ;;
-		*) grep -l "[\"/]${f##*/}\"" lib/*.c cmd/*.c tests/unit/*.c fuzz/*.c ;;
+		*) grep -l "[\"/]${f##*/}\"" lib/*.c lib/*/*.c cmd/*.c tests/unit/*.c \
+		    fuzz/*.c ;;
 		esac
 	done) | sed "s|^fuzz/|build/replay/|; s|\.c$|.o|" | sort -u >expected &&
-	grep -qx lib/scan.o expected && grep -qx tests/unit/scan.o expected &&
-	touched lib/scan.h >got &&
+	grep -qx lib/store/scan.o expected && grep -qx tests/unit/scan.o expected &&
+	touched lib/store/scan.h >got &&
 	test_cmp expected got
 '
 
-test_expect 'touching lib/base.h, which lib/convctl.h includes, recompiles every object' '
-	touched lib/base.h >got &&
-	grep -qx cmd/main.o got && grep -qx lib/buf.o got &&
+test_expect 'touching lib/base/base.h, which lib/convctl.h includes, recompiles every object' '
+	touched lib/base/base.h >got &&
+	grep -qx cmd/main.o got && grep -qx lib/base/buf.o got &&
 	grep -qx tests/unit/time.o got && grep -qx build/replay/fuzz_store.o got
 '
 

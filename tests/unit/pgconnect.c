@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 
-#include "../../lib/pg-session.h"
+#include "../../lib/store/pg-session.h"
 #include "tap.h"
 
 #define SOCK "connection to server on socket \"/run/pg/.s.PGSQL.5432\" failed: "

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "scan.h"
+#include "store/scan.h"
 #include "tap.h"
 
 #define T0 "2026-02-04T17:26:40.000Z"

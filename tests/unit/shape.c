@@ -1,5 +1,5 @@
 /*
- * shape.c - the store's shape has one definition (lib/shape.c's tables):
+ * shape.c - the store's shape has one definition (lib/store/shape.c's tables):
  * for every row of every table and a set of values of each JSON kind, the
  * scanner (scan_store()) and the jansson path (shape_check()) agree on what
  * is a store, and the rows say what each field may hold.
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "internal.h"
-#include "scan.h"
-#include "shape.h"
+#include "store/scan.h"
+#include "store/shape.h"
 #include "tap.h"
 
 #define T0 "2026-02-04T17:26:40.000Z"

@@ -1,12 +1,12 @@
 /*
- * utf8-walk.h - lib/utf8.h's rule walked one character at a time, nothing
+ * utf8-walk.h - lib/base/utf8.h's rule walked one character at a time, nothing
  * skipped: the oracle utf8_invalid_at()'s fast paths are checked against, by
  * tests/unit/utf8.c and fuzz/fuzz_utf8.c.
  */
 #ifndef CONVCTL_UTF8_WALK_H
 #define CONVCTL_UTF8_WALK_H
 
-#include "../../lib/utf8.h"
+#include "../../lib/base/utf8.h"
 
 /* the offset of the first byte the rule refuses in s[0..len), or -1 */
 static inline long

@@ -1,7 +1,7 @@
 /*
  * utf8.c - utf8_invalid_at, utf8_count and tokens_estimate: strict UTF-8 as
  * RFC 3629 has it, the same rules jansson applies when it reads the store.
- * utf8_invalid_at's block paths are checked against lib/utf8.h's rule walked
+ * utf8_invalid_at's block paths are checked against lib/base/utf8.h's rule walked
  * a character at a time, on every alignment in a 16-byte block.
  */
 #include <stdint.h>

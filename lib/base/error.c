@@ -1,0 +1,123 @@
+/*
+ * error.c - fills a struct error with one printable line (errno's text after
+ * it, for error_errno); never prints it, cmd/ does, nor knows what failed.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base.h"
+
+/* length of the valid UTF-8 sequence at s (s[0] >= 0x80), or 0 */
+static size_t
+utf8_len(const unsigned char *s, size_t left)
+{
+	long bad;
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+
+	if (n > left)
+		return 0;
+	bad = utf8_invalid_at((const char *)s, n);
+	/* C1 controls (U+0080 to U+009F) are terminal escapes too */
+	if (bad >= 0 || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;
+	return n;
+}
+
+/*
+ * Printable UTF-8 is kept (an accent, a CJK character); a control
+ * character is \n, \t, \r or \xHH, and so is each byte that is not part
+ * of valid UTF-8, so what a server or a bad input held shows exactly.
+ */
+size_t
+error_printable_n(char *out, size_t size, const char *str, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t k = 0, i = 0, n;
+	unsigned char c;
+
+	if (size == 0)
+		return 0;
+	while (i < len) {
+		c = s[i];
+		n = c < 0x80 ? (c >= 0x20 && c != 0x7f) : utf8_len(s + i, len - i);
+		if (n > 0) {
+			if (k + n >= size)
+				break;
+			memcpy(out + k, s + i, n);
+			k += n;
+			i += n;
+			continue;
+		}
+		if (k + 4 >= size)
+			break;
+		out[k++] = '\\';
+		if (c == '\n' || c == '\t' || c == '\r')
+			out[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+		else {
+			out[k++] = 'x';
+			out[k++] = hex[c >> 4];
+			out[k++] = hex[c & 15];
+		}
+		i++;
+	}
+	out[k] = '\0';
+	return k;
+}
+
+size_t
+error_printable(char *out, size_t size, const char *s)
+{
+	return error_printable_n(out, size, s, strlen(s));
+}
+
+/*
+ * fmt into e, then ": " and strerror(*err) unless err is NULL; e may be NULL.
+ * A message quotes what it found (a stored value, the JSON around a syntax
+ * error), so it is made printable: always one line, no terminal escapes.
+ */
+static int
+vset(struct error *e, const int *err, const char *fmt, va_list ap)
+{
+	struct buf raw = { 0 };
+	size_t n;
+
+	if (e == NULL)
+		return -1;
+	e->kind = ERROR_FAILED;
+	buf_vaddf(&raw, fmt, ap);
+	if (err != NULL)
+		buf_addf(&raw, ": %s", strerror(*err));
+	n = error_printable_n(e->msg, sizeof(e->msg), raw.data, raw.len);
+	/* too long for one message (a path of thousands of bytes): say so */
+	if (n + 1 >= sizeof(e->msg) - 4)
+		memcpy(e->msg + sizeof(e->msg) - 4, "...", 4);
+	buf_free(&raw);
+	return -1;
+}
+
+int
+error_set(struct error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(e, NULL, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+error_errno(struct error *e, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(e, &saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return -1;
+}

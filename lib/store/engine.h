@@ -1,0 +1,131 @@
+/*
+ * engine.h - the store in memory and the storage engines under it, as git's
+ * refs/refs-internal.h has its ref_storage_be: the lifecycle (lifecycle.c,
+ * batch.c, migrate/) works on conversations held in a struct store and
+ * never asks which engine loaded them or will write them back.
+ *
+ * An engine fills one constant struct store_engine: the file (file.c,
+ * everything loaded at open, or by its index only what a command asks for,
+ * written back whole) and PostgreSQL (pg.c,
+ * only what a command asks for is read, only what it changed is written).
+ * Nothing outside lib/store*.c includes this header.
+ */
+#ifndef CONVCTL_ENGINE_H
+#define CONVCTL_ENGINE_H
+
+#include "../internal.h"
+
+struct conv {
+	json_t *obj;		/* NULL until conv_json() parses raw */
+	json_t *head;		/* loaded without its body: its own fields
+				 * (messages []), for conv_head() */
+	const char *raw;	/* its bytes as the engine read them; NULL: none */
+	size_t rawlen;
+	int canonical;		/* raw is what json_dump_buf() would write */
+	char *own[3];		/* id, title, summary when obj does not hold them */
+	const char *id, *title, *summary;	/* point into obj or own */
+	int64_t started, ended, last;
+	size_t nmsg;
+	int64_t pos;		/* the order conversations were stored in */
+	int doomed;		/* store_remove() is taking it out */
+	void *be;		/* the engine's own record of it, or NULL */
+};
+
+/* what store_load() is asked to bring into memory */
+struct store_query {
+	enum {
+		LOAD_ACTIVE,	/* the active conversation, whole */
+		LOAD_ID,	/* the conversation id, whole, if there is one */
+		LOAD_ENDED,	/* the newest limit ended ones (with bodies:
+				 * whole, else what store_ended() shows) */
+		LOAD_ALL,	/* every conversation, whole, in stored order */
+	} what;
+	const char *id;
+	size_t limit;
+	int bodies;
+};
+
+struct store;
+struct store_engine {
+	const char *name;			/* "file", "postgresql" */
+	/* opens the store at path for st->mode (the file: takes the lock and
+	 * reads all of it, or its index; a database: connects and begins the
+	 * transaction) */
+	int (*open)(struct store *, const char *path, double wait,
+	    struct error *);
+	/*
+	 * The next three are never called while open has loaded every
+	 * conversation whole (LOADED_ALL), and may be NULL for an engine that
+	 * always does; load_body may be NULL for one whose loads are whole.
+	 * Brings what q asks for into st (store_push()); what st holds already
+	 * is newer than what the engine has, and is kept.
+	 */
+	int (*load)(struct store *, const struct store_query *, struct error *);
+	/* the whole of c, which was loaded without its body */
+	int (*load_body)(struct store *, struct conv *, struct error *);
+	/* how many ended conversations there are in all, loaded or not */
+	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
+	int (*commit)(struct store *, struct error *);
+	void (*close)(struct store *);		/* frees st->be; rolls back */
+	/* a directory on the store's filesystem for store_spool_open(),
+	 * malloc'd; NULL (or no such op): the store has none */
+	char *(*spool_dir)(struct store *);
+};
+extern const struct store_engine store_file_engine;
+extern const struct store_engine store_pg_engine;
+
+#define NSPOOLED 2	/* the messages of an exchange: prompt and answer */
+struct store {
+	const struct store_engine *engine;
+	void *be;		/* the engine's own state */
+	char *path;		/* as the user named it, a password masked */
+	enum store_mode mode;
+	size_t max;		/* the largest store or message text read */
+	int whole;		/* the file engine loads it all at open, no index */
+	json_t *root;		/* every top-level field but "conversations" */
+	int root_dirty;		/* store_root() was asked for in a write */
+	struct conv **conv;	/* those loaded, in stored order as loaded */
+	size_t n, cap;
+	char **removed;		/* ids store_remove() took out */
+	size_t nremoved;
+	int64_t next_pos;	/* for conversations store_append() adds */
+	unsigned loaded;	/* LOADED_* */
+	/*
+	 * Messages whose content is still in a spool (convctl run's prompt
+	 * from standard input, and its answer): value, its content, holds ""
+	 * as a stand-in; the text is the len JSON-escaped bytes at the start
+	 * of fd. The file engine copies them into the new file (file-save.c); an
+	 * engine that writes from memory calls store_spool_fill() before it
+	 * writes anything.
+	 */
+	struct spooled {
+		json_t *value;		/* NULL: this one is not used */
+		int fd;
+		size_t len;
+	} spooled[NSPOOLED];
+};
+enum {
+	LOADED_ALL = 1,		/* st->conv holds every conversation */
+	LOADED_ACTIVE = 2,
+};
+
+/* pg-session.c: the URI with any password as *** */
+char *pg_uri_shown(const char *uri);
+
+/* spool.c: the real text put into each st->spooled[].value, for an
+ * engine that writes from memory; nothing when no message is spooled */
+int store_spool_fill(struct store *, struct error *);
+
+/* store.c, for the engines: a new conversation record, filled from obj (which
+ * it takes) or, with obj NULL, by the caller; and put into st */
+struct conv *conv_new(void);
+void conv_free(struct conv *);
+void store_push(struct store *, struct conv *);
+/* qsort's order of struct conv pointers: stored order (pos), as a whole
+ * load keeps it */
+int conv_by_pos(const void *, const void *);
+/* the loaded conversation with this id, or NULL (no engine is asked) */
+struct conv *store_loaded(struct store *, const char *id);
+
+#endif

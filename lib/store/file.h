@@ -1,0 +1,72 @@
+/*
+ * file.h - what the files of the file engine share: its state, the
+ * path (file-path.c), the lock (file-lock.c) and the atomic write (file-save.c).
+ * Nothing outside them includes it; the rest of lib/ sees the store through
+ * convctl.h and internal.h.
+ */
+#ifndef CONVCTL_STORE_FILE_H
+#define CONVCTL_STORE_FILE_H
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "engine.h"
+#include "file-index.h"
+
+/*
+ * the file engine's state: st->be. Loaded whole, data holds the file; with
+ * an index that holds (file-index.h), nothing is read at open but the top-level
+ * fields, and a load reads only its conversations' bytes.
+ */
+struct file_state {
+	char *file;		/* what is read and replaced: path, links followed */
+	int lockfd;		/* -1: opened for reading */
+	char *data;		/* the file as loaded: raw conversations point here */
+	size_t len;
+	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
+	char *ixpath;		/* where its index is; NULL: none is used */
+	struct index *ix;	/* the index in use; NULL: loaded whole */
+	int fd;			/* with ix: the store, open for reading */
+	struct stat sb;		/* with ix: its identity at open */
+	unsigned char *got;	/* with ix: record i was loaded into st */
+};
+
+/* with an index, a conversation's record: c->be (its bytes follow it) */
+struct file_conv {
+	size_t off;		/* where c->raw was in the file */
+	char bytes[];
+};
+
+/*
+ * file-path.c: the file the user's path names, every link followed (see
+ * there), into *file (malloc'd). -2: path names something that cannot be a
+ * store (standard input, a descriptor, a directory, a device, ...).
+ */
+int path_resolve(const char *path, char **file, struct error *);
+/* the error for a store path that is a file of mode m, not a regular one: -2 */
+int path_not_a_store(struct error *, const char *path, mode_t m);
+/* makes the directories file will be in (0700), through no link put there */
+int path_mkdirs_for(const char *file, struct error *);
+/* the directory part of path, malloc'd */
+char *path_dir(const char *path);
+
+/*
+ * file-lock.c: takes the exclusive lock FILE.lock beside file, waiting at most
+ * wait seconds; the descriptor, which holds it until closed, or -1. name is
+ * the store as the user named it, for errors.
+ */
+int lock_take(const char *file, const char *name, double wait, struct error *);
+
+/* file-save.c: removes the temporary files killed writers left beside file; only
+ * under the lock */
+void save_sweep_temps(const char *file);
+/* writes the store atomically (see store_save()), then its index */
+int save_file(struct store *, struct error *);
+
+/* file.c: record i of fs->ix brought into st, if it is not there */
+int file_load_rec(struct store *, size_t i, struct error *);
+/* the identity of the file open at fd is still sb's, else an error */
+int file_unchanged(struct store *, int fd, const struct stat *sb,
+    struct error *);
+
+#endif

@@ -1,0 +1,593 @@
+/*
+ * pg.c - the PostgreSQL engine: the store in a database that many
+ * hosts share, reached through libpq (pg-libpq.c) with a postgresql:// URI; the
+ * connection and the transaction are pg-session.c's.
+ *
+ * A command is one transaction: a writer begins it holding a transaction
+ * advisory lock on its schema, so writers on any host run one after another
+ * as on the file's lock; a reader's is REPEATABLE READ, one snapshot. Only
+ * what the command loads is read (store.c's store_load_*), only what it
+ * changed is written: a conversation row, and the messages from the first
+ * one that differs from what was read. Each document is kept as the `json'
+ * text convctl wrote, so key order, number texts and unknown fields survive.
+ *
+ * It knows nothing of the lifecycle's rules; the database holds the ones it
+ * can (one active conversation, unique ids, valid roles) as constraints.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg-session.h"
+#include "scan.h"
+
+#define PG_SCHEMA_VERSION 1		/* the newest schema this engine knows */
+
+/* what a conversation was in the database, to write only what changed
+ * (whoever changed it, however): the SHA-256 of its row's doc and of each
+ * message's text */
+struct pg_conv {
+	unsigned char doc[32];
+	size_t nmsg;
+	unsigned char hash[][32];
+};
+
+/* the schema, in one transaction; the meta row says its version */
+static const char schema_sql[] =
+	"CREATE SCHEMA IF NOT EXISTS @;"
+	"CREATE TABLE @.meta (key text PRIMARY KEY, value text NOT NULL);"
+	"INSERT INTO @.meta VALUES ('schema_version', '1');"
+	/* the store's top-level fields but its conversations: one row */
+	"CREATE TABLE @.root (one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+	"  doc json NOT NULL);"
+	"INSERT INTO @.root (doc) VALUES ('{\"version\": 1}');"
+	/* doc: the conversation as stored, its messages [] */
+	"CREATE TABLE @.conversations ("
+	"  id text PRIMARY KEY,"
+	"  pos bigserial NOT NULL UNIQUE,"
+	"  started_at timestamptz NOT NULL,"
+	"  ended_at timestamptz,"
+	"  title text,"
+	"  summary text,"
+	"  message_count integer NOT NULL CHECK (message_count >= 0),"
+	"  doc json NOT NULL);"
+	"CREATE UNIQUE INDEX conversations_one_active ON @.conversations"
+	"  ((true)) WHERE ended_at IS NULL;"
+	"CREATE INDEX conversations_ended ON @.conversations"
+	"  (ended_at DESC, pos DESC) WHERE ended_at IS NOT NULL;"
+	"CREATE TABLE @.messages ("
+	"  conversation text NOT NULL REFERENCES @.conversations (id)"
+	"    ON DELETE CASCADE,"
+	"  seq integer NOT NULL CHECK (seq >= 0),"
+	"  id text,"
+	"  role text NOT NULL CHECK (role IN ('user', 'assistant', 'system',"
+	"    'tool')),"
+	"  at timestamptz NOT NULL,"
+	"  doc json NOT NULL,"
+	"  PRIMARY KEY (conversation, seq));";
+
+/* a whole conversation: id, pos, doc, its messages as one JSON array */
+#define FULL_COLUMNS "c.id, c.pos, c.doc, coalesce((SELECT " \
+	"json_agg(m.doc ORDER BY m.seq) FROM @.messages m WHERE " \
+	"m.conversation = c.id), '[]')"
+/* what a list shows: id, pos, title, summary, started, ended (ms), count,
+ * and the conversation's own fields for its marks (tags, pins) */
+#define META_COLUMNS "c.id, c.pos, c.title, c.summary, " \
+	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
+	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
+
+/* the schema's version and the store's top-level fields */
+static int
+read_root(struct store *st, struct error *e)
+{
+	PGresult *r;
+	long version;
+	int rc = -1;
+
+	if ((r = pg_run(st, "cannot read the store", "SELECT (SELECT value FROM "
+	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
+	    NULL, e)) == NULL)
+		return -1;
+	version = pq.getisnull(r, 0, 0) ? 0 : strtol(pq.getvalue(r, 0, 0),
+	    NULL, 10);
+	if (version != PG_SCHEMA_VERSION) {
+		error_set(e, "store '%s' has schema version %ld, and this "
+		    "convctl knows version %d%s", st->path, version,
+		    PG_SCHEMA_VERSION, version > PG_SCHEMA_VERSION ?
+		    ": use a newer convctl" : "");
+		goto out;
+	}
+	st->root = pq.getisnull(r, 0, 1) ? NULL :
+	    scan_json(pq.getvalue(r, 0, 1), (size_t)pq.getlength(r, 0, 1));
+	if (!json_is_object(st->root)) {
+		error_set(e, "store '%s': its root row is not a JSON object",
+		    st->path);
+		goto out;
+	}
+	rc = 0;
+out:
+	pq.clear(r);
+	return rc;
+}
+
+static int
+pg_open(struct store *st, const char *uri, double wait, struct error *e)
+{
+	struct pg_state *ps;
+	PGresult *r;
+	int rc;
+
+	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
+	if ((rc = pg_session_open(st, uri, wait, e)) < 0)
+		return rc;
+	ps = st->be;
+	if ((r = pg_run(st, "cannot read the store",
+	    "SELECT to_regclass('@.root') IS NOT NULL", 0, NULL, e)) == NULL)
+		return -1;
+	ps->exists = *pq.getvalue(r, 0, 0) == 't';
+	pq.clear(r);
+	if (!ps->exists && st->mode == STORE_WRITE) {
+		/* made on first use, under the lock: one writer makes it */
+		if (pg_run_only(st, "cannot create the store's tables",
+		    schema_sql, 0, NULL, e) < 0)
+			return -1;
+		ps->exists = 1;
+	}
+	if (!ps->exists) {	/* read before any write: an empty store */
+		st->root = json_object();
+		return 0;
+	}
+	return read_root(st, e);
+}
+
+/* c without its messages, which have rows of their own: its row's doc */
+static void
+doc_text(struct conv *c, struct buf *doc)
+{
+	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
+
+	json_object_set_new(c->obj, "messages", json_array());	/* in place */
+	json_dump_buf(doc, c->obj);
+	json_object_set_new(c->obj, "messages", msgs);
+}
+
+/* c as the database holds it (doc, its row's), to tell later what changed */
+static void
+remember(struct conv *c, const struct buf *doc)
+{
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct pg_conv *pc;
+	struct buf b = { 0 };
+	size_t i, n = json_array_size(msgs);
+
+	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
+	pc->nmsg = n;
+	sha256(doc->data, doc->len, pc->doc);
+	json_array_foreach(msgs, i, m) {
+		b.len = 0;
+		json_dump_buf(&b, m);
+		sha256(b.data, b.len, pc->hash[i]);
+	}
+	buf_free(&b);
+	free(c->be);
+	c->be = pc;
+}
+
+/* c (new, or loaded without its body) made whole from row i of r */
+static int
+fill_full(struct store *st, struct conv *c, PGresult *r, int i,
+    struct error *e)
+{
+	struct buf doc = { 0 };
+	json_t *obj, *msgs;
+
+	obj = scan_json(pq.getvalue(r, i, 2), (size_t)pq.getlength(r, i, 2));
+	msgs = scan_json(pq.getvalue(r, i, 3), (size_t)pq.getlength(r, i, 3));
+	if (!json_is_object(obj) || !json_is_array(msgs)) {
+		json_decref(obj);
+		json_decref(msgs);
+		return error_set(e, "store '%s': conversation '%s' is not a "
+		    "JSON object with messages in the database", st->path,
+		    pq.getvalue(r, i, 0));
+	}
+	json_object_set_new(obj, "messages", msgs);	/* in its place */
+	json_decref(c->obj);
+	c->obj = obj;
+	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+	if (conv_refresh(c, e) < 0)
+		return -1;
+	doc_text(c, &doc);
+	remember(c, &doc);
+	buf_free(&doc);
+	return 0;
+}
+
+/* a conversation as a list shows it, from row i of META_COLUMNS */
+static struct conv *
+meta_conv(PGresult *r, int i)
+{
+	struct conv *c = conv_new();
+
+	c->id = c->own[0] = xstrdup(pq.getvalue(r, i, 0));
+	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+	if (!pq.getisnull(r, i, 2))
+		c->title = c->own[1] = xstrdup(pq.getvalue(r, i, 2));
+	if (!pq.getisnull(r, i, 3))
+		c->summary = c->own[2] = xstrdup(pq.getvalue(r, i, 3));
+	c->started = strtoll(pq.getvalue(r, i, 4), NULL, 10);
+	c->ended = pq.getisnull(r, i, 5) ? -1 :
+	    strtoll(pq.getvalue(r, i, 5), NULL, 10);
+	c->last = c->ended >= 0 ? c->ended : c->started;
+	c->nmsg = (size_t)strtoll(pq.getvalue(r, i, 6), NULL, 10);
+	c->head = scan_json(pq.getvalue(r, i, 7), (size_t)pq.getlength(r, i, 7));
+	return c;
+}
+
+static int
+pg_load(struct store *st, const struct store_query *q, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf sql = { 0 }, limit = { 0 };
+	const char *param[1] = { NULL };
+	int full = q->what != LOAD_ENDED || q->bodies, n = 0, i, rc = -1;
+	PGresult *r;
+	struct conv *c;
+
+	if (!ps->exists)
+		return 0;
+	buf_addf(&sql, "SELECT %s FROM @.conversations c ", full ?
+	    FULL_COLUMNS : META_COLUMNS);
+	switch (q->what) {
+	case LOAD_ACTIVE:
+		buf_adds(&sql, "WHERE c.ended_at IS NULL");
+		break;
+	case LOAD_ID:
+		buf_adds(&sql, "WHERE c.id = $1");
+		param[0] = q->id;
+		n = 1;
+		break;
+	case LOAD_ENDED:
+		buf_adds(&sql, "WHERE c.ended_at IS NOT NULL "
+		    "ORDER BY c.ended_at DESC, c.pos DESC");
+		if (q->limit != SIZE_MAX) {
+			buf_addf(&limit, "%zu", q->limit);
+			buf_adds(&sql, " LIMIT $1");
+			param[0] = limit.data;
+			n = 1;
+		}
+		break;
+	case LOAD_ALL:
+		buf_adds(&sql, "ORDER BY c.pos");
+		break;
+	}
+	if ((r = pg_run(st, "cannot read conversations", sql.data, n, param,
+	    e)) == NULL)
+		goto out;
+	for (i = 0; i < pq.ntuples(r); i++) {
+		/* what this transaction has in memory is newer than the row */
+		if (store_loaded(st, pq.getvalue(r, i, 0)) != NULL)
+			continue;
+		if (full) {
+			c = conv_new();
+			if (fill_full(st, c, r, i, e) < 0) {
+				conv_free(c);
+				pq.clear(r);
+				goto out;
+			}
+		} else
+			c = meta_conv(r, i);
+		store_push(st, c);
+	}
+	pq.clear(r);
+	if (q->what == LOAD_ALL && st->n > 1)
+		qsort(st->conv, st->n, sizeof(*st->conv), conv_by_pos);
+	rc = 0;
+out:
+	buf_free(&sql);
+	buf_free(&limit);
+	return rc;
+}
+
+static int
+pg_load_body(struct store *st, struct conv *c, struct error *e)
+{
+	const char *param[1] = { c->id };
+	PGresult *r;
+	int rc;
+
+	if ((r = pg_run(st, "cannot read a conversation", "SELECT " FULL_COLUMNS
+	    " FROM @.conversations c WHERE c.id = $1", 1, param, e)) == NULL)
+		return -1;
+	if (pq.ntuples(r) != 1) {
+		pq.clear(r);
+		return error_set(e, "store '%s': conversation '%s' is gone",
+		    st->path, c->id);
+	}
+	rc = fill_full(st, c, r, 0, e);
+	pq.clear(r);
+	return rc;
+}
+
+/* a time as the database reads it, or NULL for none */
+static const char *
+ts_param(int64_t ms, char out[TS_LEN])
+{
+	if (ms < 0)
+		return NULL;
+	ts_format(ms, out);
+	return out;
+}
+
+/* s (NULL: NULL) onto the array literal b, which "{" begins */
+static void
+array_add(struct buf *b, const char *s, size_t len)
+{
+	size_t i;
+
+	if (b->len > 1)
+		buf_addc(b, ',');
+	if (s == NULL) {
+		buf_adds(b, "NULL");
+		return;
+	}
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			buf_addc(b, '\\');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '"');
+}
+
+/*
+ * The messages of c from the k-th on, as four array literals: ids, roles,
+ * times and documents. The database is not asked to read them out of the
+ * documents: its text cannot hold the \u0000 a message's JSON may.
+ */
+static int
+messages_from(struct store *st, struct buf col[4], struct conv *c, size_t k,
+    struct error *e)
+{
+	static const char *const field[3] = { "id", "role", "timestamp" };
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct buf doc = { 0 };
+	const char *s;
+	size_t i, j, len;
+	int rc = -1;
+
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '{');
+	for (i = k; i < json_array_size(msgs); i++) {
+		m = json_array_get(msgs, i);
+		for (j = 0; j < 3; j++) {
+			s = json_str(m, field[j], &len);
+			if (s != NULL && memchr(s, '\0', len) != NULL) {
+				error_set(e, "store '%s': message %zu of '%s' has "
+				    "\\u0000 in its %s, which PostgreSQL cannot "
+				    "hold", st->path, i + 1, c->id, field[j]);
+				goto out;
+			}
+			array_add(&col[j], s, len);
+		}
+		doc.len = 0;
+		json_dump_buf(&doc, m);
+		array_add(&col[3], doc.data, doc.len);
+	}
+	for (j = 0; j < 4; j++)
+		buf_addc(&col[j], '}');
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+/* the first message of c that is not as the database holds it */
+static size_t
+first_changed(struct conv *c)
+{
+	json_t *msgs = json_object_get(c->obj, "messages");
+	struct pg_conv *pc = c->be;
+	unsigned char h[32];
+	struct buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < pc->nmsg && i < json_array_size(msgs); i++) {
+		b.len = 0;
+		json_dump_buf(&b, json_array_get(msgs, i));
+		sha256(b.data, b.len, h);
+		if (memcmp(h, pc->hash[i], sizeof(h)) != 0)
+			break;
+	}
+	buf_free(&b);
+	return i;
+}
+
+/*
+ * c's row and its messages from the first that changed, when anything did:
+ * new, its doc or its messages not what was read. Found by comparing, so a
+ * change is written whether or not its maker called conv_refresh(): flush()
+ * calls it.
+ */
+static int
+sync_conv(struct store *st, struct conv *c, struct error *e)
+{
+	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, col[4] = { 0 };
+	struct pg_conv *pc = c->be;
+	char started[TS_LEN], ended[TS_LEN];
+	unsigned char h[32];
+	const char *p[11];
+	size_t k = 0;
+	PGresult *r;
+	int rc = -1;
+
+	if (c->obj == NULL)	/* listed, never read whole: unchanged */
+		return 0;
+	doc_text(c, &doc);
+	if (pc != NULL) {
+		sha256(doc.data, doc.len, h);
+		k = first_changed(c);
+		if (memcmp(h, pc->doc, sizeof(h)) == 0 && k == pc->nmsg &&
+		    k == c->nmsg) {
+			rc = 0;
+			goto out;
+		}
+	}
+	buf_addf(&count, "%zu", c->nmsg);
+	p[0] = c->id;
+	p[1] = ts_param(c->started, started);
+	p[2] = ts_param(c->ended, ended);
+	p[3] = c->title;
+	p[4] = c->summary;
+	p[5] = count.data;
+	p[6] = doc.data;
+	if (pc == NULL) {
+		/* the row and its messages in one statement: a copy makes
+		 * thousands */
+		if (messages_from(st, col, c, 0, e) < 0)
+			goto out;
+		p[7] = col[0].data;
+		p[8] = col[1].data;
+		p[9] = col[2].data;
+		p[10] = col[3].data;
+		if ((r = pg_run(st, "cannot store a conversation", "WITH c AS ("
+		    "INSERT INTO @.conversations (id, started_at, ended_at, "
+		    "title, summary, message_count, doc) VALUES ($1, $2, $3, $4, "
+		    "$5, $6, $7) RETURNING pos), m AS (INSERT INTO @.messages "
+		    "(conversation, seq, id, role, at, doc) SELECT $1, "
+		    "t.n::integer - 1, t.id, t.role, t.at::timestamptz, t.doc "
+		    "FROM unnest($8::text[], $9::text[], $10::text[], "
+		    "$11::json[]) WITH ORDINALITY AS t(id, role, at, doc, n)) "
+		    "SELECT pos FROM c", 11, p, e)) == NULL)
+			goto out;
+		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+		pq.clear(r);
+		k = c->nmsg;	/* all stored */
+	} else {
+		if (pg_run_only(st, "cannot store a conversation", "UPDATE "
+		    "@.conversations SET started_at = $2, ended_at = $3, "
+		    "title = $4, summary = $5, message_count = $6, doc = $7 "
+		    "WHERE id = $1", 7, p, e) < 0)
+			goto out;
+		buf_addf(&from, "%zu", k);
+		p[1] = from.data;
+		if (k < pc->nmsg && pg_run_only(st, "cannot store messages",
+		    "DELETE FROM @.messages WHERE conversation = $1 AND "
+		    "seq >= $2", 2, p, e) < 0)
+			goto out;
+	}
+	if (k < c->nmsg) {
+		from.len = 0;
+		buf_addf(&from, "%zu", k);
+		if (messages_from(st, col, c, k, e) < 0)
+			goto out;
+		p[1] = from.data;
+		p[2] = col[0].data;
+		p[3] = col[1].data;
+		p[4] = col[2].data;
+		p[5] = col[3].data;
+		if (pg_run_only(st, "cannot store messages", "INSERT INTO "
+		    "@.messages (conversation, seq, id, role, at, doc) "
+		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
+		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
+		    "$4::text[], $5::text[], $6::json[]) WITH ORDINALITY "
+		    "AS t(id, role, at, doc, n)", 6, p, e) < 0)
+			goto out;
+	}
+	remember(c, &doc);
+	rc = 0;
+out:
+	buf_free(&doc);
+	buf_free(&count);
+	buf_free(&from);
+	for (k = 0; k < 4; k++)
+		buf_free(&col[k]);
+	return rc;
+}
+
+/* every change in memory into the transaction, not yet committed */
+static int
+flush(struct store *st, struct error *e)
+{
+	struct buf doc = { 0 };
+	const char *p[1];
+	struct conv *c;
+	size_t i;
+	int later, rc = -1;
+
+	/* rows are written from memory: a spooled answer is read in first */
+	if (store_spool_fill(st, e) < 0)
+		return -1;
+	for (i = 0; i < st->nremoved; i++) {
+		p[0] = st->removed[i];
+		if (pg_run_only(st, "cannot remove a conversation", "DELETE FROM "
+		    "@.conversations WHERE id = $1", 1, p, e) < 0)
+			goto out;
+	}
+	for (i = 0; i < st->nremoved; i++)
+		free(st->removed[i]);
+	st->nremoved = 0;
+	for (i = 0; i < st->n; i++)
+		if (st->conv[i]->obj != NULL && conv_refresh(st->conv[i], e) < 0)
+			goto out;
+	/* rows that are ended first, then the rest in the store's order (a
+	 * new row's pos is its place): when resume ends one conversation and
+	 * reopens another, two are never active at once, not even between
+	 * two statements (the index conversations_one_active) */
+	for (later = 0; later <= 1; later++)
+		for (i = 0; i < st->n; i++) {
+			c = st->conv[i];
+			if ((c->be != NULL && c->ended >= 0) != later &&
+			    sync_conv(st, c, e) < 0)
+				goto out;
+		}
+	if (st->root_dirty) {
+		json_dump_buf(&doc, st->root);
+		p[0] = doc.data;
+		if (pg_run_only(st, "cannot store the store's fields", "UPDATE "
+		    "@.root SET doc = $1", 1, p, e) < 0)
+			goto out;
+		st->root_dirty = 0;
+	}
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+static int
+pg_count_ended(struct store *st, size_t *n, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	PGresult *r;
+
+	*n = 0;
+	if (!ps->exists)
+		return 0;
+	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+		return -1;
+	if ((r = pg_run(st, "cannot count conversations", "SELECT count(*) FROM "
+	    "@.conversations WHERE ended_at IS NOT NULL", 0, NULL, e)) == NULL)
+		return -1;
+	*n = (size_t)strtoull(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	return 0;
+}
+
+static int
+pg_commit(struct store *st, struct error *e)
+{
+	if (flush(st, e) < 0)
+		return -1;
+	return pg_session_commit(st, e);
+}
+
+const struct store_engine store_pg_engine = {
+	.name = "postgresql",
+	.open = pg_open,
+	.load = pg_load,
+	.load_body = pg_load_body,
+	.count_ended = pg_count_ended,
+	.commit = pg_commit,
+	.close = pg_session_close,
+};

@@ -1,0 +1,59 @@
+/*
+ * scan.h - the store's fast path: one pass over the file that checks all
+ * that jansson's parse (with JSON_LOAD_FLAGS) and the store's shape checks
+ * would, and keeps each conversation as a byte range with the few fields the
+ * store caches. Only lib/store/store.c, the unit test and the fuzz harness use it.
+ */
+#ifndef CONVCTL_SCAN_H
+#define CONVCTL_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct scan_conv {
+	size_t off, len;		/* the object's bytes in the file */
+	char *id;			/* decoded, malloc'd */
+	char *title, *summary;		/* decoded, malloc'd; NULL: null or missing */
+	int64_t started, ended, last;	/* ended -1: active */
+	size_t nmsg;
+	int canonical;			/* the bytes are what json_dump_buf() writes */
+};
+
+struct scan_member {			/* a top-level member but "conversations" */
+	char *key;			/* decoded, malloc'd (it may hold NUL) */
+	size_t klen;
+	size_t off, len;		/* its value's bytes */
+};
+
+struct scan {
+	struct scan_conv *conv;
+	size_t n, cap;
+	struct scan_member *member;
+	size_t nmember, capmember;
+};
+
+/*
+ * 0: p[0..len) is JSON by scan.c's rules, a store of shape.c's shape,
+ * with at most one active conversation and unique ids: what adopt() in
+ * store.c accepts. SCAN_INVALID: it is not (s is emptied); scan_json() and adopt(), or
+ * jansson, say what is wrong and where.
+ */
+#define SCAN_INVALID	(-1)
+int scan_store(const char *p, size_t len, struct scan *s);
+void scan_free(struct scan *);
+/* 0: p[0..len) is one conversation by the same rules, into *c (its strings
+ * the caller's: scan_conv_clear()); SCAN_INVALID: it is not */
+int scan_conv(const char *p, size_t len, struct scan_conv *c);
+void scan_conv_clear(struct scan_conv *);
+
+/*
+ * The JSON value p[0..len) holds (whitespace around it allowed), built by
+ * scan.c's rules: keys and strings may hold NUL, an integer that fits
+ * int64_t is an integer, any other number is kept as its text
+ * (json_number_text()). NULL when it is not JSON by those rules.
+ */
+json_t *scan_json(const char *p, size_t len);
+
+#endif
