@@ -24,131 +24,118 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/*
- * The conversation the idle boundary ended, copied out while the store is
- * open, when it is to be summarized now (summary_at_idle_end); or NULL.
- * A summarizer that is not set up right leaves it pending without a word:
- * summarize --pending says what is wrong.
- */
-static struct summary_job *
-idle_job(struct ctx *ctx, struct store *st, const char *ended,
-    struct summary_config *cf)
-{
-	struct error e;
-	int now;
-
-	if (ended == NULL ||
-	    cmd_summary_setup(ctx, cf, &e) != SUMMARY_SETUP_OK)
-		return NULL;
-	if ((now = summary_at_idle_end(cf, &ctx->settings, &e)) < 0)
-		cmd_error(ctx, "warning: %s", e.msg);
-	return now > 0 ? summary_job_new(store_find(st, ended)) : NULL;
-}
-
-/*
- * After the write, with no lock held, as end does: a summary that fails
- * leaves the conversation pending and the add done (exit 0).
- */
-static void
-idle_summary(struct ctx *ctx, const struct summary_config *cf,
-    struct summarize_item *item)
-{
-	struct progress progress = { .ctx = ctx };
-	struct summarize_request rq = { .cf = cf, .settings = &ctx->settings,
-	    .report = cmd_summarize_report, .report_arg = &progress };
-
-	item->todo = 1;
-	if (summarize_run(&rq, item, 1) != SUMMARIZE_DONE_ALL)
-		cmd_error(ctx, "warning: '%s', ended by the idle timeout, has "
-		    "no summary yet (convctl summarize --pending)",
-		    summary_job_id(item->job));
-	progress_done(&progress);
-}
-
-static int
-add_exec(struct ctx *ctx)
-{
-	struct add_request rq = { .role = ROLE_USER };
+struct adding {
+	struct ctx *ctx;
+	struct add_request rq;
 	struct add_result res;
-	struct summarize_item ended = { 0 };
-	struct summary_config cf;
-	struct store *st = NULL;
-	struct buf text = { 0 };
+	const char *tname;		/* --template, or NULL */
+};
+
+/* under the lock: the message added, perhaps past the idle boundary */
+static int
+add_message(void *arg, struct store *st, struct ending_result *ending)
+{
+	struct adding *a = arg;
+	struct ctx *ctx = a->ctx;
 	struct error e;
-	const char *role = args_get(&ctx->args, "role"), *tname;
-	char *tmpl = NULL;
-	long idle, max;
 	int rc;
 
-	if (role != NULL && role_parse(role, &rq.role) < 0)
-		return cmd_usage_error(ctx, "unknown role '%s' (expected %s)",
-		    role, role_list());
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
-		return cmd_fail(ctx, &e);
-	}
-	rq.idle_timeout = (int64_t)idle * 60000;
-	rq.tools = args_all(&ctx->args, "tool", &rq.ntools);
-	rq.dedupe_key = args_get(&ctx->args, "dedupe-key");
-	rq.expect_conv = args_get(&ctx->args, "expect-conversation");
-	/* --at is checked before anything is read; the clock is read only
-	 * under the lock, so writers waiting on each other never add a message
-	 * older than the one the previous lock holder added */
-	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0) ||
-	    (rc = cmd_text(ctx, 0, &text)) != 0)
-		goto out;
-	rq.text = text.data ? text.data : "";
-	rq.len = text.len;
-	if ((tname = args_get(&ctx->args, "template")) != NULL) {
-		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
-			goto out;
-		if (template_text(&ctx->settings, tname, (size_t)max, &tmpl,
-		    &rq.first_len, &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		rq.first_system = tmpl;
-	}
-	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
-	    (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &rq.at)) != 0))
-		goto out;
-	rq.clock = !args_has(&ctx->args, "at");
-	switch (conv_add(st, &rq, &res, &e)) {
+	/* the clock is read only under the lock, so writers waiting on each
+	 * other never add a message older than the one the previous lock
+	 * holder added */
+	if (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &a->rq.at)) != 0)
+		return rc;
+	a->rq.clock = !args_has(&ctx->args, "at");
+	switch (conv_add(st, &a->rq, &a->res, &e)) {
 	case ADD_DONE:
 		break;
 	case ADD_ELSEWHERE:
 		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_CONFLICT;
-		goto out;
+		return EXIT_CONFLICT;
 	case ADD_BEFORE_LAST:	/* the user asked for that time: theirs to fix */
 		cmd_error(ctx, "%s; give a later --at, or none to use the "
 		    "clock", e.msg);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	case ADD_FAILED:
-		rc = cmd_fail(ctx, &e);
-		goto out;
+		return cmd_fail(ctx, &e);
 	}
-	ended.job = idle_job(ctx, st, res.ended_id, &cf);
+	ending->idle_ended = a->res.ended_id;
 	/* a duplicate changed nothing: the store is left as it is */
-	if (!res.duplicate && (rc = cmd_commit(ctx, st)) != 0)
+	ending->unchanged = a->res.duplicate;
+	return 0;
+}
+
+/* after the write: the conversation's id, before any summary is asked for */
+static int
+print_added(void *arg, struct store *st, const struct ending_result *ending)
+{
+	struct adding *a = arg;
+
+	(void)st;
+	(void)ending;
+	if (a->res.at != a->rq.at)
+		cmd_skew_warning(a->ctx, a->rq.at, a->res.at, "recorded");
+	if (a->rq.first_system != NULL && !a->res.started)
+		cmd_error(a->ctx, "note: template '%s' not used: the message "
+		    "went to conversation '%s', already started", a->tname,
+		    a->res.conv_id);
+	printf("%s\n", a->res.conv_id);
+	fflush(stdout);
+	return 0;
+}
+
+/*
+ * A conversation the idle boundary ended is summarized after the write, with
+ * no lock held, when summary_at_idle_end says so (lib/ending.c): a summary
+ * that fails leaves it pending and the add done (exit 0); a summarizer that
+ * is not set up right leaves it pending without a word: summarize --pending
+ * says what is wrong.
+ */
+static int
+add_exec(struct ctx *ctx)
+{
+	struct adding a = { .ctx = ctx, .rq = { .role = ROLE_USER } };
+	struct ending_request er = { .kind = ENDING_IDLE, .change = add_message,
+	    .committed = print_added, .arg = &a };
+	struct ending_result ending;
+	struct summary_config cf;
+	struct buf text = { 0 };
+	struct error e;
+	const char *role = args_get(&ctx->args, "role");
+	char *tmpl = NULL;
+	long max;
+	int rc;
+
+	if (role != NULL && role_parse(role, &a.rq.role) < 0)
+		return cmd_usage_error(ctx, "unknown role '%s' (expected %s)",
+		    role, role_list());
+	if (lifecycle_idle_timeout(&ctx->settings, &a.rq.idle_timeout, &e) < 0)
+		return cmd_fail(ctx, &e);
+	a.rq.tools = args_all(&ctx->args, "tool", &a.rq.ntools);
+	a.rq.dedupe_key = args_get(&ctx->args, "dedupe-key");
+	a.rq.expect_conv = args_get(&ctx->args, "expect-conversation");
+	/* --at is checked before anything is read */
+	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &a.rq.at)) != 0) ||
+	    (rc = cmd_text(ctx, 0, &text)) != 0)
 		goto out;
-	if (res.at != rq.at)
-		cmd_skew_warning(ctx, rq.at, res.at, "recorded");
-	if (tmpl != NULL && !res.started)
-		cmd_error(ctx, "note: template '%s' not used: the message went "
-		    "to conversation '%s', already started", tname, res.conv_id);
-	printf("%s\n", res.conv_id);
-	/* the rolling limit may have removed it at once */
-	if (ended.job != NULL && store_find(st, summary_job_id(ended.job))) {
-		store_close(st);
-		st = NULL;
-		fflush(stdout);	/* the id, before any request is made */
-		idle_summary(ctx, &cf, &ended);
+	a.rq.text = text.data ? text.data : "";
+	a.rq.len = text.len;
+	if ((a.tname = args_get(&ctx->args, "template")) != NULL) {
+		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
+			goto out;
+		if (template_text(&ctx->settings, a.tname, (size_t)max, &tmpl,
+		    &a.rq.first_len, &e) < 0) {
+			cmd_error(ctx, "%s", e.msg);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		a.rq.first_system = tmpl;
 	}
+	if (cmd_summary_setup(ctx, &cf, &e) == SUMMARY_SETUP_OK)
+		er.cf = &cf;
+	rc = cmd_ending(ctx, &er, &ending);
+	ending_result_free(&ending);
 out:
-	summarize_item_clear(&ended);
-	store_close(st);
 	buf_free(&text);
 	free(tmpl);
 	return rc;

@@ -12,181 +12,67 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* how far back, among the conversations that ended last, end looks for
- * ones without a summary (left pending by the idle timeout, or by a failed
- * summary): a few, so that an imported history is not summarized by end */
-#define PENDING_WINDOW 10
+struct ended {
+	struct ctx *ctx;
+	int64_t now;
+};
 
-/*
- * items[1..] for the conversations among the PENDING_WINDOW that ended last
- * with no summary, but the one just ended (items[0]); *n counts items
- */
-static void
-pending_jobs(struct ctx *ctx, struct store *st, const char *ended,
-    struct summarize_item *items, size_t *n)
-{
-	struct conv **v;
-	struct error e;
-	size_t nv, i;
-
-	/* a warning: the end is what was asked for, and is done */
-	if (store_load_ended(st, PENDING_WINDOW, 1, &e) < 0) {
-		cmd_error(ctx, "warning: %s", e.msg);
-		return;
-	}
-	v = store_ended(st, &nv);
-	for (i = 0; i < nv && i < PENDING_WINDOW; i++) {
-		if (conv_summary(v[i]) != NULL ||
-		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
-			continue;
-		items[*n].job = summary_job_new(v[i]);
-		items[*n].todo = 1;
-		(*n)++;
-	}
-	free(v);
-}
-
-/* end_write's answer when the end and its local summary could not be
- * written together, nothing written: the end alone is to be tried */
-#define END_SUMMARY_UNWRITTEN (-1)
-
-/*
- * Ends the active conversation and writes the store, under the lock; *ended
- * is its id (NULL: none was active). With jobs, items[0] and those after
- * are the summaries to make; with local (a local summarizer's request) they
- * are made here and written with the end, in one write.
- */
+/* after the write: the id ended; nothing active is said, and is no error:
+ * the pending ones are summarized all the same */
 static int
-end_write(struct ctx *ctx, int64_t now, long idle, int jobs,
-    const struct summarize_request *local, struct summarize_item *items,
-    size_t *n, char **ended)
+print_ended(void *arg, struct store *st, const struct ending_result *res)
 {
-	struct store *st = NULL;
-	struct error e;
-	const char *id;
-	int64_t at = 0;
-	int rc;
+	const struct ended *a = arg;
 
-	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0)
-		return rc;
-	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
-	case END_NOTHING_ACTIVE:
-		cmd_error(ctx, "no active conversation");
-		if (jobs)
-			pending_jobs(ctx, st, NULL, items, n);
-		break;
-	case END_DONE:
-		*ended = xstrdup(id);	/* the rolling limit may drop it */
-		at = conv_ended(store_find(st, *ended));
-		if (jobs) {
-			items[0].job = summary_job_new(store_find(st, *ended));
-			pending_jobs(ctx, st, *ended, items, n);
-		}
-		break;
-	case END_FAILED:
-		rc = cmd_fail(ctx, &e);
-		goto out;
+	(void)st;
+	if (res->ended == NULL) {
+		cmd_error(a->ctx, "no active conversation");
+		return 0;
 	}
-	/* items[0], when nothing was ended, is no job: not to do */
-	items[0].todo = items[0].job != NULL;
-	if (local != NULL && (*ended != NULL || *n > 1)) {
-		if (summarize_local(st, local, items, *n) < 0) {
-			rc = END_SUMMARY_UNWRITTEN;
-			goto out;
-		}
-	} else if (*ended != NULL && (rc = cmd_commit(ctx, st)) != 0)
-		goto out;
-	if (*ended != NULL) {
-		if (at > now)	/* not when it was idle: that is no skew */
-			cmd_skew_warning(ctx, now, at, "ended");
-		printf("%s\n", *ended);
-	}
-out:
-	store_close(st);	/* no lock is held while summarizing */
-	return rc;
+	if (res->ended_at > a->now)	/* not when it was idle: no skew */
+		cmd_skew_warning(a->ctx, a->now, res->ended_at, "ended");
+	printf("%s\n", res->ended);
+	return 0;
 }
 
 /*
- * A local summary is made under the lock and written with the end, once; a
- * network one is asked for after the end is written and the lock released:
+ * The end and its summaries are lib/ending.c's: a local summary written
+ * with the end, a network one asked for after the write with no lock held;
  * a summary that fails leaves the conversation ended, its summary null for
- * summarize --pending, and the exit status 3. So does a write of the end
- * with a local summary that fails: the end is written alone then.
+ * summarize --pending, and the exit status 3.
  */
 static int
 end_exec(struct ctx *ctx)
 {
-	struct summarize_item items[PENDING_WINDOW + 1];
-	struct summarize_request rq = { .report = cmd_summarize_report };
-	struct progress progress = { .ctx = ctx };
+	struct ended a = { .ctx = ctx };
+	struct ending_request rq = { .kind = ENDING_END,
+	    .committed = print_ended, .arg = &a };
+	struct ending_result res;
 	struct summary_config cf;
-	struct error e, ce;
-	char *ended = NULL;
+	struct error ce;
 	enum summary_setup cfg;
-	int64_t now;
-	size_t n = 1, i, none = 1;
-	long idle;
-	int rc, want, local;
+	int rc;
 
-	memset(items, 0, sizeof(items));
-	want = !args_has(&ctx->args, "no-summary");
 	cfg = cmd_summary_setup(ctx, &cf, &ce);
 	if (cfg == SUMMARY_SETUP_BAD_FLAG)
 		return cmd_usage_error(ctx, "%s", ce.msg);
-	if (want) {
+	if (!args_has(&ctx->args, "no-summary")) {
 		/* a bad flag is a usage error; a bad setting must not keep
 		 * conversations from ending */
 		if (cfg != SUMMARY_SETUP_OK && (args_has(&ctx->args,
 		    "summarizer") || args_has(&ctx->args, "model") ||
 		    args_has(&ctx->args, "api-base")))
 			return cmd_usage_error(ctx, "%s", ce.msg);
-		if (cfg == SUMMARY_SETUP_OK && cf.kind == SUMMARY_NONE)
-			want = 0;
+		if (cfg != SUMMARY_SETUP_OK)
+			rq.setup_error = ce.msg;
+		else if (cf.kind != SUMMARY_NONE)
+			rq.cf = &cf;
 	}
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
-	}
-	if ((rc = cmd_now(ctx, &now)) != 0)
-		goto out;
-	rq.cf = &cf;
-	rq.settings = &ctx->settings;
-	rq.report_arg = &progress;
-	local = want && cfg == SUMMARY_SETUP_OK && summary_local(&cf);
-	rc = end_write(ctx, now, idle, want && cfg == SUMMARY_SETUP_OK,
-	    local ? &rq : NULL, items, &n, &ended);
-	if (rc == END_SUMMARY_UNWRITTEN) {
-		free(ended);
-		ended = NULL;
-		rc = end_write(ctx, now, idle, 0, NULL, items, &none, &ended);
-		if (rc == 0 && ended != NULL)
-			rc = EXIT_PARTIAL;
-		progress_done(&progress);
-		goto partial;
-	}
-	if (rc != 0)
-		want = 0;
-	if (!want || (ended == NULL && n == 1))
-		goto out;
-	if (cfg != SUMMARY_SETUP_OK) {
-		cmd_error(ctx, "no summary: %s", ce.msg);
-		rc = EXIT_PARTIAL;
-	} else {
-		if (!local)
-			summarize_run(&rq, items, n);
-		/* the others failing leave them pending, as they were */
-		if (ended != NULL && items[0].status != SUMMARY_DONE)
-			rc = EXIT_PARTIAL;
-	}
-	progress_done(&progress);
-partial:
-	if (rc == EXIT_PARTIAL)
-		cmd_error(ctx, "'%s' is ended; its summary is pending (convctl "
-		    "summarize --pending)", ended);
-out:
-	for (i = 0; i < n; i++)
-		summarize_item_clear(&items[i]);
-	free(ended);
+	if ((rc = cmd_now(ctx, &a.now)) != 0)
+		return rc;
+	rq.now = a.now;
+	rc = cmd_ending(ctx, &rq, &res);
+	ending_result_free(&res);
 	return rc;
 }
 

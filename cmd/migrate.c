@@ -173,14 +173,12 @@ make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
 {
 	struct error e;
 	struct stat sb;
-	long idle, max;
+	long max;
 	int rc;
 
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+	if (lifecycle_idle_timeout(&ctx->settings, &rq->idle_timeout, &e) < 0)
 		return cmd_fail(ctx, &e);
-	}
 	rq->path = ctx->args.argv[0];
-	rq->idle_timeout = (int64_t)idle * 60000;
 	rq->split = args_has(&ctx->args, "split");
 	rq->skip_bad = args_has(&ctx->args, "skip-bad");
 	rq->rename_conflicts = args_has(&ctx->args, "rename-conflicts");

@@ -163,43 +163,76 @@ answer(struct ctx *ctx, const struct run_result *r, struct spool *sp, long max,
 	return 1;
 }
 
-/* both messages in one write; the exit status when that failed, else 0.
- * said, where the prompt is, is freed once the store holds its copy */
+struct recording {
+	struct ctx *ctx;
+	struct exchange *ex;
+	const char *cmd;
+	struct buf *said;
+	struct exchange_result res;
+};
+
+/* under the lock: both messages, perhaps past the idle boundary */
+static int
+record_exchange(void *arg, struct store *st, struct ending_result *ending)
+{
+	struct recording *r = arg;
+	struct error e;
+	int rc;
+
+	if ((rc = cmd_now(r->ctx, &r->ex->reply.at)) != 0)
+		return rc;
+	switch (exchange_record(st, r->ex, &r->res, &e)) {
+	case ADD_DONE:
+		break;
+	case ADD_ELSEWHERE:
+		cmd_error(r->ctx, "%s; nothing recorded", e.msg);
+		return EXIT_CONFLICT;
+	default:
+		cmd_error(r->ctx, "%s; nothing recorded", e.msg);
+		return EXIT_FAIL;
+	}
+	/* a large prompt is not held three times */
+	r->ex->prompt.text = NULL;
+	buf_free(r->said);
+	ending->idle_ended = r->res.ended_id;
+	return 0;
+}
+
+static int
+say_moved(void *arg, struct store *st, const struct ending_result *ending)
+{
+	struct recording *r = arg;
+
+	(void)st;
+	(void)ending;
+	if (r->res.moved)
+		cmd_error(r->ctx, "conversation '%s' was ended while '%s' ran; "
+		    "the exchange starts conversation '%s'", r->ex->joins,
+		    r->cmd, r->res.conv_id);
+	return 0;
+}
+
+/*
+ * Both messages in one write; the exit status when that failed, else 0.
+ * said, where the prompt is, is freed once the store holds its copy. A
+ * conversation the idle boundary ended is summarized after, as add does.
+ */
 static int
 record(struct ctx *ctx, struct exchange *ex, const char *cmd,
     struct buf *said)
 {
-	struct exchange_result res;
-	struct store *st = NULL;
+	struct recording r = { ctx, ex, cmd, said, { 0 } };
+	struct ending_request rq = { .kind = ENDING_IDLE,
+	    .change = record_exchange, .committed = say_moved, .arg = &r };
+	struct ending_result res;
+	struct summary_config cf;
 	struct error e;
 	int rc;
 
-	if ((rc = cmd_open(ctx, STORE_WRITE, &st)) != 0 ||
-	    (rc = cmd_now(ctx, &ex->reply.at)) != 0)
-		goto out;
-	switch (exchange_record(st, ex, &res, &e)) {
-	case ADD_DONE:
-		break;
-	case ADD_ELSEWHERE:
-		cmd_error(ctx, "%s; nothing recorded", e.msg);
-		rc = EXIT_CONFLICT;
-		goto out;
-	default:
-		cmd_error(ctx, "%s; nothing recorded", e.msg);
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	/* a large prompt is not held three times */
-	ex->prompt.text = NULL;
-	buf_free(said);
-	if ((rc = cmd_commit(ctx, st)) != 0)
-		goto out;
-	if (res.moved)
-		cmd_error(ctx, "conversation '%s' was ended while '%s' ran; the "
-		    "exchange starts conversation '%s'", ex->joins, cmd,
-		    res.conv_id);
-out:
-	store_close(st);
+	if (cmd_summary_setup(ctx, &cf, &e) == SUMMARY_SETUP_OK)
+		rq.cf = &cf;
+	rc = cmd_ending(ctx, &rq, &res);
+	ending_result_free(&res);
 	return rc;
 }
 
@@ -213,7 +246,8 @@ run_exec(struct ctx *ctx)
 	struct buf said = { 0 }, input = { 0 }, why = { 0 }, note = { 0 };
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
-	long idle, max;
+	int64_t idle;
+	long max;
 	int rc, rrc, answered, raw = -1;
 	struct error e;
 
@@ -223,14 +257,13 @@ run_exec(struct ctx *ctx)
 	 * its heap and give nothing back */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
 	json_prefault_large();	/* the store's copy of it */
-	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
+	if (lifecycle_idle_timeout(&ctx->settings, &idle, &e) < 0)
 		return cmd_fail(ctx, &e);
-	}
 	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
 	    (rc = read_prompt(ctx, max, &said)) != 0)
 		goto out;
 	ex.prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
-	    .idle_timeout = (int64_t)idle * 60000,
+	    .idle_timeout = idle,
 	    .text = said.data ? said.data : "",
 	    .len = chomp(said.data ? said.data : "", said.len) };
 	ex.reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,

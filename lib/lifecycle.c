@@ -446,6 +446,18 @@ out:
 	return rc;
 }
 
+int
+lifecycle_idle_timeout(const struct settings *set, int64_t *ms,
+    struct error *e)
+{
+	long minutes;
+
+	if (settings_long(set, SET_IDLE_TIMEOUT, &minutes, e) < 0)
+		return -1;
+	*ms = (int64_t)minutes * 60000;
+	return 0;
+}
+
 /* transactions */
 
 int

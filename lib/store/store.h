@@ -164,6 +164,10 @@ int store_prune(struct store *, const struct prune_request *, char ***ids,
  */
 int lifecycle_begin(const struct settings *, enum store_mode, struct store **,
     struct error *);
+/* the idle_timeout setting in milliseconds, as add_request and conv_end
+ * take it */
+int lifecycle_idle_timeout(const struct settings *, int64_t *ms,
+    struct error *);
 /* the same for the store at path, not the store setting's */
 int lifecycle_open(const struct settings *, const char *path, enum store_mode,
     struct store **, struct error *);

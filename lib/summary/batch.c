@@ -57,30 +57,40 @@ fail(struct batch *b, size_t i, enum summary_status st, const char *fmt, ...)
 	report(b, SUMMARIZE_ERROR, 0, 0, summary_job_id(it->job), it->error);
 }
 
+enum commit_status
+summarize_commit(struct store *st, const struct summarize_request *rq,
+    struct error *e)
+{
+	struct batch b = { rq, NULL, 0, NULL };
+	struct commit_report r;
+	struct buf note = { 0 };
+	enum commit_status rc;
+
+	rc = lifecycle_commit(st, rq->settings, &r, e);
+	if (rc == COMMIT_UNFLUSHED) {
+		buf_addf(&note, "warning: %s", e->msg);
+		report(&b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
+		note.len = 0;
+	}
+	lifecycle_prune_note(&note, &r, rq->settings);
+	if (note.len > 0)
+		report(&b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
+	buf_free(&note);
+	strv_free(r.pruned);
+	return rc;
+}
+
 /* the rolling limit applied and written, saying what else that did;
  * -1: not written */
 static int
 commit(struct batch *b, struct store *st)
 {
-	struct commit_report r;
-	struct buf note = { 0 };
 	struct error e;
-	enum commit_status rc;
 
-	rc = lifecycle_commit(st, b->rq->settings, &r, &e);
-	if (rc == COMMIT_FAILED)
-		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
-	else if (rc == COMMIT_UNFLUSHED) {
-		buf_addf(&note, "warning: %s", e.msg);
-		report(b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
-		note.len = 0;
-	}
-	lifecycle_prune_note(&note, &r, b->rq->settings);
-	if (note.len > 0)
-		report(b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
-	buf_free(&note);
-	strv_free(r.pruned);
-	return rc == COMMIT_FAILED ? -1 : 0;
+	if (summarize_commit(st, b->rq, &e) != COMMIT_FAILED)
+		return 0;
+	report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
+	return -1;
 }
 
 static void

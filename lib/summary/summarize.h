@@ -177,6 +177,11 @@ enum summarize_outcome summarize_run(const struct summarize_request *,
  */
 int summarize_local(struct store *, const struct summarize_request *,
     struct summarize_item *, size_t n);
+/* lifecycle_commit, reporting as summarize_run what it did besides (the
+ * rolling limit's removals, a directory not flushed); the failure is the
+ * caller's to report */
+enum commit_status summarize_commit(struct store *,
+    const struct summarize_request *, struct error *);
 enum summarize_which {
 	SUMMARIZE_LATEST,	/* the conversation that ended last */
 	SUMMARIZE_ID,		/* the one named by id, ended */

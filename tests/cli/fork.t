@@ -57,4 +57,15 @@ test_expect 'fork of the active one, whole, by default; --at takes an id' '
 	test "$(conv "$(cat out)" | jq -c "[.messages[].content]")" = "[\"one\"]" &&
 	test "$(conv $g | jq -r .summary)" = null
 '
+test_expect 'fork summarizes the pending ones too, as end does' '
+	export CONVCTL_STORE=$(store_at pending) &&
+	CONVCTL_NOW=2026-02-05T10:00:00Z convctl add "Left pending" >/dev/null &&
+	CONVCTL_NOW=2026-02-05T10:01:00Z convctl end --no-summary >/dev/null &&
+	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "Active one" >/dev/null &&
+	CONVCTL_NOW=2026-02-05T12:00:00Z convctl fork conv-1770285600000 >out 2>err &&
+	test "$(cat out)" = conv-1770292800000 && test ! -s err &&
+	store_json "$CONVCTL_STORE" | jq -r ".conversations[] | select(.endedAt != null) | .summary" >sums &&
+	test "$(grep -c "Left pending" sums)" = 1 &&
+	test "$(grep -c "Active one" sums)" = 1
+'
 test_done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # idle-summary: a conversation the idle timeout ended gets its summary from
-# the add that crossed the boundary (offline, or idle_summary = add), else
-# from the next end; never with the lock held
+# the add (or run) that crossed the boundary (offline, or idle_summary =
+# add), else from the next end; never with the lock held
 . "$(dirname "$0")/../lib.sh"
 . "$top/tests/llm-stub.sh"
 
@@ -106,4 +106,13 @@ test_expect 'summarizer none: nothing is summarized' '
 	test "$(q ".conversations[0].summary")" = null
 '
 
+test_expect 'offline: a run that crosses the boundary summarizes it, as add does' '
+	export CONVCTL_STORE=$(store_at run) &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl run --prompt "A new topic" -- echo ok >out 2>err &&
+	test "$(cat out)" = "ok A new topic" && test ! -s err &&
+	test "$(q ".conversations[0].title")" = "Add milk to my groceries list" &&
+	test "$(q ".conversations[1].summary")" = null &&
+	test "$(q ".conversations[1].messages | length")" = 2
+'
 test_done

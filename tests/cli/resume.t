@@ -65,4 +65,30 @@ test_expect 'summarize --pending picks the stale one' '
 	cut -f 1 out | grep -qx $b &&
 	test "$(field $b summaryStale)" = null
 '
+# three conversations, the first two ended without a summary, the third
+# active; prints nothing
+three() {
+	export CONVCTL_STORE=$(store_at "$1") &&
+	CONVCTL_NOW=2026-02-05T10:00:00Z convctl add "Left pending" >/dev/null &&
+	CONVCTL_NOW=2026-02-05T10:01:00Z convctl end --no-summary >/dev/null &&
+	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "To resume" >/dev/null &&
+	CONVCTL_NOW=2026-02-05T11:01:00Z convctl end --no-summary >/dev/null &&
+	CONVCTL_NOW=2026-02-05T12:00:00Z convctl add "Active one" >/dev/null
+}
+p=conv-1770285600000 r=conv-1770289200000 c=conv-1770292800000
+
+test_expect 'resume summarizes the pending ones too, as end does' '
+	three pending &&
+	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume $r >out 2>err &&
+	test "$(cat out)" = $r && test ! -s err &&
+	field $c summary | grep -q "Active one" &&
+	field $p summary | grep -q "Left pending" &&
+	test "$(field $r summary)" = null && test "$(field $r endedAt)" = null
+'
+
+test_expect 'resume --no-summary leaves them all pending' '
+	three nosum &&
+	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume --no-summary $r >/dev/null &&
+	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[] | select(.summary != null)] | length")" = 0
+'
 test_done

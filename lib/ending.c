@@ -1,0 +1,267 @@
+/*
+ * ending.c - a conversation's end and its summaries, for end, resume, fork,
+ * add and run alike: under the lock the end (or the command's change that
+ * crosses the idle boundary), one commit, the lock released, then the
+ * summaries. A local summarizer's summaries of an end are made under the
+ * lock and written with it, in one write; a model is asked only after the
+ * write, with no lock held. A summary never undoes nor holds up the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ending.h"
+
+struct ending {
+	const struct ending_request *rq;
+	struct ending_result *res;
+	struct summarize_request srq;
+	struct summarize_item items[ENDING_PENDING_WINDOW + 1];
+	size_t n;		/* items[0] is the one ended, or no job */
+	int64_t idle;		/* the idle timeout, ms */
+	int local;		/* the summaries are made under the lock */
+};
+
+static void
+note(const struct ending *en, const char *fmt, const char *arg)
+{
+	struct summarize_event ev = { SUMMARIZE_NOTE, 0, 0, NULL, NULL };
+	struct buf b = { 0 };
+
+	buf_addf(&b, fmt, arg);
+	ev.msg = b.data;
+	if (en->rq->report != NULL)
+		en->rq->report(en->rq->report_arg, &ev);
+	buf_free(&b);
+}
+
+/* items[1..] for the conversations among the ENDING_PENDING_WINDOW that
+ * ended last with no summary, but the one just ended */
+static void
+pending_jobs(struct ending *en, struct store *st)
+{
+	const char *ended = en->res->ended;
+	struct conv **v;
+	struct error e;
+	size_t nv, i;
+
+	/* a warning: the end is what was asked for, and is done */
+	if (store_load_ended(st, ENDING_PENDING_WINDOW, 1, &e) < 0) {
+		note(en, "warning: %s", e.msg);
+		return;
+	}
+	v = store_ended(st, &nv);
+	for (i = 0; i < nv && i < ENDING_PENDING_WINDOW; i++) {
+		if (conv_summary(v[i]) != NULL ||
+		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
+			continue;
+		en->items[en->n].job = summary_job_new(v[i]);
+		en->items[en->n].todo = 1;
+		en->n++;
+	}
+	free(v);
+}
+
+/* the one the idle boundary ended, when it is to be summarized now */
+static void
+idle_job(struct ending *en, struct store *st)
+{
+	const char *id = en->res->idle_ended;
+	struct error e;
+	int now;
+
+	if (id == NULL || en->rq->cf == NULL)
+		return;
+	if ((now = summary_at_idle_end(en->rq->cf, en->rq->settings, &e)) < 0)
+		note(en, "warning: %s", e.msg);
+	if (now > 0) {
+		en->items[0].job = summary_job_new(store_find(st, id));
+		en->items[0].todo = 1;
+	}
+}
+
+/* the end, asked for (END, SWITCH): res->ended, and the jobs with jobs */
+static enum ending_status
+end_active(struct ending *en, struct store *st, struct error *e)
+{
+	const char *id;
+
+	switch (conv_end(st, en->rq->now, en->idle, &id, e)) {
+	case END_FAILED:
+		return ENDING_FAILED;
+	case END_DONE:
+		en->res->ended = xstrdup(id);	/* the rolling limit may drop it */
+		en->res->ended_at = conv_ended(store_find(st, id));
+		break;
+	case END_NOTHING_ACTIVE:
+		break;
+	}
+	return ENDING_DONE;
+}
+
+/* the jobs of an end: the one ended, and the pending ones (END always,
+ * SWITCH when it ended one) */
+static void
+end_jobs(struct ending *en, struct store *st)
+{
+	if (en->res->ended != NULL)
+		en->items[0].job = summary_job_new(store_find(st,
+		    en->res->ended));
+	if (en->rq->kind == ENDING_END || en->res->ended != NULL)
+		pending_jobs(en, st);
+	/* items[0], when nothing was ended, is no job: not to do */
+	en->items[0].todo = en->items[0].job != NULL;
+}
+
+/* 1: something is to be written */
+static int
+to_write(const struct ending *en)
+{
+	switch (en->rq->kind) {
+	case ENDING_END:
+		return en->res->ended != NULL;
+	case ENDING_SWITCH:
+		return !en->rq->dry_run;
+	case ENDING_IDLE:
+		break;
+	}
+	return !en->res->unchanged;
+}
+
+/* END_UNWRITTEN: the end and its local summaries could not be written
+ * together, nothing was: the end is to be tried alone */
+#define END_UNWRITTEN 3
+
+/*
+ * One transaction: the end and the change under the lock, the commit (with
+ * the local summaries, jobs set), the command's answer, the lock released.
+ */
+static int
+write_once(struct ending *en, int jobs, struct error *e)
+{
+	const struct ending_request *rq = en->rq;
+	struct store *st = NULL;
+	int rc;
+
+	if ((rc = lifecycle_begin(rq->settings, rq->dry_run ? STORE_READ :
+	    STORE_WRITE, &st, e)) < 0)
+		return rc == -2 ? ENDING_BAD_STORE : ENDING_FAILED;
+	if (rq->check != NULL &&
+	    (en->res->stopped = rq->check(rq->arg, st)) != 0) {
+		rc = ENDING_STOPPED;
+		goto out;
+	}
+	if (rq->kind != ENDING_IDLE &&
+	    (rc = end_active(en, st, e)) != ENDING_DONE)
+		goto out;
+	if (rq->change != NULL &&
+	    (en->res->stopped = rq->change(rq->arg, st, en->res)) != 0) {
+		rc = ENDING_STOPPED;
+		goto out;
+	}
+	if (jobs && rq->kind == ENDING_IDLE)
+		idle_job(en, st);
+	else if (jobs)
+		end_jobs(en, st);
+	rc = ENDING_DONE;
+	if (en->local && (en->res->ended != NULL || en->n > 1)) {
+		if (summarize_local(st, &en->srq, en->items, en->n) < 0) {
+			rc = END_UNWRITTEN;
+			goto out;
+		}
+	} else if (to_write(en) &&
+	    summarize_commit(st, &en->srq, e) == COMMIT_FAILED) {
+		rc = ENDING_FAILED;
+		goto out;
+	}
+	if (rq->committed != NULL &&
+	    (en->res->stopped = rq->committed(rq->arg, st, en->res)) != 0)
+		rc = ENDING_STOPPED;
+	/* the rolling limit may have removed the one ended by the idle
+	 * boundary at once */
+	if (rq->kind == ENDING_IDLE && en->items[0].job != NULL &&
+	    store_find(st, summary_job_id(en->items[0].job)) == NULL)
+		en->items[0].todo = 0;
+out:
+	store_close(st);	/* no lock is held while summarizing */
+	return rc;
+}
+
+static void
+clear(struct ending *en)
+{
+	size_t i;
+
+	for (i = 0; i < en->n; i++)
+		summarize_item_clear(&en->items[i]);
+	en->n = 1;
+}
+
+/* after the write, with no lock held: the summaries not made under it */
+static enum ending_status
+summarize_after(struct ending *en)
+{
+	const struct ending_request *rq = en->rq;
+	struct summarize_item *it = &en->items[0];
+
+	if (rq->kind == ENDING_IDLE) {
+		if (it->todo && summarize_run(&en->srq, it, 1) !=
+		    SUMMARIZE_DONE_ALL)
+			note(en, "warning: '%s', ended by the idle timeout, "
+			    "has no summary yet (convctl summarize --pending)",
+			    summary_job_id(it->job));
+		return ENDING_DONE;
+	}
+	if (en->res->ended == NULL && en->n == 1)
+		return ENDING_DONE;
+	if (rq->cf == NULL)	/* a summarizer not set up: rq->setup_error */
+		return en->res->ended != NULL ? ENDING_PENDING : ENDING_DONE;
+	if (!en->local)
+		summarize_run(&en->srq, en->items, en->n);
+	/* the others failing leave them pending, as they were */
+	if (en->res->ended != NULL && it->status != SUMMARY_DONE)
+		return ENDING_PENDING;
+	return ENDING_DONE;
+}
+
+enum ending_status
+ending_run(const struct ending_request *rq, struct ending_result *res,
+    struct error *e)
+{
+	struct ending en = { .rq = rq, .res = res, .n = 1 };
+	int rc, jobs = rq->cf != NULL && !rq->dry_run;
+
+	memset(res, 0, sizeof(*res));
+	en.srq = (struct summarize_request){ .cf = rq->cf,
+	    .settings = rq->settings, .report = rq->report,
+	    .report_arg = rq->report_arg };
+	en.local = jobs && rq->kind != ENDING_IDLE && summary_local(rq->cf);
+	if (rq->kind != ENDING_IDLE &&
+	    lifecycle_idle_timeout(rq->settings, &en.idle, e) < 0)
+		return ENDING_FAILED;
+	rc = write_once(&en, jobs, e);
+	if (rc == END_UNWRITTEN) {
+		/* the end alone, its summaries pending */
+		clear(&en);
+		free(res->ended);
+		memset(res, 0, sizeof(*res));
+		en.local = 0;
+		rc = write_once(&en, 0, e);
+		if (rc == ENDING_DONE && res->ended != NULL)
+			rc = ENDING_PENDING;
+		goto out;
+	}
+	if (rc != ENDING_DONE ||
+	    (rq->cf == NULL && rq->setup_error == NULL) || rq->dry_run)
+		goto out;
+	rc = summarize_after(&en);
+out:
+	clear(&en);
+	return (enum ending_status)rc;
+}
+
+void
+ending_result_free(struct ending_result *res)
+{
+	free(res->ended);
+	res->ended = NULL;
+}

@@ -1,0 +1,90 @@
+/*
+ * ending.h - how a conversation ends and is summarized, once for every
+ * command that ends one: end and resume/fork end the active conversation,
+ * add and run the one their message's idle boundary ends. ending_run() is
+ * the whole of it: the end (and the command's own change) under the lock,
+ * one commit, the lock released, then the summaries (ending.c).
+ */
+#ifndef CONVCTL_ENDING_H
+#define CONVCTL_ENDING_H
+
+#include "store/store.h"
+#include "summary/summarize.h"
+
+enum ending_kind {
+	/* end: the active conversation ended at now; then summarized with
+	 * those among the ENDING_PENDING_WINDOW that ended last that have
+	 * no summary, also when none was active */
+	ENDING_END,
+	/* resume, fork: the active one ended as end ends it (with the
+	 * pending ones when one was ended), then the change */
+	ENDING_SWITCH,
+	/* add, run: the change, which may end the active conversation at
+	 * its idle boundary (res->idle_ended); that one is summarized after
+	 * the write when summary_at_idle_end says so, and a summary that
+	 * fails leaves it pending with a warning */
+	ENDING_IDLE,
+};
+
+/* how far back, among the conversations that ended last, an end looks for
+ * ones without a summary (left pending by the idle timeout, or by a failed
+ * summary): a few, so that an imported history is not summarized by end */
+#define ENDING_PENDING_WINDOW 10
+
+struct ending_result {
+	char *ended;		/* the conversation ended, or NULL; owned */
+	int64_t ended_at;	/* its endedAt */
+	/* set by the change: the one its idle boundary ended (ENDING_IDLE),
+	 * valid while the store is open */
+	const char *idle_ended;
+	int unchanged;		/* set by the change: nothing to write */
+	int stopped;		/* the change's own status (ENDING_STOPPED) */
+};
+
+struct ending_request {
+	enum ending_kind kind;
+	const struct settings *settings;
+	int64_t now;			/* END, SWITCH: the time of the end */
+	int dry_run;			/* SWITCH: read only, nothing written
+					 * and nothing summarized */
+	/* the summarizer, set up; NULL: no summary is wanted (--no-summary,
+	 * summarizer none) */
+	const struct summary_config *cf;
+	/* the summarizer could not be set up (a wrong setting): why; the end
+	 * is done all the same and its summary said pending (END, SWITCH) */
+	const char *setup_error;
+	/*
+	 * Under the lock, the command's change: none for END (NULL), after the
+	 * end for SWITCH, the change itself for IDLE. check, before anything
+	 * ends (SWITCH). Each returns 0, or its own status, > 0, having said
+	 * why: nothing is written then (ENDING_STOPPED, res->stopped).
+	 */
+	int (*check)(void *arg, struct store *);
+	int (*change)(void *arg, struct store *, struct ending_result *);
+	/* after the commit, the lock still held, before any summary is
+	 * made: the command's answer is printed here; 0 or its status,
+	 * which stops the summaries */
+	int (*committed)(void *arg, struct store *, const struct ending_result *);
+	void *arg;
+	/* progress, errors and notes (the rolling limit's, a warning), as
+	 * summarize_request's report */
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+enum ending_status {
+	ENDING_BAD_STORE = -2,	/* the store path names no store file (see
+				 * lifecycle_begin): nothing done */
+	ENDING_FAILED = -1,	/* e says why: nothing written */
+	ENDING_DONE,		/* written, and each summary asked for made */
+	ENDING_STOPPED,		/* check or change said no, nothing
+				 * written; or committed did, after the
+				 * write, no summary made (res->stopped) */
+	ENDING_PENDING,		/* written, but the summary of res->ended is
+				 * pending (reported): done in part */
+};
+/* res is filled (ending_result_free); see the kinds for what each does */
+enum ending_status ending_run(const struct ending_request *,
+    struct ending_result *, struct error *);
+void ending_result_free(struct ending_result *);
+
+#endif
