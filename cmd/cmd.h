@@ -17,6 +17,7 @@
 #ifndef CONVCTL_CMD_H
 #define CONVCTL_CMD_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "../lib/convctl.h"
@@ -89,11 +90,14 @@ struct ctx {
 };
 
 /* common.c: each returns 0, or the exit status after printing the error */
-/* "convctl: CMD: ..." on stderr, one printable line; ctx->cmd may be NULL */
+/* report.c: "convctl: CMD: ..." on stderr, one printable line; ctx->cmd may be NULL */
 void cmd_error(const struct ctx *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_usage_error(const struct ctx *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns EXIT_USAGE */
+/* report.c: cmd_error with a va_list; options.c: cmd_usage_error */
+void cmd_verror(const struct ctx *, const char *fmt, va_list)
+	__attribute__((format(printf, 2, 0)));
 /* the whole number of option name, in [min, max] */
 int cmd_number(const struct ctx *, const char *name, long min, long max,
     long *out);

@@ -21,47 +21,6 @@ const struct cmd_option cmd_summarizer_options[] = {
 	{ 0 },
 };
 
-/* "convctl: CMD: message" ("convctl: message" before a command is known),
- * one printable line whatever it quotes */
-static void
-vreport(const struct ctx *ctx, const char *fmt, va_list ap)
-{
-	struct buf b = { 0 };
-	char *raw, *line;
-
-	buf_vaddf(&b, fmt, ap);
-	raw = buf_detach(&b);
-	line = xmalloc(4 * strlen(raw) + 1);	/* \xHH for every byte at most */
-	error_printable(line, 4 * strlen(raw) + 1, raw);
-	fprintf(stderr, "convctl: %s%s%s\n", ctx->cmd ? ctx->cmd->name : "",
-	    ctx->cmd ? ": " : "", line);
-	free(line);
-	free(raw);
-}
-
-void
-cmd_error(const struct ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(ctx, fmt, ap);
-	va_end(ap);
-}
-
-int
-cmd_usage_error(const struct ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(ctx, fmt, ap);
-	va_end(ap);
-	if (ctx->cmd != NULL)	/* before a command: main.c prints its own */
-		cmd_print_usage(stderr, ctx->cmd);
-	return EXIT_USAGE;
-}
-
 int
 cmd_number(const struct ctx *ctx, const char *name, long min, long max,
     long *out)

@@ -7,6 +7,7 @@
  * matched only in full: with getopt_long, `show --id X` was taken for
  * --idle-timeout.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,6 +261,20 @@ cmd_print_usage(FILE *f, const struct cmd_entry *c)
 		buf_addf(&b, " %s", c->operands);
 	fprintf(f, "%s\n", b.data);
 	buf_free(&b);
+}
+
+/* the error, then the usage line: the caller's own mistake */
+int
+cmd_usage_error(const struct ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cmd_verror(ctx, fmt, ap);
+	va_end(ap);
+	if (ctx->cmd != NULL)	/* before a command: main.c prints its own */
+		cmd_print_usage(stderr, ctx->cmd);
+	return EXIT_USAGE;
 }
 
 /* "  -f, --format FMT", "      --json", "  ID": the left of a help line */

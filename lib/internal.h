@@ -32,7 +32,7 @@ int conv_bytes(const struct conv *, const char **p, size_t *len);
 /* the conversation's own fields, to read, not to change: its messages may
  * be missing (a conversation a list loaded without its body) */
 json_t *conv_head(struct conv *);
-/* lifecycle.c: a new conversation id, "conv-<at>", not taken in st; a new
+/* store/ids.c: a new conversation id, "conv-<at>", not taken in st; a new
  * message id, not among msgs; caller frees */
 char *conv_new_id(struct store *, int64_t at, struct error *);
 char *message_new_id(json_t *msgs, int64_t at);

@@ -51,7 +51,7 @@ void buf_vaddf(struct buf *, const char *fmt, va_list)
 	__attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *);		/* caller frees; buf is empty again */
 void buf_free(struct buf *);
-/* reads all of fd; name is for the error message */
+/* read.c: reads all of fd; name is for the error message */
 int buf_read_fd(struct buf *, int fd, const char *name, struct error *);
 /* the same, refusing more than max bytes (< SIZE_MAX): the error names the
  * setting */
@@ -61,7 +61,7 @@ int buf_read_max(struct buf *, int fd, const char *name, size_t max,
  * "'NAME' is larger than the limit of MAX bytes (the SETTING setting)" */
 int error_too_large(struct error *, const char *name, size_t max,
     const char *setting);
-/* len less the trailing newlines (and a CR before each), as command
+/* buf.c: len less the trailing newlines (and a CR before each), as command
  * substitution drops them: `tool | convctl add` stores the reply */
 size_t chomp(const char *s, size_t len);
 /* utf8.c: offset of the first invalid UTF-8 byte, or -1 when s[0..len) is

@@ -1,7 +1,7 @@
 /*
- * buf.c - growing byte buffers, allocation that never returns NULL, reading a
- * file descriptor whole, and counting UTF-8 characters; knows nothing of the
- * store, JSON or settings.
+ * buf.c - growing byte buffers, allocation that never returns NULL, and
+ * counting UTF-8 characters; knows nothing of the store, JSON or settings,
+ * and makes no error (read.c reads a descriptor into a buffer).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -150,53 +150,6 @@ buf_free(struct buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
-}
-
-int
-buf_read_fd(struct buf *b, int fd, const char *name, struct error *e)
-{
-	return buf_read_max(b, fd, name, SIZE_MAX - 1, NULL, e);
-}
-
-int
-error_too_large(struct error *e, const char *name, size_t max,
-    const char *setting)
-{
-	return error_set(e, "'%s' is larger than the limit of %zu bytes (the %s "
-	    "setting)", name, max, setting);
-}
-
-int
-buf_read_max(struct buf *b, int fd, const char *name, size_t max,
-    const char *setting, struct error *e)
-{
-	size_t want;
-	ssize_t n;
-
-	for (;;) {
-		/* at most one byte past the limit: enough to know it is past */
-		want = max - (b->len < max ? b->len : max) + 1;
-		/* past a megabyte, room a megabyte at a time, its pages made
-		 * present at once (buf_reserve) */
-		if (want > (b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT))
-			want = b->len < BUF_PREFAULT ? 65536 : BUF_PREFAULT;
-		buf_reserve(b, want);
-		n = read(fd, b->data + b->len, want);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return error_errno(e, "cannot read '%s'", name);
-		}
-		b->len += (size_t)n;
-		if (b->len > max) {
-			b->data[b->len] = '\0';
-			return error_too_large(e, name, max, setting);
-		}
-	}
-	b->data[b->len] = '\0';
-	return 0;
 }
 
 size_t

@@ -8,7 +8,8 @@
  * everything loaded at open, or by its index only what a command asks for,
  * written back whole) and PostgreSQL (pg.c,
  * only what a command asks for is read, only what it changed is written).
- * Nothing outside lib/store*.c includes this header.
+ * Only lib/store/ includes this header (and tests/unit/pgconnect.c, through
+ * pg-session.h); open.c holds the table of engines.
  */
 #ifndef CONVCTL_ENGINE_H
 #define CONVCTL_ENGINE_H
@@ -48,10 +49,15 @@ struct store_query {
 struct store;
 struct store_engine {
 	const char *name;			/* "file", "postgresql" */
+	/* 1: path names a store of this engine (the last in open.c's table
+	 * claims every path the others do not) */
+	int (*claims)(const char *path);
+	/* path as messages show it, a password masked; malloc'd */
+	char *(*shown)(const char *path);
 	/* opens the store at path for st->mode (the file: takes the lock and
-	 * reads all of it, or its index; a database: connects and begins the
-	 * transaction) */
-	int (*open)(struct store *, const char *path, double wait,
+	 * reads all of it, or with whole 0 perhaps its index; a database:
+	 * connects and begins the transaction) */
+	int (*open)(struct store *, const char *path, double wait, int whole,
 	    struct error *);
 	/*
 	 * The next three are never called while open has loaded every
@@ -71,6 +77,9 @@ struct store_engine {
 	/* a directory on the store's filesystem for store_spool_open(),
 	 * malloc'd; NULL (or no such op): the store has none */
 	char *(*spool_dir)(struct store *);
+	/* 1: store_text may copy each conversation's bytes as the engine read
+	 * them, being a store file's; NULL: never */
+	int (*bytes_are_text)(struct store *);
 };
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;
@@ -82,7 +91,6 @@ struct store {
 	char *path;		/* as the user named it, a password masked */
 	enum store_mode mode;
 	size_t max;		/* the largest store or message text read */
-	int whole;		/* the file engine loads it all at open, no index */
 	json_t *root;		/* every top-level field but "conversations" */
 	int root_dirty;		/* store_root() was asked for in a write */
 	struct conv **conv;	/* those loaded, in stored order as loaded */
@@ -109,9 +117,6 @@ enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
 	LOADED_ACTIVE = 2,
 };
-
-/* pg-session.c: the URI with any password as *** */
-char *pg_uri_shown(const char *uri);
 
 /* spool.c: the real text put into each st->spooled[].value, for an
  * engine that writes from memory; nothing when no message is spooled */

@@ -605,8 +605,8 @@ store_text(struct store *st, struct buf *b, struct error *e)
 	if (store_spool_fill(st, e) < 0)	/* text in memory only */
 		return -1;
 	/* another engine's conversations are never the file's bytes */
-	text.merge = st->engine == &store_file_engine &&
-	    ((struct file_state *)st->be)->ix == NULL;
+	text.merge = st->engine->bytes_are_text != NULL &&
+	    st->engine->bytes_are_text(st);
 	if (store_load_all(st, e) < 0)
 		return -1;
 	rc = serialize(st, &text, e);

@@ -241,50 +241,6 @@ index_scan(struct store *st, const struct scan *sc, const struct stat *sb)
 	index_build_free(&b);
 }
 
-static int
-changed(struct store *st, struct error *e)
-{
-	return error_set(e, "store '%s' changed while it was read (another "
-	    "program writes it in place); try again", st->path);
-}
-
-int
-file_unchanged(struct store *st, int fd, const struct stat *sb,
-    struct error *e)
-{
-	struct stat now;
-
-	if (fstat(fd, &now) < 0)
-		return error_errno(e, "cannot stat store '%s'", st->path);
-	/* a writer renamed a new store over it: the unlink moved its ctime,
-	 * and nothing can change it in place through the name any more */
-	if (now.st_nlink == 0)
-		now.st_ctim = sb->st_ctim;
-	return index_same_file(sb, &now) ? 0 : changed(st, e);
-}
-
-/* len bytes at off of the store into p; all of them, or an error */
-static int
-read_at(struct store *st, char *p, size_t len, size_t off, struct error *e)
-{
-	struct file_state *fs = st->be;
-	ssize_t n;
-
-	while (len > 0) {
-		n = pread(fs->fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return error_errno(e, "cannot read store '%s'", st->path);
-		if (n == 0)
-			return changed(st, e);
-		p += n;
-		off += (size_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * The store by its index: only the top-level fields are read now, and each
  * load reads its conversations' bytes where the index says they are.
@@ -310,66 +266,17 @@ open_indexed(struct store *st, int fd, const struct stat *sb,
 		const struct index_member *m = &ix->member[i];
 
 		p = xmalloc(m->len + 1);
-		if (read_at(st, p, m->len, m->off, e) < 0) {
+		if (file_read_at(st, p, m->len, m->off, e) < 0) {
 			free(p);
 			return -1;
 		}
 		v = scan_json(p, m->len);
 		free(p);
 		if (v == NULL)
-			return changed(st, e);
+			return file_changed(st, e);
 		json_object_setn_new_nocheck(st->root, ix->str + m->key, m->klen, v);
 	}
 	return file_unchanged(st, fd, sb, e);
-}
-
-int
-file_load_rec(struct store *st, size_t i, struct error *e)
-{
-	struct file_state *fs = st->be;
-	const struct index_rec *r = &fs->ix->rec[i];
-	const char *id = fs->ix->str + r->id;
-	struct file_conv *fc;
-	struct scan_conv sc;
-	struct conv *c;
-
-	if (fs->got[i] || store_loaded(st, id) != NULL)
-		return 0;	/* what st holds is newer */
-	fc = xmalloc(sizeof(*fc) + r->len + 1);
-	fc->off = r->off;
-	if (read_at(st, fc->bytes, r->len, r->off, e) < 0) {
-		free(fc);
-		return -1;
-	}
-	fc->bytes[r->len] = '\0';
-	/* the same checks as a whole load's; the index must agree with them */
-	if (scan_conv(fc->bytes, r->len, &sc) < 0) {
-		free(fc);
-		return changed(st, e);
-	}
-	if (strcmp(sc.id, id) != 0 || sc.started != r->started ||
-	    sc.ended != r->ended || sc.last != r->last || sc.nmsg != r->nmsg ||
-	    !sc.canonical != !(r->flags & INDEX_CANONICAL)) {
-		scan_conv_clear(&sc);
-		free(fc);
-		return changed(st, e);
-	}
-	c = conv_new();
-	c->raw = fc->bytes;
-	c->rawlen = r->len;
-	c->canonical = sc.canonical;
-	c->id = c->own[0] = sc.id;
-	c->title = c->own[1] = sc.title;
-	c->summary = c->own[2] = sc.summary;
-	c->started = sc.started;
-	c->ended = sc.ended;
-	c->last = sc.last;
-	c->nmsg = sc.nmsg;
-	c->pos = (int64_t)i;
-	c->be = fc;
-	store_push(st, c);
-	fs->got[i] = 1;
-	return 0;
 }
 
 /* newest endedAt first; of equal times, the later stored first */
@@ -550,7 +457,8 @@ out:
 
 /* the lock first when writing: then everything, so the store is LOADED_ALL */
 static int
-file_open(struct store *st, const char *path, double wait, struct error *e)
+file_open(struct store *st, const char *path, double wait, int whole,
+    struct error *e)
 {
 	struct file_state *fs = xmalloc(sizeof(*fs));
 	int rc;
@@ -562,7 +470,7 @@ file_open(struct store *st, const char *path, double wait, struct error *e)
 	/* nothing is made (lock, directory, temporary file) before this */
 	if ((rc = path_resolve(path, &fs->file, e)) < 0)
 		return rc;
-	if (!st->whole && index_wanted())
+	if (!whole && index_wanted())
 		fs->ixpath = index_path(fs->file);
 	if (st->mode == STORE_WRITE) {
 		if ((rc = path_mkdirs_for(fs->file, e)) < 0 ||
@@ -616,12 +524,30 @@ file_spool_dir(struct store *st)
 	return fs != NULL && fs->file != NULL ? path_dir(fs->file) : NULL;
 }
 
+/* the conversations' bytes are the file's: loaded whole, not by the index */
+static int
+file_bytes_are_text(struct store *st)
+{
+	return ((struct file_state *)st->be)->ix == NULL;
+}
+
+/* every name the other engines do not claim */
+static int
+file_claims(const char *path)
+{
+	(void)path;
+	return 1;
+}
+
 const struct store_engine store_file_engine = {
 	.name = "file",
+	.claims = file_claims,
+	.shown = xstrdup,
 	.open = file_open,
 	.load = file_load,
 	.count_ended = file_count_ended,
 	.commit = save_file,
 	.spool_dir = file_spool_dir,
 	.close = file_close,
+	.bytes_are_text = file_bytes_are_text,
 };

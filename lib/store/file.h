@@ -63,10 +63,15 @@ void save_sweep_temps(const char *file);
 /* writes the store atomically (see store_save()), then its index */
 int save_file(struct store *, struct error *);
 
-/* file.c: record i of fs->ix brought into st, if it is not there */
+/* file-rec.c: record i of fs->ix brought into st, if it is not there */
 int file_load_rec(struct store *, size_t i, struct error *);
 /* the identity of the file open at fd is still sb's, else an error */
 int file_unchanged(struct store *, int fd, const struct stat *sb,
+    struct error *);
+/* "store ... changed while it was read": -1 */
+int file_changed(struct store *, struct error *);
+/* len bytes at off of the store into p; all of them, or an error */
+int file_read_at(struct store *, char *p, size_t len, size_t off,
     struct error *);
 
 #endif

@@ -23,6 +23,8 @@ struct pg_state {
  * the writers' lock, waiting up to wait seconds for it */
 int pg_session_open(struct store *st, const char *uri, double wait,
     struct error *);
+/* the URI with any password as *** (the engine's shown) */
+char *pg_uri_shown(const char *uri);
 /* 1 when libpq's message for a connection that failed (NULL: none) says
  * the server may take the same connection on a later try */
 int pg_connect_temporary(const char *msg);

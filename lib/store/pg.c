@@ -112,12 +112,14 @@ out:
 }
 
 static int
-pg_open(struct store *st, const char *uri, double wait, struct error *e)
+pg_open(struct store *st, const char *uri, double wait, int whole,
+    struct error *e)
 {
 	struct pg_state *ps;
 	PGresult *r;
 	int rc;
 
+	(void)whole;	/* only what a command asks for is ever read */
 	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
 	if ((rc = pg_session_open(st, uri, wait, e)) < 0)
 		return rc;
@@ -582,8 +584,18 @@ pg_commit(struct store *st, struct error *e)
 	return pg_session_commit(st, e);
 }
 
+/* postgresql://... and postgres://... name a database */
+static int
+pg_claims(const char *path)
+{
+	return strncmp(path, "postgresql://", 13) == 0 ||
+	    strncmp(path, "postgres://", 11) == 0;
+}
+
 const struct store_engine store_pg_engine = {
 	.name = "postgresql",
+	.claims = pg_claims,
+	.shown = pg_uri_shown,
 	.open = pg_open,
 	.load = pg_load,
 	.load_body = pg_load_body,

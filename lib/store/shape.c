@@ -13,6 +13,42 @@
 
 #include "shape.h"
 
+/* a message's roles, which the shape checks (store.h) */
+static const struct name_table conv_roles[] = {
+	{ "user", ROLE_USER },
+	{ "assistant", ROLE_ASSISTANT },
+	{ "system", ROLE_SYSTEM },
+	{ "tool", ROLE_TOOL },
+	{ NULL, 0 },
+};
+
+const char *
+role_name(enum conv_role r)
+{
+	return enum_name(conv_roles, (int)r);
+}
+
+int
+role_parse(const char *s, enum conv_role *out)
+{
+	int v;
+
+	if (enum_parse(conv_roles, s, &v) < 0)
+		return -1;
+	*out = (enum conv_role)v;
+	return 0;
+}
+
+const char *
+role_list(void)
+{
+	static struct buf list;
+
+	if (list.len == 0)
+		enum_list(&list, conv_roles);
+	return list.data;
+}
+
 #define ROW(name, type, flags, of) { name, sizeof(name) - 1, type, flags, of }
 
 static const struct shape_field message_fields[MSG_FIELDS] = {

@@ -15,41 +15,6 @@
 #include "scan.h"
 #include "engine.h"
 
-static const struct name_table conv_roles[] = {
-	{ "user", ROLE_USER },
-	{ "assistant", ROLE_ASSISTANT },
-	{ "system", ROLE_SYSTEM },
-	{ "tool", ROLE_TOOL },
-	{ NULL, 0 },
-};
-
-const char *
-role_name(enum conv_role r)
-{
-	return enum_name(conv_roles, (int)r);
-}
-
-int
-role_parse(const char *s, enum conv_role *out)
-{
-	int v;
-
-	if (enum_parse(conv_roles, s, &v) < 0)
-		return -1;
-	*out = (enum conv_role)v;
-	return 0;
-}
-
-const char *
-role_list(void)
-{
-	static struct buf list;
-
-	if (list.len == 0)
-		enum_list(&list, conv_roles);
-	return list.data;
-}
-
 const char *
 json_str(const json_t *obj, const char *key, size_t *len)
 {
@@ -282,69 +247,10 @@ store_ended(struct store *st, size_t *n)
 
 /* opening, loading, saving: through the engine */
 
-/* postgresql://... and postgres://... name a database; anything else a file */
-static const struct store_engine *
-store_engine_for(const char *path)
-{
-	if (strncmp(path, "postgresql://", 13) == 0 ||
-	    strncmp(path, "postgres://", 11) == 0)
-		return &store_pg_engine;
-	return &store_file_engine;
-}
-
 const char *
 store_engine_name(const struct store *st)
 {
 	return st->engine->name;
-}
-
-const char *
-store_engine_of(const char *path)
-{
-	return store_engine_for(path)->name;
-}
-
-char *
-store_shown(const char *path)
-{
-	if (store_engine_for(path) == &store_pg_engine)
-		return pg_uri_shown(path);
-	return xstrdup(path);
-}
-
-static int
-open_store(struct store **out, const char *path, enum store_mode mode,
-    double wait, size_t max, int whole, struct error *e)
-{
-	struct store *st = xmalloc(sizeof(*st));
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	st->engine = store_engine_for(path);
-	st->path = store_shown(path);
-	st->mode = mode;
-	st->max = max;
-	st->whole = whole;
-	if ((rc = st->engine->open(st, path, wait, e)) < 0) {
-		store_close(st);
-		return rc;
-	}
-	*out = st;
-	return 0;
-}
-
-int
-store_open(struct store **out, const char *path, enum store_mode mode,
-    double wait, struct error *e)
-{
-	return open_store(out, path, mode, wait, STORE_MAX_BYTES, 1, e);
-}
-
-int
-store_open_max(struct store **out, const char *path, enum store_mode mode,
-    double wait, size_t max, struct error *e)
-{
-	return open_store(out, path, mode, wait, max, 0, e);
 }
 
 static int

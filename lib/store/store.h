@@ -8,9 +8,8 @@
 
 #include "../settings/settings.h"
 
+/* shape.c: the store's shape, its version and a message's roles */
 #define STORE_VERSION 1		/* the newest store version this library knows */
-
-/* store.c */
 enum conv_role { ROLE_USER, ROLE_ASSISTANT, ROLE_SYSTEM, ROLE_TOOL };
 const char *role_name(enum conv_role);
 int role_parse(const char *, enum conv_role *);

@@ -96,11 +96,6 @@ summary_config_load(struct summary_config *cf, const struct settings *st,
 	return 0;
 }
 
-const struct name_table idle_summaries[] = {
-	{ "pending", IDLE_SUMMARY_PENDING }, { "add", IDLE_SUMMARY_ADD },
-	{ NULL, 0 },
-};
-
 int
 summary_local(const struct summary_config *cf)
 {

@@ -35,7 +35,8 @@ char *llm_error_message(const char *body, size_t len);
 void llm_redact(struct buf *, const char *secret);
 void llm_cleanup(void);			/* after the last request */
 
-/* summary.c: titles and summaries of ended conversations */
+/* summary.c: titles and summaries of ended conversations (kinds.c: the
+ * names of the kinds and of idle_summary's values) */
 enum summary_kind { SUMMARY_NONE, SUMMARY_OFFLINE, SUMMARY_OPENAI,
 	SUMMARY_ANTHROPIC };
 extern const struct name_table summary_kinds[];	/* "openai", ... */

@@ -15,7 +15,7 @@ struct summary_job {
 	int keep_title;		/* its title was set by hand: stored as it is */
 };
 
-/* s[0..len) on one line: control characters (NUL too) and runs of white
+/* text.c: s[0..len) on one line: control characters (NUL too) and runs of white
  * space become one space; no space at either end */
 void summary_flatten(struct buf *out, const char *s, size_t len);
 /* byte offset of code point n of s, or len */
