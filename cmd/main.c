@@ -218,6 +218,29 @@ help(struct ctx *ctx, int argc, char **argv)
 	return check_stdout(ctx->cmd);
 }
 
+/* the settings (environment, config file, defaults), then the global flags
+ * given over them; 0, or EXIT_FAIL after saying why */
+static int
+load_settings(struct ctx *ctx, const struct settings *flags)
+{
+	struct error e;
+	size_t i;
+	int code;
+
+	code = settings_load(&ctx->settings, &e);
+	for (i = 0; i < ctx->settings.nwarnings; i++)
+		cmd_error(ctx, "warning: %s", ctx->settings.warnings[i]);
+	if (code < 0) {
+		cmd_error(ctx, "%s", e.msg);
+		return EXIT_FAIL;
+	}
+	for (code = 0; code < SET_COUNT; code++)
+		if (flags->source[code] == SRC_FLAG)
+			settings_set(&ctx->settings, (enum setting)code,
+			    flags->value[code], SRC_FLAG);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -229,9 +252,7 @@ main(int argc, char **argv)
 	struct settings flags = { 0 };	/* the global options given */
 	struct args global_args;
 	struct ctx ctx;
-	struct error e;
-	size_t i;
-	int code, rc;
+	int rc;
 
 	memset(&ctx, 0, sizeof(ctx));
 	common_options_init();
@@ -273,18 +294,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	/* read only once a command is known: --version and help stay instant */
-	code = settings_load(&ctx.settings, &e);
-	for (i = 0; i < ctx.settings.nwarnings; i++)
-		cmd_error(&ctx, "warning: %s", ctx.settings.warnings[i]);
-	if (code < 0) {
-		cmd_error(&ctx, "%s", e.msg);
-		rc = EXIT_FAIL;
+	if ((rc = load_settings(&ctx, &flags)) != 0)
 		goto out;
-	}
-	for (code = 0; code < SET_COUNT; code++)
-		if (flags.source[code] == SRC_FLAG)
-			settings_set(&ctx.settings, (enum setting)code,
-			    flags.value[code], SRC_FLAG);
 	rc = run(&ctx, argc, argv);
 	/* what is still buffered fails again: said once, by cmd_print */
 	if (cmd_stdout_reported()) {

@@ -220,22 +220,74 @@ commit_import(struct ctx *ctx, struct store *st, struct migrate_result *res,
 	return cmd_commit_pruned(ctx, st, pruned, n);
 }
 
+/* the notes, what the rolling limit removed and the report, printed */
+static int
+print_report(struct ctx *ctx, struct migrate_result *res, int dry_run,
+    char **pruned, size_t npruned)
+{
+	struct buf out = { 0 };
+	const char *note;
+	size_t i;
+	int rc;
+
+	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
+		cmd_error(ctx, "%s", note);
+	report_pruned(ctx, res, pruned, npruned, dry_run);
+	migrate_report(&out, res, dry_run, pruned, npruned,
+	    args_has(&ctx->args, "json"));
+	rc = cmd_print(ctx, out.data, out.len);
+	buf_free(&out);
+	return rc;
+}
+
+/* --summarize: the conversations imported, summarized with the store
+ * (*st) closed first, no lock held; 0 or EXIT_PARTIAL (said) */
+static int
+summarize_imported(struct ctx *ctx, struct store **st,
+    const struct migrate_result *res, const struct summary_config *cf,
+    char **pruned, size_t npruned, int dry_run)
+{
+	struct summary_job **jobs;
+	size_t njobs = 0, i;
+	int rc = 0;
+
+	jobs = migrate_summary_jobs(*st, res, cf, pruned, npruned, &njobs);
+	if (dry_run) {
+		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
+		    "by the %s summarizer; nothing is sent", njobs,
+		    njobs == 1 ? "" : "s", enum_name(summary_kinds, cf->kind));
+		goto out;
+	}
+	store_close(*st);	/* no lock is held while summarizing */
+	*st = NULL;
+	if (njobs > 0 && summarize_jobs(ctx, cf, jobs, njobs) != EXIT_OK) {
+		cmd_error(ctx, "the import stands; 'convctl summarize --pending' "
+		    "summarizes those left without a summary, 'convctl summarize "
+		    "ID --force' one that kept migrate's");
+		rc = EXIT_PARTIAL;
+	}
+out:
+	for (i = 0; i < njobs; i++)
+		summary_job_free(jobs[i]);
+	free(jobs);
+	return rc;
+}
+
 static int
 migrate_exec(struct ctx *ctx)
 {
 	struct migrate_request rq = { .format = MIGRATE_DETECT };
 	struct reading prog = { .ctx = ctx };
 	struct migrate_result *res = NULL;
-	struct summary_job **jobs = NULL;
 	struct summary_config cf;
-	const char *fmt = args_get(&ctx->args, "format"), *note;
+	const char *fmt = args_get(&ctx->args, "format");
 	int dry_run = args_has(&ctx->args, "dry-run");
 	int summarize = args_has(&ctx->args, "summarize");
 	struct store *st = NULL;
-	struct buf out = { 0 }, input = { 0 };
+	struct buf input = { 0 };
 	struct error e;
 	char **pruned = NULL;
-	size_t npruned = 0, njobs = 0, i;
+	size_t npruned = 0;
 	int rc;
 
 	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
@@ -259,34 +311,11 @@ migrate_exec(struct ctx *ctx)
 	if (migrate_changed(res) && (rc = commit_import(ctx, st, res, dry_run,
 	    &pruned, &npruned)) != 0)
 		goto out;
-	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
-		cmd_error(ctx, "%s", note);
-	report_pruned(ctx, res, pruned, npruned, dry_run);
-	migrate_report(&out, res, dry_run, pruned, npruned,
-	    args_has(&ctx->args, "json"));
-	if ((rc = cmd_print(ctx, out.data, out.len)) != 0 || !summarize ||
-	    !migrate_changed(res))
-		goto out;
-	jobs = migrate_summary_jobs(st, res, &cf, pruned, npruned, &njobs);
-	if (dry_run) {
-		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
-		    "by the %s summarizer; nothing is sent", njobs,
-		    njobs == 1 ? "" : "s", enum_name(summary_kinds, cf.kind));
-		goto out;
-	}
-	store_close(st);	/* no lock is held while summarizing */
-	st = NULL;
-	if (njobs > 0 && summarize_jobs(ctx, &cf, jobs, njobs) != EXIT_OK) {
-		cmd_error(ctx, "the import stands; 'convctl summarize --pending' "
-		    "summarizes those left without a summary, 'convctl summarize "
-		    "ID --force' one that kept migrate's");
-		rc = EXIT_PARTIAL;
-	}
+	if ((rc = print_report(ctx, res, dry_run, pruned, npruned)) == 0 &&
+	    summarize && migrate_changed(res))
+		rc = summarize_imported(ctx, &st, res, &cf, pruned, npruned,
+		    dry_run);
 out:
-	for (i = 0; i < njobs; i++)
-		summary_job_free(jobs[i]);
-	free(jobs);
-	buf_free(&out);
 	buf_free(&input);
 	strv_free(pruned);
 	migrate_free(res);

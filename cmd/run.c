@@ -236,6 +236,64 @@ record(struct ctx *ctx, struct exchange *ex, const char *cmd,
 	return rc;
 }
 
+/* what was kept, when CMD failed or its answer could not be; rrc: the
+ * record's exit status */
+static void
+say_kept(struct ctx *ctx, const char *name, const struct run_result *r,
+    int answered, const struct buf *why, int rrc)
+{
+	struct buf note = { 0 };
+
+	if (rrc == 0 && (r->exit_code != 0 || !answered)) {
+		if (r->exit_code != 0) {
+			describe_end(&note, name, r);
+			buf_adds(&note, "; ");
+		}
+		buf_adds(&note, answered ? "recorded the prompt "
+		    "and the partial answer" : "recorded the prompt, ");
+		if (!answered)
+			buf_add(&note, why->data, why->len);
+		cmd_error(ctx, "%s", note.data);
+	} else if (rrc != 0 && r->exit_code != 0) {
+		describe_end(&note, name, r);
+		cmd_error(ctx, "%s", note.data);
+	}
+	buf_free(&note);
+}
+
+/* the prompt (said, as read) and the reply to come, as add would add them */
+static int
+make_exchange(struct ctx *ctx, struct exchange *ex, const struct buf *said)
+{
+	const char *text = said->data ? said->data : "";
+	struct error e;
+	int64_t idle;
+
+	if (lifecycle_idle_timeout(&ctx->settings, &idle, &e) < 0)
+		return cmd_fail(ctx, &e);
+	ex->prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
+	    .idle_timeout = idle, .text = text,
+	    .len = chomp(text, said->len) };
+	ex->reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
+	    .idle_timeout = idle };
+	ex->reply.tools = args_all(&ctx->args, "tool", &ex->reply.ntools);
+	return 0;
+}
+
+/* CMD and its arguments, then TEXT (--prompt) as its last when given;
+ * caller frees the array */
+static const char **
+command_argv(const struct ctx *ctx, const char *prompt)
+{
+	const char **argv;
+
+	argv = xmalloc(((size_t)ctx->args.argc + 2) * sizeof(*argv));
+	memcpy(argv, ctx->args.argv, (size_t)ctx->args.argc * sizeof(*argv));
+	argv[ctx->args.argc] = prompt;
+	argv[ctx->args.argc + 1] = NULL;
+	return argv;
+}
+
 static int
 run_exec(struct ctx *ctx)
 {
@@ -243,10 +301,9 @@ run_exec(struct ctx *ctx)
 	struct run_request rq = { 0 };
 	struct run_result r = { 0 };
 	struct spool sp = { .fd = -1 }, psp = { .fd = -1 };
-	struct buf said = { 0 }, input = { 0 }, why = { 0 }, note = { 0 };
+	struct buf said = { 0 }, input = { 0 }, why = { 0 };
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
-	int64_t idle;
 	long max;
 	int rc, rrc, answered, raw = -1;
 	struct error e;
@@ -257,28 +314,16 @@ run_exec(struct ctx *ctx)
 	 * its heap and give nothing back */
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
 	json_prefault_large();	/* the store's copy of it */
-	if (lifecycle_idle_timeout(&ctx->settings, &idle, &e) < 0)
-		return cmd_fail(ctx, &e);
 	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
-	    (rc = read_prompt(ctx, max, &said)) != 0)
-		goto out;
-	ex.prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
-	    .idle_timeout = idle,
-	    .text = said.data ? said.data : "",
-	    .len = chomp(said.data ? said.data : "", said.len) };
-	ex.reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
-	    .idle_timeout = ex.prompt.idle_timeout };
-	ex.reply.tools = args_all(&ctx->args, "tool", &ex.reply.ntools);
-	if ((rc = plan(ctx, max, &ex, &input, &psp, &raw, &sp)) != 0)
+	    (rc = read_prompt(ctx, max, &said)) != 0 ||
+	    (rc = make_exchange(ctx, &ex, &said)) != 0 ||
+	    (rc = plan(ctx, max, &ex, &input, &psp, &raw, &sp)) != 0)
 		goto out;
 
 	/* TEXT is CMD's last argument, its standard input the context alone;
 	 * else its standard input is the context and then ours, from the file
 	 * it was read into */
-	argv = xmalloc(((size_t)ctx->args.argc + 2) * sizeof(*argv));
-	memcpy(argv, ctx->args.argv, (size_t)ctx->args.argc * sizeof(*argv));
-	argv[ctx->args.argc] = prompt;
-	argv[ctx->args.argc + 1] = NULL;
+	argv = command_argv(ctx, prompt);
 	rq = (struct run_request){ (char *const *)argv, input.data, input.len,
 	    raw, (size_t)max, STDOUT_FILENO, &sp };
 	fflush(stdout);
@@ -297,21 +342,7 @@ run_exec(struct ctx *ctx)
 		    strerror(r.out_errno));
 	if (r.out_errno != 0 && rc == 0)
 		rc = EXIT_FAIL;
-	/* what was kept, when CMD failed or its answer could not be */
-	if (rrc == 0 && (r.exit_code != 0 || !answered)) {
-		if (r.exit_code != 0) {
-			describe_end(&note, argv[0], &r);
-			buf_adds(&note, "; ");
-		}
-		buf_adds(&note, answered ? "recorded the prompt "
-		    "and the partial answer" : "recorded the prompt, ");
-		if (!answered)
-			buf_add(&note, why.data, why.len);
-		cmd_error(ctx, "%s", note.data);
-	} else if (rrc != 0 && r.exit_code != 0) {
-		describe_end(&note, argv[0], &r);
-		cmd_error(ctx, "%s", note.data);
-	}
+	say_kept(ctx, argv[0], &r, answered, &why, rrc);
 out:
 	free(argv);
 	spool_drop(&sp);
@@ -322,7 +353,6 @@ out:
 	buf_free(&said);
 	buf_free(&input);
 	buf_free(&why);
-	buf_free(&note);
 	return rc;
 }
 

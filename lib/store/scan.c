@@ -509,9 +509,10 @@ literal(struct scanner *s, const char *word, size_t n)
 #define EACH_MEMBER(s, mark, k)						\
 	for (mark = (s)->nkeys; key((s), mark, &(k)) == 0;)
 
-/* after a member's value: 1 at ',' (and past it), 0 at '}' (past it), -1 */
+/* after a member's value or an element, in an object or an array that
+ * close ends: 1 at ',' (and past it), 0 at close (past it), -1 */
 static int
-next_member(struct scanner *s)
+next_item(struct scanner *s, char close)
 {
 	ws(s);
 	if (at(s, ',')) {
@@ -519,12 +520,14 @@ next_member(struct scanner *s)
 		ws(s);
 		return 1;
 	}
-	if (at(s, '}')) {
+	if (at(s, close)) {
 		s->p++;
 		return 0;
 	}
 	return -1;
 }
+#define next_member(s) next_item((s), '}')
+#define next_element(s) next_item((s), ']')
 
 /*
  * Loops over the elements of an array, s->p at its '[': the body reads one
@@ -547,23 +550,6 @@ first_element(struct scanner *s)
 		return 0;
 	}
 	return 1;
-}
-
-/* after an element: 1 at ',' (and past it), 0 at ']' (past it), -1 */
-static int
-next_element(struct scanner *s)
-{
-	ws(s);
-	if (at(s, ',')) {
-		s->p++;
-		ws(s);
-		return 1;
-	}
-	if (at(s, ']')) {
-		s->p++;
-		return 0;
-	}
-	return -1;
 }
 
 static int value(struct scanner *, int depth);
