@@ -158,18 +158,16 @@ mig_read_claude(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
 	struct claude_state st = { 0 };
+	json_t *c;
 	int rc = -1;
 
 	st.msgs = json_array();
 	if (mig_lines(r, in->text, in->len, claude_line, &st, e) < 0)
 		goto out;
 	rc = 0;
-	if (json_array_size(st.msgs) == 0) {
-		mig_note(r, "'%s': no messages in it", r->src->file);
-		goto out;
-	}
-	mig_add(r, mig_conversation_of(r, st.session ? st.session :
-	    r->src->session, st.msgs, st.title), 1, 1);
+	if ((c = mig_session_of(r, st.session ? st.session : r->src->session,
+	    st.msgs, st.title)) != NULL)
+		mig_add(r, c, 1, 1);
 out:
 	json_decref(st.msgs);
 	free(st.session);

@@ -190,13 +190,10 @@ mig_read_codex(struct mig_reader *r, const struct mig_input *in,
 	if (mig_lines(r, in->text, in->len, codex_line, &st, e) < 0)
 		goto out;
 	rc = 0;
-	if (json_array_size(st.msgs) == 0) {
-		mig_note(r, "'%s': no messages in it", r->src->file);
-		goto out;
-	}
 	id = json_str(st.meta, "id", NULL);
-	c = mig_conversation_of(r, id ? id : session_uuid(r->src->session),
-	    st.msgs, NULL);
+	if ((c = mig_session_of(r, id ? id : session_uuid(r->src->session),
+	    st.msgs, NULL)) == NULL)
+		goto out;
 	if (st.meta != NULL) {
 		keep = json_object();
 		mig_keep_extra(keep, st.meta, mapped);

@@ -175,16 +175,12 @@ mig_read_jsonl(struct mig_reader *r, const struct mig_input *in,
 	st.events = json_array();
 	if (mig_lines(r, in->text, in->len, jsonl_line, &st, e) < 0)
 		goto out;
-	if (json_array_size(st.msgs) == 0) {
-		mig_note(r, "'%s': no messages in it", r->src->file);
-		rc = 0;
+	rc = 0;
+	if ((c = mig_session_of(r, r->src->session, st.msgs, NULL)) == NULL)
 		goto out;
-	}
-	c = mig_conversation_of(r, r->src->session, st.msgs, NULL);
 	if (json_array_size(st.events) > 0)
 		json_object_set(c, "events", st.events);
 	mig_add(r, c, 1, 1);
-	rc = 0;
 out:
 	json_decref(st.msgs);
 	json_decref(st.events);

@@ -308,6 +308,17 @@ mig_conversation_of(struct mig_reader *r, const char *id, json_t *msgs,
 	return c;
 }
 
+json_t *
+mig_session_of(struct mig_reader *r, const char *id, json_t *msgs,
+    const char *title)
+{
+	if (json_array_size(msgs) == 0) {
+		mig_note(r, "'%s': no messages in it", r->src->file);
+		return NULL;
+	}
+	return mig_conversation_of(r, id, msgs, title);
+}
+
 /* a generated conversation id, as SmartHole names them; the run makes it unique */
 char *
 mig_generated_id(json_t *msgs, int64_t now)

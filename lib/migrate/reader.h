@@ -103,6 +103,10 @@ json_t *mig_conversation(const char *id, int64_t started, int64_t ended,
 /* a conversation holding msgs, its times theirs (or the import time) */
 json_t *mig_conversation_of(struct mig_reader *, const char *id, json_t *msgs,
     const char *title);
+/* the same for the messages of one session file (jsonl, claude, codex);
+ * NULL, noted ("no messages in it"), when it has none */
+json_t *mig_session_of(struct mig_reader *, const char *id, json_t *msgs,
+    const char *title);
 /* conv-MS, MS the first message's time, as SmartHole names them; the run
  * makes it unique */
 char *mig_generated_id(json_t *msgs, int64_t now);
