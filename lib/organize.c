@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* the marks, as convctl(5) documents them */
-#define F_HAND_TITLE	"titleByHand"	/* true: set by `title`, kept */
+#define F_HAND_TITLE	"titleByHand"	/* true: given (`title`, an import), kept */
 #define F_STALE		"summaryStale"	/* true: changed since summarized */
 #define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
 #define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
@@ -110,6 +110,12 @@ check_text(const char *what, const char *s, size_t len, struct error *e)
 	return 0;
 }
 
+void
+conv_mark_title_given(json_t *obj)
+{
+	json_object_set_new(obj, F_HAND_TITLE, json_true());
+}
+
 int
 conv_set_title(struct conv *c, const char *title, struct error *e)
 {
@@ -118,7 +124,7 @@ conv_set_title(struct conv *c, const char *title, struct error *e)
 	if (check_text("title", title, strlen(title), e) < 0)
 		return -1;
 	json_object_set_new(obj, "title", json_string(title));
-	json_object_set_new(obj, F_HAND_TITLE, json_true());
+	conv_mark_title_given(obj);
 	return conv_refresh(c, e);
 }
 
