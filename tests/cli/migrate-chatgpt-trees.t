@@ -1,0 +1,42 @@
+#!/bin/sh
+# convctl migrate: ChatGPT trees that are not a plain path (a cycle, a root
+# cut off, an answer regenerated between two exports) and ids a source gives
+# twice (tests/fixtures/migrate/chatgpt-trees/)
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate/chatgpt-trees
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+msgs() {	# conversation $1's messages: [id, content] each
+	store_json | jq -c --arg id "$1" '.conversations[] | select(.id == $id) | [.messages[] | [.id, .content]]'
+}
+
+test_expect 'a children cycle without current_node: an error naming the node, nothing imported' '
+	fails_with 1 convctl migrate "$F/cycle.json" &&
+	stderr_has "'\''$F/cycle.json'\'': [0].mapping.b.children: a cycle at '\''a'\''" &&
+	! store_exists
+'
+
+test_expect '--skip-bad leaves the cycle out and imports the rest' '
+	convctl migrate --skip-bad "$F/cycle.json" >out 2>err &&
+	grep -q "skipped (--skip-bad): .*\[0\].mapping.b.children: a cycle" err &&
+	store_json | jq -c "[.conversations[].id]" >got &&
+	echo "[\"c-fine\"]" >want && test_cmp want got
+'
+
+test_expect 'a root whose parent is missing, no current_node: its messages imported, said so' '
+	export CONVCTL_STORE=$(store_at orphan) &&
+	convctl migrate "$F/orphan.json" >out 2>err &&
+	grep -q "\[0\].mapping.q: its parent '\''client-created-root'\'' is not in the mapping; taken as the root" err &&
+	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
+'
+
+test_expect 'the same tree with current_node: the same messages' '
+	export CONVCTL_STORE=$(store_at orphan2) &&
+	jq ".[0].current_node = \"r\"" "$F/orphan.json" >o2.json &&
+	convctl migrate o2.json >out 2>err &&
+	grep -q "taken as the root" err &&
+	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
+'
+
+test_done
