@@ -39,4 +39,29 @@ test_expect 'the same tree with current_node: the same messages' '
 	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
 '
 
+test_expect 'an answer regenerated since the last import: the current branch, never a mix' '
+	export CONVCTL_STORE=$(store_at regen) &&
+	convctl migrate "$F/regenerated-before.json" >/dev/null &&
+	convctl migrate "$F/regenerated-after.json" >out 2>err &&
+	grep -q "conversation '\''c-regen'\'': 1 message replaced by the source'\''s current branch" err &&
+	msgs c-regen >got &&
+	export CONVCTL_STORE=$(store_at fresh) &&
+	convctl migrate "$F/regenerated-after.json" >/dev/null &&
+	msgs c-regen >want &&
+	test_cmp want got &&
+	test "$(jq -r ".[1][0]" got)" = a-new
+'
+
+test_expect 'the same export again, or an older one: nothing changes' '
+	export CONVCTL_STORE=$(store_at regen) &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl migrate "$F/regenerated-after.json" >/dev/null &&
+	sed "s/Lisbon trip/Lisbon/" "$F/regenerated-after.json" >same.json &&
+	convctl migrate same.json >/dev/null &&
+	unchanged "$CONVCTL_STORE" &&
+	jq ".[0].current_node = \"q1\" | .[0].mapping.q1.children = []" "$F/regenerated-after.json" >older.json &&
+	convctl migrate older.json >out 2>err &&
+	unchanged "$CONVCTL_STORE"
+'
+
 test_done
