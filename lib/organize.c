@@ -171,13 +171,22 @@ long
 conv_message_find(struct conv *c, const char *ref, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
-	size_t i, n = json_array_size(msgs);
+	size_t i, n = json_array_size(msgs), same = 0;
 	const char *id;
-	long p;
+	long p, at = -1;
 
 	json_array_foreach(msgs, i, m)
-		if ((id = json_str(m, "id", NULL)) != NULL && strcmp(id, ref) == 0)
-			return (long)i;
+		if ((id = json_str(m, "id", NULL)) != NULL &&
+		    strcmp(id, ref) == 0 && same++ == 0)
+			at = (long)i;
+	/* a store of an older version may hold an id twice: never guess */
+	if (same > 1) {
+		error_set(e, "message id '%s' names %zu messages in conversation "
+		    "'%s'; give the position instead", ref, same, conv_id(c));
+		return -1;
+	}
+	if (at >= 0)
+		return at;
 	if ((p = position(ref)) == 0) {
 		error_set(e, "no message '%s' in conversation '%s'", ref,
 		    conv_id(c));

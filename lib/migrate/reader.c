@@ -152,6 +152,45 @@ push(struct mig_source *s, json_t *c, int own)
 }
 
 /*
+ * a message id the source gives twice (ChatGPT's message.id, Claude's uuid,
+ * a provider's reused item id): the later ones ID-2, ID-3…, the next not
+ * taken in the conversation, and said so; an id names one message
+ */
+static void
+unique_ids(struct mig_reader *r, json_t *c)
+{
+	json_t *msgs = json_object_get(c, "messages"), *seen = json_object(), *m;
+	struct buf fresh = { 0 };
+	const char *id;
+	size_t i, n;
+
+	json_array_foreach(msgs, i, m)
+		if ((id = json_str(m, "id", NULL)) != NULL)
+			json_object_set_new(seen, id, json_integer(0));
+	json_array_foreach(msgs, i, m) {
+		if ((id = json_str(m, "id", NULL)) == NULL)
+			continue;
+		/* the first with an id keeps it */
+		if (json_integer_value(json_object_get(seen, id)) == 0) {
+			json_object_set_new(seen, id, json_integer(1));
+			continue;
+		}
+		n = 2;
+		do {
+			fresh.len = 0;
+			buf_addf(&fresh, "%s-%zu", id, n++);
+		} while (json_object_get(seen, fresh.data) != NULL);
+		mig_note(r, "'%s': conversation '%s': message id '%s' is there "
+		    "more than once; message %zu is '%s'", r->src->file,
+		    json_str(c, "id", NULL), id, i + 1, fresh.data);
+		json_object_set_new(seen, fresh.data, json_integer(1));
+		json_object_set_new(m, "id", json_string(fresh.data));
+	}
+	json_decref(seen);
+	buf_free(&fresh);
+}
+
+/*
  * --split: a conversation cut where its messages are further apart than the
  * idle timeout. The first piece keeps the id and every field; the others are
  * ID-2, ID-3… with their own times and "splitFrom" naming the first.
@@ -164,6 +203,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 	struct buf id = { 0 };
 	size_t i, start = 0, n = json_array_size(msgs), k = 1;
 
+	unique_ids(r, c);
 	if (!r->rq->split || !splittable || n < 2) {
 		push(r->src, c, own);
 		return;

@@ -64,4 +64,28 @@ test_expect 'the same export again, or an older one: nothing changes' '
 	unchanged "$CONVCTL_STORE"
 '
 
+test_expect 'an id given twice: the later one made unique, said so' '
+	export CONVCTL_STORE=$(store_at dup) &&
+	convctl migrate "$F/duplicate-ids.json" >out 2>err &&
+	grep -q "conversation '\''c-dup'\'': message id '\''msg'\'' is there more than once; message 2 is '\''msg-3'\''" err &&
+	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second\"],[\"msg-2\",\"Third\"]]"
+'
+
+test_expect 'edit ID of the later one edits it, not the first' '
+	export CONVCTL_STORE=$(store_at dup) &&
+	convctl edit c-dup msg-3 "Second, edited" &&
+	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second, edited\"],[\"msg-2\",\"Third\"]]"
+'
+
+test_expect 'a store that holds an id twice: edit by that id is refused, the position works' '
+	export CONVCTL_STORE=$(store_at old) &&
+	echo "{\"version\":1,\"conversations\":[{\"id\":\"c\",\"startedAt\":\"2026-05-01T10:00:00.000Z\",\"endedAt\":\"2026-05-01T10:00:01.000Z\",\"messages\":[{\"id\":\"x\",\"role\":\"user\",\"content\":\"one\",\"timestamp\":\"2026-05-01T10:00:00.000Z\"},{\"id\":\"x\",\"role\":\"assistant\",\"content\":\"two\",\"timestamp\":\"2026-05-01T10:00:01.000Z\"}]}]}" | store_seed &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl edit c x "changed" &&
+	stderr_has "message id '\''x'\'' names 2 messages in conversation '\''c'\''; give the position instead" &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl edit c 2 "changed" &&
+	test "$(msgs c)" = "[[\"x\",\"one\"],[\"x\",\"changed\"]]"
+'
+
 test_done
