@@ -70,4 +70,36 @@ test_expect 'Claude Code: the second line of a reply arriving in a later run mer
 	test "$(jq length got)" = 10
 '
 
+test_expect 'Codex: the context it sends as a user message is not the user'\''s words' '
+	export CONVCTL_STORE=$(store_at x) &&
+	convctl migrate "$R/codex/rollout-1.jsonl" >/dev/null &&
+	conv "" "[.messages[] | select(.role == \"user\") | .content]" >got &&
+	echo "[\"What do my kiln notes say?\"]" >want &&
+	test_cmp want got &&
+	conv "" ".imported.harness[0].payload.content[0].text" | grep -q "AGENTS.md instructions" &&
+	conv "" ".imported.harness[0].payload.content[1].text" | grep -q "environment_context"
+'
+
+test_expect 'Codex: the conversation starts when the session did (session_meta)' '
+	export CONVCTL_STORE=$(store_at x) &&
+	jq -c "select(.type == \"session_meta\") | .payload.timestamp" "$R/codex/rollout-1.jsonl" >want &&
+	conv "" .startedAt >got &&
+	test_cmp want got
+'
+
+test_expect 'Codex: a rollout grown by a second process that reused item ids: as a fresh import' '
+	export CONVCTL_STORE=$(store_at grown-x) &&
+	cp "$R/codex/rollout-1.jsonl" rollout-$XS.jsonl &&
+	convctl migrate rollout-$XS.jsonl >/dev/null 2>&1 &&
+	cp "$R/codex/rollout-2.jsonl" rollout-$XS.jsonl &&
+	convctl migrate rollout-$XS.jsonl >out 2>/dev/null &&
+	grep -q "  $XS: 5 new messages, added" out &&
+	conv "" .messages >got &&
+	export CONVCTL_STORE=$(store_at fresh-x) &&
+	convctl migrate rollout-$XS.jsonl >/dev/null 2>&1 &&
+	conv "" .messages >want &&
+	test_cmp want got &&
+	test "$(jq -c "[.[] | select(.role == \"assistant\") | .content]" got)" = "[\"Let me look at the notes first.\",\"\",\"The notes say to glaze the bowls on Friday.\",\"Let me look at the notes first.\",\"\",\"The notes say to glaze the bowls on Friday.\"]"
+'
+
 test_done
