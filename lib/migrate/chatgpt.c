@@ -180,7 +180,7 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	static const char *const mapped[] = { "id", "create_time", NULL };
 	json_t *m = json_object_get(node, "message"), *v, *msg, *keep, *tools;
 	const char *role, *to;
-	struct buf text = { 0 };
+	struct buf text = { 0 }, where = { 0 };
 	int other, rc = -1;
 	int64_t ms;
 
@@ -202,7 +202,8 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	v = json_object_get(m, "create_time");
 	if (v == NULL || json_is_null(v))
 		ms = *last;	/* no time of its own: the one before it */
-	else if (mig_want_time(r, v, "create_time", &ms, e) < 0)
+	else if (mig_want_time(r, v, mig_path(&where, "%s.message.create_time",
+	    at), &ms, e) < 0)
 		goto out;
 	chatgpt_text(json_object_get(m, "content"), &text, &other);
 	to = json_str(m, "recipient", NULL);
@@ -231,6 +232,7 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	rc = 0;
 out:
 	buf_free(&text);
+	buf_free(&where);
 	return rc;
 }
 

@@ -275,6 +275,33 @@ mig_path(struct buf *b, const char *fmt, ...)
 	return b->data;
 }
 
+/* d as short as it reads back, as a source would write it: 1e300, not
+ * 1.0000000000000001e+300 */
+static void
+real_text(struct buf *b, double d)
+{
+	char t[64], *x;
+	int p;
+
+	for (p = 1; p <= 17; p++) {
+		snprintf(t, sizeof(t), "%.*g", p, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	if ((x = strchr(t, 'e')) != NULL) {	/* e+300 -> e300, e-05 -> e-5 */
+		buf_add(b, t, (size_t)(x - t + 1));
+		x++;
+		if (*x == '-')
+			buf_addc(b, *x);
+		if (*x == '+' || *x == '-')
+			x++;
+		while (*x == '0' && x[1] != '\0')
+			x++;
+		buf_adds(b, x);
+	} else
+		buf_adds(b, t);
+}
+
 /* v at path, which may be absent: its time, else the import time */
 int
 mig_want_time(struct mig_reader *r, json_t *v, const char *path, int64_t *ms,
@@ -288,9 +315,12 @@ mig_want_time(struct mig_reader *r, json_t *v, const char *path, int64_t *ms,
 	}
 	if (mig_time_of(v, ms) == 0)
 		return 0;
-	json_dump_buf(&b, v);
-	mig_bad(r, e, "%s: not a time (ISO 8601 or epoch milliseconds): %.200s",
-	    path, b.data);
+	if (json_is_real(v))
+		real_text(&b, json_real_value(v));
+	else
+		json_dump_buf(&b, v);
+	mig_bad(r, e, "%s: not a time (ISO 8601, or seconds or milliseconds "
+	    "since the epoch): %.200s", path, b.data);
 	buf_free(&b);
 	return -1;
 }
@@ -452,15 +482,15 @@ only(const char *p, const char *end, const char *set)
 }
 
 /*
- * a line that is not JSON: an error, unless it is the last (nothing but
- * blank lines after it, from nl to end), torn by a crash mid-write: then a
- * note, and 1 to stop reading
+ * a line that is not JSON: an error, unless it is the last and no newline
+ * ends it (nl is end), torn by a crash mid-write: then a note, and 1 to stop
+ * reading. A whole line, newline and all, that is not JSON is bad input
  */
 static int
 bad_line(struct mig_reader *r, size_t line, const json_error_t *je,
     const char *nl, const char *end, struct error *e)
 {
-	if (only(nl, end, "\n\r \t")) {
+	if (nl == end) {
 		mig_note(r, "'%s':%zu: the last line is torn (%s at column %d); "
 		    "skipped it", r->src->file, line, je->text, je->column);
 		return 1;
