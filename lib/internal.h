@@ -40,6 +40,9 @@ char *message_new_id(json_t *msgs, int64_t at);
  * title_too the hand title's) when a summary is stored */
 json_t *conv_tags(struct conv *);
 void conv_mark_summarized(json_t *conv, int title_too);
+/* organize.c: conv's title marked as given (an import's, a hand title), so
+ * a summarizer keeps it */
+void conv_mark_title_given(json_t *conv);
 /* shape.c: checks one conversation's shape; where is its JSON path for
  * errors */
 int conv_validate(json_t *, const char *where, struct error *);

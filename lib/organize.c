@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* the marks, as convctl(5) documents them */
-#define F_HAND_TITLE	"titleByHand"	/* true: set by `title`, kept */
+#define F_HAND_TITLE	"titleByHand"	/* true: given (`title`, an import), kept */
 #define F_STALE		"summaryStale"	/* true: changed since summarized */
 #define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
 #define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
@@ -110,6 +110,12 @@ check_text(const char *what, const char *s, size_t len, struct error *e)
 	return 0;
 }
 
+void
+conv_mark_title_given(json_t *obj)
+{
+	json_object_set_new(obj, F_HAND_TITLE, json_true());
+}
+
 int
 conv_set_title(struct conv *c, const char *title, struct error *e)
 {
@@ -118,7 +124,7 @@ conv_set_title(struct conv *c, const char *title, struct error *e)
 	if (check_text("title", title, strlen(title), e) < 0)
 		return -1;
 	json_object_set_new(obj, "title", json_string(title));
-	json_object_set_new(obj, F_HAND_TITLE, json_true());
+	conv_mark_title_given(obj);
 	return conv_refresh(c, e);
 }
 
@@ -165,13 +171,22 @@ long
 conv_message_find(struct conv *c, const char *ref, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
-	size_t i, n = json_array_size(msgs);
+	size_t i, n = json_array_size(msgs), same = 0;
 	const char *id;
-	long p;
+	long p, at = -1;
 
 	json_array_foreach(msgs, i, m)
-		if ((id = json_str(m, "id", NULL)) != NULL && strcmp(id, ref) == 0)
-			return (long)i;
+		if ((id = json_str(m, "id", NULL)) != NULL &&
+		    strcmp(id, ref) == 0 && same++ == 0)
+			at = (long)i;
+	/* a store of an older version may hold an id twice: never guess */
+	if (same > 1) {
+		error_set(e, "message id '%s' names %zu messages in conversation "
+		    "'%s'; give the position instead", ref, same, conv_id(c));
+		return -1;
+	}
+	if (at >= 0)
+		return at;
 	if ((p = position(ref)) == 0) {
 		error_set(e, "no message '%s' in conversation '%s'", ref,
 		    conv_id(c));

@@ -65,12 +65,37 @@ message_text(struct buf *b, json_t *m)
 	add_tools(b, m, " [used: ", "]");
 }
 
+/*
+ * the content, each line that starts with backslashes and "### " given one
+ * backslash more: a line of the text can never read back as the next
+ * message's header, and Markdown shows it as it was (migrate's markdown
+ * reader takes the backslash off)
+ */
+static void
+add_content_markdown(struct buf *b, json_t *m)
+{
+	size_t len, k;
+	const char *s = json_str(m, "content", &len), *end = s + len, *nl;
+
+	for (; s < end; s = nl) {
+		for (k = 0; s + k < end && s[k] == '\\'; k++)
+			;
+		if ((size_t)(end - s) >= k + 4 && memcmp(s + k, "### ", 4) == 0)
+			buf_addc(b, '\\');
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			nl = end;
+		else
+			nl++;
+		buf_add(b, s, (size_t)(nl - s));
+	}
+}
+
 static void
 message_markdown(struct buf *b, json_t *m)
 {
 	buf_addf(b, "### %s · %s\n\n", speaker(json_str(m, "role", NULL)),
 	    json_str(m, "timestamp", NULL));
-	add_content(b, m);
+	add_content_markdown(b, m);
 	add_tools(b, m, "\n\n*Tools used: ", "*");
 }
 
