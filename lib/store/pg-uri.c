@@ -292,6 +292,7 @@ pg_uri_read(struct pg_uri *u, const char *uri, int libpq, struct error *e)
 	if (u->schema == NULL)
 		u->schema = xstrdup(PG_DEFAULT_SCHEMA);
 	if (p.ambiguous) {
+		u->has_password = 1;	/* it may well be one, misread */
 		u->shown = shown_blind(uri);
 		buf_free(&shown);
 		error_set(e, "store '%s': the URI has an '@' that is not the "
