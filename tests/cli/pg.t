@@ -183,8 +183,9 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 1' '
 	convctl -s "$W" recent &&
 	{ psql "$PG_URI" -X -q -c "begin" -c "select
 	    pg_advisory_xact_lock(hashtext('"'convctl:waiting'"'))" -c "select
-	    pg_sleep(3)" -c "commit" >/dev/null & } &&
-	sleep 0.5 &&
+	    pg_sleep(6)" -c "commit" >/dev/null & } &&
+	wait_until "test \"\$(psql_as \"select count(*) from pg_locks where
+	    locktype = '"'advisory'"' and granted\")\" = 1" &&
 	fails_with 1 convctl -s "$W" --wait 1 add hi &&
 	stderr_has "locked by another convctl" &&
 	wait &&
