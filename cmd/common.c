@@ -129,6 +129,8 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 		/* a device, a FIFO, a directory: the wrong thing was named */
 		if (rc == -2) {
 			cmd_error(ctx, "%s", e.msg);
+			if (e.hint != NULL)
+				cmd_error(ctx, "%s", e.hint);
 			return EXIT_USAGE;
 		}
 		return cmd_fail(ctx, &e);
@@ -140,6 +142,8 @@ int
 cmd_fail(const struct ctx *ctx, const struct error *e)
 {
 	cmd_error(ctx, "%s", e->msg);
+	if (e->hint != NULL)
+		cmd_error(ctx, "%s", e->hint);
 	switch (e->kind) {
 	case ERROR_UNAVAILABLE:
 		return EXIT_UNAVAILABLE;

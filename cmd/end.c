@@ -90,7 +90,13 @@ end_write(struct ctx *ctx, int64_t now, long idle, int jobs,
 	/* items[0], when nothing was ended, is no job: not to do */
 	items[0].todo = items[0].job != NULL;
 	if (local != NULL && (*ended != NULL || *n > 1)) {
-		if (summarize_local(st, local, items, *n) < 0) {
+		/* a store that cannot be written now cannot take the end
+		 * alone either: said once */
+		if ((rc = summarize_local(st, local, items, *n, &e)) == -2) {
+			rc = cmd_fail(ctx, &e);
+			goto out;
+		}
+		if (rc < 0) {
 			rc = END_SUMMARY_UNWRITTEN;
 			goto out;
 		}

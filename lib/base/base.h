@@ -21,6 +21,9 @@ struct error {
 		ERROR_UNAVAILABLE,	/* a library the store needs is missing */
 		ERROR_TEMPORARY,	/* the server cannot be reached: try again */
 	} kind;
+	/* what it means and what to do, said on a line of its own after msg;
+	 * NULL (error_set()'s) when msg says it all */
+	const char *hint;
 };
 int error_set(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns -1 */

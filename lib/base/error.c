@@ -87,6 +87,7 @@ vset(struct error *e, const int *err, const char *fmt, va_list ap)
 	if (e == NULL)
 		return -1;
 	e->kind = ERROR_FAILED;
+	e->hint = NULL;
 	buf_vaddf(&raw, fmt, ap);
 	if (err != NULL)
 		buf_addf(&raw, ": %s", strerror(*err));

@@ -355,7 +355,7 @@ load_file(struct settings *st, const char *path, struct error *e)
 	FILE *f;
 	char *line = NULL, *p, *key, *val, *eq, *path_val;
 	size_t cap = 0, len;
-	int lineno = 0, rc = -1, has_secret = 0;
+	int lineno = 0, rc = -1, has_secret = 0, has_password = 0;
 	enum setting s;
 	struct stat sb;
 
@@ -391,6 +391,8 @@ load_file(struct settings *st, const char *path, struct error *e)
 		}
 		if (setting_table[s].type == SETTING_SECRET)
 			has_secret = 1;
+		if (s == SET_STORE && store_holds_password(val))
+			has_password = 1;
 		if (setting_table[s].type == SETTING_PATH) {
 			path_val = config_path_value(val);
 			settings_set(st, s, path_val, SRC_FILE);
@@ -402,10 +404,13 @@ load_file(struct settings *st, const char *path, struct error *e)
 		error_errno(e, "cannot read config '%s'", path);
 		goto out;
 	}
-	if (has_secret && fstat(fileno(f), &sb) == 0 && (sb.st_mode & 077)) {
-		error_set(e, "config '%s' holds an API key but is readable by "
-		    "others (mode %03o); run: chmod 600 '%s'", path,
-		    (unsigned)(sb.st_mode & 0777), path);
+	if ((has_secret || has_password) && fstat(fileno(f), &sb) == 0 &&
+	    (sb.st_mode & 077)) {
+		error_set(e, "config '%s' holds %s but is readable by others "
+		    "(mode %03o); run: chmod 600 '%s'%s", path, has_secret ?
+		    "an API key" : "a database password (in store)",
+		    (unsigned)(sb.st_mode & 0777), path, has_secret ? "" :
+		    ", or keep the password in ~/.pgpass");
 		goto out;
 	}
 	rc = 0;

@@ -110,8 +110,11 @@ enum {
 	LOADED_ACTIVE = 2,
 };
 
-/* pg-session.c: the URI with any password as *** */
+/* pg-uri.c: the URI with every secret as *** (libpq's parser read it, when
+ * libpq is there; else its whole user information and query are ***) */
 char *pg_uri_shown(const char *uri);
+/* the URI holds a password (user:PASSWORD@, password=, sslpassword=) */
+int pg_uri_has_password(const char *uri);
 
 /* spool.c: the real text put into each st->spooled[].value, for an
  * engine that writes from memory; nothing when no message is spooled */

@@ -312,6 +312,13 @@ store_shown(const char *path)
 	return xstrdup(path);
 }
 
+int
+store_holds_password(const char *path)
+{
+	return store_engine_for(path) == &store_pg_engine &&
+	    pg_uri_has_password(path);
+}
+
 static int
 open_store(struct store **out, const char *path, enum store_mode mode,
     double wait, size_t max, int whole, struct error *e)

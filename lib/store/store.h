@@ -53,6 +53,8 @@ const char *store_engine_name(const struct store *);
 const char *store_engine_of(const char *path);
 /* path as messages show it: a database URI's password as ***; caller frees */
 char *store_shown(const char *path);
+/* path is a database URI that holds a password (or another secret) */
+int store_holds_password(const char *path);
 
 /*
  * What a command will read, said before it reads it: the file engine holds

@@ -173,10 +173,12 @@ enum summarize_outcome summarize_run(const struct summarize_request *,
  * which the caller holds locked with its own changes in it, and commits it
  * all in one write (the rolling limit applied), reporting as summarize_run.
  * 0; -1: that write failed (reported), nothing was written and the items
- * are failed: the caller may write its own changes alone.
+ * are failed: the caller may write its own changes alone; -2: the store
+ * cannot be written now (ERROR_TEMPORARY: a server gone, or a read-only
+ * standby), said in e and not reported: nor can the caller's changes be.
  */
 int summarize_local(struct store *, const struct summarize_request *,
-    struct summarize_item *, size_t n);
+    struct summarize_item *, size_t n, struct error *);
 enum summarize_which {
 	SUMMARIZE_LATEST,	/* the conversation that ended last */
 	SUMMARIZE_ID,		/* the one named by id, ended */

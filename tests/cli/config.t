@@ -117,6 +117,22 @@ test_expect 'the mode 0600 rule still holds around an unknown key' '
 	! grep -q file-secret "$T/err"
 '
 
+test_expect 'a database password in a config file readable by others is refused, as an API key is' '
+	for u in "postgresql://app:pg-file-secret@db.example.org/convctl" \
+	    "postgresql://app@db.example.org/convctl?%70assword=pg-file-secret" \
+	    "postgresql://db.example.org/convctl?sslpassword=pg-file-secret"; do
+		printf "store = %s\n" "$u" >pg.conf && chmod 644 pg.conf &&
+		CONVCTL_CONFIG=$T/pg.conf fails_with 1 convctl config &&
+		stderr_has "holds a database password (in store) but is readable by others (mode 644); run: chmod 600" &&
+		stderr_has "~/.pgpass" && ! grep -q file-secret "$T/err" || exit 1
+	done &&
+	chmod 600 pg.conf &&
+	(unset CONVCTL_STORE && CONVCTL_CONFIG=$T/pg.conf convctl config >out) &&
+	grep -q "^store .*sslpassword=\*\*\*" out && ! grep -q file-secret out &&
+	printf "store = postgresql://app@db.example.org/convctl?sslmode=verify-full\n" >pg.conf &&
+	chmod 644 pg.conf && CONVCTL_CONFIG=$T/pg.conf convctl config >/dev/null
+'
+
 # every row of the settings table, as `config --json` gives them
 convctl config --json | jq -r ".settings | to_entries[] |
     [.key, .value.env, (.value.default // \"-\"), (.value.flag // \"-\")] |
