@@ -4,6 +4,7 @@
 # has, and every reader's output, errors and exit status with the index are
 # byte for byte those without it (CONVCTL_NO_INDEX=1). A writer killed
 # between the store's rename and the index's leaves a correct system.
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the index of a file store"
 

@@ -2,6 +2,7 @@
 # The PostgreSQL store: the same commands give the same output as on a file,
 # on a real server the test starts itself (tests/pg.sh); many writers on a
 # socket and TCP, writers killed, the server stopped, passwords, copy.
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 file_store_only "pg.t compares both engines itself"
 . "$top/tests/pg.sh"
