@@ -1,5 +1,6 @@
 #!/bin/sh
 # config: every effective setting and where it came from
+# check: pg valgrind (a URI in the config, its password masked)
 . "$(dirname "$0")/../lib.sh"
 
 mkdir -p "$XDG_CONFIG_HOME/convctl"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # edit: one message of any conversation replaced or removed, by id or position
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 contents() {	# contents ID: each message's content, one a line

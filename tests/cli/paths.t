@@ -284,22 +284,36 @@ test_expect 'a migrate source past max_input_bytes: refused, the store unchanged
 	    convctl migrate /dev/stdin && stderr_has "max_input_bytes" && unchanged "$S"
 '
 
-# hold a pipe open for 3 seconds: the lock is free meanwhile
+# reading PID: PID is blocked reading a pipe or FIFO (the kernel's wait
+# channel says so: pipe_read, anon_pipe_read, pipe_wait, fifo_open...)
+reading() {
+	case $(cat /proc/"$1"/wchan 2>/dev/null) in
+	*pipe_read* | pipe_wait* | *fifo*) return 0 ;;
+	esac
+	return 1
+}
+# convctl, its process the one $! names (not a subshell's)
+convctl_exec() { exec $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"; }
+
+# a pipe held open, its writer waiting for $T/go, until convctl is seen
+# blocked reading it: the lock is free meanwhile
 test_expect 'add reads standard input before it takes the lock' '
-	{ sleep 3; echo late; } | convctl add >"$T/late.out" 2>&1 &
-	pid=$! && sleep 1 &&
+	{ wait_until "test -e go" >/dev/null; echo late; } |
+	    (convctl_exec add) >"$T/late.out" 2>&1 &
+	pid=$! && wait_until "reading $pid" &&
 	CONVCTL_WAIT=0 convctl add "while the pipe is open" >/dev/null &&
-	wait $pid && convctl show --format json |
+	: >go && wait $pid && rm go && convctl show --format json |
 	    jq -e "[.messages[-2:][].content] == [\"while the pipe is open\", \"late\"]" >/dev/null
 '
 
 test_expect 'migrate reads a pipe before it takes the lock' '
 	mkfifo "$T/src.fifo" || exit 1
-	{ sleep 3; cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
+	{ wait_until "test -e go" >/dev/null
+	  cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
 	feeder=$! &&
-	convctl migrate "$T/src.fifo" >"$T/mig.out" 2>&1 &
-	pid=$! && sleep 1 &&
-	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null &&
+	(convctl_exec migrate "$T/src.fifo") >"$T/mig.out" 2>&1 &
+	pid=$! && wait_until "reading $pid" &&
+	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null && : >go &&
 	{ wait $pid || { cat "$T/mig.out"; exit 1; }; } && wait $feeder &&
 	jq -e ".imports | length == 1" "$S" >/dev/null
 '

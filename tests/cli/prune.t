@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl prune: the rolling limit, oldest endedAt first, never the active one
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl run -- CMD: CMD's output streamed and recorded with its prompt
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 export CONVCTL_BIN

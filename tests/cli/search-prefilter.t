@@ -3,12 +3,12 @@
 # bytes cannot hold a match: it must never change what search prints. Random
 # stores and queries (tests/helpers/searchprop.py) searched with it and
 # without (CONVCTL_SEARCH_NO_PREFILTER=1); SEARCHPROP_STORES=N sets how many
-# stores (30, 12 queries each).
+# stores (12 in make check, 30 at full counts, TEST_FULL=1; 12 queries each).
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the prefilter reads a file store's bytes; on PostgreSQL search parses every conversation"
 
 S=$CONVCTL_STORE
-N=${SEARCHPROP_STORES:-30}
+N=${SEARCHPROP_STORES:-$(counts 12 30)}
 [ -n "${CONVCTL_WRAPPER:-}" ] && N=4
 export T CONVCTL_BIN CONVCTL_WRAPPER
 

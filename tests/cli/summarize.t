@@ -1,5 +1,6 @@
 #!/bin/sh
 # summarize: titles and summaries through a stub LLM server, and offline
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 . "$top/tests/llm-stub.sh"
 
