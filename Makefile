@@ -29,6 +29,23 @@ DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
+# What the system has that not every system has (Linux's splice,
+# copy_file_range, O_TMPFILE, ...) is found by scripts/configure, compiling a
+# line that uses each, into build/config.h, which only lib/base/os.c reads.
+# PORTABLE=1 assumes only what POSIX.1-2008, macOS and FreeBSD all have
+# (README, "Where it runs"). It is made again when the compiler, its flags or
+# PORTABLE change (build/config.flags holds them), as git's GIT-CFLAGS.
+.DEFAULT_GOAL := all
+CONFIG_FLAGS = $(CC) $(CFLAGS) $(if $(filter 1,$(PORTABLE)),--portable)
+build/config.flags: FORCE
+	@mkdir -p build
+	@echo '$(CONFIG_FLAGS)' | cmp -s - $@ || echo '$(CONFIG_FLAGS)' >$@
+build/config.h: build/config.flags scripts/configure
+	scripts/configure $(if $(filter 1,$(PORTABLE)),--portable) $(CC) \
+	    $(CFLAGS) >$@.new && mv $@.new $@
+lib/base/os.o: build/config.h
+lib/base/os.o: ALL_CFLAGS += -Ibuild
+
 LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 UNIT_SRC = $(wildcard tests/unit/*.c)
@@ -174,6 +191,17 @@ check-asan:
 	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" \
 	    CHECK_ENGINES=file check
 
+# the portable build (README, "Where it runs") in a tree of its own,
+# build/portable, and its CLI suite on the file engine
+build/portable/convctl: FORCE
+	mkdir -p build/portable
+	tar --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.d' \
+	    --exclude=./convctl -cf - . | tar -C build/portable -xf -
+	$(MAKE) -C build/portable PORTABLE=1 convctl
+
+check-portable: build/portable/convctl
+	$(MAKE) -C build/portable PORTABLE=1 CHECK_ENGINES=file check
+
 check-valgrind: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests \
 	    $(filter $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS))) $(UNIT_BIN) \
@@ -187,9 +215,10 @@ demo: convctl
 
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
-bench: convctl bench/floor bench/pgfloor
+bench: convctl bench/floor bench/pgfloor build/portable/convctl
 	@scripts/install-deps bench pg
 	@scripts/bench
+	@scripts/bench-portable
 	@scripts/bench-index
 	@scripts/bench-pg
 
@@ -262,5 +291,7 @@ clean:
 	    debian/*.debhelper debian/*.debhelper.log debian/debhelper-build-stamp
 	rm -rf debian/convctl debian/.debhelper debian/tmp
 
-.PHONY: all build-deps check check-all demo lint bench bench-pg install uninstall clean stress \
-	check-asan check-valgrind fuzz deb
+FORCE:
+
+.PHONY: FORCE all build-deps check check-all demo lint bench bench-pg install \
+	uninstall clean stress check-asan check-valgrind check-portable fuzz deb

@@ -4,7 +4,6 @@
  * file, then the exchange recorded by lib/exchange.c; says what was kept.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -221,7 +220,7 @@ run_exec(struct ctx *ctx)
 	 * answer) may pass through here: glibc would raise its mapping
 	 * threshold when the first such block is freed, keep the next ones in
 	 * its heap and give nothing back */
-	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+	os_malloc_give_back(256 << 10);
 	json_prefault_large();	/* the store's copy of it */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);

@@ -174,6 +174,15 @@ spool_links() {
 	    grep " (deleted)$" || true
 }
 
+# unnamed_in DIR/ LINKS: the lines of LINKS (spool_links' output) naming an
+# unnamed file made in DIR: "DIR/#INODE" where O_TMPFILE made it, and
+# "DIR/.convctl-spool.XXXXXX" where a name was unlinked at once (the
+# portable build: lib/base/os.c)
+unnamed_in() {
+	grep -E "^$1(#[0-9]+|\.convctl-spool\.[A-Za-z0-9]{6}) \(deleted\)$" "$2" ||
+	    true
+}
+
 # left_in DIR: what DIR holds, but the FIFOs valgrind leaves in TMPDIR when
 # it is killed with convctl under CONVCTL_WRAPPER (vgdb-pipe-*)
 left_in() {

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "os.h"
+
 #define CONVCTL_VERSION "0.1.0"
 
 /* error.c */

@@ -151,9 +151,6 @@ load_json(struct store *st, struct error *e)
 	return rc;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14; older kernels refuse it */
-#endif
 #define BIG_STORE (2u << 20)
 
 /*
@@ -170,8 +167,8 @@ room(struct file_state *fs, size_t size)
 		p = mmap(NULL, size + 1, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED) {
-			(void)madvise(p, size + 1, MADV_HUGEPAGE);
-			(void)madvise(p, size + 1, MADV_POPULATE_WRITE);
+			os_hugepages(p, size + 1);
+			os_prefault(p, size + 1);
 			fs->mapped = size + 1;
 			return p;
 		}
