@@ -21,7 +21,7 @@
 #include <wctype.h>
 
 #include "internal.h"
-#include "scan.h"
+#include "store/scan.h"	/* scan_conv_each(): the messages of bytes */
 
 /* the characters a plain query's are escaped from */
 #define ERE_SPECIAL "\\^$.[]|()*+?{}"
