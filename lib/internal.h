@@ -42,6 +42,7 @@ int conv_bytes(const struct conv *, const char **p, size_t *len);
 struct store_span {
 	const char *p;
 	size_t len;
+	int canonical;		/* the bytes are what json_dump_buf() writes */
 };
 int store_spans(struct store *, struct store_span **v, size_t *n,
     int *unchecked, struct error *);

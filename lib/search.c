@@ -519,7 +519,8 @@ search_free(struct search *s)
  */
 struct rec {
 	int64_t time;
-	size_t seq, id, msg, line, len, lineno, match, nmatch;
+	size_t conv, seq;	/* found in the conv'th conversation, seq'th */
+	size_t id, msg, line, len, lineno, match, nmatch;
 	enum conv_role role;
 };
 #define NO_MSG_ID SIZE_MAX
@@ -529,6 +530,7 @@ struct collect {
 	struct rec *rec;
 	size_t n, cap, nmatch, capmatch;
 	size_t id;		/* the current conversation's id in r->text */
+	size_t conv;		/* the current conversation's place */
 };
 
 /* s at r->text's end, NUL-terminated (as a C string: to its first NUL);
@@ -644,6 +646,7 @@ search_text(const struct search *s, struct collect *k, int64_t time,
 		}
 		h = &k->rec[k->n];
 		h->seq = k->n++;
+		h->conv = k->conv;
 		h->id = k->id;
 		h->msg = msg;
 		h->time = time;
@@ -677,7 +680,22 @@ by_time(const void *a, const void *b)
 
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
+	if (x->conv != y->conv)
+		return x->conv < y->conv ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* k's records sorted, oldest first, unless they are already */
+static void
+collect_sort(struct collect *k)
+{
+	size_t i;
+
+	for (i = 1; i < k->n; i++)	/* a store is mostly in time order */
+		if (by_time(&k->rec[i - 1], &k->rec[i]) > 0) {
+			qsort(k->rec, k->n, sizeof(*k->rec), by_time);
+			break;
+		}
 }
 
 /* k's records, oldest first, the newest rq->max of them, into r->hits */
@@ -688,11 +706,7 @@ collect_end(struct collect *k, const struct search_request *rq)
 	struct rec *h;
 	size_t i, from = 0;
 
-	for (i = 1; i < k->n; i++)	/* a store is mostly in time order */
-		if (by_time(&k->rec[i - 1], &k->rec[i]) > 0) {
-			qsort(k->rec, k->n, sizeof(*k->rec), by_time);
-			break;
-		}
+	collect_sort(k);
 	if (rq->max >= 0 && k->n > (size_t)rq->max)
 		from = k->n - (size_t)rq->max;
 	r->n = r->cap = k->n - from;
@@ -739,6 +753,7 @@ search_parsed(struct store *st, const struct search *s,
 		if (rq->tag != NULL && !conv_has_tag(c, rq->tag))
 			continue;
 		k->id = SIZE_MAX;
+		k->conv = i;
 		json_array_foreach(json_object_get(conv_json(c), "messages"),
 		    j, m) {
 			if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
@@ -841,10 +856,99 @@ walk_message(void *arg, const struct scan_msg *m)
 }
 
 /*
+ * The newest time a message of the conversation at v can have: the latest
+ * of the times its bytes hold after "timestamp":", where each message's is
+ * when the bytes are canonical (jansson's compact form: that key is never
+ * escaped nor spaced, its value never escaped). The quote that ends the key
+ * follows a p, so it is no quote inside a string; a member of an unknown
+ * object with such a name can only raise the bound. INT64_MAX: not known.
+ */
+static int64_t
+newest_bound(const struct store_span *v)
+{
+	static const char key[] = "timestamp\":\"";
+	const char *p = v->p, *end = v->p + v->len, *at, *q;
+	int64_t best = INT64_MIN, t;
+	char tmp[40];
+
+	if (!v->canonical)
+		return INT64_MAX;
+	while ((at = memmem(p, (size_t)(end - p), key, sizeof(key) - 1)) != NULL) {
+		p = at + sizeof(key) - 1;
+		q = memchr(p, '"', (size_t)(end - p) < sizeof(tmp) ?
+		    (size_t)(end - p) : sizeof(tmp));
+		if (q == NULL)
+			continue;	/* too long for a time: no message's */
+		memcpy(tmp, p, (size_t)(q - p));
+		tmp[q - p] = '\0';
+		if (ts_parse(tmp, &t) == 0 && t > best)
+			best = t;
+		p = q;
+	}
+	return best;
+}
+
+/* the conversation at v[i], which may hold a match: its hits into k */
+static int
+search_span(struct store *st, const struct store_span *v, size_t i,
+    struct walk *w, struct error *e)
+{
+	struct collect *k = w->k;
+	struct scan_conv sc;
+	size_t j;
+
+	w->first = k->n;
+	k->id = SIZE_MAX;
+	k->conv = i;
+	if (scan_conv_each(v[i].p, v[i].len, &sc, walk_message, w) < 0)
+		return store_span_refused(st, e);
+	if (k->n > w->first && w->rq->tag != NULL &&
+	    !store_span_tagged(&v[i], w->rq->tag))
+		k->n = w->first;
+	if (k->n > w->first) {
+		k->id = text_add(k->r, sc.id, strlen(sc.id));
+		for (j = w->first; j < k->n; j++)
+			k->rec[j].id = k->id;
+	}
+	scan_conv_clear(&sc);
+	return 0;
+}
+
+/* with -n max: only the newest max records kept, now and then; when they
+ * are, the oldest one's time, else INT64_MIN */
+static int64_t
+keep_newest(struct collect *k, size_t max)
+{
+	if (k->n < max || (max > 1024 && k->n < 2 * max))
+		return INT64_MIN;
+	collect_sort(k);
+	memmove(k->rec, k->rec + (k->n - max), max * sizeof(*k->rec));
+	k->n = max;
+	return max > 0 ? k->rec[0].time : INT64_MAX;
+}
+
+struct later {
+	int64_t bound;
+	size_t i;
+};
+
+static int
+by_bound(const void *a, const void *b)
+{
+	const struct later *x = a, *y = b;
+
+	if (x->bound != y->bound)
+		return x->bound > y->bound ? -1 : 1;
+	return x->i > y->i ? -1 : x->i < y->i;
+}
+
+/*
  * The file engine's way: each conversation's bytes looked at before
  * anything is decoded; those that may hold a match checked by the scanner,
  * which gives each message to walk_message(), which decodes only those that
- * may.
+ * may. With -n N, the conversations are searched newest first by what
+ * their bytes say their newest message can be, and no further than one
+ * whose newest is older than the N newest lines found.
  */
 static int
 search_spans(struct store *st, const struct store_span *v, size_t n,
@@ -852,30 +956,32 @@ search_spans(struct store *st, const struct store_span *v, size_t n,
     struct collect *k, struct error *e)
 {
 	struct walk w = { s, rq, k, { 0 }, 0 };
-	struct scan_conv sc;
 	struct buf tmp = { 0 };
-	size_t i, j;
+	struct later *order = NULL;
+	size_t i, m = 0, max = (size_t)rq->max;
+	int64_t oldest = INT64_MIN, t;	/* of the newest max lines found */
 	int rc = 0;
 
-	for (i = 0; i < n; i++) {
+	if (rq->max >= 0)
+		order = xmalloc((n + 1) * sizeof(*order));
+	for (i = 0; i < n && rc == 0; i++) {
 		if (s->litlen > 0 && !text_may_match(s, v[i].p, v[i].len, &tmp))
 			continue;
-		w.first = k->n;
-		k->id = SIZE_MAX;
-		if (scan_conv_each(v[i].p, v[i].len, &sc, walk_message, &w) < 0) {
-			rc = store_span_refused(st, e);
-			break;
-		}
-		if (k->n > w.first && rq->tag != NULL &&
-		    !store_span_tagged(&v[i], rq->tag))
-			k->n = w.first;
-		if (k->n > w.first) {
-			k->id = text_add(k->r, sc.id, strlen(sc.id));
-			for (j = w.first; j < k->n; j++)
-				k->rec[j].id = k->id;
-		}
-		scan_conv_clear(&sc);
+		if (order == NULL)
+			rc = search_span(st, v, i, &w, e);
+		else
+			order[m++] = (struct later){ newest_bound(&v[i]), i };
 	}
+	if (order != NULL && m > 1)
+		qsort(order, m, sizeof(*order), by_bound);
+	for (i = 0; order != NULL && i < m && rc == 0; i++) {
+		if (max == 0 || order[i].bound < oldest)
+			break;	/* none of its lines is among the newest */
+		rc = search_span(st, v, order[i].i, &w, e);
+		if ((t = keep_newest(k, max)) > oldest)
+			oldest = t;
+	}
+	free(order);
 	buf_free(&w.dec);
 	buf_free(&tmp);
 	return rc;
@@ -885,7 +991,7 @@ int
 search_run(struct store *st, const struct search *s,
     const struct search_request *rq, struct search_result *r, struct error *e)
 {
-	struct collect k = { r, NULL, 0, 0, 0, 0, 0 };
+	struct collect k = { r, NULL, 0, 0, 0, 0, 0, 0 };
 	struct store_span *v = NULL;
 	size_t n;
 	int rc, unchecked;

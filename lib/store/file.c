@@ -643,6 +643,7 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 		for (i = 0; i < st->n; i++) {
 			(*v)[i].p = st->conv[i]->raw;
 			(*v)[i].len = st->conv[i]->rawlen;
+			(*v)[i].canonical = st->conv[i]->canonical;
 		}
 		*n = st->n;
 		return 1;
@@ -659,6 +660,7 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 		}
 		(*v)[i].p = fs->data + ix->rec[i].off;
 		(*v)[i].len = ix->rec[i].len;
+		(*v)[i].canonical = !!(ix->rec[i].flags & INDEX_CANONICAL);
 	}
 	*n = ix->n;
 	*unchecked = 1;

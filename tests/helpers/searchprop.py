@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """searchprop.py STORES SEED - search's prefilter never changes its output.
 
-Writes STORES random stores whose texts mix words in every case, characters
+Writes STORES random stores (some as convctl writes them, some with
+messages out of time order) whose texts mix words in every case, characters
 that fold to ASCII letters (U+017F long s, U+0131 dotless i) and ones that
 do not (U+0130, U+212A Kelvin), accents, CJK, emoji, quotes, slashes,
 backslashes, tabs, CR, LF and NUL, each character of each string written
@@ -17,6 +18,7 @@ difference and exits 1; prints the counts and exits 0 when there is none.
 convctl is $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
 """
 import datetime
+import json
 import os
 import random
 import subprocess
@@ -65,7 +67,12 @@ def esc_char(rng, ch):
     return ch
 
 
+PLAIN_STORE = [False]     # this store's strings as jansson writes them
+
+
 def jstr(rng, s):
+    if PLAIN_STORE[0]:
+        return json.dumps(s, ensure_ascii=False)
     return '"' + "".join(esc_char(rng, c) for c in s) + '"'
 
 
@@ -79,15 +86,21 @@ def ts(i):
 
 
 def store(rng, path):
+    """a store; some written as convctl writes them (then search may skip
+    conversations by the times their bytes hold), some with messages out of
+    time order"""
     convs = []
     t = 0
+    PLAIN_STORE[0] = rng.random() < 0.4
+    shuffled = rng.random() < 0.4
     n = rng.randint(1, 8)
     for c in range(n):
         msgs = []
         for k in range(rng.randint(0, 6)):
             t += 1
+            when = rng.randint(0, 60) if shuffled and rng.random() < 0.3 else t
             m = ['"id":' + jstr(rng, "m-%d-%d" % (c, k)),
-                 '"timestamp":' + jstr(rng, ts(t)),
+                 '"timestamp":' + jstr(rng, ts(when)),
                  '"role":' + jstr(rng, rng.choice(["user", "assistant",
                                                    "system", "tool"])),
                  '"content":' + jstr(rng, text(rng))]
