@@ -1046,7 +1046,8 @@ search_span(struct store *st, const struct store_span *v, size_t i,
 	w->first = k->n;
 	k->id = SIZE_MAX;
 	k->conv = i;
-	if (scan_conv_each(v[i].p, v[i].len, &sc, walk_message, w) < 0)
+	/* UTF-8 it is: the store was checked whole, or its index vouches */
+	if (scan_conv_each(v[i].p, v[i].len, &sc, 1, walk_message, w) < 0)
 		return store_span_refused(st, e);
 	if (k->n > w->first && w->rq->tag != NULL &&
 	    !store_span_tagged(&v[i], w->rq->tag))

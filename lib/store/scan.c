@@ -986,11 +986,11 @@ scan_store(const char *p, size_t len, struct scan *out)
 int
 scan_conv(const char *p, size_t len, struct scan_conv *out)
 {
-	return scan_conv_each(p, len, out, NULL, NULL);
+	return scan_conv_each(p, len, out, 0, NULL, NULL);
 }
 
 int
-scan_conv_each(const char *p, size_t len, struct scan_conv *out,
+scan_conv_each(const char *p, size_t len, struct scan_conv *out, int utf8,
     int (*each)(void *, const struct scan_msg *), void *arg)
 {
 	struct scanner s;
@@ -1005,7 +1005,7 @@ scan_conv_each(const char *p, size_t len, struct scan_conv *out,
 	s.msg_needs = required(&shape_message);
 	s.each = each;
 	s.arg = arg;
-	if (len > 0 && *p == '{' && utf8_check(s.p, s.end) == 0 &&
+	if (len > 0 && *p == '{' && (utf8 || utf8_check(s.p, s.end) == 0) &&
 	    conv(&s, &one, &active) == 0 && s.p == s.end) {
 		*out = one.conv[0];
 		one.n = 0;

@@ -66,8 +66,10 @@ struct scan_msg {
  * scan_conv(), and each message, once checked, given to each(arg, m) in
  * order, its strings pointing into p; each returning -1 stops the scan,
  * which returns SCAN_INVALID. (Search decodes only the messages it needs.)
+ * utf8: p is known to be UTF-8 (its store was checked whole, or its index
+ * vouches for it): not checked again.
  */
-int scan_conv_each(const char *p, size_t len, struct scan_conv *c,
+int scan_conv_each(const char *p, size_t len, struct scan_conv *c, int utf8,
     int (*each)(void *, const struct scan_msg *), void *arg);
 /* the value of t into out, which has room for t->len + 1 bytes (a value is
  * never longer than its text), NUL-terminated; its length (it may hold NUL) */
