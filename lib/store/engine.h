@@ -65,6 +65,9 @@ struct store_engine {
 	int (*load_body)(struct store *, struct conv *, struct error *);
 	/* how many ended conversations there are in all, loaded or not */
 	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* store_spans() (may be NULL: none offered) */
+	int (*spans)(struct store *, struct store_span **, size_t *, int *,
+	    struct error *);
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */

@@ -121,6 +121,38 @@ conv_bytes(const struct conv *c, const char **p, size_t *len)
 	return 1;
 }
 
+int
+store_spans(struct store *st, struct store_span **v, size_t *n,
+    int *unchecked, struct error *e)
+{
+	*v = NULL;
+	*n = 0;
+	*unchecked = 0;
+	if (st->engine->spans == NULL)
+		return 0;
+	return st->engine->spans(st, v, n, unchecked, e);
+}
+
+int
+store_span_tagged(const struct store_span *v, const char *tag)
+{
+	struct conv *c = conv_new();
+	int rc;
+
+	c->raw = v->p;
+	c->rawlen = v->len;
+	rc = conv_has_tag(c, tag);
+	conv_free(c);
+	return rc;
+}
+
+int
+store_span_refused(struct store *st, struct error *e)
+{
+	return error_set(e, "store '%s' changed while it was read (another "
+	    "program writes it in place); try again", st->path);
+}
+
 json_t *
 conv_head(struct conv *c)
 {

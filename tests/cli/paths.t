@@ -2,7 +2,8 @@
 # What a store path may name, and what convctl touches beside it: a store is a
 # regular file or nothing yet; the temporaries it sweeps are its own; a
 # rewrite keeps the owner and mode; a symlink someone planted in /tmp is not
-# followed; a store truncated under a reader is an error, never a signal;
+# followed; a store truncated under a reader (one that reads it, or one
+# that maps it) is an error, never a signal;
 # every input is read up to a limit, and never while the lock is held.
 . "$(dirname "$0")/../lib.sh"
 file_store_only "what a file store's path may name"
@@ -234,6 +235,43 @@ os.pwrite(fd, data, 0)
 		esac
 	done &&
 	wait $pid && echo "# $runs runs" >&3 && test $runs -ge 3 &&
+	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
+' 3>&1
+
+# the same with search, which maps the store, and a writer that opens the
+# file anew for each write and truncates it by its name: the mapping is
+# made only under a read lease, so each open to write and each truncate
+# waits for the reader; every search ends with its output or an error
+test_expect 'a store truncated under a search that maps it: never SIGBUS' '
+	python3 "$top/tests/helpers/bigstore.py" 6000 0 >"$T/big2.json" || exit 1
+	python3 -c "
+import os, sys, time
+path = sys.argv[1]
+data = open(path, \"rb\").read()
+end = time.monotonic() + int(sys.argv[2])
+while time.monotonic() < end:
+    fd = os.open(path, os.O_WRONLY)
+    os.pwrite(fd, data, 0)
+    os.close(fd)
+    time.sleep(0.002)
+    os.truncate(path, len(data) // 3)
+    time.sleep(0.002)
+fd = os.open(path, os.O_WRONLY)
+os.pwrite(fd, data, 0)
+os.close(fd)
+" "$T/big2.json" "$secs" &
+	pid=$! && runs=0 && found=0 && bad= &&
+	while kill -0 $pid 2>/dev/null; do
+		CONVCTL_NO_INDEX=1 convctl -s "$T/big2.json" search -n 1 conversation \
+		    >"$T/out" 2>"$T/err"
+		rc=$? && runs=$((runs + 1))
+		case $rc in
+		0) [ -s "$T/out" ] && found=$((found + 1)) ;;
+		1) grep -q "^convctl: search: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
+		*) bad="$bad $rc" ;;
+		esac
+	done &&
+	wait $pid && echo "# $runs runs, $found found" >&3 && test $runs -ge 3 &&
 	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
 ' 3>&1
 
