@@ -176,7 +176,8 @@ run(struct ctx *ctx, int argc, char **argv)
 	if ((rc = check_common(ctx)) != 0)
 		return rc;
 	if (ctx->args.argc < c->min_args)
-		return cmd_usage_error(ctx, "too few arguments");
+		return cmd_usage_error(ctx, "%s", c->too_few != NULL ?
+		    c->too_few : "too few arguments");
 	if (c->max_args >= 0 && ctx->args.argc > c->max_args)
 		return cmd_usage_error(ctx, "unexpected argument '%s'",
 		    ctx->args.argv[c->max_args]);

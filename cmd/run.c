@@ -304,6 +304,7 @@ const struct cmd_entry cmd_run_entry = {
 		{ 0 },
 	},
 	.min_args = 1, .max_args = -1,
+	.too_few = "no command to run: give it after --",
 	.first_operand_stops = 1,
 	.exec = run_exec,
 };

@@ -221,7 +221,10 @@ test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '
 
 test_expect 'no CMD, or one not found: usage error, 127; nothing recorded' '
 	fails_with 2 convctl run --prompt x &&
-	stderr_has "run: too few arguments" &&
+	stderr_has "convctl: run: no command to run: give it after --" &&
+	stderr_has "usage: convctl run" &&
+	fails_with 2 convctl run --prompt x -- &&
+	stderr_has "convctl: run: no command to run: give it after --" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 127 convctl run --prompt x -- no-such-command-here &&
 	stderr_has "run: cannot run '\''no-such-command-here'\'': No such file or directory; nothing recorded" &&
