@@ -274,7 +274,8 @@ int conv_set_title(struct conv *, const char *title, struct error *);
  * when c is active or another one is */
 int conv_resume(struct store *, struct conv *c, int64_t now, struct error *);
 /* the index of the message ref names in c: its id, else a position (1 the
- * first, -1 the newest); -1 and e when none */
+ * first, -1 the newest; digits after an optional "-", so never "+1"); -1
+ * and e, in one wording for every position that names none, when none */
 long conv_message_find(struct conv *, const char *ref, struct error *);
 /* replaces message i's content with text[0..len), or removes it when text
  * is NULL; the summary marked stale */
