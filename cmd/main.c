@@ -152,8 +152,13 @@ check_common(const struct ctx *ctx)
 	for (i = 0; i < SET_COUNT; i++)
 		if ((setting_table[i].flags & SETTING_COMMON) &&
 		    ctx->settings.source[i] == SRC_FLAG &&
-		    settings_check(&ctx->settings, (enum setting)i, &e) < 0)
-			return cmd_usage_error(ctx, "%s", e.msg);
+		    settings_check(&ctx->settings, (enum setting)i, &e) < 0) {
+			/* the command's usage line does not show them */
+			cmd_usage_error(ctx, "%s", e.msg);
+			fputs("common options:\n", stderr);
+			print_common_help(stderr);
+			return EXIT_USAGE;
+		}
 	return 0;
 }
 

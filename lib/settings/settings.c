@@ -477,16 +477,43 @@ settings_invalid(const struct settings *st, enum setting s, const char *what,
 	}
 }
 
+int
+error_bad_number(struct error *e, const char *subject, int whole,
+    const char *min, const char *max, const char *v)
+{
+	return error_set(e, "%s expects %s from %s to %s, not '%s'", subject,
+	    whole ? "a whole number" : "a number", min, max, v);
+}
+
+/* error_bad_number for setting s, named as it was given: --wait,
+ * CONVCTL_WAIT, wait in the config file */
 static int
-out_of_range(const struct settings *st, enum setting s, struct error *e)
+bad_number(const struct settings *st, enum setting s, struct error *e)
 {
 	const struct setting_row *r = &setting_table[s];
-	struct buf what = { 0 };
+	const char *v = settings_get(st, s);
+	struct buf subject = { 0 };
 	int rc;
 
-	buf_addf(&what, "must be from %s to %s", r->min, r->max);
-	rc = settings_invalid(st, s, what.data, e);
-	buf_free(&what);
+	switch (st->source[s]) {
+	case SRC_FLAG:
+		if (r->flag != NULL)
+			buf_addf(&subject, "--%s", r->flag);
+		else
+			buf_addf(&subject, "-%c", r->letter);
+		break;
+	case SRC_ENV:
+		buf_adds(&subject, r->env);
+		break;
+	case SRC_FILE:
+		buf_addf(&subject, "%s in '%s'", r->key, st->config_path);
+		break;
+	default:
+		buf_adds(&subject, r->key);
+	}
+	rc = error_bad_number(e, subject.data, r->type == SETTING_WHOLE, r->min,
+	    r->max, v != NULL ? v : "");
+	buf_free(&subject);
 	return rc;
 }
 
@@ -519,11 +546,9 @@ settings_long(const struct settings *st, enum setting s, long *out,
 
 	if (v == NULL)
 		return settings_invalid(st, s, "not set", e);
-	if (parse_long(v, &n) < 0)
-		return settings_invalid(st, s, "not a whole number", e);
 	setting_range(s, &min, &max);
-	if (n < min || n > max)
-		return out_of_range(st, s, e);
+	if (parse_long(v, &n) < 0 || n < min || n > max)
+		return bad_number(st, s, e);
 	*out = n;
 	return 0;
 }
@@ -540,11 +565,10 @@ settings_double(const struct settings *st, enum setting s, double *out,
 		return settings_invalid(st, s, "not set", e);
 	errno = 0;
 	n = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || isnan(n))
-		return settings_invalid(st, s, "not a number", e);
-	if (n < strtod(setting_table[s].min, NULL) ||
+	if (end == v || *end != '\0' || errno != 0 || isnan(n) ||
+	    n < strtod(setting_table[s].min, NULL) ||
 	    n > strtod(setting_table[s].max, NULL))
-		return out_of_range(st, s, e);
+		return bad_number(st, s, e);
 	*out = n;
 	return 0;
 }

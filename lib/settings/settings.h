@@ -105,6 +105,11 @@ int settings_check(const struct settings *, enum setting, struct error *);
 /* "invalid SETTING 'VALUE': what", the setting named as it was given */
 int settings_invalid(const struct settings *, enum setting, const char *what,
     struct error *);
+/* "SUBJECT expects a whole number (whole; else a number) from MIN to MAX,
+ * not 'V'": the one wording of every bad number, a setting's (from its row's
+ * bounds, named as it was given) or a command's option's */
+int error_bad_number(struct error *, const char *subject, int whole,
+    const char *min, const char *max, const char *v);
 /* a SETTING_WHOLE row's bounds */
 void setting_range(enum setting, long *min, long *max);
 void settings_free(struct settings *);

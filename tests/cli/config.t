@@ -65,14 +65,14 @@ test_expect 'a missing config file is said to be missing' '
 
 test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
 	fails_with 2 convctl --idle-timeout abc add hi &&
-	stderr_has "convctl: add: invalid --idle-timeout '"'"'abc'"'"': not a whole number" &&
+	stderr_has "convctl: add: --idle-timeout expects a whole number from 0 to 52560000, not '"'"'abc'"'"'" &&
 	fails_with 2 convctl --max-conversations -1 prune &&
-	stderr_has "invalid --max-conversations '"'"'-1'"'"': must be from 0 to" &&
+	stderr_has "convctl: prune: --max-conversations expects a whole number from 0 to 100000000, not '"'"'-1'"'"'" &&
 	printf "idle_timeout = soon\n" >bad.conf &&
 	CONVCTL_CONFIG=$T/bad.conf fails_with 1 convctl add hi &&
-	stderr_has "invalid idle_timeout '"'"'soon'"'"' in '"'"'$T/bad.conf'"'"'" &&
+	stderr_has "convctl: add: idle_timeout in '"'"'$T/bad.conf'"'"' expects a whole number from 0 to 52560000, not '"'"'soon'"'"'" &&
 	CONVCTL_MAX_CONVERSATIONS=x fails_with 1 convctl prune &&
-	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '"'"'x'"'"'" &&
+	stderr_has "convctl: prune: CONVCTL_MAX_CONVERSATIONS expects a whole number from 0 to 100000000, not '"'"'x'"'"'" &&
 	! store_exists "$CONVCTL_STORE"
 '
 
