@@ -125,6 +125,27 @@ find_command(const char *name)
 	return NULL;
 }
 
+/* "unknown command 'ad'; did you mean 'add'?", as git says it; where (the
+ * "help: " of convctl help) before it */
+static int
+unknown_command(const struct ctx *ctx, const char *where, const char *name)
+{
+	struct suggest s;
+	size_t i;
+
+	suggest_start(&s, name);
+	suggest_try(&s, "help");
+	for (i = 0; i < NCOMMANDS; i++)
+		suggest_try(&s, commands[i]->name);
+	if (s.best != NULL)
+		cmd_error(ctx, "%sunknown command '%s'; did you mean '%s'?", where,
+		    name, s.best);
+	else
+		cmd_error(ctx, "%sunknown command '%s'; see 'convctl --help'",
+		    where, name);
+	return EXIT_USAGE;
+}
+
 /* the common options given, as settings from a flag */
 static void
 apply_common(struct settings *set, const struct args *a)
@@ -216,10 +237,8 @@ help(struct ctx *ctx, int argc, char **argv)
 		list_commands(stdout);
 		return check_stdout(NULL);
 	}
-	if ((ctx->cmd = find_command(argv[1])) == NULL) {
-		cmd_error(ctx, "help: unknown command '%s'", argv[1]);
-		return EXIT_USAGE;
-	}
+	if ((ctx->cmd = find_command(argv[1])) == NULL)
+		return unknown_command(ctx, "help: ", argv[1]);
 	print_help(ctx->cmd);
 	return check_stdout(ctx->cmd);
 }
@@ -273,9 +292,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
-		cmd_error(&ctx, "unknown command '%s'; see 'convctl --help'",
-		    argv[0]);
-		rc = EXIT_USAGE;
+		rc = unknown_command(&ctx, "", argv[0]);
 		goto out;
 	}
 	/* read only once a command is known: --version and help stay instant */

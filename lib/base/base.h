@@ -107,6 +107,22 @@ struct name_table {
 int enum_parse(const struct name_table *, const char *name, int *value);
 const char *enum_name(const struct name_table *, int value);	/* "?": none */
 void enum_list(struct buf *, const struct name_table *);	/* "a, b or c" */
+/*
+ * names.c: the name closest to a misspelt word, by edit distance, among the
+ * candidates tried in turn (a table's names); best stays NULL when none is
+ * close enough to suggest. The first of equally close ones wins.
+ *	struct suggest s;
+ *	suggest_start(&s, word);
+ *	for (...) suggest_try(&s, table[i].name);
+ *	if (s.best != NULL) ... "did you mean '%s'?"
+ */
+struct suggest {
+	const char *word;
+	const char *best;	/* NULL: nothing is close */
+	size_t dist;		/* best's distance; else the bound */
+};
+void suggest_start(struct suggest *, const char *word);
+void suggest_try(struct suggest *, const char *candidate);
 
 /* sha256.c */
 #define SHA256_HEX_LEN 65	/* 64 hex digits and a NUL */

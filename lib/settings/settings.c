@@ -303,6 +303,24 @@ warn(struct settings *st, const char *fmt, ...)
 	st->warnings[st->nwarnings++] = buf_detach(&b);
 }
 
+/* "unknown setting 'sumarizer'; did you mean 'summarizer'?" */
+static void
+unknown_key(struct settings *st, const char *path, int lineno,
+    const char *key)
+{
+	struct suggest s;
+	int i;
+
+	suggest_start(&s, key);
+	for (i = 0; i < SET_COUNT; i++)
+		suggest_try(&s, setting_table[i].key);
+	if (s.best != NULL)
+		warn(st, "%s:%d: unknown setting '%s'; did you mean '%s'?", path,
+		    lineno, key, s.best);
+	else
+		warn(st, "%s:%d: unknown setting '%s'", path, lineno, key);
+}
+
 /* template.NAME = TEXT: a later line for NAME replaces an earlier one */
 static void
 template_keep(struct settings *st, const char *name, const char *text)
@@ -386,7 +404,7 @@ load_file(struct settings *st, const char *path, struct error *e)
 			continue;
 		}
 		if (lookup(key, &s) < 0) {
-			warn(st, "%s:%d: unknown setting '%s'", path, lineno, key);
+			unknown_key(st, path, lineno, key);
 			continue;
 		}
 		if (setting_table[s].type == SETTING_SECRET)

@@ -102,10 +102,23 @@ test_expect 'the store default says where it was computed from' '
 test_expect 'an unknown key is a warning naming file and line, not a failure' '
 	printf "idle_timeout = 7\nidle_timout = 9\n" >typo.conf &&
 	CONVCTL_CONFIG=$T/typo.conf convctl add hi >out 2>err &&
-	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'" &&
+	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'; did you mean '"'"'idle_timeout'"'"'?" &&
 	CONVCTL_CONFIG=$T/typo.conf convctl config >out 2>err &&
 	grep -qx "idle_timeout       7  (config file)" out &&
 	test "$(wc -l <err)" -eq 1 && grep -q "typo.conf:2: unknown setting" err
+'
+
+test_expect 'a mistyped key gets the closest key as a suggestion, a far one none' '
+	printf "%s\n" "sumarizer = offline" "max_conversation = 5" "ca-bundle = x" \
+	    "colour = blue" "api_kye = k" >typos.conf && chmod 600 typos.conf &&
+	CONVCTL_CONFIG=$T/typos.conf convctl recent >out 2>err &&
+	q="'"'"'" && printf "%s\n" \
+	    "convctl: recent: warning: $T/typos.conf:1: unknown setting ${q}sumarizer${q}; did you mean ${q}summarizer${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:2: unknown setting ${q}max_conversation${q}; did you mean ${q}max_conversations${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:3: unknown setting ${q}ca-bundle${q}; did you mean ${q}ca_bundle${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:4: unknown setting ${q}colour${q}" \
+	    "convctl: recent: warning: $T/typos.conf:5: unknown setting ${q}api_kye${q}; did you mean ${q}api_key${q}?" >want &&
+	test_cmp want err
 '
 
 test_expect 'the mode 0600 rule still holds around an unknown key' '

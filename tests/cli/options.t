@@ -57,6 +57,30 @@ test_expect 'options may follow operands, and -- ends the options' '
 	convctl prompt --last 1 | grep -q "^User: --not-an-option -n$"
 '
 
+test_expect 'a mistyped command or long option gets the closest as a suggestion' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl ad hello &&
+	echo "convctl: unknown command '\''ad'\''; did you mean '\''add'\''?" >want &&
+	test_cmp want "$T/err" &&
+	fails_with 2 convctl shwo && stderr_has "unknown command '\''shwo'\''; did you mean '\''show'\''?" &&
+	fails_with 2 convctl help recnet && stderr_has "help: unknown command '\''recnet'\''; did you mean '\''recent'\''?" &&
+	fails_with 2 convctl frobnicate &&
+	echo "convctl: unknown command '\''frobnicate'\''; see '\''convctl --help'\''" >want &&
+	test_cmp want "$T/err" &&
+	fails_with 2 convctl recent --jsno &&
+	printf "%s\n" "convctl: recent: unknown option '\''--jsno'\''; did you mean '\''--json'\''?" \
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want "$T/err" &&
+	fails_with 2 convctl add --idle-timout=3 hi &&
+	stderr_has "add: unknown option '\''--idle-timout'\''; did you mean '\''--idle-timeout'\''?" &&
+	fails_with 2 convctl --stroe x recent &&
+	stderr_has "convctl: unknown option '\''--stroe'\''; did you mean '\''--store'\''?" &&
+	fails_with 2 convctl prune --dryrun &&
+	stderr_has "prune: unknown option '\''--dryrun'\''; did you mean '\''--dry-run'\''?" &&
+	fails_with 2 convctl show --frobnicate &&
+	stderr_has "show: unknown option '\''--frobnicate'\''" && ! stderr_has "did you mean" &&
+	unchanged "$CONVCTL_STORE"
+'
+
 test_expect 'global options before the command are read the same way' '
 	convctl --store "$CONVCTL_STORE" recent -n 1 >out && test -s out &&
 	fails_with 2 convctl --sto "$CONVCTL_STORE" recent &&
