@@ -123,4 +123,15 @@ const char *settings_env_used(enum setting s);
  * a line: KEY VALUE (SOURCE [VARIABLE | : WHY]), or as JSON */
 void settings_render(struct buf *, const struct settings *, int json);
 
+/* template.c: the templates add --template finds, sorted by name: the config
+ * file's template.NAME lines (file NULL), then the files of templates_dir
+ * that no such line hides (file: its path); *out freed with
+ * template_list_free */
+struct template_seen {
+	char *name;
+	char *file;
+};
+size_t template_list(const struct settings *, struct template_seen **out);
+void template_list_free(struct template_seen *, size_t n);
+
 #endif

@@ -121,6 +121,30 @@ test_expect 'a mistyped key gets the closest key as a suggestion, a far one none
 	test_cmp want err
 '
 
+test_expect 'config lists the templates add --template finds, or how to make one' '
+	d=$XDG_CONFIG_HOME/convctl/templates &&
+	printf "idle_timeout = 7\n" >tpl.conf &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config >out &&
+	printf "%s\n" "# templates directory: $d (not found)" \
+	    "# no templates: add a line '"'"'template.NAME = TEXT'"'"' to the config file, or a file NAME to the templates directory" >want &&
+	tail -n 2 out >got && test_cmp want got &&
+	printf "template.brief = Answer in one short paragraph.\n" >>tpl.conf &&
+	mkdir -p "$d" && echo "Review this." >"$d/review" && echo hidden >"$d/brief" &&
+	echo dot >"$d/.swp" && mkdir "$d/sub" &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config >out &&
+	printf "%s\n" "# templates directory: $d" "template.brief     (config file)" \
+	    "template.review    (file $d/review)" >want &&
+	tail -n 3 out >got && test_cmp want got &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config --json >out.json &&
+	jq -e --arg d "$d" --arg c "$T/tpl.conf" ".templatesDir == \$d and .templates == [
+	    {name: \"brief\", source: \"config file\", from: \$c},
+	    {name: \"review\", source: \"file\", from: (\$d + \"/review\")}]" out.json >/dev/null &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$(store_at tpl)" add --template review "Plan a trip" >/dev/null &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$(store_at tpl)" show --json |
+	    jq -e ".messages[0].content == \"Review this.\"" >/dev/null &&
+	rm -r "$d"
+'
+
 test_expect 'the mode 0600 rule still holds around an unknown key' '
 	printf "colour = blue\napi_key = sk-file-secret-key-1234\n" >key.conf &&
 	chmod 644 key.conf &&
