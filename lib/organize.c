@@ -121,7 +121,8 @@ conv_set_title(struct conv *c, const char *title, struct error *e)
 {
 	json_t *obj = conv_json(c);
 
-	if (check_text("title", title, strlen(title), e) < 0)
+	if (check_text("title", title, strlen(title), e) < 0 ||
+	    label_check("title", title, TITLE_MAX_CHARS, e) < 0)
 		return -1;
 	json_object_set_new(obj, "title", json_string(title));
 	conv_mark_title_given(obj);
@@ -264,7 +265,8 @@ conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
 	return store_append(st, obj, e);
 }
 
-/* tags[0..n) as the store keeps them: strings, not empty, UTF-8 */
+/* tags[0..n) as the store keeps them: strings, not empty, UTF-8, one line
+ * of at most TAG_MAX_CHARS */
 static int
 check_tags(char *const *tags, size_t n, struct error *e)
 {
@@ -275,6 +277,8 @@ check_tags(char *const *tags, size_t n, struct error *e)
 		    utf8_invalid_at(tags[i], strlen(tags[i])) >= 0)
 			return error_set(e, "tag '%s' is empty or not UTF-8",
 			    tags[i]);
+		else if (label_check("tag", tags[i], TAG_MAX_CHARS, e) < 0)
+			return -1;
 	return 0;
 }
 
@@ -352,8 +356,10 @@ render_tags(struct buf *b, struct conv *c, int json)
 
 	if (!json) {
 		json_array_foreach(t, i, v)
-			if (json_is_text(v))
-				buf_addf(b, "%s\n", json_string_value(v));
+			if (json_is_text(v)) {
+				buf_add_printable(b, json_string_value(v));
+				buf_addc(b, '\n');
+			}
 		return;
 	}
 	arr = json_array();

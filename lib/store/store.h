@@ -268,6 +268,10 @@ int conv_has_tag(struct conv *, const char *tag);
 /* when the idle timeout starts: the last message, or a later start (a fork)
  * or resume */
 int64_t conv_idle_from(struct conv *);
+/* the longest title and tag a person may give, in characters (convctl(5));
+ * neither may hold a control character (label_check) */
+#define TITLE_MAX_CHARS 500
+#define TAG_MAX_CHARS 100
 /* sets the title and marks it as set by hand */
 int conv_set_title(struct conv *, const char *title, struct error *);
 /* ended c active again at now, its title and summary marked stale; fails
