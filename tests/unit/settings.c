@@ -242,9 +242,10 @@ main(void)
 	write_config("idel_timeout = 1\n\nwait = 5\ncolour = blue\n", 0644);
 	is_int(settings_load(&st, &e), 0, "an unknown key is no error");
 	is_int((long)st.nwarnings, 2, "but a warning each");
-	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'", cfg);
+	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'; "
+	    "did you mean 'idle_timeout'?", cfg);
 	is_str(st.nwarnings > 0 ? st.warnings[0] : "", want,
-	    "naming the file, line and key");
+	    "naming the file, line and key, and the key it is closest to");
 	snprintf(want, sizeof(want), "%s:4: unknown setting 'colour'", cfg);
 	is_str(st.nwarnings > 1 ? st.warnings[1] : "", want, "the next one too");
 	is_str(settings_get(&st, SET_WAIT), "5", "the keys around them are read");
