@@ -77,6 +77,9 @@ struct cmd_entry {
 	const struct cmd_option *operand_help; /* -h lines for them, or NULL */
 	const char *notes;		/* a paragraph after the options, or NULL */
 	int min_args, max_args;		/* operands; max -1: any number */
+	const char *too_few;		/* the usage error for fewer than
+					 * min_args, or NULL: "too few
+					 * arguments" */
 	int first_operand_stops;	/* options end at the first operand, which
 					 * with the rest is a command to run */
 	int (*exec)(struct ctx *);

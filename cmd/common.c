@@ -67,15 +67,19 @@ cmd_number(const struct ctx *ctx, const char *name, long min, long max,
     long *out)
 {
 	const char *v = args_get(&ctx->args, name);
-	char *end;
+	char subject[64], lo[24], hi[24], *end;
+	struct error e;
 	long n;
 
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
-		return cmd_usage_error(ctx, "%s%s expects a whole number from "
-		    "%ld to %ld, not '%s'", name[1] ? "--" : "-", name, min, max,
-		    v);
+		snprintf(subject, sizeof(subject), "%s%s", name[1] ? "--" : "-",
+		    name);
+		snprintf(lo, sizeof(lo), "%ld", min);
+		snprintf(hi, sizeof(hi), "%ld", max);
+		error_bad_number(&e, subject, 1, lo, hi, v);
+		return cmd_usage_error(ctx, "%s", e.msg);
 	}
 	*out = n;
 	return 0;

@@ -113,6 +113,37 @@ out:
 }
 
 /*
+ * A local summary's errors, held until end knows whether the end itself was
+ * written: when the store cannot be written at all, its error, said once by
+ * the end written alone, is the one true line.
+ */
+struct held {
+	struct progress *progress;
+	struct buf msgs;	/* each error's text and its NUL */
+};
+
+static void
+held_report(void *arg, const struct summarize_event *ev)
+{
+	struct held *h = arg;
+
+	if (ev->kind != SUMMARIZE_ERROR) {
+		cmd_summarize_report(h->progress, ev);
+		return;
+	}
+	buf_add(&h->msgs, ev->msg, strlen(ev->msg) + 1);
+}
+
+static void
+held_say(const struct ctx *ctx, const struct held *h)
+{
+	size_t at;
+
+	for (at = 0; at < h->msgs.len; at += strlen(h->msgs.data + at) + 1)
+		cmd_error(ctx, "%s", h->msgs.data + at);
+}
+
+/*
  * A local summary is made under the lock and written with the end, once; a
  * network one is asked for after the end is written and the lock released:
  * a summary that fails leaves the conversation ended, its summary null for
@@ -125,6 +156,7 @@ end_exec(struct ctx *ctx)
 	struct summarize_item items[PENDING_WINDOW + 1];
 	struct summarize_request rq = { .report = cmd_summarize_report };
 	struct progress progress = { .ctx = ctx };
+	struct held held = { &progress, { 0 } };
 	struct summary_config cf;
 	struct error e, ce;
 	char *ended = NULL;
@@ -159,17 +191,24 @@ end_exec(struct ctx *ctx)
 	rq.settings = &ctx->settings;
 	rq.report_arg = &progress;
 	local = want && cfg == SUMMARY_SETUP_OK && summary_local(&cf);
+	if (local) {
+		rq.report = held_report;
+		rq.report_arg = &held;
+	}
 	rc = end_write(ctx, now, idle, want && cfg == SUMMARY_SETUP_OK,
 	    local ? &rq : NULL, items, &n, &ended);
 	if (rc == END_SUMMARY_UNWRITTEN) {
 		free(ended);
 		ended = NULL;
 		rc = end_write(ctx, now, idle, 0, NULL, items, &none, &ended);
+		if (rc == 0)	/* else the store's error is said */
+			held_say(ctx, &held);
 		if (rc == 0 && ended != NULL)
 			rc = EXIT_PARTIAL;
 		progress_done(&progress);
 		goto partial;
 	}
+	held_say(ctx, &held);
 	if (rc != 0)
 		want = 0;
 	if (!want || (ended == NULL && n == 1))
@@ -192,6 +231,7 @@ partial:
 out:
 	for (i = 0; i < n; i++)
 		summarize_item_clear(&items[i]);
+	buf_free(&held.msgs);
 	free(ended);
 	return rc;
 }

@@ -268,13 +268,18 @@ int conv_has_tag(struct conv *, const char *tag);
 /* when the idle timeout starts: the last message, or a later start (a fork)
  * or resume */
 int64_t conv_idle_from(struct conv *);
+/* the longest title and tag a person may give, in characters (convctl(5));
+ * neither may hold a control character (label_check) */
+#define TITLE_MAX_CHARS 500
+#define TAG_MAX_CHARS 100
 /* sets the title and marks it as set by hand */
 int conv_set_title(struct conv *, const char *title, struct error *);
 /* ended c active again at now, its title and summary marked stale; fails
  * when c is active or another one is */
 int conv_resume(struct store *, struct conv *c, int64_t now, struct error *);
 /* the index of the message ref names in c: its id, else a position (1 the
- * first, -1 the newest); -1 and e when none */
+ * first, -1 the newest; digits after an optional "-", so never "+1"); -1
+ * and e, in one wording for every position that names none, when none */
 long conv_message_find(struct conv *, const char *ref, struct error *);
 /* replaces message i's content with text[0..len), or removes it when text
  * is NULL; the summary marked stale */

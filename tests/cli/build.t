@@ -56,6 +56,26 @@ test_expect 'touching lib/base/base.h, which lib/convctl.h includes, recompiles 
 	grep -qx tests/unit/time.o got && grep -qx build/replay/fuzz_store.o got
 '
 
+# as a user types it: not under the make that runs the tests
+demo() {
+	(cd "$tree" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make demo)
+}
+
+test_expect 'make demo builds quietly: the transcript, no compiler lines; an error still shows' '
+	touch "$tree/cmd/main.c" &&
+	{ demo >demo.out 2>demo.err || { cat demo.out demo.err; exit 1; }; } &&
+	! grep -e " -c -o " -e "^cc \|^gcc \|^clang \|^ar \|^rm " demo.out demo.err &&
+	test ! -s demo.err &&
+	head -n 1 demo.out | grep -q "^A store in a temporary directory: " &&
+	cp -p "$tree/cmd/main.c" main.c.kept &&
+	echo "int broken(void) { return }" >>"$tree/cmd/main.c" &&
+	demo >demo.out 2>demo.err; rc=$?;
+	cp -p main.c.kept "$tree/cmd/main.c" &&
+	(cd "$tree" && make -s convctl) &&
+	test "$rc" -ne 0 && grep -q "cmd/main.c:.*error" demo.err &&
+	! grep -q "^A store in a temporary directory" demo.out
+'
+
 test_expect 'make check TESTS="add end" runs those two files on both engines, nothing else' '
 	# the engines named, not taken from a make this runs under (check-asan)
 	make -s -n -C "$top" check TESTS="add end" CHECK_ENGINES="file pg" \

@@ -43,8 +43,9 @@ chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
 # the seed: a HOME with a store at its default place (an ended conversation
-# of two questions, then an active one), a template, and the sources the
-# migrate examples name
+# of two questions, then an active one), and the sources the migrate
+# examples name; no template: an example that uses one makes it first, as
+# on a fresh machine
 (
 	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
@@ -55,8 +56,6 @@ ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
 ) || { echo "Bail out! cannot make the seed store"; exit 1; }
-mkdir -p "$T/seed/home/.config/convctl/templates"
-echo "Answer in one short paragraph." >"$T/seed/home/.config/convctl/templates/brief"
 mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
     "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex"
 cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"

@@ -295,7 +295,7 @@ test_expect 'a message past max_message_bytes is refused, naming the setting' '
 	echo "max_message_bytes = 10" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add "eleven byte" && stderr_has "max_message_bytes" &&
 	CONVCTL_MAX_MESSAGE_BYTES=0 fails_with 1 convctl add x &&
-	stderr_has "invalid CONVCTL_MAX_MESSAGE_BYTES '\''0'\''" &&
+	stderr_has "CONVCTL_MAX_MESSAGE_BYTES expects a whole number from 1 to 9223372036854775807, not '\''0'\''" &&
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
