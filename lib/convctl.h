@@ -23,6 +23,6 @@
 #include "run.h"
 #include "import.h"
 #include "summary/summarize.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 
 #endif

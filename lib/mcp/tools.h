@@ -8,7 +8,7 @@
 #define CONVCTL_MCP_TOOLS_H
 
 #include "../internal.h"
-#include "../mcp.h"
+#include "mcp.h"
 
 /* a tool's answer: what its command prints, and its --json */
 struct mcp_answer {

@@ -6,7 +6,7 @@
 #ifndef CONVCTL_MCP_H
 #define CONVCTL_MCP_H
 
-#include "store.h"
+#include "../store/store.h"
 
 /* mcp/server.c: the protocol revisions spoken, newest first; the newest is
  * answered to a client that asks for one not in the list */
