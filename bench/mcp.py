@@ -2,8 +2,9 @@
 """mcp.py CONVCTL STORE ID [CALLS] - `convctl mcp` over a long session.
 
 Starts `convctl -s STORE mcp`, initializes, then makes CALLS tool calls (1000
-by default) that read: context, recent and show ID in turn, and every 50th a
-search, which reads every conversation. Its resident set (VmRSS, read from
+by default) that read: context, recent and show ID in turn, and a search
+(which reads every conversation) the 5th call and every 50th after, so that
+the first 10 calls have used each tool once. Its resident set (VmRSS, read from
 /proc between calls, while the server waits for the next line) after the
 10th call and after the last must not differ by more than 10 %: the server
 keeps nothing from one call to the next. Then `context` answered in the
@@ -61,13 +62,16 @@ def main():
     s.ask("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                          "clientInfo": {"name": "bench", "version": "1"}})
     early = late = None
+    trend = []
     for i in range(1, total + 1):
-        if i % 50 == 0:
+        if i % 50 == 5:
             s.call("search", {"query": "deploy server merge", "limit": 10})
         else:
             s.call(*cycle[i % len(cycle)])
         if i == 10:
             early = rss_kib(s.p.pid)
+        if i in (100, 500):
+            trend.append((i, rss_kib(s.p.pid)))
     late = rss_kib(s.p.pid)
 
     def timed(f):
@@ -90,6 +94,8 @@ def main():
     print("| measure | value | target | met |")
     print("|---|---:|---|---|")
     print("| RSS after 10 calls | %.1f MB | | |" % (early / 1024))
+    for i, kib in trend:
+        print("| RSS after %d calls | %.1f MB | | |" % (i, kib / 1024))
     print("| RSS after %d calls | %.1f MB (%+.1f %%) | within 10 %% | %s |"
           % (total, late / 1024, growth, "yes" if ok_mem else "NO"))
     print("| `context` per call, median | %.1f ms | | |" % context)

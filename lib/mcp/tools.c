@@ -563,13 +563,19 @@ out:
 	free(id);
 }
 
-/* conv_end under the lock; with local, its summary in the same write.
- * 1: nothing active; -1: failed (said); -2: the local summary could not be
- * written, nothing was */
+/*
+ * As end does, under the lock: the active conversation ended (*ended its id;
+ * NULL: none was), and with srq the summaries to make: items[0] its own,
+ * then those among the window that ended last still without one (*n
+ * counts items); with local they are made here and written with the end.
+ * 0, or -1 (said); -2: the end and its local summaries could not be written
+ * together, nothing was: the end alone is to be tried.
+ */
 static int
 end_write(const struct mcp_config *cf, int64_t now, long idle,
-    const struct summarize_request *srq, struct summarize_item *item,
-    int local, char **ended, struct mcp_answer *a)
+    const struct summarize_request *srq, int local,
+    struct summarize_item *items, size_t *n, char **ended,
+    struct mcp_answer *a)
 {
 	struct store *st;
 	struct error e;
@@ -580,26 +586,30 @@ end_write(const struct mcp_config *cf, int64_t now, long idle,
 		return -1;
 	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
 	case END_NOTHING_ACTIVE:
-		rc = 1;
-		goto out;
+		id = NULL;
+		break;
 	case END_FAILED:
 		fail(a, "%s", e.msg);
 		rc = -1;
 		goto out;
 	case END_DONE:
+		*ended = xstrdup(id);	/* the rolling limit may drop it */
 		break;
 	}
-	*ended = xstrdup(id);
 	if (srq != NULL) {
-		item->job = summary_job_new(store_find(st, id));
-		item->todo = 1;
+		if (*ended != NULL)
+			items[0].job = summary_job_new(store_find(st, *ended));
+		items[0].todo = items[0].job != NULL;
+		if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW,
+		    *ended, items, n, &e) < 0)
+			warn(cf, "warning: %s", e.msg);
 	}
-	if (srq != NULL && local)
-		rc = summarize_local(st, srq, item, 1) < 0 ? -2 : 0;
-	else
+	if (srq != NULL && local && (*ended != NULL || *n > 1))
+		rc = summarize_local(st, srq, items, *n) < 0 ? -2 : 0;
+	else if (*ended != NULL)
 		rc = commit(cf, st, a);
 out:
-	store_close(st);
+	store_close(st);	/* no lock is held while summarizing */
 	return rc;
 }
 
@@ -609,14 +619,16 @@ tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	static const char *const known[] = { NULL };
 	struct summarize_request srq = { .report = summary_report,
 	    .report_arg = (void *)cf, .settings = cf->settings };
-	struct summarize_item item = { 0 };
+	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
 	struct summary_config sc;
 	struct error e, se;
 	char *ended = NULL;
 	int64_t now;
+	size_t n = 1, none = 1, i;
 	long idle;
 	int ok, want, local, rc, pending = 0;
 
+	memset(items, 0, sizeof(items));
 	if (args_known(args, known, a) < 0)
 		return;
 	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
@@ -629,22 +641,22 @@ tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	srq.cf = &sc;
 	want = ok && sc.kind != SUMMARY_NONE;
 	local = want && summary_local(&sc);
-	rc = end_write(cf, now, idle, want ? &srq : NULL, &item, local, &ended,
-	    a);
+	rc = end_write(cf, now, idle, want ? &srq : NULL, local, items, &n,
+	    &ended, a);
 	if (rc == -2) {		/* the end alone, as end does */
-		summarize_item_clear(&item);
 		free(ended);
 		ended = NULL;
-		rc = end_write(cf, now, idle, NULL, &item, 0, &ended, a);
-		pending = 1;
-	} else if (rc == 0 && want && !local) {
-		summarize_run(&srq, &item, 1);
-		pending = item.status != SUMMARY_DONE;
-	} else if (rc == 0 && want)
-		pending = item.status != SUMMARY_DONE;
+		rc = end_write(cf, now, idle, NULL, 0, items, &none, &ended, a);
+		pending = ended != NULL;
+	} else if (rc == 0 && want) {
+		if (!local && (ended != NULL || n > 1))
+			summarize_run(&srq, items, n);
+		/* the others failing leave them pending, as they were */
+		pending = ended != NULL && items[0].status != SUMMARY_DONE;
+	}
 	if (rc < 0)
 		goto out;
-	if (rc == 1) {
+	if (ended == NULL) {
 		warn(cf, "no active conversation");
 		a->structured = json_pack("{s:n, s:b}", "id", "summaryPending", 0);
 		goto out;
@@ -660,7 +672,8 @@ tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	a->structured = json_pack("{s:s, s:b}", "id", ended, "summaryPending",
 	    pending);
 out:
-	summarize_item_clear(&item);
+	for (i = 0; i < n; i++)
+		summarize_item_clear(&items[i]);
 	free(ended);
 }
 

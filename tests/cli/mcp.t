@@ -170,7 +170,11 @@ cat >"$T/writes.jsonl" <<EOF
 {"name":"end","arguments":{}}
 EOF
 
-test_sdk 'add, title, tag and end answer and write what the commands do' '
+test_sdk 'add, title, tag and end answer and write what the commands do (end summarizes one left pending too)' '
+	for s in "$W1" "$W2"; do
+		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl add "Old question" >/dev/null &&
+		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl end --no-summary >/dev/null || exit 1
+	done &&
 	CONVCTL_STORE=$W1 sdk_client "$T/writes.jsonl" writes.out 2>writes.err &&
 	export CONVCTL_STORE="$W2" &&
 	convctl add "Plan a trip" >c1 &&
@@ -195,7 +199,8 @@ test_sdk 'add, title, tag and end answer and write what the commands do' '
 		store_json "$s" | jq -S "del(.conversations[].messages[].id)" >"$(basename "$s").json" || exit 1
 	done &&
 	test_cmp "$(basename "$W2").json" "$(basename "$W1").json" &&
-	jq -e ".conversations[0] | .title == \"Trip\" and .summary != null and .tags == [\"travel\"]" "$(basename "$W1").json"
+	jq -e "(.conversations[] | select(.id == \"$id\") | .title == \"Trip\" and .summary != null and .tags == [\"travel\"]) and
+	    (.conversations[0] | .id != \"$id\" and .summary != null)" "$(basename "$W1").json"
 '
 unset CONVCTL_NOW
 
