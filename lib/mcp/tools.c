@@ -604,9 +604,15 @@ end_write(const struct mcp_config *cf, int64_t now, long idle,
 		    *ended, items, n, &e) < 0)
 			warn(cf, "warning: %s", e.msg);
 	}
-	if (srq != NULL && local && (*ended != NULL || *n > 1))
-		rc = summarize_local(st, srq, items, *n) < 0 ? -2 : 0;
-	else if (*ended != NULL)
+	if (srq != NULL && local && (*ended != NULL || *n > 1)) {
+		/* a store that cannot be written now cannot take the end
+		 * alone either */
+		if ((rc = summarize_local(st, srq, items, *n, &e)) == -2) {
+			fail(a, "%s", e.msg);
+			rc = -1;
+		} else if (rc < 0)
+			rc = -2;
+	} else if (*ended != NULL)
 		rc = commit(cf, st, a);
 out:
 	store_close(st);	/* no lock is held while summarizing */
