@@ -166,14 +166,8 @@ cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
 	struct error e;
 
 	*rc = 0;
-	if (store_load_id(st, id, &e) < 0) {
+	if ((c = store_get(st, id, &e)) == NULL)
 		*rc = cmd_fail(ctx, &e);
-		return NULL;
-	}
-	if ((c = store_find(st, id)) == NULL) {
-		cmd_error(ctx, "no conversation '%s' in '%s'", id, store_path(st));
-		*rc = EXIT_FAIL;
-	}
 	return c;
 }
 

@@ -12,38 +12,18 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* how far back, among the conversations that ended last, end looks for
- * ones without a summary (left pending by the idle timeout, or by a failed
- * summary): a few, so that an imported history is not summarized by end */
-#define PENDING_WINDOW 10
-
-/*
- * items[1..] for the conversations among the PENDING_WINDOW that ended last
- * with no summary, but the one just ended (items[0]); *n counts items
- */
+/* items[1..] for those conversations, but the one just ended (items[0]); a
+ * warning when they cannot be read: the end is what was asked for, and is
+ * done */
 static void
 pending_jobs(struct ctx *ctx, struct store *st, const char *ended,
     struct summarize_item *items, size_t *n)
 {
-	struct conv **v;
 	struct error e;
-	size_t nv, i;
 
-	/* a warning: the end is what was asked for, and is done */
-	if (store_load_ended(st, PENDING_WINDOW, 1, &e) < 0) {
+	if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW, ended, items, n,
+	    &e) < 0)
 		cmd_error(ctx, "warning: %s", e.msg);
-		return;
-	}
-	v = store_ended(st, &nv);
-	for (i = 0; i < nv && i < PENDING_WINDOW; i++) {
-		if (conv_summary(v[i]) != NULL ||
-		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
-			continue;
-		items[*n].job = summary_job_new(v[i]);
-		items[*n].todo = 1;
-		(*n)++;
-	}
-	free(v);
 }
 
 /* end_write's answer when the end and its local summary could not be
@@ -153,7 +133,7 @@ held_say(const struct ctx *ctx, const struct held *h)
 static int
 end_exec(struct ctx *ctx)
 {
-	struct summarize_item items[PENDING_WINDOW + 1];
+	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
 	struct summarize_request rq = { .report = cmd_summarize_report };
 	struct progress progress = { .ctx = ctx };
 	struct held held = { &progress, { 0 } };

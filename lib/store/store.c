@@ -445,6 +445,18 @@ conv_load(struct store *st, struct conv *c, struct error *e)
 	return st->engine->load_body(st, c, e);
 }
 
+struct conv *
+store_get(struct store *st, const char *id, struct error *e)
+{
+	struct conv *c;
+
+	if (store_load_id(st, id, e) < 0)
+		return NULL;
+	if ((c = store_find(st, id)) == NULL)
+		error_set(e, "no conversation '%s' in '%s'", id, store_path(st));
+	return c;
+}
+
 int
 store_count_ended(struct store *st, size_t *n, struct error *e)
 {

@@ -70,6 +70,9 @@ int store_load_id(struct store *, const char *id, struct error *); /* 0: found o
 int store_load_ended(struct store *, size_t limit, int bodies, struct error *);
 int store_load_all(struct store *, struct error *);	/* every one, whole */
 int conv_load(struct store *, struct conv *, struct error *);
+/* the conversation id, loaded: NULL and e ("no conversation 'ID' in
+ * 'STORE'") when there is none */
+struct conv *store_get(struct store *, const char *id, struct error *);
 /* the ended conversations in the store, loaded or not */
 int store_count_ended(struct store *, size_t *n, struct error *);
 
@@ -91,6 +94,14 @@ size_t conv_message_count(const struct conv *);
 int64_t conv_last_activity(const struct conv *);	/* last message, else start */
 
 /* lifecycle.c */
+/* what a command reads when no id is given: *c the active conversation, else with ended_too the one that ended
+ * last; NULL when there is none (that is no error) */
+int store_default_conv(struct store *, int ended_too, struct conv **c,
+    struct error *);
+/* *v: the newest limit ended conversations, only those tagged tag (NULL:
+ * any), newest endedAt first, *n of them; caller frees the array */
+int store_recent(struct store *, size_t limit, const char *tag,
+    struct conv ***v, size_t *n, struct error *);
 struct add_request {
 	enum conv_role role;
 	const char *text;

@@ -355,6 +355,28 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	return 0;
 }
 
+int
+summarize_pending_window(struct store *st, size_t window, const char *skip,
+    struct summarize_item *items, size_t *n, struct error *e)
+{
+	struct conv **v;
+	size_t nv, i;
+
+	if (store_load_ended(st, window, 1, e) < 0)
+		return -1;
+	v = store_ended(st, &nv);
+	for (i = 0; i < nv && i < window; i++) {
+		if (conv_summary(v[i]) != NULL ||
+		    (skip != NULL && strcmp(conv_id(v[i]), skip) == 0))
+			continue;
+		items[*n].job = summary_job_new(v[i]);
+		items[*n].todo = 1;
+		(*n)++;
+	}
+	free(v);
+	return 0;
+}
+
 void
 summarize_item_clear(struct summarize_item *it)
 {

@@ -38,8 +38,18 @@ cat >"$T/exbin/ollama" <<'EOF'
 [ "$1" = run ] && [ -n "$2" ] || { echo "ollama: usage: ollama run MODEL [PROMPT]" >&2; exit 1; }
 cat >/dev/null && echo "Rayleigh scattering: blue light scatters most."
 EOF
+# claude mcp add NAME -- CMD...: Claude Code registers a server; here CMD
+# must answer an MCP initialize as a server does
+cat >"$T/exbin/claude" <<'EOF'
+#!/bin/sh
+[ "$1 $2" = "mcp add" ] || { echo "claude: only mcp add here" >&2; exit 2; }
+while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+shift
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude","version":"1"}}}' |
+    "$@" | grep -q '"protocolVersion":"2025-11-25"'
+EOF
 chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
-    "$T/exbin/mods" "$T/exbin/ollama"
+    "$T/exbin/mods" "$T/exbin/ollama" "$T/exbin/claude"
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
 # the seed: a HOME with a store at its default place (an ended conversation
