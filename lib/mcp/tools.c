@@ -295,6 +295,14 @@ structured_from(struct mcp_answer *a, const char *key, const struct buf *out)
 	a->structured = json_pack("{s:o}", key, v);
 }
 
+/* search_render()'s output, kept whole in the buffer arg */
+static int
+keep(void *arg, const char *s, size_t len)
+{
+	buf_add(arg, s, len);
+	return 0;
+}
+
 static void
 tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
@@ -305,7 +313,7 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	struct search_result res = { 0 };
 	struct search *s = NULL;
 	struct store *st = NULL;
-	struct buf json = { 0 };
+	struct buf json = { 0 }, scratch = { 0 };
 	struct error e;
 	const char *query;
 	int regex, match_case;
@@ -331,10 +339,11 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	search_render(&a->text, &res, 0, 0);
-	search_render(&json, &res, 1, 0);
+	search_render(&scratch, &res, 0, 0, keep, &a->text);
+	search_render(&scratch, &res, 1, 0, keep, &json);
 	structured_from(a, "hits", &json);
 out:
+	buf_free(&scratch);
 	buf_free(&json);
 	search_result_free(&res);
 	store_close(st);
