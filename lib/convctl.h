@@ -24,5 +24,6 @@
 #include "import.h"
 #include "summary/summarize.h"
 #include "ending.h"
+#include "mcp/mcp.h"
 
 #endif

@@ -15,10 +15,11 @@ struct ending {
 	const struct ending_request *rq;
 	struct ending_result *res;
 	struct summarize_request srq;
-	struct summarize_item items[ENDING_PENDING_WINDOW + 1];
+	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
 	size_t n;		/* items[0] is the one ended, or no job */
 	int64_t idle;		/* the idle timeout, ms */
 	int local;		/* the summaries are made under the lock */
+	struct buf held;	/* their errors' texts, each with its NUL */
 };
 
 static void
@@ -34,31 +35,48 @@ note(const struct ending *en, const char *fmt, const char *arg)
 	buf_free(&b);
 }
 
-/* items[1..] for the conversations among the ENDING_PENDING_WINDOW that
- * ended last with no summary, but the one just ended */
+/* items[1..] for the conversations among the SUMMARIZE_PENDING_WINDOW that
+ * ended last with no summary, but the one just ended; a warning when they
+ * cannot be read: the end is what was asked for, and is done */
 static void
 pending_jobs(struct ending *en, struct store *st)
 {
-	const char *ended = en->res->ended;
-	struct conv **v;
 	struct error e;
-	size_t nv, i;
 
-	/* a warning: the end is what was asked for, and is done */
-	if (store_load_ended(st, ENDING_PENDING_WINDOW, 1, &e) < 0) {
+	if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW,
+	    en->res->ended, en->items, &en->n, &e) < 0)
 		note(en, "warning: %s", e.msg);
-		return;
+}
+
+/*
+ * A local summary's errors, held until it is known whether the end itself
+ * was written: when the store cannot be written at all, its error, said
+ * once by the end written alone, is the one true line.
+ */
+static void
+held_report(void *arg, const struct summarize_event *ev)
+{
+	struct ending *en = arg;
+
+	if (ev->kind == SUMMARIZE_ERROR)
+		buf_add(&en->held, ev->msg, strlen(ev->msg) + 1);
+	else if (en->rq->report != NULL)
+		en->rq->report(en->rq->report_arg, ev);
+}
+
+/* the errors held, said now (say) or dropped */
+static void
+held_flush(struct ending *en, int say)
+{
+	struct summarize_event ev = { SUMMARIZE_ERROR, 0, 0, NULL, NULL };
+	size_t at;
+
+	for (at = 0; say && en->rq->report != NULL && at < en->held.len;
+	    at += strlen(en->held.data + at) + 1) {
+		ev.msg = en->held.data + at;
+		en->rq->report(en->rq->report_arg, &ev);
 	}
-	v = store_ended(st, &nv);
-	for (i = 0; i < nv && i < ENDING_PENDING_WINDOW; i++) {
-		if (conv_summary(v[i]) != NULL ||
-		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
-			continue;
-		en->items[en->n].job = summary_job_new(v[i]);
-		en->items[en->n].todo = 1;
-		en->n++;
-	}
-	free(v);
+	buf_free(&en->held);
 }
 
 /* the one the idle boundary ended, when it is to be summarized now */
@@ -164,8 +182,11 @@ write_once(struct ending *en, int jobs, struct error *e)
 		end_jobs(en, st);
 	rc = ENDING_DONE;
 	if (en->local && (en->res->ended != NULL || en->n > 1)) {
-		if (summarize_local(st, &en->srq, en->items, en->n) < 0) {
-			rc = END_UNWRITTEN;
+		/* a store that cannot be written now cannot take the end
+		 * alone either: said once, in e */
+		if ((rc = summarize_local(st, &en->srq, en->items, en->n,
+		    e)) < 0) {
+			rc = rc == -2 ? ENDING_FAILED : END_UNWRITTEN;
 			goto out;
 		}
 	} else if (to_write(en) &&
@@ -235,6 +256,10 @@ ending_run(const struct ending_request *rq, struct ending_result *res,
 	    .settings = rq->settings, .report = rq->report,
 	    .report_arg = rq->report_arg };
 	en.local = jobs && rq->kind != ENDING_IDLE && summary_local(rq->cf);
+	if (en.local) {
+		en.srq.report = held_report;
+		en.srq.report_arg = &en;
+	}
 	if (rq->kind != ENDING_IDLE &&
 	    lifecycle_idle_timeout(rq->settings, &en.idle, e) < 0)
 		return ENDING_FAILED;
@@ -246,10 +271,12 @@ ending_run(const struct ending_request *rq, struct ending_result *res,
 		memset(res, 0, sizeof(*res));
 		en.local = 0;
 		rc = write_once(&en, 0, e);
+		held_flush(&en, rc == ENDING_DONE);	/* else e is the line */
 		if (rc == ENDING_DONE && res->ended != NULL)
 			rc = ENDING_PENDING;
 		goto out;
 	}
+	held_flush(&en, 1);
 	if (rc != ENDING_DONE ||
 	    (rq->cf == NULL && rq->setup_error == NULL) || rq->dry_run)
 		goto out;

@@ -13,7 +13,7 @@
 
 enum ending_kind {
 	/* end: the active conversation ended at now; then summarized with
-	 * those among the ENDING_PENDING_WINDOW that ended last that have
+	 * those among the SUMMARIZE_PENDING_WINDOW that ended last that have
 	 * no summary, also when none was active */
 	ENDING_END,
 	/* resume, fork: the active one ended as end ends it (with the
@@ -25,11 +25,6 @@ enum ending_kind {
 	 * fails leaves it pending with a warning */
 	ENDING_IDLE,
 };
-
-/* how far back, among the conversations that ended last, an end looks for
- * ones without a summary (left pending by the idle timeout, or by a failed
- * summary): a few, so that an imported history is not summarized by end */
-#define ENDING_PENDING_WINDOW 10
 
 struct ending_result {
 	char *ended;		/* the conversation ended, or NULL; owned */

@@ -54,6 +54,8 @@ struct store_engine {
 	int (*claims)(const char *path);
 	/* path as messages show it, a password masked; malloc'd */
 	char *(*shown)(const char *path);
+	/* 1: path holds a password (NULL: no name of this engine can) */
+	int (*holds_password)(const char *path);
 	/* opens the store at path for st->mode (the file: takes the lock and
 	 * reads all of it, or with whole 0 perhaps its index; a database:
 	 * connects and begins the transaction) */
@@ -71,6 +73,9 @@ struct store_engine {
 	int (*load_body)(struct store *, struct conv *, struct error *);
 	/* how many ended conversations there are in all, loaded or not */
 	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* store_spans() (may be NULL: none offered) */
+	int (*spans)(struct store *, struct store_span **, size_t *, int *,
+	    struct error *);
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */
@@ -117,6 +122,12 @@ enum {
 	LOADED_ALL = 1,		/* st->conv holds every conversation */
 	LOADED_ACTIVE = 2,
 };
+
+/* pg-uri.c: the URI with every secret as *** (libpq's parser read it, when
+ * libpq is there; else its whole user information and query are ***) */
+char *pg_uri_shown(const char *uri);
+/* the URI holds a password (user:PASSWORD@, password=, sslpassword=) */
+int pg_uri_has_password(const char *uri);
 
 /* spool.c: the real text put into each st->spooled[].value, for an
  * engine that writes from memory; nothing when no message is spooled */

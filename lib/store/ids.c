@@ -4,7 +4,6 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "../internal.h"
@@ -15,7 +14,7 @@ random32(void)
 	static uint32_t fallback;
 	uint32_t r;
 
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+	if (os_random32(&r) == 0)
 		return r;
 	/* no entropy yet (early boot): ids stay unique by the check below */
 	return (uint32_t)getpid() * 2654435761u + ++fallback;

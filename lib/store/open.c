@@ -36,6 +36,14 @@ store_shown(const char *path)
 	return engine_for(path)->shown(path);
 }
 
+int
+store_holds_password(const char *path)
+{
+	const struct store_engine *en = engine_for(path);
+
+	return en->holds_password != NULL && en->holds_password(path);
+}
+
 static int
 open_store(struct store **out, const char *path, enum store_mode mode,
     double wait, size_t max, int whole, struct error *e)
