@@ -58,6 +58,7 @@ char *conv_new_id(struct store *, int64_t at, struct error *);
 char *message_new_id(json_t *msgs, int64_t at);
 /* organize.c: the tags array, or NULL; clears the stale mark (and with
  * title_too the hand title's) when a summary is stored */
+#define F_TAGS	"tags"	/* a conversation's tags: Chatsidian's array of strings */
 json_t *conv_tags(struct conv *);
 void conv_mark_summarized(json_t *conv, int title_too);
 /* organize.c: conv's title marked as given (an import's, a hand title), so
@@ -75,7 +76,5 @@ const char *json_str(const json_t *obj, const char *key, size_t *len);
  * NSPOOLED messages, one exchange's: prompt and answer) */
 int store_spool_message(struct store *, struct spool *sp, struct error *);
 
-/* settings.c: $XDG_VAR/rel, else $HOME/home_rel/rel; malloc'd */
-char *home_path(const char *xdg_var, const char *home_rel, const char *rel);
 
 #endif

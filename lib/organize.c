@@ -14,7 +14,6 @@
 #define F_STALE		"summaryStale"	/* true: changed since summarized */
 #define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
 #define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
-#define F_TAGS		"tags"		/* Chatsidian's array of strings */
 #define F_PINNED	"pinned"	/* true: the rolling limit skips it */
 
 /* a mark that is true; the quick look first, for a store's thousands */
@@ -42,29 +41,6 @@ int
 conv_pinned(struct conv *c)
 {
 	return conv_flag(c, F_PINNED, "\"" F_PINNED "\"");
-}
-
-json_t *
-conv_tags(struct conv *c)
-{
-	json_t *t;
-
-	if (!conv_may_hold(c, "\"" F_TAGS "\""))
-		return NULL;
-	t = json_object_get(conv_head(c), F_TAGS);
-	return json_is_array(t) ? t : NULL;
-}
-
-int
-conv_has_tag(struct conv *c, const char *tag)
-{
-	json_t *t = conv_tags(c), *v;
-	size_t i;
-
-	json_array_foreach(t, i, v)
-		if (json_is_text(v) && strcmp(json_string_value(v), tag) == 0)
-			return 1;
-	return 0;
 }
 
 int64_t

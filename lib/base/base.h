@@ -91,6 +91,9 @@ char *xstrdup(const char *);
 /* the whole pages of p[0..n) made present at once, for memory about to be
  * written all through */
 void mem_prefault(void *p, size_t n);
+/* home.c: $XDG_VAR/rel, else $HOME/home_rel/rel (malloc'd), as the XDG
+ * spec says */
+char *home_path(const char *xdg_var, const char *home_rel, const char *rel);
 /* json.c: jansson's blocks of BUF_PREFAULT bytes or more prefaulted too,
  * for a command that records megabytes */
 void json_prefault_large(void);

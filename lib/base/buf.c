@@ -40,29 +40,6 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-/*
- * The whole pages of p[0..n) made present with one call: a page's first
- * write otherwise traps into the kernel, which in a virtual machine costs
- * several times more (10 MB of fresh memory: 60 ms of faults against 15 ms).
- * Only for memory about to be written all through; a kernel without it
- * leaves the pages to fault as before.
- */
-void
-mem_prefault(void *p, size_t n)
-{
-	static long page;
-	uintptr_t from, to;
-
-	if (page == 0)
-		page = sysconf(_SC_PAGESIZE);
-	if (page <= 0 || n < (size_t)page)
-		return;
-	from = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	to = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
-	if (from < to)
-		os_prefault((void *)from, to - from);
-}
-
 void
 buf_reserve(struct buf *b, size_t extra)
 {

@@ -124,6 +124,29 @@ conv_head(struct conv *c)
 	return c->obj == NULL && c->head != NULL ? c->head : conv_json(c);
 }
 
+json_t *
+conv_tags(struct conv *c)
+{
+	json_t *t;
+
+	if (!conv_may_hold(c, "\"" F_TAGS "\""))
+		return NULL;
+	t = json_object_get(conv_head(c), F_TAGS);
+	return json_is_array(t) ? t : NULL;
+}
+
+int
+conv_has_tag(struct conv *c, const char *tag)
+{
+	json_t *t = conv_tags(c), *v;
+	size_t i;
+
+	json_array_foreach(t, i, v)
+		if (json_is_text(v) && strcmp(json_string_value(v), tag) == 0)
+			return 1;
+	return 0;
+}
+
 const char *conv_id(const struct conv *c) { return c->id; }
 int64_t conv_started(const struct conv *c) { return c->started; }
 int64_t conv_ended(const struct conv *c) { return c->ended; }
