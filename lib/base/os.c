@@ -112,9 +112,15 @@ os_splice(int in, off_t *off, int out, size_t len, int nonblock)
 int
 os_open_unnamed(const char *dir)
 {
-	size_t len = strlen(dir) + sizeof("/.convctl-spool.XXXXXX");
+	size_t len;
 	char *name;
 	int fd;
+
+	if (dir == NULL) {	/* no directory: none there */
+		errno = ENOENT;
+		return -1;
+	}
+	len = strlen(dir) + sizeof("/.convctl-spool.XXXXXX");
 
 #if HAVE_O_TMPFILE
 	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
