@@ -22,7 +22,7 @@
 #include "pg-session.h"
 #include "scan.h"
 
-#define PG_SCHEMA_VERSION 1		/* the newest schema this engine knows */
+#define PG_SCHEMA_VERSION 2		/* the newest schema this engine knows */
 
 /* what a conversation was in the database, to write only what changed
  * (whoever changed it, however): the SHA-256 of its row's doc and of each
@@ -33,7 +33,12 @@ struct pg_conv {
 	unsigned char hash[][32];
 };
 
-/* the schema, in one transaction; the meta row says its version */
+/*
+ * The schema as version 1 made it, in one transaction; the meta row says
+ * its version. A new store is made so and then upgraded (upgrade()), so the
+ * path every store from an older convctl takes is the one every new store
+ * takes too.
+ */
 static const char schema_sql[] =
 	"CREATE SCHEMA IF NOT EXISTS @;"
 	"CREATE TABLE @.meta (key text PRIMARY KEY, value text NOT NULL);"
@@ -77,7 +82,81 @@ static const char schema_sql[] =
 	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
 	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
 
-/* the schema's version and the store's top-level fields */
+/*
+ * Version 2: a trigram index on each message's text as stored (its doc,
+ * which holds the content), for search (pg_search()). pg_trgm ships with
+ * PostgreSQL, but creating it takes the CREATE privilege on the database
+ * (or a superuser, before PostgreSQL 13): where it cannot be had, the
+ * store is version 2 without the index, and search runs the same SQL
+ * unindexed. A savepoint keeps the failed CREATE EXTENSION from aborting
+ * the command's transaction.
+ */
+static int
+upgrade_trgm(struct store *st, struct error *e)
+{
+	struct error ignored;
+	struct buf sql = { 0 };
+	PGresult *r;
+	int rc = -1;
+
+	if (pg_run_only(st, "cannot upgrade the schema", "SAVEPOINT trgm", 0,
+	    NULL, e) < 0)
+		return -1;
+	if (pg_run_only(st, "", "CREATE EXTENSION IF NOT EXISTS pg_trgm", 0,
+	    NULL, &ignored) < 0 && pg_run_only(st, "cannot upgrade the schema",
+	    "ROLLBACK TO SAVEPOINT trgm", 0, NULL, e) < 0)
+		return -1;
+	/* wherever the database has it: it is one per database */
+	if ((r = pg_run(st, "cannot upgrade the schema", "SELECT "
+	    "quote_ident(n.nspname) FROM pg_extension x JOIN pg_namespace n ON "
+	    "n.oid = x.extnamespace WHERE x.extname = 'pg_trgm'", 0, NULL,
+	    e)) == NULL)
+		return -1;
+	if (pq.ntuples(r) == 1)
+		buf_addf(&sql, "CREATE INDEX messages_text ON @.messages USING "
+		    "gin ((doc::text) %s.gin_trgm_ops)", pq.getvalue(r, 0, 0));
+	pq.clear(r);
+	rc = sql.len == 0 ? 0 : pg_run_only(st, "cannot upgrade the schema",
+	    sql.data, 0, NULL, e);
+	buf_free(&sql);
+	return rc;
+}
+
+/* the steps from each version to the next: upgrades[v - 1] makes v + 1 */
+static int (*const upgrades[PG_SCHEMA_VERSION - 1])(struct store *,
+    struct error *) = {
+	upgrade_trgm,		/* 1 -> 2 */
+};
+
+/*
+ * A store of an older schema made the newest, in the writer's transaction,
+ * which holds the writers' lock: the next writer finds it done, and a
+ * failure later in the command leaves it as it was.
+ */
+static int
+upgrade(struct store *st, long version, struct error *e)
+{
+	struct buf v = { 0 };
+	const char *param[1];
+	int rc = -1;
+
+	for (; version < PG_SCHEMA_VERSION; version++)
+		if (upgrades[version - 1](st, e) < 0)
+			goto out;
+	buf_addf(&v, "%d", PG_SCHEMA_VERSION);
+	param[0] = v.data;
+	rc = pg_run_only(st, "cannot upgrade the schema", "UPDATE @.meta SET "
+	    "value = $1 WHERE key = 'schema_version'", 1, param, e);
+out:
+	buf_free(&v);
+	return rc;
+}
+
+/*
+ * The schema's version and the store's top-level fields. A writer upgrades
+ * an older schema; a reader, which holds no lock, reads it as it is (every
+ * version since 1 has the tables and columns it reads).
+ */
 static int
 read_root(struct store *st, struct error *e)
 {
@@ -91,13 +170,16 @@ read_root(struct store *st, struct error *e)
 		return -1;
 	version = pq.getisnull(r, 0, 0) ? 0 : strtol(pq.getvalue(r, 0, 0),
 	    NULL, 10);
-	if (version != PG_SCHEMA_VERSION) {
+	if (version < 1 || version > PG_SCHEMA_VERSION) {
 		error_set(e, "store '%s' has schema version %ld, and this "
-		    "convctl knows version %d%s", st->path, version,
+		    "convctl knows versions 1 to %d%s", st->path, version,
 		    PG_SCHEMA_VERSION, version > PG_SCHEMA_VERSION ?
 		    ": use a newer convctl" : "");
 		goto out;
 	}
+	if (version < PG_SCHEMA_VERSION && st->mode == STORE_WRITE &&
+	    upgrade(st, version, e) < 0)
+		goto out;
 	st->root = pq.getisnull(r, 0, 1) ? NULL :
 	    scan_json(pq.getvalue(r, 0, 1), (size_t)pq.getlength(r, 0, 1));
 	if (!json_is_object(st->root)) {

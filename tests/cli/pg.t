@@ -174,15 +174,6 @@ test_pg 'config names the engine, and masks the password' '
 	! convctl -s "$PG_TCP&schema=cfg" config --json | grep -q "$PG_PASSWORD"
 '
 
-test_pg 'a schema newer than this convctl is refused, and nothing is written' '
-	V="$PG_URI&schema=newer" &&
-	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$V" add hi &&
-	psql_as "update newer.meta set value = '"'2'"'" &&
-	fails_with 1 convctl -s "$V" add more &&
-	stderr_has "schema version 2" &&
-	test "$(psql_as "select count(*) from newer.messages")" = 1
-'
-
 test_pg_timed '--wait bounds the wait for another writer, then exit 1' '
 	W="$PG_URI&schema=waiting" &&
 	convctl -s "$W" recent &&
