@@ -63,6 +63,9 @@ struct search_hit {
 struct search_result {
 	struct search_hit *hits;	/* oldest first */
 	size_t n, cap;
+	/* what hits point into when no loaded conversation holds it (the
+	 * messages a database sent), or NULL */
+	struct json_t *held;
 };
 int search_run(struct store *, const struct search *,
     const struct search_request *, struct search_result *, struct error *);

@@ -15,12 +15,14 @@
  * leaves to the matcher.
  */
 #include <langinfo.h>
+#include <wchar.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wctype.h>
 
 #include "internal.h"
+#include "scan.h"
 
 /* the characters a plain query's are escaped from */
 #define ERE_SPECIAL "\\^$.[]|()*+?{}"
@@ -540,7 +542,7 @@ by_time(const void *a, const void *b)
 }
 
 static void
-hit_add(struct search_result *r, struct conv *c, json_t *m, int64_t time,
+hit_add(struct search_result *r, const char *conv, json_t *m, int64_t time,
     enum conv_role role, const char *line, size_t len, size_t lineno,
     struct search_match *match, size_t nmatch)
 {
@@ -552,7 +554,7 @@ hit_add(struct search_result *r, struct conv *c, json_t *m, int64_t time,
 	}
 	h = &r->hits[r->n];
 	h->seq = r->n++;
-	h->conv_id = conv_id(c);
+	h->conv_id = conv;
 	h->msg_id = json_str(m, "id", NULL);
 	h->time = time;
 	h->role = role;
@@ -576,19 +578,193 @@ used_tool(json_t *m, const char *tool)
 	return 0;
 }
 
+/* the lines of message m (the k-th of conversation conv) that match,
+ * added to r; how many, or -1 */
+static long
+message_hits(const struct search *s, const struct search_request *rq,
+    const char *conv, json_t *m, size_t k, struct search_result *r,
+    struct error *e)
+{
+	struct search_match *match;
+	const char *text, *line, *nl;
+	size_t len, llen, nmatch, lineno, before = r->n;
+	enum conv_role role;
+	int64_t t;
+
+	if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
+	    (rq->role >= 0 && (int)role != rq->role))
+		return 0;
+	if (rq->tool != NULL && !used_tool(m, rq->tool))
+		return 0;
+	if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
+		return error_set(e, "conversation '%s': message %zu: bad "
+		    "timestamp", conv, k);
+	if ((rq->since >= 0 && t < rq->since) ||
+	    (rq->until >= 0 && t >= rq->until))
+		return 0;
+	text = json_str(m, "content", &len);
+	for (line = text, lineno = 1; line <= text + len;
+	    line = nl + 1, lineno++) {
+		/* a final newline ends the last line, starts none */
+		if (line == text + len && line != text)
+			break;
+		nl = memchr(line, '\n', (size_t)(text + len - line));
+		if (nl == NULL)
+			nl = text + len;
+		llen = (size_t)(nl - line);
+		if (llen > 0 && line[llen - 1] == '\r')
+			llen--;
+		match = NULL;
+		nmatch = 0;
+		if (find_all(s, line, llen, &match, &nmatch) > 0)
+			hit_add(r, conv, m, t, role, line, llen, lineno, match,
+			    nmatch);
+	}
+	return (long)(r->n - before);
+}
+
+/* oldest first, and of those the newest max (<0: all) */
+static void
+keep_newest(struct search_result *r, long max)
+{
+	size_t i, drop;
+
+	if (r->n > 1)	/* qsort may not be given a NULL array, even empty */
+		qsort(r->hits, r->n, sizeof(*r->hits), by_time);
+	if (max < 0 || r->n <= (size_t)max)
+		return;
+	drop = r->n - (size_t)max;
+	for (i = 0; i < drop; i++)
+		free(r->hits[i].match);
+	memmove(r->hits, r->hits + drop, (size_t)max * sizeof(*r->hits));
+	r->n = (size_t)max;
+}
+
+/* a search the engine answers (store_search()): the messages it sends,
+ * each with its hits in r */
+struct sent {
+	const struct search *s;
+	const struct search_request *rq;
+	struct search_result *r;
+	struct sent_msg {
+		int64_t pos;
+		size_t seq, first, n;
+	} *msg;
+	size_t nmsg;
+};
+
+static int
+sent_message(void *arg, const char *conv, int64_t pos, size_t seq,
+    const char *doc, size_t len, struct error *e)
+{
+	struct sent *x = arg;
+	json_t *m = scan_json(doc, len), *id;
+	size_t first = x->r->n;
+
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return error_set(e, "conversation '%s': message %zu is not a "
+		    "JSON object", conv, seq);
+	}
+	/* what the hits point into, kept as long as they are */
+	id = json_stringn_nocheck(conv, strlen(conv));
+	json_array_append_new(x->r->held, id);
+	json_array_append_new(x->r->held, m);
+	if (message_hits(x->s, x->rq, json_string_value(id), m, seq, x->r,
+	    e) < 0)
+		return -1;
+	if (x->r->n == first)
+		return 0;	/* the engine's superset: not a match */
+	x->msg = xrealloc(x->msg, (x->nmsg + 1) * sizeof(*x->msg));
+	x->msg[x->nmsg++] = (struct sent_msg){ pos, seq, first,
+	    x->r->n - first };
+	return x->rq->max >= 0 && x->r->n >= (size_t)x->rq->max;
+}
+
+static int
+by_stored(const void *a, const void *b)
+{
+	const struct sent_msg *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* the lower-case letter each of s's fold characters folds to */
+static char *
+fold_letters(const struct search *s)
+{
+	char *of = xmalloc(s->nfold + 1);
+	mbstate_t ps;
+	wchar_t w;
+	size_t i;
+
+	for (i = 0; i < s->nfold; i++) {
+		memset(&ps, 0, sizeof(ps));
+		w = 0;
+		mbrtowc(&w, s->fold[i], strlen(s->fold[i]), &ps);
+		of[i] = (char)ascii_lower((unsigned char)towupper((wint_t)w));
+	}
+	return of;
+}
+
+/*
+ * Asks the engine for the messages that may match (1), and puts their hits
+ * in the order a scan of the store finds them (stored order, then message
+ * order), which breaks ties of time; 0: the engine cannot, scan.
+ */
+static int
+engine_search(struct store *st, const struct search *s,
+    const struct search_request *rq, struct search_result *r,
+    struct error *e)
+{
+	struct store_search q = { .lit = s->lit, .litlen = s->litlen,
+	    .icase = s->icase, .fold = (const char (*)[5])s->fold,
+	    .nfold = s->nfold, .role = rq->role, .since = rq->since,
+	    .until = rq->until, .tag = rq->tag, .tool = rq->tool,
+	    .newest = rq->max >= 0 };
+	struct sent x = { s, rq, r, NULL, 0 };
+	struct search_hit *hits;
+	char *of = fold_letters(s);
+	size_t i, j, n = 0;
+	int rc;
+
+	q.fold_of = of;
+	r->held = json_array();
+	if ((rc = store_search(st, &q, sent_message, &x, e)) == 1 && r->n > 0) {
+		qsort(x.msg, x.nmsg, sizeof(*x.msg), by_stored);
+		hits = xmalloc(r->n * sizeof(*hits));
+		for (i = 0; i < x.nmsg; i++)
+			for (j = 0; j < x.msg[i].n; j++) {
+				hits[n] = r->hits[x.msg[i].first + j];
+				hits[n].seq = n;
+				n++;
+			}
+		free(r->hits);
+		r->hits = hits;
+		r->cap = r->n;
+	}
+	free(x.msg);
+	free(of);
+	return rc;
+}
+
 int
 search_run(struct store *st, const struct search *s,
     const struct search_request *rq, struct search_result *r, struct error *e)
 {
-	struct search_match *match;
-	json_t *m;
-	const char *text, *line, *nl;
 	struct buf tmp = { 0 };
-	size_t i, k, len, llen, nmatch, lineno;
-	enum conv_role role;
-	int64_t t;
+	json_t *m;
+	size_t i, k;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
+	if ((rc = engine_search(st, s, rq, r, e)) != 0) {
+		if (rc > 0)
+			keep_newest(r, rq->max);
+		return rc < 0 ? -1 : 0;
+	}
 	if (store_load_all(st, e) < 0)
 		return -1;
 	for (i = 0; i < store_count(st); i++) {
@@ -599,53 +775,14 @@ search_run(struct store *st, const struct search *s,
 		if (rq->tag != NULL && !conv_has_tag(c, rq->tag))
 			continue;
 		json_array_foreach(json_object_get(conv_json(c), "messages"),
-		    k, m) {
-			if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
-			    (rq->role >= 0 && (int)role != rq->role))
-				continue;
-			if (rq->tool != NULL && !used_tool(m, rq->tool))
-				continue;
-			if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0) {
+		    k, m)
+			if (message_hits(s, rq, conv_id(c), m, k, r, e) < 0) {
 				buf_free(&tmp);
-				return error_set(e, "conversation '%s': message "
-				    "%zu: bad timestamp", conv_id(c), k);
+				return -1;
 			}
-			if ((rq->since >= 0 && t < rq->since) ||
-			    (rq->until >= 0 && t >= rq->until))
-				continue;
-			text = json_str(m, "content", &len);
-			for (line = text, lineno = 1; line <= text + len;
-			    line = nl + 1, lineno++) {
-				/* a final newline ends the last line, starts none */
-				if (line == text + len && line != text)
-					break;
-				nl = memchr(line, '\n', (size_t)(text + len - line));
-				if (nl == NULL)
-					nl = text + len;
-				llen = (size_t)(nl - line);
-				if (llen > 0 && line[llen - 1] == '\r')
-					llen--;
-				match = NULL;
-				nmatch = 0;
-				if (find_all(s, line, llen, &match, &nmatch) > 0)
-					hit_add(r, c, m, t, role, line, llen,
-					    lineno, match, nmatch);
-			}
-		}
 	}
 	buf_free(&tmp);
-	/* oldest first, and of those the newest rq->max */
-	if (r->n > 1)	/* qsort may not be given a NULL array, even empty */
-		qsort(r->hits, r->n, sizeof(*r->hits), by_time);
-	if (rq->max >= 0 && r->n > (size_t)rq->max) {
-		size_t drop = r->n - (size_t)rq->max;
-
-		for (i = 0; i < drop; i++)
-			free(r->hits[i].match);
-		memmove(r->hits, r->hits + drop,
-		    (size_t)rq->max * sizeof(*r->hits));
-		r->n = (size_t)rq->max;
-	}
+	keep_newest(r, rq->max);
 	return 0;
 }
 
@@ -657,6 +794,7 @@ search_result_free(struct search_result *r)
 	for (i = 0; i < r->n; i++)
 		free(r->hits[i].match);
 	free(r->hits);
+	json_decref(r->held);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -65,6 +65,10 @@ struct store_engine {
 	int (*load_body)(struct store *, struct conv *, struct error *);
 	/* how many ended conversations there are in all, loaded or not */
 	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* store_search(): the messages that may match q, to fn; NULL: the
+	 * engine has no way but loading them all */
+	int (*search)(struct store *, const struct store_search *,
+	    store_search_fn, void *, struct error *);
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */

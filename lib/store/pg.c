@@ -83,8 +83,9 @@ static const char schema_sql[] =
 	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
 
 /*
- * Version 2: a trigram index on each message's text as stored (its doc,
- * which holds the content), for search (pg_search()). pg_trgm ships with
+ * Version 2: search's indexes (pg_search()): the messages by time, for the
+ * newest matches first, and a trigram index on each message's text as
+ * stored (its doc, which holds the content). pg_trgm ships with
  * PostgreSQL, but creating it takes the CREATE privilege on the database
  * (or a superuser, before PostgreSQL 13): where it cannot be had, the
  * store is version 2 without the index, and search runs the same SQL
@@ -92,15 +93,15 @@ static const char schema_sql[] =
  * the command's transaction.
  */
 static int
-upgrade_trgm(struct store *st, struct error *e)
+upgrade_search(struct store *st, struct error *e)
 {
 	struct error ignored;
 	struct buf sql = { 0 };
 	PGresult *r;
 	int rc = -1;
 
-	if (pg_run_only(st, "cannot upgrade the schema", "SAVEPOINT trgm", 0,
-	    NULL, e) < 0)
+	if (pg_run_only(st, "cannot upgrade the schema", "CREATE INDEX "
+	    "messages_at ON @.messages (at); SAVEPOINT trgm", 0, NULL, e) < 0)
 		return -1;
 	if (pg_run_only(st, "", "CREATE EXTENSION IF NOT EXISTS pg_trgm", 0,
 	    NULL, &ignored) < 0 && pg_run_only(st, "cannot upgrade the schema",
@@ -125,7 +126,7 @@ upgrade_trgm(struct store *st, struct error *e)
 /* the steps from each version to the next: upgrades[v - 1] makes v + 1 */
 static int (*const upgrades[PG_SCHEMA_VERSION - 1])(struct store *,
     struct error *) = {
-	upgrade_trgm,		/* 1 -> 2 */
+	upgrade_search,		/* 1 -> 2 */
 };
 
 /*
@@ -656,6 +657,154 @@ pg_count_ended(struct store *st, size_t *n, struct error *e)
 	return 0;
 }
 
+/*
+ * The regular expression (PostgreSQL's, every byte but letters and digits
+ * escaped) that finds q's text in a message's doc as convctl writes it: the
+ * JSON writer's escapes spelled as it spells them (json_escape()), a letter
+ * as either case and the characters beyond ASCII that fold to it. Case
+ * comes from the classes, not from the server's locale.
+ */
+static void
+text_pattern(struct buf *re, const struct store_search *q)
+{
+	struct buf one = { 0 };
+	size_t i, j;
+	char c;
+
+	for (i = 0; i < q->litlen; i++) {
+		c = q->lit[i];
+		if (q->icase && c >= 'a' && c <= 'z') {
+			buf_addf(re, "[%c%c", c, c - ('a' - 'A'));
+			for (j = 0; j < q->nfold; j++)
+				if (q->fold_of[j] == c)
+					buf_adds(re, q->fold[j]);
+			buf_addc(re, ']');
+			continue;
+		}
+		one.len = 0;
+		json_escape(&one, &c, 1);
+		for (j = 0; j < one.len; j++) {
+			c = one.data[j];
+			if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+			    !(c >= '0' && c <= '9'))
+				buf_addc(re, '\\');
+			buf_addc(re, c);
+		}
+	}
+	buf_free(&one);
+}
+
+/* s (NULL: none) as the JSON string convctl writes, as parameter k */
+static const char *
+json_param(struct buf *b, const char *s)
+{
+	json_t *v;
+
+	if (s == NULL)
+		return NULL;
+	v = json_string(s);
+	json_dump_buf(b, v);
+	json_decref(v);
+	return b->data;
+}
+
+/* the conversation of row i (its doc, column 4) is tagged tag */
+static int
+tagged(PGresult *r, int i, const char *tag)
+{
+	struct conv *c = conv_new();
+	int yes;
+
+	c->head = scan_json(pq.getvalue(r, i, 4), (size_t)pq.getlength(r, i, 4));
+	yes = json_is_object(c->head) && conv_has_tag(c, tag);
+	conv_free(c);
+	return yes;
+}
+
+#define SEARCH_BATCH "256"	/* rows a FETCH brings, for a -n */
+
+/*
+ * The messages that may match q, in SQL over the messages' table: the
+ * text through the trigram index messages_text where the schema has it
+ * (the same query without it), each filter as a condition, only the rows
+ * that pass sent. For a -n, newest first through a cursor, until fn has
+ * enough.
+ */
+static int
+pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
+    void *arg, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf sql = { 0 }, re = { 0 }, tag = { 0 }, tool = { 0 };
+	char since[TS_LEN], until[TS_LEN];
+	const char *p[6];
+	int n = 0, i, rows, stop = 0, rc = -1;
+	PGresult *r = NULL;
+
+	if (!ps->exists)
+		return 0;
+	if (q->newest)
+		buf_adds(&sql, "DECLARE search NO SCROLL CURSOR FOR ");
+	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM @.messages m "
+	    "JOIN @.conversations c ON c.id = m.conversation WHERE true",
+	    q->tag != NULL ? "c.doc" : "NULL");
+	if (q->litlen > 0) {
+		text_pattern(&re, q);
+		p[n++] = re.data;
+		buf_addf(&sql, " AND m.doc::text ~ $%d", n);
+	}
+	if (q->role >= 0) {
+		p[n++] = role_name((enum conv_role)q->role);
+		buf_addf(&sql, " AND m.role = $%d", n);
+	}
+	/* a millisecond wider: the caller compares the message's own text */
+	if (q->since >= 0) {
+		p[n++] = ts_param(q->since > 0 ? q->since - 1 : 0, since);
+		buf_addf(&sql, " AND m.at >= $%d", n);
+	}
+	if (q->until >= 0) {
+		p[n++] = ts_param(q->until + 1, until);
+		buf_addf(&sql, " AND m.at < $%d", n);
+	}
+	if ((p[n] = json_param(&tool, q->tool)) != NULL)
+		buf_addf(&sql, " AND strpos(m.doc::text, $%d) > 0", ++n);
+	/* the tag as its text (the database's JSON functions refuse a
+	 * document with \u0000 anywhere); conv_has_tag() then says */
+	if ((p[n] = json_param(&tag, q->tag)) != NULL)
+		buf_addf(&sql, " AND strpos(c.doc::text, $%d) > 0", ++n);
+	if (q->newest) {
+		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
+		if (pg_run_only(st, "cannot search", sql.data, n, p, e) < 0)
+			goto out;
+	}
+	do {
+		r = q->newest ? pg_run(st, "cannot search", "FETCH "
+		    SEARCH_BATCH " FROM search", 0, NULL, e) :
+		    pg_run(st, "cannot search", sql.data, n, p, e);
+		if (r == NULL)
+			goto out;
+		rows = pq.ntuples(r);
+		for (i = 0; i < rows && !stop; i++)
+			if ((q->tag == NULL || tagged(r, i, q->tag)) &&
+			    (stop = fn(arg, pq.getvalue(r, i, 0),
+			    strtoll(pq.getvalue(r, i, 1), NULL, 10),
+			    (size_t)strtoull(pq.getvalue(r, i, 2), NULL, 10),
+			    pq.getvalue(r, i, 3), (size_t)pq.getlength(r, i, 3),
+			    e)) < 0)
+				goto out;
+		pq.clear(r);
+		r = NULL;
+	} while (q->newest && !stop && rows == atoi(SEARCH_BATCH));
+	rc = 0;
+out:
+	pq.clear(r);
+	buf_free(&sql);
+	buf_free(&re);
+	buf_free(&tag);
+	buf_free(&tool);
+	return rc;
+}
+
 static int
 pg_commit(struct store *st, struct error *e)
 {
@@ -670,6 +819,7 @@ const struct store_engine store_pg_engine = {
 	.load = pg_load,
 	.load_body = pg_load_body,
 	.count_ended = pg_count_ended,
+	.search = pg_search,
 	.commit = pg_commit,
 	.close = pg_session_close,
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""searchprop.py STORES SEED - search's prefilter never changes its output.
+"""searchprop.py STORES SEED [URI] - search's prefilter never changes its
+output, nor does the engine.
 
 Writes STORES random stores whose texts mix words in every case, characters
 that fold to ASCII letters (U+017F long s, U+0131 dotless i) and ones that
@@ -9,9 +10,14 @@ raw or as a JSON escape at random (\\uXXXX in either hex case, surrogate
 pairs, the short escapes); then runs `convctl search` on each with random
 plain and -E queries, with and without --case-sensitive and --json, with
 the prefilter and without (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
-standard output, standard error and exit status. Prints the first
-difference and exits 1; prints the counts and exits 0 when there is none.
-convctl is $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
+standard output, standard error and exit status. With URI (a PostgreSQL
+store's, without schema=), each store is also copied into a schema of its
+own there, and each query, with random filters too (--role, --since,
+--until, --tag, --tool, -n), is run on the file (with the prefilter) and on
+the database, with the search done in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1)
+with no text condition in it: the same output, byte for byte. Prints the
+first difference and exits 1; prints the counts and exits 0 when there is
+none. convctl is $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
 """
 import datetime
 import os
@@ -40,7 +46,13 @@ REGEX = ["mi.k", "ses+ion", "milk|eggs", "caf[eé]", "^milk", "milk$",
          "a\\/b", "C:\\\\Users", "\\\"quoted", "k[aeiou]lo", "ſeſ", "dıf+",
          "İst", "\u212Aelv", "tab.here", "ilk\\b", "\\<milk", "e*", "(a|b)c",
          "mi(l)k", "[^a]ilk", "[]a]ilk", "ki{1,2}lo", "日本.", "🙂+",
-         "deploy server", "SERVER M?erge", "ß", "a{2}b", "se.sion$"]
+         "deploy server", "SERVER M?erge", "ß", "a{2}b", "se.sion$",
+         # where PostgreSQL's ARE reads otherwise: a backslash in brackets,
+         # \b (backspace there), \w, \d, \s, back-references
+         "[\\d]ilk", "C:[\\]Users", "\\w+ion", "\\d", "(l)\\1",
+         "m\\Bilk", "\\s", "\\Sion", "[[:<:]]milk"]
+TAGS = ["home", "food", "Home", "x y", "\"q\""]
+TOOLS = ["read_file", "edit_file", "run"]
 
 
 def esc_char(rng, ch):
@@ -88,7 +100,9 @@ def store(rng, path):
                                                    "system", "tool"])),
                  '"content":' + jstr(rng, text(rng))]
             if rng.random() < 0.3:
-                m.append('"toolsUsed":[' + jstr(rng, "read_file") + "]")
+                m.append('"toolsUsed":[' + ",".join(
+                    jstr(rng, t) for t in rng.sample(TOOLS, rng.randint(1, 2)))
+                    + "]")
             if rng.random() < 0.2:
                 m.append('"note":' + jstr(rng, text(rng)))
             msgs.append("{" + ",".join(m) + "}")
@@ -102,6 +116,10 @@ def store(rng, path):
              '"summary":' + (jstr(rng, text(rng)) if rng.random() < 0.5
                              else "null"),
              '"messages":[' + ",".join(msgs) + "]"]
+        if rng.random() < 0.4:
+            f.append('"tags":[' + ",".join(
+                jstr(rng, t) for t in rng.sample(TAGS, rng.randint(1, 2))) +
+                "]")
         convs.append("{" + ",".join(f) + "}")
     with open(path, "w", encoding="utf-8") as out:
         out.write('{"version":1,"conversations":[' + ",".join(convs) + "]}")
@@ -116,8 +134,35 @@ def run(argv, prefilter):
     return p.returncode, p.stdout, p.stderr
 
 
+def filters(rng):
+    """random search filters, or none"""
+    f = []
+    if rng.random() < 0.2:
+        f += ["--role", rng.choice(["user", "assistant", "system", "tool"])]
+    if rng.random() < 0.15:
+        f += ["--since", ts(rng.randint(0, 40))]
+    if rng.random() < 0.15:
+        f += ["--until", ts(rng.randint(0, 40))]
+    if rng.random() < 0.15:
+        f += ["--tag", rng.choice(TAGS)]
+    if rng.random() < 0.15:
+        f += ["--tool", rng.choice(TOOLS)]
+    if rng.random() < 0.3:
+        f += ["-n", str(rng.randint(0, 6))]
+    return f
+
+
+def differ(i, seed, path, argv, a, b, what):
+    sys.stderr.write("store %d of seed %d: %r\n%s: %r\nand %r\n" %
+                     (i, seed, argv, what, a, b))
+    with open(path, encoding="utf-8") as f:
+        sys.stderr.write(f.read() + "\n")
+    return 1
+
+
 def main():
     nstores, seed = int(sys.argv[1]), int(sys.argv[2])
+    uri = sys.argv[3] if len(sys.argv) > 3 else None
     rng = random.Random(seed)
     binary = os.environ.get("CONVCTL_BIN", "convctl")
     wrapper = os.environ.get("CONVCTL_WRAPPER", "").split()
@@ -125,26 +170,47 @@ def main():
     runs = hits = 0
     for i in range(nstores):
         store(rng, path)
+        if uri is not None:
+            db = "%s&schema=prop%d_%d" % (uri, seed, i)
+            p = subprocess.run(wrapper + [binary, "copy", path, db],
+                               capture_output=True)
+            if p.returncode != 0:
+                sys.stderr.write("copy into %s: %r\n" % (db, p.stderr))
+                return 1
         for _ in range(12):
             regex = rng.random() < 0.5
             q = rng.choice(REGEX if regex else PLAIN)
-            argv = wrapper + [binary, "-s", path, "search"]
-            argv += ["-E"] if regex else []
-            argv += ["--case-sensitive"] if rng.random() < 0.3 else []
-            argv += ["--json"] if rng.random() < 0.2 else []
-            argv.append(q)
+            opts = ["-E"] if regex else []
+            opts += ["--case-sensitive"] if rng.random() < 0.3 else []
+            opts += ["--json"] if rng.random() < 0.2 else []
+            opts += filters(rng) if uri is not None else []
+            argv = wrapper + [binary, "-s", path, "search"] + opts + [q]
             with_pf, without = run(argv, True), run(argv, False)
             runs += 1
             hits += with_pf[1].count(b"\n") if with_pf[0] == 0 else 0
             if with_pf != without:
-                sys.stderr.write("store %d of seed %d: %r\nwith the "
-                                 "prefilter: %r\nwithout: %r\n" %
-                                 (i, seed, argv, with_pf, without))
-                with open(path, encoding="utf-8") as f:
-                    sys.stderr.write(f.read() + "\n")
-                return 1
+                return differ(i, seed, path, argv, with_pf, without,
+                              "with the prefilter and without")
+            if uri is None:
+                continue
+            dargv = wrapper + [binary, "-s", db, "search"] + opts + [q]
+            on_db = run(dargv, True)
+            # the store's name aside, the same message
+            got = (on_db[0], on_db[1], on_db[2].replace(db.encode(),
+                                                        path.encode()))
+            if got != with_pf:
+                return differ(i, seed, path, dargv, with_pf, got,
+                              "on the file and on PostgreSQL")
+            on_db = run(dargv, False)
+            got = (on_db[0], on_db[1], on_db[2].replace(db.encode(),
+                                                        path.encode()))
+            if got != with_pf:
+                return differ(i, seed, path, dargv, with_pf, got,
+                              "on the file and on PostgreSQL unfiltered")
     print("%d searches on %d stores, %d lines found, the same with and "
-          "without the prefilter" % (runs, nstores, hits))
+          "without the prefilter%s" % (runs, nstores, hits,
+                                       ", on the file and on PostgreSQL"
+                                       if uri else ""))
     return 0
 
 
