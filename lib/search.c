@@ -22,7 +22,6 @@
 #include <wctype.h>
 
 #include "internal.h"
-#include "scan.h"
 
 /* the characters a plain query's are escaped from */
 #define ERE_SPECIAL "\\^$.[]|()*+?{}"
@@ -105,8 +104,9 @@ required_run(const char *re, struct buf *best)
 	while (*p != '\0') {
 		c = (unsigned char)*p;
 		switch (c) {
-		case '|':
+		case '|':	/* no run every match holds, not even this one */
 			best->len = 0;
+			cur.len = 0;
 			goto out;
 		case '\\':
 			/* \. is a dot, as search_compile escapes a plain
@@ -655,17 +655,12 @@ struct sent {
 
 static int
 sent_message(void *arg, const char *conv, int64_t pos, size_t seq,
-    const char *doc, size_t len, struct error *e)
+    json_t *m, struct error *e)
 {
 	struct sent *x = arg;
-	json_t *m = scan_json(doc, len), *id;
+	json_t *id;
 	size_t first = x->r->n;
 
-	if (!json_is_object(m)) {
-		json_decref(m);
-		return error_set(e, "conversation '%s': message %zu is not a "
-		    "JSON object", conv, seq);
-	}
 	/* what the hits point into, kept as long as they are */
 	id = json_stringn_nocheck(conv, strlen(conv));
 	json_array_append_new(x->r->held, id);

@@ -740,6 +740,7 @@ pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
 	const char *p[6];
 	int n = 0, i, rows, stop = 0, rc = -1;
 	PGresult *r = NULL;
+	json_t *m;
 
 	if (!ps->exists)
 		return 0;
@@ -784,14 +785,24 @@ pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
 		if (r == NULL)
 			goto out;
 		rows = pq.ntuples(r);
-		for (i = 0; i < rows && !stop; i++)
-			if ((q->tag == NULL || tagged(r, i, q->tag)) &&
-			    (stop = fn(arg, pq.getvalue(r, i, 0),
+		for (i = 0; i < rows && !stop; i++) {
+			if (q->tag != NULL && !tagged(r, i, q->tag))
+				continue;
+			m = scan_json(pq.getvalue(r, i, 3),
+			    (size_t)pq.getlength(r, i, 3));
+			if (!json_is_object(m)) {
+				json_decref(m);
+				error_set(e, "store '%s': conversation '%s': "
+				    "message %s is not a JSON object", st->path,
+				    pq.getvalue(r, i, 0), pq.getvalue(r, i, 2));
+				goto out;
+			}
+			if ((stop = fn(arg, pq.getvalue(r, i, 0),
 			    strtoll(pq.getvalue(r, i, 1), NULL, 10),
-			    (size_t)strtoull(pq.getvalue(r, i, 2), NULL, 10),
-			    pq.getvalue(r, i, 3), (size_t)pq.getlength(r, i, 3),
+			    (size_t)strtoull(pq.getvalue(r, i, 2), NULL, 10), m,
 			    e)) < 0)
 				goto out;
+		}
 		pq.clear(r);
 		r = NULL;
 	} while (q->newest && !stop && rows == atoi(SEARCH_BATCH));

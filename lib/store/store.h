@@ -70,33 +70,6 @@ int store_load_all(struct store *, struct error *);	/* every one, whole */
 int conv_load(struct store *, struct conv *, struct error *);
 /* the ended conversations in the store, loaded or not */
 int store_count_ended(struct store *, size_t *n, struct error *);
-/*
- * The messages a search may match, found by the engine where it can (a
- * database, over its indexes) rather than by loading every conversation:
- * a superset of those that match, which the caller matches again. Each is
- * given to fn, newest first when q->newest (by time, then stored order,
- * both descending), until fn returns 1 (enough) or -1 (e says why).
- * 0: the engine cannot, or st holds conversations loaded already (they may
- * be newer than the engine's): load them all and look; 1: done.
- */
-struct store_search {
-	const char *lit;		/* text every match holds (ASCII); NULL:
-					 * none */
-	size_t litlen;
-	int icase;			/* lit in either ASCII case, and its
-					 * letters as any of fold */
-	const char (*fold)[5];		/* UTF-8 characters beyond ASCII */
-	const char *fold_of;		/* the letter (lower case) each is */
-	size_t nfold;
-	int role;			/* an enum conv_role; <0: any */
-	int64_t since, until;		/* since <= time < until; <0: open */
-	const char *tag, *tool;		/* NULL: any */
-	int newest;			/* in that order, for a -n */
-};
-typedef int (*store_search_fn)(void *arg, const char *conv_id, int64_t pos,
-    size_t seq, const char *doc, size_t len, struct error *);
-int store_search(struct store *, const struct store_search *,
-    store_search_fn, void *arg, struct error *);
 
 size_t store_count(const struct store *);
 struct conv *store_conv(struct store *, size_t i);	/* in stored order */

@@ -41,6 +41,12 @@ test_expect 'a match spelled with JSON escapes in the file is found' '
 	both search -E "^next" && test "$(cut -f4 out)" = next
 '
 
+test_expect 'an alternation needs none of its branches: each is found alone' '
+	printf "%s" "{\"conversations\":[{\"id\":\"c-ru\",\"startedAt\":\"2026-02-04T10:00:00.000Z\",\"endedAt\":\"2026-02-04T10:01:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m1\",\"timestamp\":\"2026-02-04T10:00:00.000Z\",\"role\":\"user\",\"content\":\"Привет\"}]}]}" >alt.json &&
+	convctl -s alt.json search -E "milk|Привет" >out && test "$(cut -f4 out)" = Привет &&
+	convctl -s alt.json search -E "Привет|milk" >out && test "$(cut -f4 out)" = Привет
+'
+
 # glibc folds case by towupper(): long s and dotless i are s and i, while
 # the Kelvin sign and dotted capital I (whose towlower() is k and i) are not
 test_expect 'case folds beyond ASCII as the matcher does: long s, dotless i' '
