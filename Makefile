@@ -3,11 +3,8 @@
 VERSION = 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-LIBDIR ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
@@ -18,17 +15,11 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wformat=2 -Wno-format-nonliteral
 AR ?= ar
 
-# Building needs jansson and libcurl through pkg-config; when they are
-# missing, `scripts/install-deps build` installs the build dependencies (as
-# root) or says how. `make check` and `make bench` install their tools too.
-NODEPS_GOALS = clean uninstall lint
-ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
-else ifneq ($(shell pkg-config --exists jansson libcurl libpq 2>/dev/null && echo ok),ok)
-$(info make: jansson, libcurl or libpq not found by pkg-config: running scripts/install-deps build)
-ifneq ($(shell scripts/install-deps build >&2; echo $$?),0)
-$(error dependencies missing; run the command above, then make again)
-endif
-endif
+# Building needs jansson, libcurl and libpq through pkg-config. Nothing is
+# installed while make reads this file: before the first compile, the
+# recipe of build-deps runs `scripts/install-deps build`, which installs
+# what is missing (as root) or says how, when pkg-config cannot find them.
+# `make check` and `make bench` install their tools too, in their recipes.
 PKGS = jansson libcurl libpq
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # libcurl and libpq are not linked: lib/summary/llm.c opens libcurl with dlopen (in
@@ -37,6 +28,23 @@ DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 DEP_LIBS = $(shell pkg-config --libs jansson)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
+
+# What the system has that not every system has (Linux's splice,
+# copy_file_range, O_TMPFILE, ...) is found by scripts/configure, compiling a
+# line that uses each, into build/config.h, which only lib/base/os.c reads.
+# PORTABLE=1 assumes only what POSIX.1-2008, macOS and FreeBSD all have
+# (README, "Where it runs"). It is made again when the compiler, its flags or
+# PORTABLE change (build/config.flags holds them), as git's GIT-CFLAGS.
+.DEFAULT_GOAL := all
+CONFIG_FLAGS = $(CC) $(CFLAGS) $(if $(filter 1,$(PORTABLE)),--portable)
+build/config.flags: FORCE
+	@mkdir -p build
+	@echo '$(CONFIG_FLAGS)' | cmp -s - $@ || echo '$(CONFIG_FLAGS)' >$@
+build/config.h: build/config.flags scripts/configure
+	scripts/configure $(if $(filter 1,$(PORTABLE)),--portable) $(CC) \
+	    $(CFLAGS) >$@.new && mv $@.new $@
+lib/base/os.o: build/config.h
+lib/base/os.o: ALL_CFLAGS += -Ibuild
 
 LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
@@ -49,6 +57,10 @@ MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 
 all: convctl
+
+build-deps:
+	@pkg-config --exists jansson libcurl libpq 2>/dev/null || \
+	    scripts/install-deps build
 
 # Header dependencies: each compile writes what it included to a .d file
 # beside its object (-MMD -MP), read back below, so editing a header
@@ -82,10 +94,7 @@ $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 # the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
 # build/replay/NAME: the harness linked with fuzz/replay.c instead of libFuzzer
-FUZZ_HARNESSES = store scan settings time migrate_smarthole migrate_messages \
-	migrate_jsonl migrate_chatsidian migrate_aiwhisperer migrate_chatgpt \
-	migrate_claude migrate_codex migrate_llm migrate_convctl \
-	migrate_markdown llm_reply utf8
+FUZZ_HARNESSES = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 REPLAY_BIN = $(FUZZ_HARNESSES:%=build/replay/%)
 REPLAY_OBJ = $(FUZZ_HARNESSES:%=build/replay/fuzz_%.o) build/replay/replay.o
 
@@ -98,41 +107,67 @@ $(REPLAY_BIN): build/replay/%: build/replay/fuzz_%.o build/replay/replay.o \
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< build/replay/replay.o \
 	    lib/libconvctl.a $(DEP_LIBS)
 
+# every compile after build-deps (order only: it never makes one out of date)
+$(LIB_OBJ) $(CMD_OBJ) $(UNIT_OBJ) $(REPLAY_OBJ): | build-deps
+
 DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
 	$(REPLAY_OBJ:.o=.d)
 $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
-# the CLI suite runs on each engine of CHECK_ENGINES: on pg, every file but
-# those about file stores only, as pg:FILE, on one cluster tests/with-pg
-# starts for all; TESTS="add end" runs only tests/cli/add.t and end.t (and no
-# unit test), on each engine
+# Two tiers, one runner (scripts/run-tests; tests/README.md says which to
+# run when):
+#   make check      every unit test, every CLI file on the file engine but
+#                   those with a line "# check: all-only", and on
+#                   PostgreSQL the files with a line "# check: pg" (the
+#                   engine's contract), the randomized suites at quick
+#                   counts: what to run before a commit (about a minute)
+#   make check-all  every unit test, every CLI file on both engines, at full
+#                   counts (TEST_FULL=1): what CI runs
+# A new tests/cli file needs nothing more to be in both; one that starts
+# with file_store_only never runs on pg. The pg files share one cluster,
+# which tests/with-pg starts for the run. TESTS="add end" runs only
+# tests/cli/add.t and end.t (and no unit test) on each engine of
+# CHECK_ENGINES, in either tier.
 CHECK_ENGINES ?= file pg
-CHECK_CLI = $(if $(TESTS),$(wildcard $(TESTS:%=tests/cli/%.t)),$(wildcard tests/cli/*.t))
-CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_CLI)) \
-	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(shell \
-	    grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | grep -v '^/dev/null$$')))
+CLI_TESTS = $(wildcard tests/cli/*.t)
+CHECK_CLI = $(if $(TESTS),$(wildcard $(TESTS:%=tests/cli/%.t)),$(CLI_TESTS))
+# marked WORD[,FILES]: the files (of CHECK_CLI) with a line "# check: ... WORD ..."
+marked = $(shell grep -l '^\# check:.* $(1)\( \|$$\)' /dev/null $(or $(2),$(CHECK_CLI)))
+PG_CLI = $(shell grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | \
+	grep -v '^/dev/null$$')
+check: CHECK_FILE = $(if $(TESTS),$(CHECK_CLI),$(filter-out \
+	$(call marked,all-only),$(CHECK_CLI)))
+check: CHECK_PG = $(if $(TESTS),$(PG_CLI),$(filter $(call marked,pg),$(PG_CLI)))
+check-all: CHECK_FILE = $(CHECK_CLI)
+check-all: CHECK_PG = $(PG_CLI)
+check-all: export TEST_FULL = 1
+CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
+	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG)))
 # the slowest files, on either engine, start first, longest first, so that
-# the short ones fill the processors at the end
-SLOW_TESTS = tests/cli/badinput.t pg:tests/cli/roundtrip.t \
-	pg:tests/cli/concurrency.t tests/cli/pg.t tests/cli/deb.t \
+# the short ones fill the processors at the end (only an order: a file not
+# named here runs all the same)
+SLOW_TESTS = tests/cli/badinput.t tests/cli/deb.t pg:tests/cli/roundtrip.t \
+	pg:tests/cli/concurrency.t tests/cli/pg.t pg:tests/cli/run-stdin-spool.t \
 	pg:tests/cli/badinput.t pg:tests/cli/security.t tests/cli/roundtrip.t \
-	tests/cli/index.t pg:tests/cli/summarize.t tests/cli/summarize.t \
-	tests/cli/paths.t pg:tests/cli/add.t pg:tests/cli/run.t \
-	tests/cli/concurrency.t tests/cli/crash.t
+	tests/cli/meta.t tests/cli/examples.t tests/cli/index.t \
+	pg:tests/cli/summarize.t tests/cli/summarize.t tests/cli/paths.t \
+	pg:tests/cli/add.t pg:tests/cli/run.t tests/cli/concurrency.t \
+	tests/cli/crash.t tests/cli/completion.t
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
-check: convctl $(UNIT_BIN) $(REPLAY_BIN)
+check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN)
 	$(if $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t)),$(error \
 	    TESTS: no such file: $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t))))
 	@scripts/install-deps
-	@$(if $(filter pg,$(CHECK_ENGINES)),tests/with-pg) scripts/run-tests \
+	@$(if $(filter pg:%,$(CHECK_TESTS)),tests/with-pg) scripts/run-tests \
 	    $(CHECK_TESTS)
 
-# Robustness (tests/README.md): thousands of kills; the whole suite under
-# AddressSanitizer + UBSan in its own tree, build/asan; the CLI tests under
-# valgrind; libFuzzer harnesses fuzz/fuzz_NAME.c for FUZZ_SECONDS each.
-CLI_TESTS = $(wildcard tests/cli/*.t)
+# Robustness (tests/README.md): thousands of kills; make check's suite under
+# AddressSanitizer + UBSan in its own tree, build/asan; under valgrind, the
+# unit tests and the CLI files with a line "# check: valgrind", chosen so
+# that every lib/ file runs under it; libFuzzer harnesses fuzz/fuzz_NAME.c
+# for FUZZ_SECONDS each.
 STRESS_TRIALS ?= 2000
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
@@ -142,8 +177,7 @@ VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
 
-# make check runs crash.t, concurrency.t and badinput.t on fewer inputs
-# than these (and than CI's make check, .ci/run)
+# crash.t, concurrency.t and badinput.t on more inputs than make check-all
 stress: convctl
 	@CRASH_TRIALS=$(STRESS_TRIALS) CONCURRENCY_ADDS=200 BADINPUT_FULL=1 \
 	    scripts/run-tests tests/cli/crash.t tests/cli/concurrency.t \
@@ -157,20 +191,37 @@ check-asan:
 	$(SAN_ENV) $(MAKE) -C build/asan CC=clang CFLAGS="$(SAN_FLAGS)" \
 	    CHECK_ENGINES=file check
 
-check-valgrind: convctl $(REPLAY_BIN)
-	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests $(CLI_TESTS)
+# the portable build (README, "Where it runs") in a tree of its own,
+# build/portable, and its CLI suite on the file engine
+build/portable/convctl: FORCE
+	mkdir -p build/portable
+	tar --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.d' \
+	    --exclude=./convctl -cf - . | tar -C build/portable -xf -
+	$(MAKE) -C build/portable PORTABLE=1 convctl
+
+check-portable: build/portable/convctl
+	$(MAKE) -C build/portable PORTABLE=1 CHECK_ENGINES=file check
+
+check-valgrind: convctl $(UNIT_BIN) $(REPLAY_BIN)
+	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests \
+	    $(filter $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS))) $(UNIT_BIN) \
+	    $(filter-out $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS)))
 
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_HARNESSES)
 
-demo: convctl
+# built quietly, as make -s builds (warnings and errors still shown), so the
+# demo's transcript is what is read
+demo:
+	@$(MAKE) -s convctl
 	@scripts/demo ./convctl
 
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
-bench: convctl bench/floor bench/pgfloor
+bench: convctl bench/floor bench/pgfloor build/portable/convctl
 	@scripts/install-deps bench pg
 	@scripts/bench
+	@scripts/bench-portable
 	@scripts/bench-index
 	@scripts/bench-pg
 
@@ -230,9 +281,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/convctl
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
-	@# installed by convctl 0.1.0 and no more: gone with the rest
-	rm -f $(DESTDIR)$(LIBDIR)/libconvctl.a $(DESTDIR)$(INCLUDEDIR)/convctl.h
-	rm -f $(DESTDIR)$(PKGCONFIGDIR)/convctl.pc
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/convctl $(DESTDIR)$(ZSHCOMPDIR)/_convctl
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/convctl.fish
 
@@ -246,5 +294,7 @@ clean:
 	    debian/*.debhelper debian/*.debhelper.log debian/debhelper-build-stamp
 	rm -rf debian/convctl debian/.debhelper debian/tmp
 
-.PHONY: all check demo lint bench bench-pg install uninstall clean stress \
-	check-asan check-valgrind fuzz deb
+FORCE:
+
+.PHONY: FORCE all build-deps check check-all demo lint bench bench-pg install \
+	uninstall clean stress check-asan check-valgrind check-portable fuzz deb

@@ -77,6 +77,9 @@ struct cmd_entry {
 	const struct cmd_option *operand_help; /* -h lines for them, or NULL */
 	const char *notes;		/* a paragraph after the options, or NULL */
 	int min_args, max_args;		/* operands; max -1: any number */
+	const char *too_few;		/* the usage error for fewer than
+					 * min_args, or NULL: "too few
+					 * arguments" */
 	int first_operand_stops;	/* options end at the first operand, which
 					 * with the rest is a command to run */
 	int (*exec)(struct ctx *);
@@ -229,5 +232,6 @@ extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
     cmd_delete_entry, cmd_copy_entry, cmd_run_entry;
 extern const struct cmd_entry cmd_title_entry, cmd_resume_entry,
     cmd_edit_entry, cmd_fork_entry, cmd_tag_entry, cmd_pin_entry;
+extern const struct cmd_entry cmd_mcp_entry;
 
 #endif

@@ -67,15 +67,19 @@ cmd_number(const struct ctx *ctx, const char *name, long min, long max,
     long *out)
 {
 	const char *v = args_get(&ctx->args, name);
-	char *end;
+	char subject[64], lo[24], hi[24], *end;
+	struct error e;
 	long n;
 
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
-		return cmd_usage_error(ctx, "%s%s expects a whole number from "
-		    "%ld to %ld, not '%s'", name[1] ? "--" : "-", name, min, max,
-		    v);
+		snprintf(subject, sizeof(subject), "%s%s", name[1] ? "--" : "-",
+		    name);
+		snprintf(lo, sizeof(lo), "%ld", min);
+		snprintf(hi, sizeof(hi), "%ld", max);
+		error_bad_number(&e, subject, 1, lo, hi, v);
+		return cmd_usage_error(ctx, "%s", e.msg);
 	}
 	*out = n;
 	return 0;
@@ -129,6 +133,8 @@ cmd_open(struct ctx *ctx, enum store_mode mode, struct store **st)
 		/* a device, a FIFO, a directory: the wrong thing was named */
 		if (rc == -2) {
 			cmd_error(ctx, "%s", e.msg);
+			if (e.hint != NULL)
+				cmd_error(ctx, "%s", e.hint);
 			return EXIT_USAGE;
 		}
 		return cmd_fail(ctx, &e);
@@ -140,6 +146,8 @@ int
 cmd_fail(const struct ctx *ctx, const struct error *e)
 {
 	cmd_error(ctx, "%s", e->msg);
+	if (e->hint != NULL)
+		cmd_error(ctx, "%s", e->hint);
 	switch (e->kind) {
 	case ERROR_UNAVAILABLE:
 		return EXIT_UNAVAILABLE;
@@ -158,14 +166,8 @@ cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
 	struct error e;
 
 	*rc = 0;
-	if (store_load_id(st, id, &e) < 0) {
+	if ((c = store_get(st, id, &e)) == NULL)
 		*rc = cmd_fail(ctx, &e);
-		return NULL;
-	}
-	if ((c = store_find(st, id)) == NULL) {
-		cmd_error(ctx, "no conversation '%s' in '%s'", id, store_path(st));
-		*rc = EXIT_FAIL;
-	}
 	return c;
 }
 

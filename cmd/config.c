@@ -5,8 +5,9 @@
 #include "cmd.h"
 
 static const struct cmd_option options[] = {
-	{ 0, "json", NULL, "{configFile, configFileExists, settings: {KEY: "
-	    "{value, source, env, secret, from}}}", 0 },
+	{ 0, "json", NULL, "{configFile, configFileExists, templatesDir, "
+	    "templates: [{name, source, from}], settings: {KEY: {value, source, "
+	    "env, secret, from}}}", 0 },
 	{ 0 },
 };
 

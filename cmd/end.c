@@ -12,38 +12,18 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* how far back, among the conversations that ended last, end looks for
- * ones without a summary (left pending by the idle timeout, or by a failed
- * summary): a few, so that an imported history is not summarized by end */
-#define PENDING_WINDOW 10
-
-/*
- * items[1..] for the conversations among the PENDING_WINDOW that ended last
- * with no summary, but the one just ended (items[0]); *n counts items
- */
+/* items[1..] for those conversations, but the one just ended (items[0]); a
+ * warning when they cannot be read: the end is what was asked for, and is
+ * done */
 static void
 pending_jobs(struct ctx *ctx, struct store *st, const char *ended,
     struct summarize_item *items, size_t *n)
 {
-	struct conv **v;
 	struct error e;
-	size_t nv, i;
 
-	/* a warning: the end is what was asked for, and is done */
-	if (store_load_ended(st, PENDING_WINDOW, 1, &e) < 0) {
+	if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW, ended, items, n,
+	    &e) < 0)
 		cmd_error(ctx, "warning: %s", e.msg);
-		return;
-	}
-	v = store_ended(st, &nv);
-	for (i = 0; i < nv && i < PENDING_WINDOW; i++) {
-		if (conv_summary(v[i]) != NULL ||
-		    (ended != NULL && strcmp(conv_id(v[i]), ended) == 0))
-			continue;
-		items[*n].job = summary_job_new(v[i]);
-		items[*n].todo = 1;
-		(*n)++;
-	}
-	free(v);
 }
 
 /* end_write's answer when the end and its local summary could not be
@@ -90,7 +70,13 @@ end_write(struct ctx *ctx, int64_t now, long idle, int jobs,
 	/* items[0], when nothing was ended, is no job: not to do */
 	items[0].todo = items[0].job != NULL;
 	if (local != NULL && (*ended != NULL || *n > 1)) {
-		if (summarize_local(st, local, items, *n) < 0) {
+		/* a store that cannot be written now cannot take the end
+		 * alone either: said once */
+		if ((rc = summarize_local(st, local, items, *n, &e)) == -2) {
+			rc = cmd_fail(ctx, &e);
+			goto out;
+		}
+		if (rc < 0) {
 			rc = END_SUMMARY_UNWRITTEN;
 			goto out;
 		}
@@ -107,6 +93,37 @@ out:
 }
 
 /*
+ * A local summary's errors, held until end knows whether the end itself was
+ * written: when the store cannot be written at all, its error, said once by
+ * the end written alone, is the one true line.
+ */
+struct held {
+	struct progress *progress;
+	struct buf msgs;	/* each error's text and its NUL */
+};
+
+static void
+held_report(void *arg, const struct summarize_event *ev)
+{
+	struct held *h = arg;
+
+	if (ev->kind != SUMMARIZE_ERROR) {
+		cmd_summarize_report(h->progress, ev);
+		return;
+	}
+	buf_add(&h->msgs, ev->msg, strlen(ev->msg) + 1);
+}
+
+static void
+held_say(const struct ctx *ctx, const struct held *h)
+{
+	size_t at;
+
+	for (at = 0; at < h->msgs.len; at += strlen(h->msgs.data + at) + 1)
+		cmd_error(ctx, "%s", h->msgs.data + at);
+}
+
+/*
  * A local summary is made under the lock and written with the end, once; a
  * network one is asked for after the end is written and the lock released:
  * a summary that fails leaves the conversation ended, its summary null for
@@ -116,9 +133,10 @@ out:
 static int
 end_exec(struct ctx *ctx)
 {
-	struct summarize_item items[PENDING_WINDOW + 1];
+	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
 	struct summarize_request rq = { .report = cmd_summarize_report };
 	struct progress progress = { .ctx = ctx };
+	struct held held = { &progress, { 0 } };
 	struct summary_config cf;
 	struct error e, ce;
 	char *ended = NULL;
@@ -153,17 +171,24 @@ end_exec(struct ctx *ctx)
 	rq.settings = &ctx->settings;
 	rq.report_arg = &progress;
 	local = want && cfg == SUMMARY_SETUP_OK && summary_local(&cf);
+	if (local) {
+		rq.report = held_report;
+		rq.report_arg = &held;
+	}
 	rc = end_write(ctx, now, idle, want && cfg == SUMMARY_SETUP_OK,
 	    local ? &rq : NULL, items, &n, &ended);
 	if (rc == END_SUMMARY_UNWRITTEN) {
 		free(ended);
 		ended = NULL;
 		rc = end_write(ctx, now, idle, 0, NULL, items, &none, &ended);
+		if (rc == 0)	/* else the store's error is said */
+			held_say(ctx, &held);
 		if (rc == 0 && ended != NULL)
 			rc = EXIT_PARTIAL;
 		progress_done(&progress);
 		goto partial;
 	}
+	held_say(ctx, &held);
 	if (rc != 0)
 		want = 0;
 	if (!want || (ended == NULL && n == 1))
@@ -186,6 +211,7 @@ partial:
 out:
 	for (i = 0; i < n; i++)
 		summarize_item_clear(&items[i]);
+	buf_free(&held.msgs);
 	free(ended);
 	return rc;
 }

@@ -31,6 +31,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_fork_entry,
 	&cmd_tag_entry,
 	&cmd_pin_entry,
+	&cmd_mcp_entry,
 	&cmd_config_entry,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -125,6 +126,27 @@ find_command(const char *name)
 	return NULL;
 }
 
+/* "unknown command 'ad'; did you mean 'add'?", as git says it; where (the
+ * "help: " of convctl help) before it */
+static int
+unknown_command(const struct ctx *ctx, const char *where, const char *name)
+{
+	struct suggest s;
+	size_t i;
+
+	suggest_start(&s, name);
+	suggest_try(&s, "help");
+	for (i = 0; i < NCOMMANDS; i++)
+		suggest_try(&s, commands[i]->name);
+	if (s.best != NULL)
+		cmd_error(ctx, "%sunknown command '%s'; did you mean '%s'?", where,
+		    name, s.best);
+	else
+		cmd_error(ctx, "%sunknown command '%s'; see 'convctl --help'",
+		    where, name);
+	return EXIT_USAGE;
+}
+
 /* the common options given, as settings from a flag */
 static void
 apply_common(struct settings *set, const struct args *a)
@@ -152,8 +174,13 @@ check_common(const struct ctx *ctx)
 	for (i = 0; i < SET_COUNT; i++)
 		if ((setting_table[i].flags & SETTING_COMMON) &&
 		    ctx->settings.source[i] == SRC_FLAG &&
-		    settings_check(&ctx->settings, (enum setting)i, &e) < 0)
-			return cmd_usage_error(ctx, "%s", e.msg);
+		    settings_check(&ctx->settings, (enum setting)i, &e) < 0) {
+			/* the command's usage line does not show them */
+			cmd_usage_error(ctx, "%s", e.msg);
+			fputs("common options:\n", stderr);
+			print_common_help(stderr);
+			return EXIT_USAGE;
+		}
 	return 0;
 }
 
@@ -176,7 +203,8 @@ run(struct ctx *ctx, int argc, char **argv)
 	if ((rc = check_common(ctx)) != 0)
 		return rc;
 	if (ctx->args.argc < c->min_args)
-		return cmd_usage_error(ctx, "too few arguments");
+		return cmd_usage_error(ctx, "%s", c->too_few != NULL ?
+		    c->too_few : "too few arguments");
 	if (c->max_args >= 0 && ctx->args.argc > c->max_args)
 		return cmd_usage_error(ctx, "unexpected argument '%s'",
 		    ctx->args.argv[c->max_args]);
@@ -210,10 +238,8 @@ help(struct ctx *ctx, int argc, char **argv)
 		list_commands(stdout);
 		return check_stdout(NULL);
 	}
-	if ((ctx->cmd = find_command(argv[1])) == NULL) {
-		cmd_error(ctx, "help: unknown command '%s'", argv[1]);
-		return EXIT_USAGE;
-	}
+	if ((ctx->cmd = find_command(argv[1])) == NULL)
+		return unknown_command(ctx, "help: ", argv[1]);
 	print_help(ctx->cmd);
 	return check_stdout(ctx->cmd);
 }
@@ -267,9 +293,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if ((ctx.cmd = find_command(argv[0])) == NULL) {
-		cmd_error(&ctx, "unknown command '%s'; see 'convctl --help'",
-		    argv[0]);
-		rc = EXIT_USAGE;
+		rc = unknown_command(&ctx, "", argv[0]);
 		goto out;
 	}
 	/* read only once a command is known: --version and help stay instant */

@@ -105,6 +105,31 @@ is_help(const struct arg_slot *s)
 	return s->opt->name != NULL && strcmp(s->opt->name, "help") == 0;
 }
 
+/* "unknown option '--jsn'; did you mean '--json'?": among this command's */
+static int
+unknown_option(const struct ctx *ctx, const struct args *a, const char *arg,
+    size_t len)
+{
+	struct buf b = { 0 };
+	struct suggest s;
+	const char *word;
+	size_t i;
+	int rc;
+
+	buf_add(&b, arg, len);
+	word = b.data != NULL ? b.data : "";
+	suggest_start(&s, word);
+	for (i = 0; i < a->nslot; i++)
+		suggest_try(&s, a->slot[i].opt->name);
+	if (s.best != NULL)
+		rc = cmd_usage_error(ctx, "unknown option '--%s'; did you mean "
+		    "'--%s'?", word, s.best);
+	else
+		rc = cmd_usage_error(ctx, "unknown option '--%s'", word);
+	buf_free(&b);
+	return rc;
+}
+
 /* --name or --name=value at argv[*i]; 1: --help */
 static int
 long_option(const struct ctx *ctx, struct args *a, int argc, char **argv,
@@ -115,8 +140,7 @@ long_option(const struct ctx *ctx, struct args *a, int argc, char **argv,
 	struct arg_slot *s = by_name(a, arg, len);
 
 	if (s == NULL)
-		return cmd_usage_error(ctx, "unknown option '--%.*s'", (int)len,
-		    arg);
+		return unknown_option(ctx, a, arg, len);
 	if (s->opt->arg == NULL) {
 		if (eq != NULL)
 			return cmd_usage_error(ctx, "option '--%s' takes no "

@@ -40,12 +40,10 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if (id != NULL && (c = cmd_conv(ctx, st, id, &rc)) == NULL)
 		goto out;
-	if (id == NULL && store_load_active(st, &e) < 0) {
+	if (id == NULL && store_default_conv(st, 0, &c, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
-	if (id == NULL)
-		c = store_active(st);
 	/* nothing active: nothing to say ([] in JSON), and that is no error */
 	if (render_prompt(&out, c, &rq, &e) < 0) {
 		rc = cmd_fail(ctx, &e);

@@ -21,8 +21,7 @@ recent_exec(struct ctx *ctx)
 	struct conv **ended;
 	struct buf out = { 0 };
 	struct error e;
-	const char *tag;
-	size_t n, i, k;
+	size_t n;
 	long limit = 10;
 	int rc;
 
@@ -31,23 +30,13 @@ recent_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	tag = args_get(&ctx->args, "tag");
-	/* with a tag, the newest limit are among all those it keeps */
-	if (store_load_ended(st, tag != NULL ? SIZE_MAX : (size_t)limit, 0,
-	    &e) < 0) {
+	if (store_recent(st, (size_t)limit, args_get(&ctx->args, "tag"),
+	    &ended, &n, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		store_close(st);
 		return rc;
 	}
-	ended = store_ended(st, &n);
-	if (tag != NULL) {
-		for (i = k = 0; i < n; i++)
-			if (conv_has_tag(ended[i], tag))
-				ended[k++] = ended[i];
-		n = k;
-	}
-	render_recent(&out, ended, n < (size_t)limit ? n : (size_t)limit,
-	    args_has(&ctx->args, "json"));
+	render_recent(&out, ended, n, args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);
 	buf_free(&out);
 	free(ended);

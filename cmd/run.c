@@ -4,7 +4,6 @@
  * file, then the exchange recorded by lib/exchange.c; says what was kept.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -221,7 +220,7 @@ run_exec(struct ctx *ctx)
 	 * answer) may pass through here: glibc would raise its mapping
 	 * threshold when the first such block is freed, keep the next ones in
 	 * its heap and give nothing back */
-	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+	os_malloc_give_back(256 << 10);
 	json_prefault_large();	/* the store's copy of it */
 	if (settings_long(&ctx->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0) {
 		return cmd_fail(ctx, &e);
@@ -259,10 +258,17 @@ run_exec(struct ctx *ctx)
 	rc = r.exit_code;
 	if ((rrc = record(ctx, &ex, argv[0], &said)) != 0 && rc == 0)
 		rc = rrc;
-	if (r.out_errno != 0 && r.out_errno != EPIPE)
+	/* a reader that went away (`| head -1`) is no failure: CMD was read
+	 * to its end and its exchange recorded, as the man page promises */
+	if (r.out_errno == EPIPE && rrc == 0)
+		cmd_error(ctx, "standard output was closed before '%s' ended; "
+		    "it was read to its end (%zu bytes)%s", argv[0], r.out_bytes,
+		    answered && r.exit_code == 0 ? " and the exchange recorded" :
+		    "");
+	else if (r.out_errno != 0 && r.out_errno != EPIPE)
 		cmd_error(ctx, "cannot write to standard output: %s",
 		    strerror(r.out_errno));
-	if (r.out_errno != 0 && rc == 0)
+	if (r.out_errno != 0 && r.out_errno != EPIPE && rc == 0)
 		rc = EXIT_FAIL;
 	/* what was kept, when CMD failed or its answer could not be */
 	if (rrc == 0 && (r.exit_code != 0 || !answered)) {
@@ -304,6 +310,7 @@ const struct cmd_entry cmd_run_entry = {
 		{ 0 },
 	},
 	.min_args = 1, .max_args = -1,
+	.too_few = "no command to run: give it after --",
 	.first_operand_stops = 1,
 	.exec = run_exec,
 };

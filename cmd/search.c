@@ -38,6 +38,13 @@ time_option(struct ctx *ctx, const char *name, int64_t *ms)
 	return 0;
 }
 
+/* search_render()'s output, to standard output */
+static int
+print(void *ctx, const char *s, size_t len)
+{
+	return cmd_print(ctx, s, len);
+}
+
 static int
 search_exec(struct ctx *ctx)
 {
@@ -77,8 +84,12 @@ search_exec(struct ctx *ctx)
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}
-	search_render(&out, &res, args_has(&ctx->args, "json"), colour);
-	rc = cmd_print(ctx, out.data, out.len);
+	/* the store closed first: the file is no longer mapped while a slow
+	 * reader of our output holds us */
+	store_close(st);
+	st = NULL;
+	rc = search_render(&out, &res, args_has(&ctx->args, "json"), colour,
+	    print, ctx);
 out:
 	buf_free(&out);
 	search_result_free(&res);

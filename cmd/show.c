@@ -2,9 +2,6 @@
  * show.c - `convctl show`: one conversation (by id, else the active one,
  * else the latest ended) rendered; the formats are lib/render.c's.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "cmd.h"
 
 static const struct cmd_option options[] = {
@@ -13,30 +10,21 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-/* the named one, else the active one, else the latest ended */
-/* *c: the conversation to show; EXIT_FAIL (said) when there is none */
+/* *c: the named one, else the active one, else the latest ended;
+ * EXIT_FAIL (said) when there is none */
 static int
 pick(struct ctx *ctx, struct store *st, struct conv **c)
 {
 	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
-	struct conv **ended;
 	struct error e;
-	size_t n;
 	int rc;
 
 	if (id != NULL) {
 		*c = cmd_conv(ctx, st, id, &rc);
 		return rc;
 	}
-	if (store_load_active(st, &e) < 0)
+	if (store_default_conv(st, 1, c, &e) < 0)
 		return cmd_fail(ctx, &e);
-	if ((*c = store_active(st)) != NULL)
-		return 0;
-	if (store_load_ended(st, 1, 1, &e) < 0)
-		return cmd_fail(ctx, &e);
-	ended = store_ended(st, &n);
-	*c = n > 0 ? ended[0] : NULL;
-	free(ended);
 	if (*c == NULL) {
 		cmd_error(ctx, "no conversations in '%s'", store_path(st));
 		return EXIT_FAIL;

@@ -20,8 +20,12 @@ tag_exec(struct ctx *ctx)
 	struct buf out = { 0 };
 	struct conv *c;
 	struct error e;
-	int rc, changed;
+	int rc, changed, i;
 
+	/* a typo of the command line, found before the store is opened */
+	for (i = 1; i < ctx->args.argc; i++)
+		if (label_check("tag", ctx->args.argv[i], TAG_MAX_CHARS, &e) < 0)
+			return cmd_usage_error(ctx, "%s", e.msg);
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
 	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
@@ -49,7 +53,7 @@ const struct cmd_entry cmd_tag_entry = {
 	.operands = "ID TAG...",
 	.operand_help = (const struct cmd_option[]){
 		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "TAG", "a tag, any text but empty", 0 },
+		{ 0, NULL, "TAG", "a tag, one line of at most 100 characters", 0 },
 		{ 0 },
 	},
 	.notes = "Prints the conversation's tags after, one a line.\n",

@@ -18,6 +18,9 @@ title_exec(struct ctx *ctx)
 	struct error e;
 	int rc;
 
+	/* a typo of the command line, found before the store is opened */
+	if (label_check("title", ctx->args.argv[1], TITLE_MAX_CHARS, &e) < 0)
+		return cmd_usage_error(ctx, "%s", e.msg);
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
 	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
@@ -37,8 +40,8 @@ const struct cmd_entry cmd_title_entry = {
 	.operands = "ID TEXT",
 	.operand_help = (const struct cmd_option[]){
 		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "TEXT", "its title; summaries keep it (not summarize "
-		    "--force)", 0 },
+		{ 0, NULL, "TEXT", "its title, one line of at most 500 characters; "
+		    "summaries keep it (not summarize --force)", 0 },
 		{ 0 },
 	},
 	.min_args = 2, .max_args = 2,

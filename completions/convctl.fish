@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin mcp config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -70,6 +70,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a fork -d 'copy a conversation into a new one'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a tag -d 'add or remove tags'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a pin -d 'keep from the rolling limit'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a mcp -d 'serve the store to agents over MCP'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
 
@@ -150,6 +151,8 @@ complete -c convctl -n '__fish_seen_subcommand_from run' -l prompt -x -d "the pr
 complete -c convctl -n '__fish_seen_subcommand_from run' -l tool -x -d 'a tool CMD used'
 complete -c convctl -n '__fish_seen_subcommand_from run' -l context -d "first the conversation on CMD's input (--context=FORMAT)"
 complete -c convctl -n '__fish_seen_subcommand_from run' -l keep-partial -d 'record the output even when CMD fails'
+# mcp
+complete -c convctl -n '__fish_seen_subcommand_from mcp' -l read-only -d 'only the tools that read'
 # config
 complete -c convctl -n '__fish_seen_subcommand_from config' -l json -d 'as JSON'
 # help

@@ -23,5 +23,6 @@
 #include "run.h"
 #include "import.h"
 #include "summary/summarize.h"
+#include "mcp/mcp.h"
 
 #endif

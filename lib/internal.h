@@ -29,6 +29,26 @@ int conv_may_hold(const struct conv *, const char *s);
 /* 1: *p, *len are c's bytes as the engine read them (its JSON object, not
  * parsed yet); 0: the engine gave none, or c is parsed already */
 int conv_bytes(const struct conv *, const char **p, size_t *len);
+/*
+ * Every conversation's bytes, in stored order, for a reader that looks at
+ * them before it parses any (search), valid while the store is open: 1 and
+ * *v (malloc'd, the caller's) and *n; 0: the engine offers none (a
+ * database; a file it could not map safely, or conversations loaded
+ * already): load them instead; -1: an error. The file engine's bytes are
+ * checked only if unchecked is 0: else the caller checks those it reads
+ * with the scanner (scan_conv_each()), and store_span_refused() is the
+ * error when one fails.
+ */
+struct store_span {
+	const char *p;
+	size_t len;
+	int canonical;		/* the bytes are what json_dump_buf() writes */
+};
+int store_spans(struct store *, struct store_span **v, size_t *n,
+    int *unchecked, struct error *);
+int store_span_refused(struct store *, struct error *);
+/* conv_has_tag() of the conversation at v, which the scanner checked */
+int store_span_tagged(const struct store_span *v, const char *tag);
 /* the conversation's own fields, to read, not to change: its messages may
  * be missing (a conversation a list loaded without its body) */
 json_t *conv_head(struct conv *);
@@ -69,6 +89,9 @@ char *message_new_id(json_t *msgs, int64_t at);
  * title_too the hand title's) when a summary is stored */
 json_t *conv_tags(struct conv *);
 void conv_mark_summarized(json_t *conv, int title_too);
+/* organize.c: conv's title marked as given (an import's, a hand title), so
+ * a summarizer keeps it */
+void conv_mark_title_given(json_t *conv);
 /* shape.c: checks one conversation's shape; where is its JSON path for
  * errors */
 int conv_validate(json_t *, const char *where, struct error *);

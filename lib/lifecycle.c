@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -22,7 +21,7 @@ random32(void)
 	static uint32_t fallback;
 	uint32_t r;
 
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+	if (os_random32(&r) == 0)
 		return r;
 	/* no entropy yet (early boot): ids stay unique by the check below */
 	return (uint32_t)getpid() * 2654435761u + ++fallback;
@@ -528,4 +527,47 @@ lifecycle_prune_note(struct buf *b, const struct commit_report *r,
 	    r->limit);
 	settings_origin(b, set, SET_MAX_CONVERSATIONS);
 	buf_adds(b, "; see convctl-prune(1))");
+}
+
+int
+store_default_conv(struct store *st, int ended_too, struct conv **c,
+    struct error *e)
+{
+	struct conv **ended;
+	size_t n;
+
+	*c = NULL;
+	if (store_load_active(st, e) < 0)
+		return -1;
+	if ((*c = store_active(st)) != NULL || !ended_too)
+		return 0;
+	if (store_load_ended(st, 1, 1, e) < 0)
+		return -1;
+	ended = store_ended(st, &n);
+	*c = n > 0 ? ended[0] : NULL;
+	free(ended);
+	return 0;
+}
+
+int
+store_recent(struct store *st, size_t limit, const char *tag,
+    struct conv ***out, size_t *n, struct error *e)
+{
+	struct conv **v;
+	size_t i, k;
+
+	/* with a tag, the newest limit are among all those it keeps */
+	if (store_load_ended(st, tag != NULL ? SIZE_MAX : limit, 0, e) < 0)
+		return -1;
+	v = store_ended(st, n);
+	if (tag != NULL) {
+		for (i = k = 0; i < *n; i++)
+			if (conv_has_tag(v[i], tag))
+				v[k++] = v[i];
+		*n = k;
+	}
+	if (*n > limit)
+		*n = limit;
+	*out = v;
+	return 0;
 }

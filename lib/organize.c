@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* the marks, as convctl(5) documents them */
-#define F_HAND_TITLE	"titleByHand"	/* true: set by `title`, kept */
+#define F_HAND_TITLE	"titleByHand"	/* true: given (`title`, an import), kept */
 #define F_STALE		"summaryStale"	/* true: changed since summarized */
 #define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
 #define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
@@ -110,15 +110,22 @@ check_text(const char *what, const char *s, size_t len, struct error *e)
 	return 0;
 }
 
+void
+conv_mark_title_given(json_t *obj)
+{
+	json_object_set_new(obj, F_HAND_TITLE, json_true());
+}
+
 int
 conv_set_title(struct conv *c, const char *title, struct error *e)
 {
 	json_t *obj = conv_json(c);
 
-	if (check_text("title", title, strlen(title), e) < 0)
+	if (check_text("title", title, strlen(title), e) < 0 ||
+	    label_check("title", title, TITLE_MAX_CHARS, e) < 0)
 		return -1;
 	json_object_set_new(obj, "title", json_string(title));
-	json_object_set_new(obj, F_HAND_TITLE, json_true());
+	conv_mark_title_given(obj);
 	return conv_refresh(c, e);
 }
 
@@ -144,42 +151,58 @@ conv_resume(struct store *st, struct conv *c, int64_t now, struct error *e)
 	return conv_refresh(c, e);
 }
 
-/* "1", "-1", "+2": a whole number, else 0 */
-static long
-position(const char *s)
+/* a position as written: digits, or "-" and digits; never "+1", nor "1.0" */
+static int
+is_position(const char *s)
 {
-	char *end;
-	long n;
-
-	if (*s == '\0')
-		return 0;
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (*end != '\0' || errno != 0 || (*s != '-' && *s != '+' &&
-	    (*s < '0' || *s > '9')))
-		return 0;
-	return n;
+	if (*s == '-')
+		s++;
+	return *s != '\0' && strspn(s, "0123456789") == strlen(s);
 }
 
+/*
+ * An id that is there wins; else a position. Every position that names no
+ * message (0, past either end, too long for a number) is said one way,
+ * with the range there is; anything else is an id that is not there.
+ */
 long
 conv_message_find(struct conv *c, const char *ref, struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
-	size_t i, n = json_array_size(msgs);
+	size_t i, n = json_array_size(msgs), same = 0;
 	const char *id;
-	long p;
+	char *end;
+	long p, at = -1;
 
 	json_array_foreach(msgs, i, m)
-		if ((id = json_str(m, "id", NULL)) != NULL && strcmp(id, ref) == 0)
-			return (long)i;
-	if ((p = position(ref)) == 0) {
-		error_set(e, "no message '%s' in conversation '%s'", ref,
-		    conv_id(c));
+		if ((id = json_str(m, "id", NULL)) != NULL &&
+		    strcmp(id, ref) == 0 && same++ == 0)
+			at = (long)i;
+	/* a store of an older version may hold an id twice: never guess */
+	if (same > 1) {
+		error_set(e, "message id '%s' names %zu messages in conversation "
+		    "'%s'; give the position instead", ref, same, conv_id(c));
 		return -1;
 	}
-	if ((p > 0 && (size_t)p > n) || (p < 0 && (size_t)-p > n)) {
-		error_set(e, "no message %ld in conversation '%s' (it has %zu)",
-		    p, conv_id(c), n);
+	if (at >= 0)
+		return at;
+	if (!is_position(ref)) {
+		error_set(e, "no message '%s' in conversation '%s': no message "
+		    "has that id, and a position is 1 the first, -1 the newest",
+		    ref, conv_id(c));
+		return -1;
+	}
+	errno = 0;
+	p = strtol(ref, &end, 10);
+	if (errno != 0 || p == 0 || (p > 0 && (size_t)p > n) ||
+	    (p < 0 && (size_t)-(p + 1) >= n)) {
+		if (n == 0)
+			error_set(e, "no message at position %s in conversation "
+			    "'%s': it has none", ref, conv_id(c));
+		else
+			error_set(e, "no message at position %s in conversation "
+			    "'%s': it has %zu, 1 to %zu or -1 to -%zu", ref,
+			    conv_id(c), n, n, n);
 		return -1;
 	}
 	return p > 0 ? p - 1 : (long)n + p;
@@ -242,7 +265,8 @@ conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
 	return store_append(st, obj, e);
 }
 
-/* tags[0..n) as the store keeps them: strings, not empty, UTF-8 */
+/* tags[0..n) as the store keeps them: strings, not empty, UTF-8, one line
+ * of at most TAG_MAX_CHARS */
 static int
 check_tags(char *const *tags, size_t n, struct error *e)
 {
@@ -253,6 +277,8 @@ check_tags(char *const *tags, size_t n, struct error *e)
 		    utf8_invalid_at(tags[i], strlen(tags[i])) >= 0)
 			return error_set(e, "tag '%s' is empty or not UTF-8",
 			    tags[i]);
+		else if (label_check("tag", tags[i], TAG_MAX_CHARS, e) < 0)
+			return -1;
 	return 0;
 }
 
@@ -330,8 +356,10 @@ render_tags(struct buf *b, struct conv *c, int json)
 
 	if (!json) {
 		json_array_foreach(t, i, v)
-			if (json_is_text(v))
-				buf_addf(b, "%s\n", json_string_value(v));
+			if (json_is_text(v)) {
+				buf_add_printable(b, json_string_value(v));
+				buf_addc(b, '\n');
+			}
 		return;
 	}
 	arr = json_array();

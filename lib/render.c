@@ -65,12 +65,37 @@ message_text(struct buf *b, json_t *m)
 	add_tools(b, m, " [used: ", "]");
 }
 
+/*
+ * the content, each line that starts with backslashes and "### " given one
+ * backslash more: a line of the text can never read back as the next
+ * message's header, and Markdown shows it as it was (migrate's markdown
+ * reader takes the backslash off)
+ */
+static void
+add_content_markdown(struct buf *b, json_t *m)
+{
+	size_t len, k;
+	const char *s = json_str(m, "content", &len), *end = s + len, *nl;
+
+	for (; s < end; s = nl) {
+		for (k = 0; s + k < end && s[k] == '\\'; k++)
+			;
+		if ((size_t)(end - s) >= k + 4 && memcmp(s + k, "### ", 4) == 0)
+			buf_addc(b, '\\');
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			nl = end;
+		else
+			nl++;
+		buf_add(b, s, (size_t)(nl - s));
+	}
+}
+
 static void
 message_markdown(struct buf *b, json_t *m)
 {
 	buf_addf(b, "### %s · %s\n\n", speaker(json_str(m, "role", NULL)),
 	    json_str(m, "timestamp", NULL));
-	add_content(b, m);
+	add_content_markdown(b, m);
 	add_tools(b, m, "\n\n*Tools used: ", "*");
 }
 
@@ -308,8 +333,20 @@ add_time_or(struct buf *b, int64_t ms, const char *none)
 	buf_adds(b, ts);
 }
 
-/* "pinned" and each tag as #TAG, space-separated, after a tab; nothing
- * for a conversation with neither */
+/* head, then stored text (a title, a summary) as one printable line, never
+ * a raw control character: an import or an older convctl may have stored
+ * a newline, a tab or an escape (--json carries it as it is); then tail */
+static void
+add_line(struct buf *b, const char *head, const char *text, const char *tail)
+{
+	buf_adds(b, head);
+	buf_add_printable(b, text);
+	buf_adds(b, tail);
+}
+
+/* "pinned" and each tag as #TAG, space-separated, after a tab (a tag that
+ * is no plain word in quotes: #"a b"); nothing for a conversation with
+ * neither */
 static void
 add_marks(struct buf *b, struct conv *c)
 {
@@ -323,12 +360,14 @@ add_marks(struct buf *b, struct conv *c)
 	}
 	json_array_foreach(tags, i, t)
 		if (json_is_text(t)) {
-			buf_addf(b, "%s#%s", sep, json_string_value(t));
+			buf_addf(b, "%s#", sep);
+			buf_add_quoted_word(b, json_string_value(t));
 			sep = " ";
 		}
 }
 
-/* "Tags:     a, b" and "Pinned:   yes" lines, or markdown's list items */
+/* "Tags:     a, b" and "Pinned:   yes" lines, or markdown's list items; a
+ * tag that is no plain word in quotes, so "a, b" is one tag */
 static void
 add_organized(struct buf *b, struct conv *c, int markdown)
 {
@@ -336,10 +375,11 @@ add_organized(struct buf *b, struct conv *c, int markdown)
 	size_t i, k = 0;
 
 	json_array_foreach(tags, i, t)
-		if (json_is_text(t))
-			buf_addf(b, "%s%s", k++ == 0 ? (markdown ?
-			    "- **Tags:** " : "Tags:     ") : ", ",
-			    json_string_value(t));
+		if (json_is_text(t)) {
+			buf_adds(b, k++ == 0 ? (markdown ? "- **Tags:** " :
+			    "Tags:     ") : ", ");
+			buf_add_quoted_word(b, json_string_value(t));
+		}
 	if (k > 0)
 		buf_addc(b, '\n');
 	if (conv_pinned(c))
@@ -361,7 +401,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 	case FMT_TEXT:
 		buf_addf(b, "conversation %s\n", conv_id(c));
 		if (conv_title(c))
-			buf_addf(b, "Title:    %s\n", conv_title(c));
+			add_line(b, "Title:    ", conv_title(c), "\n");
 		buf_adds(b, "Started:  ");
 		add_time_or(b, conv_started(c), "");
 		buf_adds(b, "\nEnded:    ");
@@ -369,12 +409,12 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_addf(b, "\nMessages: %zu\n", conv_message_count(c));
 		add_organized(b, c, 0);
 		if (conv_summary(c))
-			buf_addf(b, "Summary:  %s\n", conv_summary(c));
+			add_line(b, "Summary:  ", conv_summary(c), "\n");
 		message = message_text;
 		break;
 	case FMT_MARKDOWN:
 		if (conv_title(c))
-			buf_addf(b, "# %s\n\n", conv_title(c));
+			add_line(b, "# ", conv_title(c), "\n\n");
 		else
 			buf_addf(b, "# Conversation %s\n\n", conv_id(c));
 		buf_addf(b, "- **Id:** %s\n- **Started:** ", conv_id(c));
@@ -384,7 +424,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_addf(b, "\n- **Messages:** %zu\n", conv_message_count(c));
 		add_organized(b, c, 1);
 		if (conv_summary(c))
-			buf_addf(b, "\n> %s\n", conv_summary(c));
+			add_line(b, "\n> ", conv_summary(c), "\n");
 		message = message_markdown;
 		break;
 	default:
@@ -410,9 +450,10 @@ render_recent(struct buf *b, struct conv **v, size_t n, int json)
 	if (!json) {
 		for (i = 0; i < n; i++) {
 			ts_format(conv_ended(v[i]), ended);
-			buf_addf(b, "%s\t%s\t%zu\t%s", conv_id(v[i]), ended,
-			    conv_message_count(v[i]),
-			    conv_title(v[i]) ? conv_title(v[i]) : "");
+			buf_addf(b, "%s\t%s\t%zu\t", conv_id(v[i]), ended,
+			    conv_message_count(v[i]));
+			add_line(b, "", conv_title(v[i]) ? conv_title(v[i]) : "",
+			    "");
 			add_marks(b, v[i]);
 			buf_addc(b, '\n');
 		}

@@ -63,17 +63,21 @@ struct search_hit {
 struct search_result {
 	struct search_hit *hits;	/* oldest first */
 	size_t n, cap;
-	/* what hits point into when no loaded conversation holds it (the
-	 * messages a database sent), or NULL */
-	struct json_t *held;
+	struct buf text;		/* the ids and lines they point to */
+	struct search_match *matches;	/* and their matches */
 };
 int search_run(struct store *, const struct search *,
     const struct search_request *, struct search_result *, struct error *);
 void search_result_free(struct search_result *);
-/* ID TIME ROLE LINE, tab-separated, the matches in bold red when colour;
+/*
+ * ID TIME ROLE LINE, tab-separated, the matches in bold red when colour;
  * or a JSON array of {id, messageId, timestamp, role, lineNumber, line,
- * match, matches: [[start, end]…]} (byte offsets into line) */
-void search_render(struct buf *, const struct search_result *, int json,
-    int colour);
+ * match, matches: [[start, end]…]} (byte offsets into line). Made in out
+ * and given to flush(arg, bytes, len) 64 KiB at a time, and at the end
+ * (out is empty then); the first non-zero return of flush stops it and is
+ * returned.
+ */
+int search_render(struct buf *out, const struct search_result *, int json,
+    int colour, int (*flush)(void *, const char *, size_t), void *arg);
 
 #endif

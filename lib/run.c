@@ -46,13 +46,13 @@ on_signal(int sig, siginfo_t *si, void *uc)
 static void
 on_child(int sig)
 {
-	(void)sig;	/* it only wakes ppoll up */
+	(void)sig;	/* it only wakes os_poll up */
 }
 
 /* the signals run_command changes, and how they were before */
 struct signals {
 	sigset_t block, old_mask;
-	sigset_t wait;			/* the mask while ppoll waits */
+	sigset_t wait;			/* the mask while os_poll waits */
 	struct sigaction old[NFORWARDED], old_pipe, old_chld;
 };
 
@@ -100,12 +100,10 @@ signals_take(struct signals *s)
 static void
 signals_give_back(struct signals *s)
 {
-	struct timespec now = { 0, 0 };
 	size_t i;
 
 	/* one that came after the command ended was for it: it is gone */
-	while (sigtimedwait(&s->block, NULL, &now) > 0)
-		;
+	os_signals_drop(&s->block);
 	for (i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &s->old[i], NULL);
 	sigaction(SIGPIPE, &s->old_pipe, NULL);
@@ -146,7 +144,7 @@ spawn(const struct run_request *rq, const struct signals *s, int in, int out,
 	int err[2], code = 0, status;
 	ssize_t n;
 
-	if (pipe2(err, O_CLOEXEC) < 0)
+	if (os_pipe(err) < 0)
 		return error_errno(e, "cannot make a pipe");
 	if ((*pid = fork()) < 0) {
 		close(err[0]);
@@ -294,7 +292,7 @@ static int
 splice_output(const struct run_request *rq, struct run_result *r, int fd,
     struct relay *rl)
 {
-	ssize_t n = splice(fd, NULL, rq->out_fd, NULL, CHUNK, 0);
+	ssize_t n = os_splice(fd, NULL, rq->out_fd, CHUNK, 0);
 
 	if (n > 0) {
 		count_output(rq, r, (size_t)n);
@@ -359,7 +357,7 @@ forward(pid_t pid, int *sigints)
 /* how much of the command's input is written: of input, of then_fd */
 struct feed {
 	size_t fed;
-	loff_t off;
+	off_t off;
 };
 
 /* the next of the command's input written, as much as the pipe takes: 0 when
@@ -380,8 +378,7 @@ feed(const struct run_request *rq, struct feed *f, int in)
 	}
 	/* the file moved to the pipe by the kernel; where splice cannot, a
 	 * pipe's atomic write at a time: all of it taken, or none */
-	if ((w = splice(rq->then_fd, &f->off, in, NULL, CHUNK,
-	    SPLICE_F_NONBLOCK)) < 0 &&
+	if ((w = os_splice(rq->then_fd, &f->off, in, CHUNK, 1)) < 0 &&
 	    errno == EINVAL) {
 		if ((n = pread(rq->then_fd, b, sizeof(b), f->off)) <= 0)
 			return n < 0 && errno == EINTR;
@@ -426,7 +423,7 @@ pump(const struct run_request *rq, struct run_result *r, pid_t pid, int in,
 		if (out >= 0)
 			p[i_out = (int)n++] = (struct pollfd){ out, POLLIN, 0 };
 		/* SIGCHLD (or another signal) ends the wait with EINTR */
-		if (ppoll(p, n, NULL, waitmask) < 0 && errno != EINTR)
+		if (os_poll(p, n, waitmask) < 0 && errno != EINTR)
 			break;		/* cannot wait on the pipes: on the exit */
 		if (forward(pid, &sigints)) {
 			r->abandoned = 1;
@@ -480,7 +477,7 @@ run_command(const struct run_request *rq, struct run_result *r,
 
 	memset(r, 0, sizeof(*r));
 	r->not_utf8 = -1;
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+	if (os_pipe(in) < 0 || os_pipe(out) < 0) {
 		error_errno(e, "cannot make a pipe");
 		goto fail;
 	}
@@ -490,7 +487,7 @@ run_command(const struct run_request *rq, struct run_result *r,
 	fcntl(in[1], F_SETFL, O_NONBLOCK);
 	/* fewer, larger hand-overs from the command to us: on a busy machine
 	 * each one waits for a processor; a read still returns what is there */
-	fcntl(out[0], F_SETPIPE_SZ, PIPE_SIZE);
+	os_pipe_grow(out[0], PIPE_SIZE);
 	signals_take(&sig);
 	if (spawn(rq, &sig, in[0], out[1], &pid, e) < 0) {
 		rc = errno;	/* for the caller: not found, or not runnable */

@@ -15,13 +15,15 @@
  * leaves to the matcher.
  */
 #include <langinfo.h>
-#include <wchar.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <wctype.h>
 
 #include "internal.h"
+#include "base/plain.h"	/* HAVE_SSE2_PATH */
+#include "store/scan.h"	/* scan_conv_each(): the messages of bytes */
 
 /* the characters a plain query's are escaped from */
 #define ERE_SPECIAL "\\^$.[]|()*+?{}"
@@ -41,6 +43,8 @@ struct search {
 	 * letters (U+017F matches s): a conversation holding one is parsed */
 	char (*fold)[5];
 	size_t nfold;
+	int literal;		/* the query is lit, ASCII text, whole */
+	int prefilter;		/* 0: CONVCTL_SEARCH_NO_PREFILTER=1 */
 };
 
 static unsigned char
@@ -104,9 +108,8 @@ required_run(const char *re, struct buf *best)
 	while (*p != '\0') {
 		c = (unsigned char)*p;
 		switch (c) {
-		case '|':	/* no run every match holds, not even this one */
-			best->len = 0;
-			cur.len = 0;
+		case '|':
+			best->len = cur.len = 0;
 			goto out;
 		case '\\':
 			/* \. is a dot, as search_compile escapes a plain
@@ -253,6 +256,7 @@ prefilter_make(struct search *s, const char *pattern, int icase)
 
 	if (off != NULL && strcmp(off, "1") == 0)
 		return;
+	s->prefilter = 1;
 	required_run(pattern, &run);
 	if (run.len == 0) {
 		buf_free(&run);
@@ -310,6 +314,8 @@ search_compile(struct search **out, const char *query, int regex,
 	}
 	s->compiled = 1;
 	prefilter_make(s, pat.data, !match_case);
+	/* plain ASCII text: the run every match holds is the whole query */
+	s->literal = !regex && s->litlen == strlen(query);
 	buf_free(&pat);
 	*out = s;
 	return 0;
@@ -329,18 +335,18 @@ lit_at(const struct search *s, const char *x)
 	return 1;
 }
 
-/* p[0..n) holds s->lit, in ASCII case or not as s says */
-static int
-has_lit(const struct search *s, const char *p, size_t n)
+/* find_lit() one place at a time, by the anchor byte */
+static const char *
+find_lit_memchr(const struct search *s, const char *p, size_t n)
 {
-	const char *lo, *up, *at, *last;
+	const char *lo, *up, *at, *last, *first = NULL;
 	unsigned char a;
 	size_t j = s->anchor;
 
 	if (n < s->litlen)
-		return 0;
+		return NULL;
 	if (!s->icase)
-		return memmem(p, n, s->lit, s->litlen) != NULL;
+		return memmem(p, n, s->lit, s->litlen);
 	/* the anchor byte in either case, at each place it can start lit */
 	a = (unsigned char)s->lit[j];
 	last = p + n - (s->litlen - j);		/* its last possible place */
@@ -349,8 +355,10 @@ has_lit(const struct search *s, const char *p, size_t n)
 	    (size_t)(last - (p + j)) + 1) : NULL;
 	while (lo != NULL || up != NULL) {
 		at = up == NULL || (lo != NULL && lo < up) ? lo : up;
-		if (lit_at(s, at - j))
-			return 1;
+		if (lit_at(s, at - j)) {
+			first = at - j;
+			break;
+		}
 		if (at == lo)
 			lo = at < last ? memchr(at + 1, a, (size_t)(last - at)) :
 			    NULL;
@@ -358,7 +366,55 @@ has_lit(const struct search *s, const char *p, size_t n)
 			up = at < last ? memchr(at + 1, a - ('a' - 'A'),
 			    (size_t)(last - at)) : NULL;
 	}
-	return 0;
+	return first;
+}
+
+/*
+ * Where p[0..n) first holds s->lit, in ASCII case or not as s says; NULL.
+ * With SSE2, 16 places at a time: those whose first and last bytes may be
+ * lit's (a letter's two cases are the same byte but for 0x20) are compared
+ * whole; two bytes leave far fewer places than the rarest one alone.
+ */
+static const char *
+find_lit(const struct search *s, const char *p, size_t n)
+{
+#ifdef HAVE_SSE2_PATH
+	const char *last;
+	unsigned char a, b;
+	__m128i fa, fb, ca, cb, x, y;
+	unsigned m;
+
+	if (s->litlen >= 2 && n >= s->litlen + 15) {
+		a = (unsigned char)s->lit[0];
+		b = (unsigned char)s->lit[s->litlen - 1];
+		fa = _mm_set1_epi8(s->icase && a >= 'a' && a <= 'z' ? 0x20 : 0);
+		fb = _mm_set1_epi8(s->icase && b >= 'a' && b <= 'z' ? 0x20 : 0);
+		ca = _mm_set1_epi8((char)a);
+		cb = _mm_set1_epi8((char)b);
+		last = p + n - s->litlen;	/* the last place it may start */
+		while (last - p >= 15) {
+			x = _mm_loadu_si128((const __m128i *)(const void *)p);
+			y = _mm_loadu_si128((const __m128i *)(const void *)
+			    (p + s->litlen - 1));
+			m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			    _mm_cmpeq_epi8(_mm_or_si128(x, fa), ca),
+			    _mm_cmpeq_epi8(_mm_or_si128(y, fb), cb)));
+			for (; m != 0; m &= m - 1)
+				if (lit_at(s, p + __builtin_ctz(m)))
+					return p + __builtin_ctz(m);
+			p += 16;
+		}
+		n = (size_t)(last - p) + s->litlen;
+	}
+#endif
+	return find_lit_memchr(s, p, n);
+}
+
+/* p[0..n) holds s->lit */
+static int
+has_lit(const struct search *s, const char *p, size_t n)
+{
+	return find_lit(s, p, n) != NULL;
 }
 
 /* p[0..n) holds the bytes f[0..len) (a short sequence whose first byte is
@@ -468,18 +524,89 @@ unescape(struct buf *out, const char *p, size_t n)
 }
 
 /*
- * 0: c's bytes show that no line of its messages can match (they lack the
- * run of characters every match holds, escaped or not); 1: one may, or
- * there is no prefilter, or no bytes to look at. tmp: scratch space.
+ * The prefilter's three looks (lit, a character that folds to one of its
+ * letters, an escape that may spell one of its bytes) in one pass, 16
+ * places at a time: 1, lit is there; 0, none of the three is; -1, a fold
+ * or an escape may be there (or no such pass here): look the careful way.
+ * Each fold and the escape are known by their first two bytes (any
+ * backslash when s->any_escape).
  */
 static int
-may_match(const struct search *s, const struct conv *c, struct buf *tmp)
+quick_may_match(const struct search *s, const char *p, size_t n)
 {
-	const char *p;
-	size_t n;
+#ifdef HAVE_SSE2_PATH
+	const char *end = p + n, *last;
+	unsigned char a, b;
+	__m128i fa, fb, ca, cb, x, y, z, sp, bs, u;
+	__m128i f0[4], f1[4];
+	unsigned m, ms;
+	size_t i, nf = s->nfold;
 
-	if (s->litlen == 0 || !conv_bytes(c, &p, &n))
+	if (s->litlen < 2 || nf > 4 || n < s->litlen + 16)
+		return -1;
+	a = (unsigned char)s->lit[0];
+	b = (unsigned char)s->lit[s->litlen - 1];
+	fa = _mm_set1_epi8(s->icase && a >= 'a' && a <= 'z' ? 0x20 : 0);
+	fb = _mm_set1_epi8(s->icase && b >= 'a' && b <= 'z' ? 0x20 : 0);
+	ca = _mm_set1_epi8((char)a);
+	cb = _mm_set1_epi8((char)b);
+	bs = _mm_set1_epi8('\\');
+	u = _mm_set1_epi8('u');
+	for (i = 0; i < nf; i++) {
+		f0[i] = _mm_set1_epi8(s->fold[i][0]);
+		f1[i] = _mm_set1_epi8(s->fold[i][1]);
+	}
+	last = end - s->litlen;
+	while (last - p >= 15) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		y = _mm_loadu_si128((const __m128i *)(const void *)
+		    (p + s->litlen - 1));
+		z = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		    _mm_cmpeq_epi8(_mm_or_si128(x, fa), ca),
+		    _mm_cmpeq_epi8(_mm_or_si128(y, fb), cb)));
+		sp = _mm_cmpeq_epi8(x, bs);
+		if (!s->any_escape)
+			sp = _mm_and_si128(sp, _mm_cmpeq_epi8(z, u));
+		for (i = 0; i < nf; i++)
+			sp = _mm_or_si128(sp, _mm_and_si128(
+			    _mm_cmpeq_epi8(x, f0[i]), _mm_cmpeq_epi8(z, f1[i])));
+		ms = (unsigned)_mm_movemask_epi8(sp);
+		for (; m != 0; m &= m - 1)
+			if (lit_at(s, p + __builtin_ctz(m)))
+				return 1;	/* whatever else is there */
+		if (ms != 0)
+			return -1;
+		p += 16;
+	}
+	/* the places left, the careful way */
+	n = (size_t)(end - p);
+	if (has_lit(s, p, n))
 		return 1;
+	return has_fold(s, p, n) || has_escape(s, p, n) ? -1 : 0;
+#else
+	(void)s;
+	(void)p;
+	(void)n;
+	return -1;
+#endif
+}
+
+/*
+ * 0: the JSON text p[0..n) shows that no line of its messages can match (it
+ * lacks the run of characters every match holds, escaped or not); 1: one
+ * may, or there is no prefilter. tmp: scratch space.
+ */
+static int
+text_may_match(const struct search *s, const char *p, size_t n,
+    struct buf *tmp)
+{
+	int q;
+
+	if (s->litlen == 0)
+		return 1;
+	if ((q = quick_may_match(s, p, n)) >= 0)
+		return q;
 	if (has_lit(s, p, n) || has_fold(s, p, n))
 		return 1;
 	/* an escape may spell what the bytes do not: \u0061 is an a */
@@ -502,10 +629,60 @@ search_free(struct search *s)
 	free(s);
 }
 
-/* the matches in line[0..len), appended to *m; how many */
+/*
+ * The hits as they are found: offsets into r->text (ids and lines) and
+ * r->matches, which grow; made into r->hits at the end.
+ */
+struct rec {
+	int64_t time;
+	size_t conv, seq;	/* found in the conv'th conversation, seq'th */
+	size_t msgno;		/* in its msgno'th message (0 where found in
+				 * message order) */
+	size_t id, msg, line, len, lineno, match, nmatch;
+	enum conv_role role;
+};
+#define NO_MSG_ID SIZE_MAX
+
+struct collect {
+	struct search_result *r;
+	struct rec *rec;
+	size_t n, cap, nmatch, capmatch;
+	size_t id;		/* the current conversation's id in r->text */
+	size_t conv;		/* the current conversation's place */
+	size_t msgno;		/* the current message's place, or 0 */
+};
+
+/* s at r->text's end, NUL-terminated (as a C string: to its first NUL);
+ * where */
 static size_t
-find_all(const struct search *s, const char *line, size_t len,
-    struct search_match **m, size_t *nm)
+text_add(struct search_result *r, const char *s, size_t len)
+{
+	size_t at = r->text.len;
+
+	buf_add(&r->text, s, len);
+	buf_addc(&r->text, '\0');
+	return at;
+}
+
+static void
+match_add(struct collect *k, size_t start, size_t end)
+{
+	struct search_result *r = k->r;
+
+	if (k->nmatch == k->capmatch) {
+		k->capmatch = k->capmatch ? k->capmatch * 2 : 256;
+		r->matches = xrealloc(r->matches,
+		    k->capmatch * sizeof(*r->matches));
+	}
+	r->matches[k->nmatch].start = start;
+	r->matches[k->nmatch].end = end;
+	k->nmatch++;
+}
+
+/* the matches in line[0..len) by the regular expression, into k; how many */
+static size_t
+find_re(const struct search *s, const char *line, size_t len,
+    struct collect *k)
 {
 	regmatch_t pm[1];
 	size_t at = 0, found = 0;
@@ -517,10 +694,7 @@ find_all(const struct search *s, const char *line, size_t len,
 		pm[0].rm_eo = (regoff_t)len;
 		if (regexec(&s->re, line, 1, pm, flags | REG_STARTEND) != 0)
 			break;
-		*m = xrealloc(*m, (*nm + 1) * sizeof(**m));
-		(*m)[*nm].start = (size_t)pm[0].rm_so;
-		(*m)[*nm].end = (size_t)pm[0].rm_eo;
-		(*nm)++;
+		match_add(k, (size_t)pm[0].rm_so, (size_t)pm[0].rm_eo);
 		found++;
 		/* an empty match must not match at the same place forever */
 		at = (size_t)pm[0].rm_eo;
@@ -531,78 +705,45 @@ find_all(const struct search *s, const char *line, size_t len,
 	return found;
 }
 
-static int
-by_time(const void *a, const void *b)
+/*
+ * The matches in line[0..len), into k; how many. Where the query is ASCII
+ * text (s->literal) and the line holds no character the matcher folds to
+ * one of its letters, they are where s->lit is, as the matcher finds them:
+ * leftmost, one after the other; else the matcher is asked. A line that
+ * lacks what every match holds is not looked at further.
+ */
+static size_t
+find_all(const struct search *s, const char *line, size_t len,
+    struct collect *k)
 {
-	const struct search_hit *x = a, *y = b;
+	const char *at, *p = line, *end = line + len;
+	size_t found = 0;
+	int fold;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void
-hit_add(struct search_result *r, const char *conv, json_t *m, int64_t time,
-    enum conv_role role, const char *line, size_t len, size_t lineno,
-    struct search_match *match, size_t nmatch)
-{
-	struct search_hit *h;
-
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->hits = xrealloc(r->hits, r->cap * sizeof(*r->hits));
+	if (s->litlen == 0)
+		return find_re(s, line, len, k);
+	fold = has_fold(s, line, len);
+	if (!fold && !has_lit(s, line, len))
+		return 0;
+	if (!s->literal || fold)
+		return find_re(s, line, len, k);
+	while ((at = find_lit(s, p, (size_t)(end - p))) != NULL) {
+		match_add(k, (size_t)(at - line), (size_t)(at - line) + s->litlen);
+		found++;
+		p = at + s->litlen;
 	}
-	h = &r->hits[r->n];
-	h->seq = r->n++;
-	h->conv_id = conv;
-	h->msg_id = json_str(m, "id", NULL);
-	h->time = time;
-	h->role = role;
-	h->line = line;
-	h->len = len;
-	h->lineno = lineno;
-	h->match = match;
-	h->nmatch = nmatch;
+	return found;
 }
 
-/* m's toolsUsed names tool */
-static int
-used_tool(json_t *m, const char *tool)
+/* each matching line of text[0..len), a message's content, into k */
+static void
+search_text(const struct search *s, struct collect *k, int64_t time,
+    enum conv_role role, size_t msg, const char *text, size_t len)
 {
-	json_t *t;
-	size_t i;
+	const char *line, *nl;
+	size_t llen, lineno, first, n, at;
+	struct rec *h;
 
-	json_array_foreach(json_object_get(m, "toolsUsed"), i, t)
-		if (json_is_text(t) && strcmp(json_string_value(t), tool) == 0)
-			return 1;
-	return 0;
-}
-
-/* the lines of message m (the k-th of conversation conv) that match,
- * added to r; how many, or -1 */
-static long
-message_hits(const struct search *s, const struct search_request *rq,
-    const char *conv, json_t *m, size_t k, struct search_result *r,
-    struct error *e)
-{
-	struct search_match *match;
-	const char *text, *line, *nl;
-	size_t len, llen, nmatch, lineno, before = r->n;
-	enum conv_role role;
-	int64_t t;
-
-	if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
-	    (rq->role >= 0 && (int)role != rq->role))
-		return 0;
-	if (rq->tool != NULL && !used_tool(m, rq->tool))
-		return 0;
-	if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
-		return error_set(e, "conversation '%s': message %zu: bad "
-		    "timestamp", conv, k);
-	if ((rq->since >= 0 && t < rq->since) ||
-	    (rq->until >= 0 && t >= rq->until))
-		return 0;
-	text = json_str(m, "content", &len);
 	for (line = text, lineno = 1; line <= text + len;
 	    line = nl + 1, lineno++) {
 		/* a final newline ends the last line, starts none */
@@ -614,43 +755,173 @@ message_hits(const struct search *s, const struct search_request *rq,
 		llen = (size_t)(nl - line);
 		if (llen > 0 && line[llen - 1] == '\r')
 			llen--;
-		match = NULL;
-		nmatch = 0;
-		if (find_all(s, line, llen, &match, &nmatch) > 0)
-			hit_add(r, conv, m, t, role, line, llen, lineno, match,
-			    nmatch);
+		first = k->nmatch;
+		if ((n = find_all(s, line, llen, k)) == 0)
+			continue;
+		at = text_add(k->r, line, llen);
+		if (k->n == k->cap) {
+			k->cap = k->cap ? k->cap * 2 : 64;
+			k->rec = xrealloc(k->rec, k->cap * sizeof(*k->rec));
+		}
+		h = &k->rec[k->n];
+		h->seq = k->n++;
+		h->conv = k->conv;
+		h->msgno = k->msgno;
+		h->id = k->id;
+		h->msg = msg;
+		h->time = time;
+		h->role = role;
+		h->line = at;
+		h->len = llen;
+		h->lineno = lineno;
+		h->match = first;
+		h->nmatch = n;
 	}
-	return (long)(r->n - before);
 }
 
-/* oldest first, and of those the newest max (<0: all) */
-static void
-keep_newest(struct search_result *r, long max)
+/* the text of a message's toolsUsed (an array of strings, or null) names
+ * tool */
+static int
+tools_name(json_t *tools, const char *tool)
 {
-	size_t i, drop;
+	json_t *t;
+	size_t i;
 
-	if (r->n > 1)	/* qsort may not be given a NULL array, even empty */
-		qsort(r->hits, r->n, sizeof(*r->hits), by_time);
-	if (max < 0 || r->n <= (size_t)max)
-		return;
-	drop = r->n - (size_t)max;
-	for (i = 0; i < drop; i++)
-		free(r->hits[i].match);
-	memmove(r->hits, r->hits + drop, (size_t)max * sizeof(*r->hits));
-	r->n = (size_t)max;
+	json_array_foreach(tools, i, t)
+		if (json_is_text(t) && strcmp(json_string_value(t), tool) == 0)
+			return 1;
+	return 0;
 }
 
-/* a search the engine answers (store_search()): the messages it sends,
- * each with its hits in r */
+static int
+by_time(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->conv != y->conv)
+		return x->conv < y->conv ? -1 : 1;
+	if (x->msgno != y->msgno)
+		return x->msgno < y->msgno ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* k's records sorted, oldest first, unless they are already */
+static void
+collect_sort(struct collect *k)
+{
+	size_t i;
+
+	for (i = 1; i < k->n; i++)	/* a store is mostly in time order */
+		if (by_time(&k->rec[i - 1], &k->rec[i]) > 0) {
+			qsort(k->rec, k->n, sizeof(*k->rec), by_time);
+			break;
+		}
+}
+
+/* k's records, oldest first, the newest rq->max of them, into r->hits */
+static void
+collect_end(struct collect *k, const struct search_request *rq)
+{
+	struct search_result *r = k->r;
+	struct rec *h;
+	size_t i, from = 0;
+
+	collect_sort(k);
+	if (rq->max >= 0 && k->n > (size_t)rq->max)
+		from = k->n - (size_t)rq->max;
+	r->n = r->cap = k->n - from;
+	r->hits = xmalloc((r->n + 1) * sizeof(*r->hits));
+	for (i = 0; i < r->n; i++) {
+		h = &k->rec[from + i];
+		r->hits[i] = (struct search_hit){
+			.conv_id = r->text.data + h->id,
+			.msg_id = h->msg == NO_MSG_ID ? NULL : r->text.data + h->msg,
+			.time = h->time,
+			.role = h->role,
+			.line = r->text.data + h->line,
+			.len = h->len,
+			.lineno = h->lineno,
+			.match = r->matches + h->match,
+			.nmatch = h->nmatch,
+			.seq = i,
+		};
+	}
+	free(k->rec);
+	k->rec = NULL;
+}
+
+/* message m, the j'th of conversation conv (its id at k->id, SIZE_MAX:
+ * not yet in r->text), its lines that match into k, unless rq filters it
+ * out; -1 when its time is no time */
+static int
+search_message(const struct search *s, const struct search_request *rq,
+    struct collect *k, const char *conv, size_t j, json_t *m,
+    struct error *e)
+{
+	const char *text, *mid;
+	size_t len;
+	enum conv_role role;
+	int64_t t;
+
+	if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
+	    (rq->role >= 0 && (int)role != rq->role))
+		return 0;
+	if (rq->tool != NULL && !tools_name(json_object_get(m, "toolsUsed"),
+	    rq->tool))
+		return 0;
+	if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
+		return error_set(e, "conversation '%s': message %zu: bad "
+		    "timestamp", conv, j);
+	if ((rq->since >= 0 && t < rq->since) ||
+	    (rq->until >= 0 && t >= rq->until))
+		return 0;
+	text = json_str(m, "content", &len);
+	if (k->id == SIZE_MAX)
+		k->id = text_add(k->r, conv, strlen(conv));
+	mid = json_str(m, "id", NULL);
+	search_text(s, k, t, role, mid == NULL ? NO_MSG_ID :
+	    text_add(k->r, mid, strlen(mid)), text, len);
+	return 0;
+}
+
+/*
+ * Every conversation parsed (jansson): the way for an engine that gives no
+ * bytes to look at, and with CONVCTL_SEARCH_NO_PREFILTER=1, the one the
+ * tests compare the file's fast path with.
+ */
+static int
+search_parsed(struct store *st, const struct search *s,
+    const struct search_request *rq, struct collect *k, struct error *e)
+{
+	json_t *m;
+	size_t i, j;
+
+	if (store_load_all(st, e) < 0)
+		return -1;
+	for (i = 0; i < store_count(st); i++) {
+		struct conv *c = store_conv(st, i);
+
+		if (rq->tag != NULL && !conv_has_tag(c, rq->tag))
+			continue;
+		k->id = SIZE_MAX;
+		k->conv = i;
+		json_array_foreach(json_object_get(conv_json(c), "messages"),
+		    j, m)
+			if (search_message(s, rq, k, conv_id(c), j, m, e) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* a search the engine answers (store_search()): each message it sends,
+ * its hits into k, in the order a scan of the store finds them (stored
+ * order, then message order), which breaks ties of time */
 struct sent {
 	const struct search *s;
 	const struct search_request *rq;
-	struct search_result *r;
-	struct sent_msg {
-		int64_t pos;
-		size_t seq, first, n;
-	} *msg;
-	size_t nmsg;
+	struct collect *k;
 };
 
 static int
@@ -658,32 +929,16 @@ sent_message(void *arg, const char *conv, int64_t pos, size_t seq,
     json_t *m, struct error *e)
 {
 	struct sent *x = arg;
-	json_t *id;
-	size_t first = x->r->n;
+	int rc;
 
-	/* what the hits point into, kept as long as they are */
-	id = json_stringn_nocheck(conv, strlen(conv));
-	json_array_append_new(x->r->held, id);
-	json_array_append_new(x->r->held, m);
-	if (message_hits(x->s, x->rq, json_string_value(id), m, seq, x->r,
-	    e) < 0)
+	x->k->id = SIZE_MAX;
+	x->k->conv = (size_t)pos;
+	x->k->msgno = seq;
+	rc = search_message(x->s, x->rq, x->k, conv, seq, m, e);
+	json_decref(m);
+	if (rc < 0)
 		return -1;
-	if (x->r->n == first)
-		return 0;	/* the engine's superset: not a match */
-	x->msg = xrealloc(x->msg, (x->nmsg + 1) * sizeof(*x->msg));
-	x->msg[x->nmsg++] = (struct sent_msg){ pos, seq, first,
-	    x->r->n - first };
-	return x->rq->max >= 0 && x->r->n >= (size_t)x->rq->max;
-}
-
-static int
-by_stored(const void *a, const void *b)
-{
-	const struct sent_msg *x = a, *y = b;
-
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->rq->max >= 0 && x->k->n >= (size_t)x->rq->max;
 }
 
 /* the lower-case letter each of s's fold characters folds to */
@@ -704,44 +959,264 @@ fold_letters(const struct search *s)
 	return of;
 }
 
-/*
- * Asks the engine for the messages that may match (1), and puts their hits
- * in the order a scan of the store finds them (stored order, then message
- * order), which breaks ties of time; 0: the engine cannot, scan.
- */
+/* asks the engine for the messages that may match: 1 done, 0 the engine
+ * cannot (scan), -1 */
 static int
-engine_search(struct store *st, const struct search *s,
-    const struct search_request *rq, struct search_result *r,
-    struct error *e)
+search_engine(struct store *st, const struct search *s,
+    const struct search_request *rq, struct collect *k, struct error *e)
 {
 	struct store_search q = { .lit = s->lit, .litlen = s->litlen,
 	    .icase = s->icase, .fold = (const char (*)[5])s->fold,
 	    .nfold = s->nfold, .role = rq->role, .since = rq->since,
 	    .until = rq->until, .tag = rq->tag, .tool = rq->tool,
 	    .newest = rq->max >= 0 };
-	struct sent x = { s, rq, r, NULL, 0 };
-	struct search_hit *hits;
+	struct sent x = { s, rq, k };
 	char *of = fold_letters(s);
-	size_t i, j, n = 0;
 	int rc;
 
 	q.fold_of = of;
-	r->held = json_array();
-	if ((rc = store_search(st, &q, sent_message, &x, e)) == 1 && r->n > 0) {
-		qsort(x.msg, x.nmsg, sizeof(*x.msg), by_stored);
-		hits = xmalloc(r->n * sizeof(*hits));
-		for (i = 0; i < x.nmsg; i++)
-			for (j = 0; j < x.msg[i].n; j++) {
-				hits[n] = r->hits[x.msg[i].first + j];
-				hits[n].seq = n;
-				n++;
-			}
-		free(r->hits);
-		r->hits = hits;
-		r->cap = r->n;
-	}
-	free(x.msg);
+	rc = store_search(st, &q, sent_message, &x, e);
+	k->msgno = 0;
 	free(of);
+	return rc;
+}
+
+/* the file engine's fast path: what a message given by the scanner needs */
+struct walk {
+	const struct search *s;
+	const struct search_request *rq;
+	struct collect *k;
+	struct buf dec;		/* a string decoded */
+	size_t first;		/* the conversation's first record */
+};
+
+/* t's value, decoded into w->dec (t's own bytes when it has no escape) */
+static const char *
+walk_decode(struct walk *w, const struct scan_str *t, size_t *len)
+{
+	if (!t->esc) {
+		*len = t->len;
+		return t->p;
+	}
+	w->dec.len = 0;
+	buf_reserve(&w->dec, t->len + 1);
+	*len = scan_unescape(t, w->dec.data);
+	return w->dec.data;
+}
+
+/* scan_conv_each()'s callback: a message, checked; its matching lines */
+static int
+walk_message(void *arg, const struct scan_msg *m)
+{
+	struct walk *w = arg;
+	const struct search *s = w->s;
+	const struct search_request *rq = w->rq;
+	const char *text;
+	char role_name_[64];	/* "assistant", each letter \\uXXXX: 54 */
+	enum conv_role role;
+	size_t len, msg;
+	json_t *tools;
+	int used, q;
+
+	{
+		if (m->role.len >= sizeof(role_name_))
+			return 0;	/* no role is so long: checked, cannot be */
+		scan_unescape(&m->role, role_name_);
+		if (role_parse(role_name_, &role) < 0 ||
+		    (rq->role >= 0 && (int)role != rq->role))
+			return 0;
+	}
+	if ((rq->since >= 0 && m->time < rq->since) ||
+	    (rq->until >= 0 && m->time >= rq->until))
+		return 0;
+	if (rq->tool != NULL) {
+		tools = m->tools != NULL ? scan_json(m->tools, m->toolslen) : NULL;
+		used = tools_name(tools, rq->tool);
+		json_decref(tools);
+		if (!used)
+			return 0;
+	}
+	/* the content's bytes, still escaped: none of what every match holds,
+	 * nor an escape that could spell it, and no line of it can match */
+	text = m->content.p;
+	len = m->content.len;
+	if (s->litlen > 0 && (q = quick_may_match(s, text, len)) != 1 &&
+	    (q == 0 || (!has_lit(s, text, len) && !has_fold(s, text, len) &&
+	    (!m->content.esc || !has_escape(s, text, len)))))
+		return 0;
+	if (w->k->id == SIZE_MAX)	/* the id, set when the scan ends */
+		w->k->id = 0;
+	msg = NO_MSG_ID;
+	if (m->id.p != NULL) {
+		const char *id = walk_decode(w, &m->id, &len);
+
+		msg = text_add(w->k->r, id, strnlen(id, len));
+	}
+	text = walk_decode(w, &m->content, &len);
+	search_text(s, w->k, m->time, role, msg, text, len);
+	return 0;
+}
+
+/*
+ * The newest time a message of the conversation at v can have: the latest
+ * of the times its bytes hold after "timestamp":", where each message's is
+ * when the bytes are canonical (jansson's compact form: that key is never
+ * escaped nor spaced, its value never escaped). The quote that ends the key
+ * follows a p, so it is no quote inside a string; a member of an unknown
+ * object with such a name can only raise the bound. INT64_MAX: not known.
+ */
+static const char time_key[] = "timestamp\":\"";
+
+/* where p[0..n) first holds time_key; NULL. With SSE2, 16 places at a time
+ * by its bytes p and :, which few other places hold 2 apart */
+static const char *
+find_time_key(const char *p, size_t n)
+{
+	const size_t len = sizeof(time_key) - 1;
+#ifdef HAVE_SSE2_PATH
+	const char *last = p + n - len;
+	const __m128i cp = _mm_set1_epi8('p'), cc = _mm_set1_epi8(':');
+	__m128i x, y;
+	unsigned m;
+
+	if (n >= len + 16) {
+		while (last - p >= 15) {
+			x = _mm_loadu_si128((const __m128i *)(const void *)(p + 8));
+			y = _mm_loadu_si128((const __m128i *)(const void *)(p + 10));
+			m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			    _mm_cmpeq_epi8(x, cp), _mm_cmpeq_epi8(y, cc)));
+			for (; m != 0; m &= m - 1)
+				if (memcmp(p + __builtin_ctz(m), time_key, len) == 0)
+					return p + __builtin_ctz(m);
+			p += 16;
+		}
+		n = (size_t)(last - p) + len;
+	}
+#endif
+	return memmem(p, n, time_key, len);
+}
+
+static int64_t
+newest_bound(const struct store_span *v)
+{
+	const char *p = v->p, *end = v->p + v->len, *at, *q;
+	int64_t best = INT64_MIN, t;
+	char tmp[40];
+
+	if (!v->canonical)
+		return INT64_MAX;
+	while ((at = find_time_key(p, (size_t)(end - p))) != NULL) {
+		p = at + sizeof(time_key) - 1;
+		q = memchr(p, '"', (size_t)(end - p) < sizeof(tmp) ?
+		    (size_t)(end - p) : sizeof(tmp));
+		if (q == NULL)
+			continue;	/* too long for a time: no message's */
+		memcpy(tmp, p, (size_t)(q - p));
+		tmp[q - p] = '\0';
+		if (ts_parse(tmp, &t) == 0 && t > best)
+			best = t;
+		p = q;
+	}
+	return best;
+}
+
+/* the conversation at v[i], which may hold a match: its hits into k */
+static int
+search_span(struct store *st, const struct store_span *v, size_t i,
+    struct walk *w, struct error *e)
+{
+	struct collect *k = w->k;
+	struct scan_conv sc;
+	size_t j;
+
+	w->first = k->n;
+	k->id = SIZE_MAX;
+	k->conv = i;
+	/* UTF-8 it is: the store was checked whole, or its index vouches */
+	if (scan_conv_each(v[i].p, v[i].len, &sc, 1, walk_message, w) < 0)
+		return store_span_refused(st, e);
+	if (k->n > w->first && w->rq->tag != NULL &&
+	    !store_span_tagged(&v[i], w->rq->tag))
+		k->n = w->first;
+	if (k->n > w->first) {
+		k->id = text_add(k->r, sc.id, strlen(sc.id));
+		for (j = w->first; j < k->n; j++)
+			k->rec[j].id = k->id;
+	}
+	scan_conv_clear(&sc);
+	return 0;
+}
+
+/* with -n max: only the newest max records kept, now and then; when they
+ * are, the oldest one's time, else INT64_MIN */
+static int64_t
+keep_newest(struct collect *k, size_t max)
+{
+	if (k->n < max || (max > 1024 && k->n < 2 * max))
+		return INT64_MIN;
+	collect_sort(k);
+	memmove(k->rec, k->rec + (k->n - max), max * sizeof(*k->rec));
+	k->n = max;
+	return max > 0 ? k->rec[0].time : INT64_MAX;
+}
+
+struct later {
+	int64_t bound;
+	size_t i;
+};
+
+static int
+by_bound(const void *a, const void *b)
+{
+	const struct later *x = a, *y = b;
+
+	if (x->bound != y->bound)
+		return x->bound > y->bound ? -1 : 1;
+	return x->i > y->i ? -1 : x->i < y->i;
+}
+
+/*
+ * The file engine's way: each conversation's bytes looked at before
+ * anything is decoded; those that may hold a match checked by the scanner,
+ * which gives each message to walk_message(), which decodes only those that
+ * may. With -n N, the conversations are searched newest first by what
+ * their bytes say their newest message can be, and no further than one
+ * whose newest is older than the N newest lines found.
+ */
+static int
+search_spans(struct store *st, const struct store_span *v, size_t n,
+    const struct search *s, const struct search_request *rq,
+    struct collect *k, struct error *e)
+{
+	struct walk w = { s, rq, k, { 0 }, 0 };
+	struct buf tmp = { 0 };
+	struct later *order = NULL;
+	size_t i, m = 0, max = (size_t)rq->max;
+	int64_t oldest = INT64_MIN, t;	/* of the newest max lines found */
+	int rc = 0;
+
+	if (rq->max >= 0)
+		order = xmalloc((n + 1) * sizeof(*order));
+	for (i = 0; i < n && rc == 0; i++) {
+		if (s->litlen > 0 && !text_may_match(s, v[i].p, v[i].len, &tmp))
+			continue;
+		if (order == NULL)
+			rc = search_span(st, v, i, &w, e);
+		else
+			order[m++] = (struct later){ newest_bound(&v[i]), i };
+	}
+	if (order != NULL && m > 1)
+		qsort(order, m, sizeof(*order), by_bound);
+	for (i = 0; order != NULL && i < m && rc == 0; i++) {
+		if (max == 0 || order[i].bound < oldest)
+			break;	/* none of its lines is among the newest */
+		rc = search_span(st, v, order[i].i, &w, e);
+		if ((t = keep_newest(k, max)) > oldest)
+			oldest = t;
+	}
+	free(order);
+	buf_free(&w.dec);
+	buf_free(&tmp);
 	return rc;
 }
 
@@ -749,47 +1224,36 @@ int
 search_run(struct store *st, const struct search *s,
     const struct search_request *rq, struct search_result *r, struct error *e)
 {
-	struct buf tmp = { 0 };
-	json_t *m;
-	size_t i, k;
-	int rc;
+	struct collect k = { r, NULL, 0, 0, 0, 0, 0, 0, 0 };
+	struct store_span *v = NULL;
+	size_t n;
+	int rc, unchecked;
 
 	memset(r, 0, sizeof(*r));
-	if ((rc = engine_search(st, s, rq, r, e)) != 0) {
+	/* a database finds what may match itself; a file gives its bytes */
+	if ((rc = search_engine(st, s, rq, &k, e)) == 0) {
+		rc = s->prefilter ? store_spans(st, &v, &n, &unchecked, e) : 0;
 		if (rc > 0)
-			keep_newest(r, rq->max);
-		return rc < 0 ? -1 : 0;
+			rc = search_spans(st, v, n, s, rq, &k, e);
+		else if (rc == 0)
+			rc = search_parsed(st, s, rq, &k, e);
 	}
-	if (store_load_all(st, e) < 0)
+	free(v);
+	if (rc < 0) {
+		free(k.rec);
+		search_result_free(r);
 		return -1;
-	for (i = 0; i < store_count(st); i++) {
-		struct conv *c = store_conv(st, i);
-
-		if (!may_match(s, c, &tmp))
-			continue;
-		if (rq->tag != NULL && !conv_has_tag(c, rq->tag))
-			continue;
-		json_array_foreach(json_object_get(conv_json(c), "messages"),
-		    k, m)
-			if (message_hits(s, rq, conv_id(c), m, k, r, e) < 0) {
-				buf_free(&tmp);
-				return -1;
-			}
 	}
-	buf_free(&tmp);
-	keep_newest(r, rq->max);
+	collect_end(&k, rq);
 	return 0;
 }
 
 void
 search_result_free(struct search_result *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		free(r->hits[i].match);
 	free(r->hits);
-	json_decref(r->held);
+	free(r->matches);
+	buf_free(&r->text);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -811,45 +1275,74 @@ add_marked(struct buf *b, const struct search_hit *h, int colour)
 	buf_add(b, h->line + at, h->len - at);
 }
 
-void
-search_render(struct buf *b, const struct search_result *r, int json,
-    int colour)
+/* one hit as a JSON object */
+static void
+add_json(struct buf *b, const struct search_hit *h)
 {
 	char ts[TS_LEN];
-	json_t *arr, *o, *marks, *mk;
-	const struct search_hit *h;
-	size_t i, j;
+	json_t *o, *marks, *mk;
+	size_t j;
 
-	if (!json) {
-		for (i = 0; i < r->n; i++) {
-			h = &r->hits[i];
+	ts_format(h->time, ts);
+	marks = json_array();
+	for (j = 0; j < h->nmatch; j++) {
+		mk = json_pack("[I, I]", (json_int_t)h->match[j].start,
+		    (json_int_t)h->match[j].end);
+		json_array_append_new(marks, mk);
+	}
+	o = json_pack("{s:s, s:s?, s:s, s:s, s:I, s:s%, s:s%, s:o}",
+	    "id", h->conv_id, "messageId", h->msg_id, "timestamp", ts,
+	    "role", role_name(h->role), "lineNumber", (json_int_t)h->lineno,
+	    "line", h->line, h->len,
+	    "match", h->line + h->match[0].start,
+	    h->match[0].end - h->match[0].start, "matches", marks);
+	json_dump_buf(b, o);
+	json_decref(o);
+}
+
+#define RENDER_CHUNK (64u << 10)
+
+int
+search_render(struct buf *b, const struct search_result *r, int json,
+    int colour, int (*flush)(void *, const char *, size_t), void *arg)
+{
+	char ts[TS_LEN];
+	const struct search_hit *h;
+	const char *role;
+	size_t i, n;
+	int rc;
+
+	if (json)
+		buf_addc(b, '[');
+	for (i = 0; i < r->n; i++) {
+		h = &r->hits[i];
+		if (json) {
+			if (i > 0)
+				buf_addc(b, ',');
+			add_json(b, h);
+		} else {
 			ts_format(h->time, ts);
-			buf_addf(b, "%s\t%s\t%s\t", h->conv_id, ts,
-			    role_name(h->role));
+			role = role_name(h->role);
+			n = strlen(h->conv_id);
+			buf_reserve(b, n + TS_LEN + 16 + h->len);
+			buf_add(b, h->conv_id, n);
+			buf_addc(b, '\t');
+			buf_adds(b, ts);
+			buf_addc(b, '\t');
+			buf_adds(b, role);
+			buf_addc(b, '\t');
 			add_marked(b, h, colour);
 			buf_addc(b, '\n');
 		}
-		return;
-	}
-	arr = json_array();
-	for (i = 0; i < r->n; i++) {
-		h = &r->hits[i];
-		ts_format(h->time, ts);
-		marks = json_array();
-		for (j = 0; j < h->nmatch; j++) {
-			mk = json_pack("[I, I]", (json_int_t)h->match[j].start,
-			    (json_int_t)h->match[j].end);
-			json_array_append_new(marks, mk);
+		if (b->len >= RENDER_CHUNK) {
+			if ((rc = flush(arg, b->data, b->len)) != 0)
+				return rc;
+			b->len = 0;
 		}
-		o = json_pack("{s:s, s:s?, s:s, s:s, s:I, s:s%, s:s%, s:o}",
-		    "id", h->conv_id, "messageId", h->msg_id, "timestamp", ts,
-		    "role", role_name(h->role), "lineNumber", (json_int_t)h->lineno,
-		    "line", h->line, h->len,
-		    "match", h->line + h->match[0].start,
-		    h->match[0].end - h->match[0].start, "matches", marks);
-		json_array_append_new(arr, o);
 	}
-	json_dump_buf(b, arr);
-	buf_addc(b, '\n');
-	json_decref(arr);
+	if (json)
+		buf_add(b, "]\n", 2);
+	rc = b->len > 0 ? flush(arg, b->data, b->len) : 0;
+	b->len = 0;
+	return rc;
 }

@@ -18,6 +18,9 @@ unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export TZ=UTC LC_ALL=C.UTF-8
 mkdir -p "$HOME"
+# a test writes only in its temporary directory: a relative name lands there
+# even outside test_expect, however the file was started
+cd "$T" || exit 1
 CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
 # the helpers' python3 is Debian's, which scripts/install-deps installs: a
 # version manager's shim first in PATH (pyenv's) costs about a second a call
@@ -31,6 +34,12 @@ fi
 
 convctl() {
 	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
+}
+
+# counts QUICK FULL: how many inputs a randomized case tries: QUICK in make
+# check, FULL with TEST_FULL=1 (make check-all, CI)
+counts() {
+	if [ -n "${TEST_FULL:-}" ]; then echo "$2"; else echo "$1"; fi
 }
 
 # The engine under test. CONVCTL_TEST_ENGINE=pg puts the file's stores on
@@ -163,6 +172,15 @@ wait_until() {
 spool_links() {
 	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
 	    grep " (deleted)$" || true
+}
+
+# unnamed_in DIR/ LINKS: the lines of LINKS (spool_links' output) naming an
+# unnamed file made in DIR: "DIR/#INODE" where O_TMPFILE made it, and
+# "DIR/.convctl-spool.XXXXXX" where a name was unlinked at once (the
+# portable build: lib/base/os.c)
+unnamed_in() {
+	grep -E "^$1(#[0-9]+|\.convctl-spool\.[A-Za-z0-9]{6}) \(deleted\)$" "$2" ||
+	    true
 }
 
 # left_in DIR: what DIR holds, but the FIFOs valgrind leaves in TMPDIR when

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "os.h"
+
 #define CONVCTL_VERSION "0.1.0"
 
 /* error.c */
@@ -21,6 +23,9 @@ struct error {
 		ERROR_UNAVAILABLE,	/* a library the store needs is missing */
 		ERROR_TEMPORARY,	/* the server cannot be reached: try again */
 	} kind;
+	/* what it means and what to do, said on a line of its own after msg;
+	 * NULL (error_set()'s) when msg says it all */
+	const char *hint;
 };
 int error_set(struct error *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));	/* returns -1 */
@@ -32,6 +37,18 @@ int error_errno(struct error *, const char *fmt, ...)
  * out whole. The _n form takes len bytes, NUL bytes included. */
 size_t error_printable(char *out, size_t size, const char *s);
 size_t error_printable_n(char *out, size_t size, const char *s, size_t len);
+/* error.c: stored text in a text output, by the same rule: s escaped as
+ * error_printable does it, never a raw control character. The quoted form,
+ * for a word in a list (tags), is s as it is when it is one plain word,
+ * else in double quotes with \" and \\ inside, so no separator it holds
+ * is taken for one */
+struct buf;
+void buf_add_printable(struct buf *, const char *s);
+void buf_add_quoted_word(struct buf *, const char *s);
+/* a one-line label (a title, a tag) given by a person: no control character
+ * (C0, DEL, C1), at most max characters; -1 and e saying which character,
+ * or how long, else 0. UTF-8 is checked elsewhere */
+int label_check(const char *what, const char *s, size_t max, struct error *);
 
 /* buf.c: a growing byte buffer; the data is always NUL-terminated */
 struct buf {
@@ -104,6 +121,22 @@ struct name_table {
 int enum_parse(const struct name_table *, const char *name, int *value);
 const char *enum_name(const struct name_table *, int value);	/* "?": none */
 void enum_list(struct buf *, const struct name_table *);	/* "a, b or c" */
+/*
+ * names.c: the name closest to a misspelt word, by edit distance, among the
+ * candidates tried in turn (a table's names); best stays NULL when none is
+ * close enough to suggest. The first of equally close ones wins.
+ *	struct suggest s;
+ *	suggest_start(&s, word);
+ *	for (...) suggest_try(&s, table[i].name);
+ *	if (s.best != NULL) ... "did you mean '%s'?"
+ */
+struct suggest {
+	const char *word;
+	const char *best;	/* NULL: nothing is close */
+	size_t dist;		/* best's distance; else the bound */
+};
+void suggest_start(struct suggest *, const char *word);
+void suggest_try(struct suggest *, const char *candidate);
 
 /* sha256.c */
 #define SHA256_HEX_LEN 65	/* 64 hex digits and a NUL */

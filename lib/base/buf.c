@@ -40,10 +40,6 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
-#endif
-
 /*
  * The whole pages of p[0..n) made present with one call: a page's first
  * write otherwise traps into the kernel, which in a virtual machine costs
@@ -64,7 +60,7 @@ mem_prefault(void *p, size_t n)
 	from = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	to = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
 	if (from < to)
-		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+		os_prefault((void *)from, to - from);
 }
 
 void

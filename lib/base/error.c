@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
@@ -87,6 +88,7 @@ vset(struct error *e, const int *err, const char *fmt, va_list ap)
 	if (e == NULL)
 		return -1;
 	e->kind = ERROR_FAILED;
+	e->hint = NULL;
 	buf_vaddf(&raw, fmt, ap);
 	if (err != NULL)
 		buf_addf(&raw, ": %s", strerror(*err));
@@ -120,4 +122,75 @@ error_errno(struct error *e, const char *fmt, ...)
 	va_end(ap);
 	errno = saved;
 	return -1;
+}
+
+void
+buf_add_printable(struct buf *b, const char *s)
+{
+	size_t len = strlen(s), n;
+	char *out = xmalloc(4 * len + 1);	/* \xHH for every byte at most */
+
+	n = error_printable_n(out, 4 * len + 1, s, len);
+	buf_add(b, out, n);
+	free(out);
+}
+
+/* as add_printable, but in double quotes (\" and \\ inside) unless it is
+ * one plain word: printable, none of space , " \ # */
+void
+buf_add_quoted_word(struct buf *b, const char *s)
+{
+	struct buf part = { 0 };
+	const char *p;
+	size_t n;
+
+	if (*s != '\0' && strpbrk(s, " ,\"\\#") == NULL) {
+		for (p = s; *p != '\0' && (unsigned char)*p >= 0x20 &&
+		    *p != 0x7f && !((unsigned char)p[0] == 0xc2 &&
+		    (unsigned char)p[1] < 0xa0); p++)
+			;
+		if (*p == '\0') {
+			buf_add_printable(b, s);
+			return;
+		}
+	}
+	buf_addc(b, '"');
+	for (p = s; *p != '\0';) {
+		n = strcspn(p, "\"\\");
+		if (n > 0) {
+			buf_add(&part, p, n);
+			buf_add_printable(b, part.data);
+			part.len = 0;
+			p += n;
+		}
+		if (*p != '\0') {
+			buf_addc(b, '\\');
+			buf_addc(b, *p++);
+		}
+	}
+	buf_addc(b, '"');
+	buf_free(&part);
+}
+
+int
+label_check(const char *what, const char *s, size_t max, struct error *e)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t chars = 0;
+	unsigned cp;
+
+	for (; *p != '\0'; p++) {
+		if ((*p & 0xc0) != 0x80)
+			chars++;
+		cp = *p < 0x20 || *p == 0x7f ? *p : p[0] == 0xc2 &&
+		    p[1] >= 0x80 && p[1] < 0xa0 ? p[1] : 0x100;
+		if (cp < 0x100)
+			return error_set(e, "%s has a control character (U+%04X) "
+			    "at character %zu; it is one line of printable text",
+			    what, cp, chars);
+	}
+	if (chars > max)
+		return error_set(e, "%s is %zu characters long; at most %zu are "
+		    "taken", what, chars, max);
+	return 0;
 }

@@ -65,33 +65,94 @@ chatgpt_text(json_t *content, struct buf *b, int *other)
 		*other = content != NULL && !json_is_null(content);
 }
 
+/* a node's parent: NULL at the root, which has none or a null one */
+static const char *
+parent_of(json_t *node)
+{
+	return json_str(node, "parent", NULL);
+}
+
+/*
+ * a parent the mapping does not hold: the node is taken as the root (an
+ * export cut short above it), and said so
+ */
+static int
+orphan(struct mig_reader *r, json_t *map, const char *at, const char *id)
+{
+	const char *up = parent_of(json_object_get(map, id));
+
+	if (up == NULL || json_object_get(map, up) != NULL)
+		return 0;
+	mig_note(r, "'%s': %s.mapping.%s: its parent '%.100s' is not in the "
+	    "mapping; taken as the root", r->src->file, at, id, up);
+	return 1;
+}
+
+/* without a current node, where the walk down starts: the node without a
+ * parent, else one whose parent is missing (said so); NULL when none */
+static const char *
+chatgpt_root(struct mig_reader *r, json_t *map, const char *at)
+{
+	const char *key;
+	json_t *node;
+
+	json_object_foreach(map, key, node)
+		if (parent_of(node) == NULL)
+			return key;
+	json_object_foreach(map, key, node)
+		if (orphan(r, map, at, key))
+			return key;
+	return NULL;
+}
+
+/* without a current node: from the root, the last child at each step */
+static json_t *
+chatgpt_walk_down(struct mig_reader *r, json_t *map, const char *at,
+    struct error *e)
+{
+	json_t *path = json_array(), *seen = json_object(), *node, *kids = NULL;
+	const char *id = chatgpt_root(r, map, at), *prev = NULL;
+
+	if (id == NULL) {
+		mig_bad(r, e, "%s.mapping: no root (a node without a parent)",
+		    at);
+		goto bad;
+	}
+	for (; id != NULL; prev = id, id = json_string_value(
+	    json_array_get(kids, json_array_size(kids) - 1))) {
+		if (json_object_get(seen, id) != NULL) {
+			mig_bad(r, e, "%s.mapping.%s.children: a cycle at '%.100s'",
+			    at, prev, id);
+			goto bad;
+		}
+		if ((node = json_object_get(map, id)) == NULL)
+			break;
+		json_object_set_new(seen, id, json_true());
+		json_array_append_new(path, json_string(id));
+		kids = json_object_get(node, "children");
+	}
+	json_decref(seen);
+	return path;
+bad:
+	json_decref(seen);
+	json_decref(path);
+	return NULL;
+}
+
 /* the node ids from the root to current_node (or, without one, the last
  * child at each step), root first; NULL with e set on a broken tree */
 static json_t *
 chatgpt_path(struct mig_reader *r, json_t *conv, const char *at,
     struct error *e)
 {
-	json_t *map = json_object_get(conv, "mapping"), *path = json_array();
-	json_t *node, *kids, *rev;
-	const char *id = json_str(conv, "current_node", NULL), *key;
+	json_t *map = json_object_get(conv, "mapping"), *path, *node, *rev;
+	const char *id = json_str(conv, "current_node", NULL);
 	size_t steps = 0, n = json_object_size(map), i;
 
-	if (id == NULL) {	/* no current node: the newest branch */
-		json_object_foreach(map, key, node)
-			if (json_is_null(json_object_get(node, "parent")) ||
-			    json_object_get(node, "parent") == NULL)
-				break;
-		for (id = key; id != NULL; id = json_string_value(
-		    json_array_get(kids, json_array_size(kids) - 1))) {
-			node = json_object_get(map, id);
-			kids = json_object_get(node, "children");
-			if (node == NULL || steps++ > n)
-				break;
-			json_array_append_new(path, json_string(id));
-		}
-		return path;
-	}
-	for (; id != NULL; id = json_str(node, "parent", NULL)) {
+	if (id == NULL)	/* no current node: the newest branch */
+		return chatgpt_walk_down(r, map, at, e);
+	path = json_array();
+	for (; id != NULL; id = parent_of(node)) {
 		node = json_object_get(map, id);
 		if (!json_is_object(node) || steps++ > n) {
 			mig_bad(r, e, "%s.mapping: %s '%.100s'", at, node == NULL ?
@@ -101,6 +162,8 @@ chatgpt_path(struct mig_reader *r, json_t *conv, const char *at,
 			return NULL;
 		}
 		json_array_append_new(path, json_string(id));
+		if (orphan(r, map, at, id))
+			break;
 	}
 	rev = json_array();
 	for (i = json_array_size(path); i-- > 0;)
@@ -117,7 +180,7 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	static const char *const mapped[] = { "id", "create_time", NULL };
 	json_t *m = json_object_get(node, "message"), *v, *msg, *keep, *tools;
 	const char *role, *to;
-	struct buf text = { 0 };
+	struct buf text = { 0 }, where = { 0 };
 	int other, rc = -1;
 	int64_t ms;
 
@@ -139,7 +202,8 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	v = json_object_get(m, "create_time");
 	if (v == NULL || json_is_null(v))
 		ms = *last;	/* no time of its own: the one before it */
-	else if (mig_want_time(r, v, "create_time", &ms, e) < 0)
+	else if (mig_want_time(r, v, mig_path(&where, "%s.message.create_time",
+	    at), &ms, e) < 0)
 		goto out;
 	chatgpt_text(json_object_get(m, "content"), &text, &other);
 	to = json_str(m, "recipient", NULL);
@@ -168,6 +232,7 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	rc = 0;
 out:
 	buf_free(&text);
+	buf_free(&where);
 	return rc;
 }
 

@@ -13,8 +13,80 @@
 struct claude_state {
 	json_t *msgs;
 	char *session;		/* the first line's sessionId */
-	char *title;		/* the last "summary" line's text */
+	char *title;		/* the last "summary" or "ai-title" line's text */
+	char *custom;		/* the last "custom-title" line's: given by hand,
+				 * it wins over the others */
+	const char *reply;	/* the last message's message.id, when it is an
+				 * assistant's: the reply it is part of */
 };
+
+/* a line that names the session: "summary" (Claude Code 1.x), "custom-title"
+ * (--name, /rename), "ai-title" (2.x) */
+static void
+claude_title(struct claude_state *st, const char *type, json_t *rec)
+{
+	const char *t;
+
+	if (strcmp(type, "custom-title") == 0 &&
+	    (t = json_str(rec, "customTitle", NULL)) != NULL) {
+		free(st->custom);
+		st->custom = xstrdup(t);
+	} else if ((strcmp(type, "summary") == 0 &&
+	    (t = json_str(rec, "summary", NULL)) != NULL) ||
+	    (strcmp(type, "ai-title") == 0 &&
+	    (t = json_str(rec, "aiTitle", NULL)) != NULL)) {
+		free(st->title);
+		st->title = xstrdup(t);
+	}
+}
+
+/*
+ * msg, of an assistant line whose message.id is the last message's: the
+ * same reply, which Claude Code writes a content block a line. Folded into
+ * that message: its text after the text there, its tools added, the uuids
+ * of both under the message's "imported", and what the later line kept
+ * (its blocks, usage…) under "imported.merged"
+ */
+static void
+claude_fold(json_t *into, json_t *msg)
+{
+	json_t *imp = json_object_get(into, "imported"), *uuids, *merged, *t;
+	json_t *more = json_object_get(msg, "imported");
+	struct buf text = { 0 };
+	size_t i;
+
+	buf_adds(&text, json_str(into, "content", NULL));
+	if (json_string_length(json_object_get(msg, "content")) > 0 &&
+	    text.len > 0)
+		buf_addc(&text, '\n');
+	buf_adds(&text, json_str(msg, "content", NULL));
+	json_object_set_new(into, "content", json_stringn(text.data ? text.data :
+	    "", text.len));
+	buf_free(&text);
+	json_array_foreach(json_object_get(msg, "toolsUsed"), i, t) {
+		if (json_object_get(into, "toolsUsed") == NULL)
+			json_object_set_new(into, "toolsUsed", json_array());
+		mig_tool_add(json_object_get(into, "toolsUsed"),
+		    json_string_value(t));
+	}
+	if (imp == NULL) {
+		imp = json_object();
+		json_object_set_new(into, "imported", imp);
+	}
+	if ((uuids = json_object_get(imp, "uuids")) == NULL) {
+		uuids = json_array();
+		json_array_append_new(uuids, json_string(json_str(into, "id",
+		    NULL)));
+		json_object_set_new(imp, "uuids", uuids);
+	}
+	json_array_append_new(uuids, json_string(json_str(msg, "id", NULL)));
+	if ((merged = json_object_get(imp, "merged")) == NULL) {
+		merged = json_array();
+		json_object_set_new(imp, "merged", merged);
+	}
+	json_array_append_new(merged, more != NULL ? json_incref(more) :
+	    json_object());
+}
 
 /* a line of Claude Code's: a "type", and its session or its uuids */
 int
@@ -97,12 +169,9 @@ claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 		return mig_bad(r, e, "line %zu: type: expected a string", line);
 	if (st->session == NULL && (s = json_str(rec, "sessionId", NULL)))
 		st->session = xstrdup(s);
-	if (strcmp(type, "summary") == 0 && json_str(rec, "summary", NULL)) {
-		free(st->title);
-		st->title = xstrdup(json_str(rec, "summary", NULL));
-	}
+	claude_title(st, type, rec);
 	if (strcmp(type, "user") != 0 && strcmp(type, "assistant") != 0)
-		return 0;	/* summaries, snapshots, system notices */
+		return 0;	/* titles, snapshots, system notices */
 	role = type;
 	m = json_object_get(rec, "message");
 	if (!json_is_object(m))
@@ -143,7 +212,17 @@ claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 	if (json_object_size(keep) > 0)
 		json_object_set(msg, "imported", keep);
 	json_decref(keep);
-	json_array_append_new(st->msgs, msg);
+	s = strcmp(role, "assistant") == 0 ? json_str(m, "id", NULL) : NULL;
+	if (s != NULL && st->reply != NULL && strcmp(s, st->reply) == 0) {
+		claude_fold(json_array_get(st->msgs, json_array_size(st->msgs) -
+		    1), msg);
+		json_decref(msg);
+	} else
+		json_array_append_new(st->msgs, msg);
+	/* the reply's id, as the message now last holds it */
+	st->reply = s != NULL ? json_str(json_object_get(json_object_get(
+	    json_array_get(st->msgs, json_array_size(st->msgs) - 1),
+	    "imported"), "message"), "id", NULL) : NULL;
 	rc = 0;
 out:
 	json_decref(tools);
@@ -169,10 +248,11 @@ mig_read_claude(struct mig_reader *r, const struct mig_input *in,
 		goto out;
 	}
 	mig_add(r, mig_conversation_of(r, st.session ? st.session :
-	    r->src->session, st.msgs, st.title), 1, 1);
+	    r->src->session, st.msgs, st.custom ? st.custom : st.title), 1, 1);
 out:
 	json_decref(st.msgs);
 	free(st.session);
 	free(st.title);
+	free(st.custom);
 	return rc;
 }

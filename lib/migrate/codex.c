@@ -13,7 +13,69 @@
 struct codex_state {
 	json_t *msgs;
 	json_t *meta;		/* session_meta's payload, or NULL */
+	int64_t started;	/* session_meta's time; -1 without one */
+	json_t *harness;	/* context Codex sent as the user's: lines */
 };
+
+/* Codex's own marks of what a content item is: a list of {"provenance":
+ * {"type": T}}, T "user" for what the user typed */
+static json_t *
+item_metadata(json_t *p)
+{
+	return json_object_get(json_object_get(p,
+	    "internal_chat_message_metadata_passthrough"),
+	    "content_item_metadata");
+}
+
+/* text Codex puts in a user message of its own, where older rollouts have
+ * no marks: its environment, the project's instructions */
+static int
+harness_text(const char *t)
+{
+	static const char *const starts[] = { "<environment_context>",
+	    "<user_instructions>", "# AGENTS.md instructions for ", NULL };
+	size_t i;
+
+	for (i = 0; starts[i] != NULL; i++)
+		if (strncmp(t, starts[i], strlen(starts[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * p, a response item, is a user message Codex wrote itself (environment context, AGENTS.md): its
+ * items' provenance, none of them "user"; without those marks, text parts
+ * that all start as Codex's context does
+ */
+static int
+from_harness(json_t *p)
+{
+	json_t *meta = item_metadata(p), *v;
+	size_t i, n = 0;
+	const char *type = json_str(p, "type", NULL), *role = json_str(p, "role",
+	    NULL);
+
+	if (type == NULL || strcmp(type, "message") != 0 || role == NULL ||
+	    strcmp(role, "user") != 0)
+		return 0;
+	if (json_array_size(meta) > 0) {
+		json_array_foreach(meta, i, v) {
+			type = json_str(json_object_get(v, "provenance"), "type",
+			    NULL);
+			if (type == NULL || strcmp(type, "user") == 0)
+				return 0;
+		}
+		return 1;
+	}
+	json_array_foreach(json_object_get(p, "content"), i, v) {
+		if (json_str(v, "text", NULL) == NULL)
+			continue;
+		if (!harness_text(json_str(v, "text", NULL)))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
 
 /* a rollout line: {timestamp, type, payload}, of one of Codex's types */
 int
@@ -131,11 +193,21 @@ codex_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 		goto out;
 	}
 	rc = 0;
-	if (strcmp(type, "session_meta") == 0 && st->meta == NULL)
+	if (strcmp(type, "session_meta") == 0 && st->meta == NULL) {
 		st->meta = json_incref(p);
+		/* the session's start: its own time, else the line's */
+		if (mig_time_of(json_object_get(p, "timestamp"), &st->started) < 0 &&
+		    mig_time_of(json_object_get(rec, "timestamp"), &st->started) < 0)
+			st->started = -1;
+	}
 	/* event_msg repeats the response items; turn_context is settings */
 	if (strcmp(type, "response_item") != 0)
 		goto out;
+	/* not the user's words: kept with the conversation, not a message */
+	if (from_harness(p)) {
+		json_array_append(st->harness, rec);
+		goto out;
+	}
 	rc = -1;
 	if (codex_item(r, p, line, &role, &text, tools, &partial, e) < 0)
 		goto out;
@@ -186,7 +258,11 @@ mig_read_codex(struct mig_reader *r, const struct mig_input *in,
 	json_t *c, *keep;
 	int rc = -1;
 
+	char ts[TS_LEN];
+
 	st.msgs = json_array();
+	st.harness = json_array();
+	st.started = -1;
 	if (mig_lines(r, in->text, in->len, codex_line, &st, e) < 0)
 		goto out;
 	rc = 0;
@@ -197,14 +273,22 @@ mig_read_codex(struct mig_reader *r, const struct mig_input *in,
 	id = json_str(st.meta, "id", NULL);
 	c = mig_conversation_of(r, id ? id : session_uuid(r->src->session),
 	    st.msgs, NULL);
-	if (st.meta != NULL) {
-		keep = json_object();
-		mig_keep_extra(keep, st.meta, mapped);
-		json_object_set_new(c, "imported", keep);
+	if (st.started >= 0) {
+		ts_format(st.started, ts);
+		json_object_set_new(c, "startedAt", json_string(ts));
 	}
+	keep = json_object();
+	if (st.meta != NULL)
+		mig_keep_extra(keep, st.meta, mapped);
+	if (json_array_size(st.harness) > 0)
+		json_object_set(keep, "harness", st.harness);
+	if (json_object_size(keep) > 0)
+		json_object_set(c, "imported", keep);
+	json_decref(keep);
 	mig_add(r, c, 1, 1);
 out:
 	json_decref(st.msgs);
 	json_decref(st.meta);
+	json_decref(st.harness);
 	return rc;
 }

@@ -2,9 +2,11 @@
  * known.c - what of a source migrate imported before, told by content rather
  * than by the file's bytes: a conversation whose messages hash to one the
  * imports ledger holds is left out, and one of the source's own ids that an
- * earlier import brought in, grown since, gets only its new messages. So a
- * live file (SmartHole's data.json, a session still being written) changed
- * elsewhere imports nothing twice and fails on nothing.
+ * earlier import brought in, changed since, is made what a fresh import
+ * gives: its new messages appended, or, where the source's branch parts from
+ * the stored one (an answer regenerated), the stored messages from there on
+ * replaced. So a live file (SmartHole's data.json, a session still being
+ * written) changed elsewhere imports nothing twice and fails on nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,46 +42,73 @@ ledger_sets(json_t *imports, json_t *hashes, json_t *ids)
 	}
 }
 
-/* the messages of c whose ids the stored conversation has not */
-static json_t *
-new_messages(struct store *st, json_t *c)
+/* a and b are the same message, their times aside: a source of messages
+ * without a time of their own gives them the time of each import. As JSON
+ * text: a number the store read back is its text, not jansson's real */
+static int
+same_message(json_t *a, json_t *b)
 {
-	json_t *have = json_object(), *add = json_array(), *m;
-	json_t *stored = conv_json(store_find(st, json_str(c, "id", NULL)));
-	size_t i;
+	json_t *x = json_clone(a), *y = json_clone(b);
+	int same;
 
-	json_array_foreach(json_object_get(stored, "messages"), i, m)
-		if (json_str(m, "id", NULL) != NULL)
-			json_object_set_new(have, json_str(m, "id", NULL),
-			    json_true());
-	json_array_foreach(json_object_get(c, "messages"), i, m)
-		if (json_object_get(have, json_str(m, "id", NULL)) == NULL)
-			json_array_append(add, m);
-	json_decref(have);
+	json_object_del(x, "timestamp");
+	json_object_del(y, "timestamp");
+	same = json_same(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+/*
+ * c, of the source's own id, imported before: how its messages differ from
+ * the stored conversation's, position by position (ids alone may repeat):
+ * *from is where they part; NULL when c has nothing past the stored ones
+ * and nothing different, else c's messages from *from on
+ */
+static json_t *
+new_messages(struct store *st, json_t *c, size_t *from)
+{
+	json_t *stored = json_object_get(conv_json(store_find(st, json_str(c,
+	    "id", NULL))), "messages");
+	json_t *msgs = json_object_get(c, "messages"), *add;
+	size_t i, n = json_array_size(msgs), have = json_array_size(stored);
+
+	for (i = 0; i < n && i < have && same_message(json_array_get(stored, i),
+	    json_array_get(msgs, i)); i++)
+		;
+	*from = i;
+	if (i == n)	/* an older copy of what is stored: nothing new */
+		return NULL;
+	add = json_array();
+	for (; i < n; i++)
+		json_array_append(add, json_array_get(msgs, i));
 	return add;
 }
 
-/* c, of the source's own id, imported before: its new messages into
- * res->grown, and 2; 1 when it has none; 0 when it was not imported */
+/*
+ * c, of the source's own id, imported before: what it has that the stored
+ * conversation has not into res->grown, and 2 (the stored messages from
+ * where the two part are replaced by the source's, so the conversation is
+ * what a fresh import would give); 1 when it has nothing new; 0 when it was
+ * not imported
+ */
 static int
 grown(struct store *st, struct migrate_result *res, struct mig_source *s,
     json_t *c, json_t *ids)
 {
 	const char *id = json_str(c, "id", NULL);
 	json_t *add;
+	size_t from;
 
 	if (store_find(st, id) == NULL || json_object_get(ids, id) == NULL)
 		return 0;
-	add = new_messages(st, c);
-	if (json_array_size(add) > 0) {
-		json_array_append_new(res->grown, json_pack("{s:s, s:o, s:O?, "
-		    "s:s}", "id", id, "messages", add, "endedAt",
-		    json_object_get(c, "endedAt"), "file", s->name));
-		s->messages += json_array_size(add);
-		return 2;
-	}
-	json_decref(add);
-	return 1;
+	if ((add = new_messages(st, c, &from)) == NULL)
+		return 1;
+	json_array_append_new(res->grown, json_pack("{s:s, s:o, s:I, s:O?, "
+	    "s:s}", "id", id, "messages", add, "from", (json_int_t)from,
+	    "endedAt", json_object_get(c, "endedAt"), "file", s->name));
+	s->messages += json_array_size(add);
+	return 2;
 }
 
 void
@@ -131,12 +160,21 @@ mig_grow(struct store *st, struct migrate_result *res, struct error *e)
 {
 	json_t *g, *conv, *msgs, *m;
 	struct conv *cv;
-	size_t i, k;
+	size_t i, k, from, cut;
 
 	json_array_foreach(res->grown, i, g) {
 		cv = store_find(st, json_str(g, "id", NULL));
 		conv = conv_json(cv);
 		msgs = json_object_get(conv, "messages");
+		from = (size_t)json_integer_value(json_object_get(g, "from"));
+		if ((cut = json_array_size(msgs) - from) > 0) {
+			mig_notes_add(res->notes, "'%s': conversation '%s': %zu "
+			    "message%s replaced by the source's current branch",
+			    json_str(g, "file", NULL), json_str(g, "id", NULL),
+			    cut, cut == 1 ? "" : "s");
+			while (json_array_size(msgs) > from)
+				json_array_remove(msgs, from);
+		}
 		json_array_foreach(json_object_get(g, "messages"), k, m)
 			json_array_append(msgs, m);
 		/* an ended conversation ends where its source now does */

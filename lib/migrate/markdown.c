@@ -93,9 +93,10 @@ static json_t *
 md_message(const char *p, const char *end, const char *role, int64_t ms,
     size_t index)
 {
-	const char *t = NULL, *q, *name;
-	struct buf id = { 0 }, one = { 0 };
+	const char *t = NULL, *q, *name, *nl;
+	struct buf id = { 0 }, one = { 0 }, text = { 0 };
 	json_t *m, *tools = json_array();
+	size_t k;
 
 	/* the last "*Tools used: a, b*" paragraph, if the text ends with one */
 	for (q = p; (q = memmem(q, (size_t)(end - q), TOOLS_OPEN,
@@ -113,12 +114,27 @@ md_message(const char *p, const char *end, const char *role, int64_t ms,
 		}
 		end = t;
 	}
+	/* show's escape undone: "\\### " at a line's start was "### " */
+	for (q = p; q < end; q = nl) {
+		for (k = 0; q + k < end && q[k] == '\\'; k++)
+			;
+		if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			nl = end;
+		else
+			nl++;
+		if (k > 0 && (size_t)(end - q) >= k + 4 &&
+		    memcmp(q + k, "### ", 4) == 0)
+			q++;
+		buf_add(&text, q, (size_t)(nl - q));
+	}
 	mig_message_id(&id, ms, index);
-	m = mig_message(id.data, ms, role, p, (size_t)(end - p));
+	m = mig_message(id.data, ms, role, text.data ? text.data : "",
+	    text.len);
 	mig_set_tools(m, tools);
 	json_decref(tools);
 	buf_free(&id);
 	buf_free(&one);
+	buf_free(&text);
 	return m;
 }
 

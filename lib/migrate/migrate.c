@@ -381,6 +381,13 @@ append_all(struct store *st, struct migrate_result *res, struct error *e)
 
 	for (k = 0; k < res->nsrc; k++)
 		json_array_foreach(res->src[k].convs, i, c) {
+			/* a title the source gave is given, as one set with
+			 * `title` is: a summarizer keeps it; one that came
+			 * with a summary is a summarizer's, taken as it is */
+			if (json_is_true(json_array_get(res->src[k].own, i)) &&
+			    json_is_string(json_object_get(c, "title")) &&
+			    !json_is_string(json_object_get(c, "summary")))
+				conv_mark_title_given(c);
 			if (store_append(st, json_incref(c), e) == NULL)
 				return -1;
 			/* a summary on a conversation the source did not name

@@ -15,8 +15,9 @@ struct migrate_result {
 	json_t *notes;			/* strings */
 	json_t *imported;		/* id -> the conversations added; true: its
 					 * summary is migrate's own */
-	json_t *grown;			/* [{id, messages, endedAt, file}]: new
-					 * messages of conversations imported before */
+	json_t *grown;			/* [{id, messages, from, endedAt, file}]:
+					 * new messages of conversations imported
+					 * before, in place of theirs from "from" */
 	size_t nconv, nmsg, nnew;
 	size_t ngrown;			/* messages added to grown conversations */
 };
@@ -28,11 +29,13 @@ void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
 /*
  * leaves out of each new source the conversations imported before (their
  * messages' hash in the ledger), and those of the source's own ids imported
- * before and still in the store, whose new messages go to res->grown; a
+ * before and still in the store, whose messages past where they part from
+ * the stored ones (position by position) go to res->grown; a
  * source left with nothing is SRC_BEFORE
  */
 void mig_known(struct store *, struct migrate_result *, json_t *imports);
-/* res->grown's messages appended to their conversations in st */
+/* res->grown's messages into their conversations in st, each in place of
+ * the stored ones from its "from" on (said in a note) */
 int mig_grow(struct store *, struct migrate_result *, struct error *);
 
 /* ledger.c: the store's "imports", a record of each source by its SHA-256 */

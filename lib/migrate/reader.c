@@ -152,6 +152,45 @@ push(struct mig_source *s, json_t *c, int own)
 }
 
 /*
+ * a message id the source gives twice (ChatGPT's message.id, Claude's uuid,
+ * a provider's reused item id): the later ones ID-2, ID-3…, the next not
+ * taken in the conversation, and said so; an id names one message
+ */
+static void
+unique_ids(struct mig_reader *r, json_t *c)
+{
+	json_t *msgs = json_object_get(c, "messages"), *seen = json_object(), *m;
+	struct buf fresh = { 0 };
+	const char *id;
+	size_t i, n;
+
+	json_array_foreach(msgs, i, m)
+		if ((id = json_str(m, "id", NULL)) != NULL)
+			json_object_set_new(seen, id, json_integer(0));
+	json_array_foreach(msgs, i, m) {
+		if ((id = json_str(m, "id", NULL)) == NULL)
+			continue;
+		/* the first with an id keeps it */
+		if (json_integer_value(json_object_get(seen, id)) == 0) {
+			json_object_set_new(seen, id, json_integer(1));
+			continue;
+		}
+		n = 2;
+		do {
+			fresh.len = 0;
+			buf_addf(&fresh, "%s-%zu", id, n++);
+		} while (json_object_get(seen, fresh.data) != NULL);
+		mig_note(r, "'%s': conversation '%s': message id '%s' is there "
+		    "more than once; message %zu is '%s'", r->src->file,
+		    json_str(c, "id", NULL), id, i + 1, fresh.data);
+		json_object_set_new(seen, fresh.data, json_integer(1));
+		json_object_set_new(m, "id", json_string(fresh.data));
+	}
+	json_decref(seen);
+	buf_free(&fresh);
+}
+
+/*
  * --split: a conversation cut where its messages are further apart than the
  * idle timeout. The first piece keeps the id and every field; the others are
  * ID-2, ID-3… with their own times and "splitFrom" naming the first.
@@ -164,6 +203,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 	struct buf id = { 0 };
 	size_t i, start = 0, n = json_array_size(msgs), k = 1;
 
+	unique_ids(r, c);
 	if (!r->rq->split || !splittable || n < 2) {
 		push(r->src, c, own);
 		return;
@@ -235,6 +275,33 @@ mig_path(struct buf *b, const char *fmt, ...)
 	return b->data;
 }
 
+/* d as short as it reads back, as a source would write it: 1e300, not
+ * 1.0000000000000001e+300 */
+static void
+real_text(struct buf *b, double d)
+{
+	char t[64], *x;
+	int p;
+
+	for (p = 1; p <= 17; p++) {
+		snprintf(t, sizeof(t), "%.*g", p, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	if ((x = strchr(t, 'e')) != NULL) {	/* e+300 -> e300, e-05 -> e-5 */
+		buf_add(b, t, (size_t)(x - t + 1));
+		x++;
+		if (*x == '-')
+			buf_addc(b, *x);
+		if (*x == '+' || *x == '-')
+			x++;
+		while (*x == '0' && x[1] != '\0')
+			x++;
+		buf_adds(b, x);
+	} else
+		buf_adds(b, t);
+}
+
 /* v at path, which may be absent: its time, else the import time */
 int
 mig_want_time(struct mig_reader *r, json_t *v, const char *path, int64_t *ms,
@@ -248,9 +315,12 @@ mig_want_time(struct mig_reader *r, json_t *v, const char *path, int64_t *ms,
 	}
 	if (mig_time_of(v, ms) == 0)
 		return 0;
-	json_dump_buf(&b, v);
-	mig_bad(r, e, "%s: not a time (ISO 8601 or epoch milliseconds): %.200s",
-	    path, b.data);
+	if (json_is_real(v))
+		real_text(&b, json_real_value(v));
+	else
+		json_dump_buf(&b, v);
+	mig_bad(r, e, "%s: not a time (ISO 8601, or seconds or milliseconds "
+	    "since the epoch): %.200s", path, b.data);
 	buf_free(&b);
 	return -1;
 }
@@ -412,15 +482,15 @@ only(const char *p, const char *end, const char *set)
 }
 
 /*
- * a line that is not JSON: an error, unless it is the last (nothing but
- * blank lines after it, from nl to end), torn by a crash mid-write: then a
- * note, and 1 to stop reading
+ * a line that is not JSON: an error, unless it is the last and no newline
+ * ends it (nl is end), torn by a crash mid-write: then a note, and 1 to stop
+ * reading. A whole line, newline and all, that is not JSON is bad input
  */
 static int
 bad_line(struct mig_reader *r, size_t line, const json_error_t *je,
     const char *nl, const char *end, struct error *e)
 {
-	if (only(nl, end, "\n\r \t")) {
+	if (nl == end) {
 		mig_note(r, "'%s':%zu: the last line is torn (%s at column %d); "
 		    "skipped it", r->src->file, line, je->text, je->column);
 		return 1;

@@ -20,6 +20,47 @@ mask(struct buf *b, const char *v)
 		buf_adds(b, v + len - 4);
 }
 
+/* the templates add --template finds, after the settings: "template.NAME
+ * (config file)" or "(file PATH)" lines, or the way to make one; with json,
+ * root's templatesDir and templates */
+static void
+render_templates(struct buf *b, const struct settings *set, json_t *root,
+    int json)
+{
+	struct template_seen *v;
+	struct stat sb;
+	json_t *arr = json_array();
+	size_t n = template_list(set, &v), i;
+	int dir = stat(set->templates_dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+
+	if (!json) {
+		buf_addf(b, "# templates directory: %s%s\n", set->templates_dir,
+		    dir ? "" : " (not found)");
+		if (n == 0)
+			buf_addf(b, "# no templates: add a line 'template.NAME = "
+			    "TEXT' to the config file, or a file NAME to the "
+			    "templates directory\n");
+	}
+	for (i = 0; i < n; i++) {
+		if (json) {
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}",
+			    "name", v[i].name, "source", v[i].file ? "file" :
+			    "config file", "from", v[i].file ? v[i].file :
+			    set->config_path));
+			continue;
+		}
+		buf_addf(b, "template.%-9s %s%s)\n", v[i].name, v[i].file ?
+		    "(file " : "(config file", v[i].file ? v[i].file : "");
+	}
+	if (json) {
+		json_object_set_new(root, "templatesDir",
+		    json_string(set->templates_dir));
+		json_object_set_new(root, "templates", arr);
+	} else
+		json_decref(arr);
+	template_list_free(v, n);
+}
+
 void
 settings_render(struct buf *b, const struct settings *set, int json)
 {
@@ -87,6 +128,7 @@ settings_render(struct buf *b, const struct settings *set, int json)
 			buf_addf(b, "; %s store", store_engine_of(val));
 		buf_adds(b, ")\n");
 	}
+	render_templates(b, set, root, json);
 	if (json) {
 		json_object_set_new(root, "settings", all);
 		json_dump_buf(b, root);

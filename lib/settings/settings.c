@@ -303,6 +303,24 @@ warn(struct settings *st, const char *fmt, ...)
 	st->warnings[st->nwarnings++] = buf_detach(&b);
 }
 
+/* "unknown setting 'sumarizer'; did you mean 'summarizer'?" */
+static void
+unknown_key(struct settings *st, const char *path, int lineno,
+    const char *key)
+{
+	struct suggest s;
+	int i;
+
+	suggest_start(&s, key);
+	for (i = 0; i < SET_COUNT; i++)
+		suggest_try(&s, setting_table[i].key);
+	if (s.best != NULL)
+		warn(st, "%s:%d: unknown setting '%s'; did you mean '%s'?", path,
+		    lineno, key, s.best);
+	else
+		warn(st, "%s:%d: unknown setting '%s'", path, lineno, key);
+}
+
 /* template.NAME = TEXT: a later line for NAME replaces an earlier one */
 static void
 template_keep(struct settings *st, const char *name, const char *text)
@@ -355,7 +373,7 @@ load_file(struct settings *st, const char *path, struct error *e)
 	FILE *f;
 	char *line = NULL, *p, *key, *val, *eq, *path_val;
 	size_t cap = 0, len;
-	int lineno = 0, rc = -1, has_secret = 0;
+	int lineno = 0, rc = -1, has_secret = 0, has_password = 0;
 	enum setting s;
 	struct stat sb;
 
@@ -386,11 +404,13 @@ load_file(struct settings *st, const char *path, struct error *e)
 			continue;
 		}
 		if (lookup(key, &s) < 0) {
-			warn(st, "%s:%d: unknown setting '%s'", path, lineno, key);
+			unknown_key(st, path, lineno, key);
 			continue;
 		}
 		if (setting_table[s].type == SETTING_SECRET)
 			has_secret = 1;
+		if (s == SET_STORE && store_holds_password(val))
+			has_password = 1;
 		if (setting_table[s].type == SETTING_PATH) {
 			path_val = config_path_value(val);
 			settings_set(st, s, path_val, SRC_FILE);
@@ -402,10 +422,13 @@ load_file(struct settings *st, const char *path, struct error *e)
 		error_errno(e, "cannot read config '%s'", path);
 		goto out;
 	}
-	if (has_secret && fstat(fileno(f), &sb) == 0 && (sb.st_mode & 077)) {
-		error_set(e, "config '%s' holds an API key but is readable by "
-		    "others (mode %03o); run: chmod 600 '%s'", path,
-		    (unsigned)(sb.st_mode & 0777), path);
+	if ((has_secret || has_password) && fstat(fileno(f), &sb) == 0 &&
+	    (sb.st_mode & 077)) {
+		error_set(e, "config '%s' holds %s but is readable by others "
+		    "(mode %03o); run: chmod 600 '%s'%s", path, has_secret ?
+		    "an API key" : "a database password (in store)",
+		    (unsigned)(sb.st_mode & 0777), path, has_secret ? "" :
+		    ", or keep the password in ~/.pgpass");
 		goto out;
 	}
 	rc = 0;
@@ -472,16 +495,43 @@ settings_invalid(const struct settings *st, enum setting s, const char *what,
 	}
 }
 
+int
+error_bad_number(struct error *e, const char *subject, int whole,
+    const char *min, const char *max, const char *v)
+{
+	return error_set(e, "%s expects %s from %s to %s, not '%s'", subject,
+	    whole ? "a whole number" : "a number", min, max, v);
+}
+
+/* error_bad_number for setting s, named as it was given: --wait,
+ * CONVCTL_WAIT, wait in the config file */
 static int
-out_of_range(const struct settings *st, enum setting s, struct error *e)
+bad_number(const struct settings *st, enum setting s, struct error *e)
 {
 	const struct setting_row *r = &setting_table[s];
-	struct buf what = { 0 };
+	const char *v = settings_get(st, s);
+	struct buf subject = { 0 };
 	int rc;
 
-	buf_addf(&what, "must be from %s to %s", r->min, r->max);
-	rc = settings_invalid(st, s, what.data, e);
-	buf_free(&what);
+	switch (st->source[s]) {
+	case SRC_FLAG:
+		if (r->flag != NULL)
+			buf_addf(&subject, "--%s", r->flag);
+		else
+			buf_addf(&subject, "-%c", r->letter);
+		break;
+	case SRC_ENV:
+		buf_adds(&subject, r->env);
+		break;
+	case SRC_FILE:
+		buf_addf(&subject, "%s in '%s'", r->key, st->config_path);
+		break;
+	default:
+		buf_adds(&subject, r->key);
+	}
+	rc = error_bad_number(e, subject.data, r->type == SETTING_WHOLE, r->min,
+	    r->max, v != NULL ? v : "");
+	buf_free(&subject);
 	return rc;
 }
 
@@ -514,11 +564,9 @@ settings_long(const struct settings *st, enum setting s, long *out,
 
 	if (v == NULL)
 		return settings_invalid(st, s, "not set", e);
-	if (parse_long(v, &n) < 0)
-		return settings_invalid(st, s, "not a whole number", e);
 	setting_range(s, &min, &max);
-	if (n < min || n > max)
-		return out_of_range(st, s, e);
+	if (parse_long(v, &n) < 0 || n < min || n > max)
+		return bad_number(st, s, e);
 	*out = n;
 	return 0;
 }
@@ -535,11 +583,10 @@ settings_double(const struct settings *st, enum setting s, double *out,
 		return settings_invalid(st, s, "not set", e);
 	errno = 0;
 	n = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || isnan(n))
-		return settings_invalid(st, s, "not a number", e);
-	if (n < strtod(setting_table[s].min, NULL) ||
+	if (end == v || *end != '\0' || errno != 0 || isnan(n) ||
+	    n < strtod(setting_table[s].min, NULL) ||
 	    n > strtod(setting_table[s].max, NULL))
-		return out_of_range(st, s, e);
+		return bad_number(st, s, e);
 	*out = n;
 	return 0;
 }

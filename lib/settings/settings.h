@@ -105,6 +105,11 @@ int settings_check(const struct settings *, enum setting, struct error *);
 /* "invalid SETTING 'VALUE': what", the setting named as it was given */
 int settings_invalid(const struct settings *, enum setting, const char *what,
     struct error *);
+/* "SUBJECT expects a whole number (whole; else a number) from MIN to MAX,
+ * not 'V'": the one wording of every bad number, a setting's (from its row's
+ * bounds, named as it was given) or a command's option's */
+int error_bad_number(struct error *, const char *subject, int whole,
+    const char *min, const char *max, const char *v);
 /* a SETTING_WHOLE row's bounds */
 void setting_range(enum setting, long *min, long *max);
 void settings_free(struct settings *);
@@ -117,5 +122,16 @@ const char *settings_env_used(enum setting s);
 /* config.c: each setting's effective value (secrets masked) and source, one
  * a line: KEY VALUE (SOURCE [VARIABLE | : WHY]), or as JSON */
 void settings_render(struct buf *, const struct settings *, int json);
+
+/* template.c: the templates add --template finds, sorted by name: the config
+ * file's template.NAME lines (file NULL), then the files of templates_dir
+ * that no such line hides (file: its path); *out freed with
+ * template_list_free */
+struct template_seen {
+	char *name;
+	char *file;
+};
+size_t template_list(const struct settings *, struct template_seen **out);
+void template_list_free(struct template_seen *, size_t n);
 
 #endif

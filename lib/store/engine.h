@@ -69,6 +69,9 @@ struct store_engine {
 	 * engine has no way but loading them all */
 	int (*search)(struct store *, const struct store_search *,
 	    store_search_fn, void *, struct error *);
+	/* store_spans() (may be NULL: none offered) */
+	int (*spans)(struct store *, struct store_span **, size_t *, int *,
+	    struct error *);
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */
@@ -114,8 +117,11 @@ enum {
 	LOADED_ACTIVE = 2,
 };
 
-/* pg-session.c: the URI with any password as *** */
+/* pg-uri.c: the URI with every secret as *** (libpq's parser read it, when
+ * libpq is there; else its whole user information and query are ***) */
 char *pg_uri_shown(const char *uri);
+/* the URI holds a password (user:PASSWORD@, password=, sslpassword=) */
+int pg_uri_has_password(const char *uri);
 
 /* spool.c: the real text put into each st->spooled[].value, for an
  * engine that writes from memory; nothing when no message is spooled */

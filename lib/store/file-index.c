@@ -179,7 +179,7 @@ index_read(const char *path, const char *file, const struct stat *sb,
 	 * to read it into costs more than the rest of a prompt. Like git's
 	 * index, it is only ever replaced by a rename, never cut short in place.
 	 */
-	ix->buf = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	ix->buf = mmap(NULL, size, PROT_READ, MAP_PRIVATE | os_map_populate(), fd, 0);
 	if (ix->buf == MAP_FAILED) {
 		ix->buf = NULL;
 		goto no;

@@ -360,11 +360,11 @@ copy_range(int in, size_t off, size_t len, int out)
 {
 	static int no_copy;
 	char b[65536];
-	loff_t o = (loff_t)off;
+	off_t o = (off_t)off;
 	ssize_t n, w;
 
 	while (len > 0 && !no_copy) {
-		n = copy_file_range(in, &o, out, NULL, len, 0);
+		n = os_copy_file_range(in, &o, out, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EXDEV || errno == EINVAL ||

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -151,9 +152,6 @@ load_json(struct store *st, struct error *e)
 	return rc;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14; older kernels refuse it */
-#endif
 #define BIG_STORE (2u << 20)
 
 /*
@@ -170,8 +168,8 @@ room(struct file_state *fs, size_t size)
 		p = mmap(NULL, size + 1, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED) {
-			(void)madvise(p, size + 1, MADV_HUGEPAGE);
-			(void)madvise(p, size + 1, MADV_POPULATE_WRITE);
+			os_hugepages(p, size + 1);
+			os_prefault(p, size + 1);
 			fs->mapped = size + 1;
 			return p;
 		}
@@ -180,9 +178,49 @@ room(struct file_state *fs, size_t size)
 }
 
 /*
- * The file into fs->data, read rather than mapped: a mapping of a file that
- * another program truncates in place kills the reader with SIGBUS, where a
- * read sees the change and says so.
+ * The store file mapped, for a reader: the page cache read where it is, no
+ * fresh memory zeroed and filled with a copy. A mapping of a file that
+ * another program truncates in place kills the reader with SIGBUS where a
+ * read sees the change and says so; so the file is mapped only under a read
+ * lease (fcntl F_SETLEASE), which the kernel grants only while no one has
+ * it open for writing, and which then makes whoever opens it to write, or
+ * truncates it, wait until the lease is given up: until file_close()
+ * unmaps it and closes fd (or /proc/sys/fs/lease-break-time passes, 45 s
+ * by default; search holds the mapping only while it searches). The
+ * lease's break is told by SIGURG, which is ignored unless caught, not by
+ * SIGIO, which would kill us. 1: mapped, fd kept in fs->mapfd; 0: no lease
+ * (a writer has the file open, it is not ours, the filesystem has none) or
+ * no mapping, or the file is no longer sb: the caller reads it.
+ */
+static int
+map_leased(struct file_state *fs, int fd, const struct stat *sb)
+{
+	struct stat now;
+	void *p;
+
+	if (sb->st_size == 0 || fcntl(fd, F_SETSIG, SIGURG) < 0 ||
+	    fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+		return 0;
+	/* the size mapped is the size it keeps while leased */
+	if (fstat(fd, &now) < 0 || !index_same_file(sb, &now))
+		goto no;
+	p = mmap(NULL, (size_t)sb->st_size, PROT_READ, MAP_PRIVATE |
+	    MAP_POPULATE, fd, 0);
+	if (p == MAP_FAILED)
+		goto no;
+	fs->data = p;
+	fs->len = (size_t)sb->st_size;
+	fs->filemap = fs->len;
+	fs->mapfd = fd;
+	return 1;
+no:
+	(void)fcntl(fd, F_SETLEASE, F_UNLCK);
+	return 0;
+}
+
+/*
+ * The file into fs->data, read rather than mapped when it cannot be
+ * mapped safely (map_leased()).
  */
 static int
 load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
@@ -192,6 +230,8 @@ load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
 	char extra;
 	ssize_t n;
 
+	if (st->mode == STORE_READ && map_leased(fs, fd, sb))
+		return 0;
 	fs->data = room(fs, size);
 	while (got < size) {
 		n = read(fd, fs->data + got, size - got);
@@ -544,7 +584,8 @@ load(struct store *st, struct error *e)
 	} else
 		rc = load_json(st, e);
 out:
-	close(fd);
+	if (fd != fs->mapfd)
+		close(fd);
 	return rc;
 }
 
@@ -558,6 +599,7 @@ file_open(struct store *st, const char *path, double wait, struct error *e)
 	memset(fs, 0, sizeof(*fs));
 	fs->lockfd = -1;
 	fs->fd = -1;
+	fs->mapfd = -1;
 	st->be = fs;
 	/* nothing is made (lock, directory, temporary file) before this */
 	if ((rc = path_resolve(path, &fs->file, e)) < 0)
@@ -577,6 +619,51 @@ file_open(struct store *st, const char *path, double wait, struct error *e)
 	return 0;
 }
 
+/*
+ * With an index, the file mapped (map_leased()) and the index's spans;
+ * loaded whole, the spans the scanner checked. None when the file cannot be
+ * mapped, or once a conversation is loaded (st holds what is newer).
+ */
+static int
+file_spans(struct store *st, struct store_span **v, size_t *n,
+    int *unchecked, struct error *e)
+{
+	struct file_state *fs = st->be;
+	const struct index *ix = fs->ix;
+	size_t i;
+
+	if (ix == NULL) {
+		for (i = 0; i < st->n; i++)
+			if (st->conv[i]->raw == NULL)
+				return 0;
+		*v = xmalloc((st->n + 1) * sizeof(**v));
+		for (i = 0; i < st->n; i++) {
+			(*v)[i].p = st->conv[i]->raw;
+			(*v)[i].len = st->conv[i]->rawlen;
+			(*v)[i].canonical = st->conv[i]->canonical;
+		}
+		*n = st->n;
+		return 1;
+	}
+	if (st->n > 0 || fs->data != NULL || !map_leased(fs, fs->fd, &fs->sb))
+		return 0;
+	*v = xmalloc((ix->n + 1) * sizeof(**v));
+	for (i = 0; i < ix->n; i++) {
+		if (ix->rec[i].off > fs->len ||
+		    ix->rec[i].len > fs->len - ix->rec[i].off) {
+			free(*v);
+			*v = NULL;
+			return changed(st, e);
+		}
+		(*v)[i].p = fs->data + ix->rec[i].off;
+		(*v)[i].len = ix->rec[i].len;
+		(*v)[i].canonical = !!(ix->rec[i].flags & INDEX_CANONICAL);
+	}
+	*n = ix->n;
+	*unchecked = 1;
+	return 1;
+}
+
 static void
 file_close(struct store *st)
 {
@@ -584,6 +671,15 @@ file_close(struct store *st)
 
 	if (fs == NULL)
 		return;
+	/* unmapped before its descriptor is closed, which gives up the lease */
+	if (fs->mapped)
+		munmap(fs->data, fs->mapped);
+	else if (fs->filemap)
+		munmap(fs->data, fs->filemap);
+	else
+		free(fs->data);
+	if (fs->mapfd >= 0 && fs->mapfd != fs->fd)
+		close(fs->mapfd);
 	if (fs->lockfd >= 0)
 		close(fs->lockfd);	/* releases the lock */
 	if (fs->fd >= 0)
@@ -593,10 +689,6 @@ file_close(struct store *st)
 	free(fs->ix);
 	free(fs->got);
 	free(fs->ixpath);
-	if (fs->mapped)
-		munmap(fs->data, fs->mapped);
-	else
-		free(fs->data);
 	free(fs->file);
 	free(fs);
 	st->be = NULL;
@@ -621,6 +713,7 @@ const struct store_engine store_file_engine = {
 	.open = file_open,
 	.load = file_load,
 	.count_ended = file_count_ended,
+	.spans = file_spans,
 	.commit = save_file,
 	.spool_dir = file_spool_dir,
 	.close = file_close,

@@ -24,6 +24,8 @@ struct file_state {
 	char *data;		/* the file as loaded: raw conversations point here */
 	size_t len;
 	size_t mapped;		/* data is an anonymous mapping this long; 0: malloc */
+	size_t filemap;		/* or a mapping of the file this long, */
+	int mapfd;		/* under a read lease on mapfd (or -1) */
 	char *ixpath;		/* where its index is; NULL: none is used */
 	struct index *ix;	/* the index in use; NULL: loaded whole */
 	int fd;			/* with ix: the store, open for reading */

@@ -26,7 +26,10 @@ pq_load(struct error *e)
 	}
 	/* POSIX lets dlsym's void * be converted to a function pointer */
 #define PQ_FN(field, name) pq.field = dl_function(libpq, name, &missing)
-	PQ_FN(connectdb, "PQconnectdb");
+	PQ_FN(connectdb_params, "PQconnectdbParams");
+	PQ_FN(conninfo_parse, "PQconninfoParse");
+	PQ_FN(conninfo_free, "PQconninfoFree");
+	PQ_FN(connection_needs_password, "PQconnectionNeedsPassword");
 	PQ_FN(status, "PQstatus");
 	PQ_FN(error_message, "PQerrorMessage");
 	PQ_FN(finish, "PQfinish");

@@ -14,7 +14,10 @@
 
 /* the libpq functions convctl calls, as libpq-fe.h declares them */
 struct pq_api {
-	__typeof__(PQconnectdb) *connectdb;
+	__typeof__(PQconnectdbParams) *connectdb_params;
+	__typeof__(PQconninfoParse) *conninfo_parse;
+	__typeof__(PQconninfoFree) *conninfo_free;
+	__typeof__(PQconnectionNeedsPassword) *connection_needs_password;
 	__typeof__(PQstatus) *status;
 	__typeof__(PQerrorMessage) *error_message;
 	__typeof__(PQfinish) *finish;

@@ -10,7 +10,96 @@
 
 #include "pg-session.h"
 
-#define PG_DEFAULT_SCHEMA "convctl"
+/*
+ * What libpq or the server says, what it means, and the exit status: the
+ * one table of them (convctl(1)'s EXIT STATUS has the same). The first row
+ * that matches wins: at connection time (no SQLSTATE then) by the text of
+ * each host's line, for a statement by the SQLSTATE or its class.
+ */
+#define NOT_THERE "no PostgreSQL server is running or reachable at that " \
+	"host or socket (or it does not answer); exit 75 means try again later"
+#define SETTINGS "libpq refused the connection's settings (the URI, the " \
+	"PG* variables or the service file) before it tried a server"
+#define READ_ONLY "the server is a read-only standby: a writer needs the " \
+	"primary; list every host in the URI and add " \
+	"target_session_attrs=read-write (exit 75: try again once one is up)"
+#define REFUSED "the server refused the role, its password or the " \
+	"database; a password goes in ~/.pgpass (or PGPASSFILE, or a service " \
+	"in PGSERVICEFILE)"
+#define NOT_READY "the server is starting, stopping or recovering; exit 75 " \
+	"means try again later"
+static const struct pg_verdict verdicts[] = {
+	/* the settings: libpq refuses them before it tries a server */
+	{ NULL, "for connection option", PG_USAGE, SETTINGS },
+	{ NULL, "invalid sslmode value", PG_USAGE, SETTINGS },
+	{ NULL, "invalid gssencmode value", PG_USAGE, SETTINGS },
+	{ NULL, "invalid channel_binding value", PG_USAGE, SETTINGS },
+	{ NULL, "invalid target_session_attrs value", PG_USAGE, SETTINGS },
+	{ NULL, "protocol version", PG_USAGE, SETTINGS },
+	{ NULL, "invalid port number", PG_USAGE, SETTINGS },
+	{ NULL, "could not match", PG_USAGE, SETTINGS },
+	{ NULL, "service file", PG_USAGE, SETTINGS },
+	{ NULL, "definition of service", PG_USAGE, SETTINGS },
+	/* the server refused who connects, or to what: class 28, 3D */
+	{ NULL, "no password supplied", PG_FAILED, REFUSED },
+	{ "28P01", "password authentication failed", PG_FAILED, REFUSED },
+	{ "28000", "no pg_hba.conf entry", PG_FAILED, REFUSED },
+	{ "28000", "role \"", PG_FAILED, REFUSED },
+	{ "28", "authentication failed", PG_FAILED, REFUSED },
+	{ "42501", "permission denied for database", PG_FAILED, REFUSED },
+	{ "3D000", "database \"", PG_FAILED, REFUSED },
+	{ "3D", NULL, PG_FAILED, NULL },
+	/* a standby where a writer needs the primary */
+	{ "25006", "session is read-only", PG_AGAIN, READ_ONLY },
+	{ NULL, "server is in hot standby mode", PG_AGAIN, READ_ONLY },
+	{ NULL, "server is not in hot standby mode", PG_AGAIN, NULL },
+	/* a server not ready, going, or full: the next try may do */
+	{ "57P03", "the database system is", PG_AGAIN, NOT_READY },
+	{ "57P01", "terminating connection due to", PG_AGAIN, NOT_READY },
+	{ "57P02", "crash of another server process", PG_AGAIN, NOT_READY },
+	{ "57P", NULL, PG_AGAIN, NOT_READY },
+	{ "53300", "too many", PG_AGAIN, "the server has no connection free; "
+	    "exit 75 means try again later" },
+	{ "53300", "connection slots are reserved", PG_AGAIN, "the server has "
+	    "no connection free; exit 75 means try again later" },
+	{ "53", NULL, PG_AGAIN, NULL },
+	{ "08", NULL, PG_AGAIN, NOT_THERE },
+	{ "40001", NULL, PG_AGAIN, NULL },
+	{ "40P01", NULL, PG_AGAIN, NULL },
+	{ NULL, "timeout expired", PG_AGAIN, "the server did not answer "
+	    "within connect_timeout (10 seconds unless the URI or "
+	    "PGCONNECT_TIMEOUT sets it); exit 75 means try again later" },
+	/* any other refusal by a server is not one a new try mends */
+	{ NULL, "FATAL:", PG_FAILED, NULL },
+	/* libpq reached no server: refused, no socket, no such host */
+	{ NULL, "", PG_AGAIN, NOT_THERE },
+};
+#define NVERDICTS (sizeof(verdicts) / sizeof(verdicts[0]))
+/* a statement's error that no row names */
+static const struct pg_verdict failed = { NULL, NULL, PG_FAILED, NULL };
+
+const struct pg_verdict *
+pg_connect_verdict(const char *msg)
+{
+	size_t i;
+
+	for (i = 0; msg != NULL && i < NVERDICTS; i++)
+		if (verdicts[i].says != NULL && strstr(msg, verdicts[i].says))
+			return &verdicts[i];
+	return &verdicts[NVERDICTS - 1];
+}
+
+static const struct pg_verdict *
+statement_verdict(const char *state)
+{
+	size_t i;
+
+	for (i = 0; state != NULL && i < NVERDICTS; i++)
+		if (verdicts[i].state != NULL && strncmp(state,
+		    verdicts[i].state, strlen(verdicts[i].state)) == 0)
+			return &verdicts[i];
+	return &failed;
+}
 
 static void
 quiet(void *arg, const char *message)
@@ -18,99 +107,36 @@ quiet(void *arg, const char *message)
 	(void)arg, (void)message;	/* notices are not the user's business */
 }
 
-/* the URI with any password, user:PASSWORD@ or password=, as *** */
-char *
-pg_uri_shown(const char *uri)
-{
-	const char *q = strchr(uri, '?'), *p, *end, *at, *colon, *slash;
-	struct buf sh = { 0 };
-	size_t n;
-
-	p = strstr(uri, "://");
-	p = p != NULL ? p + 3 : uri;
-	slash = strpbrk(p, "/?");
-	n = slash != NULL ? (size_t)(slash - p) : strlen(p);
-	at = memchr(p, '@', n);
-	colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (colon != NULL) {
-		buf_add(&sh, uri, (size_t)(colon + 1 - uri));
-		buf_adds(&sh, "***");
-		buf_add(&sh, at, q != NULL ? (size_t)(q - at) : strlen(at));
-	} else
-		buf_add(&sh, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
-	for (p = q; p != NULL && *p != '\0'; p = end) {
-		p++;
-		end = strchr(p, '&');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		buf_addc(&sh, p == q + 1 ? '?' : '&');
-		if (n >= 9 && strncmp(p, "password=", 9) == 0)
-			buf_adds(&sh, "password=***");
-		else
-			buf_add(&sh, p, n);
-	}
-	return buf_detach(&sh);
-}
-
-/*
- * The URI without convctl's own parameter, schema=NAME, which names the
- * schema (default convctl) so that stores can share a database; libpq gets
- * the rest as it was.
- */
-static int
-split_uri(struct store *st, const char *uri, char **conninfo, char **schema,
-    struct error *e)
-{
-	const char *q = strchr(uri, '?'), *p, *end;
-	struct buf ci = { 0 };
-	size_t n;
-
-	*schema = NULL;
-	buf_add(&ci, uri, q != NULL ? (size_t)(q - uri) : strlen(uri));
-	for (p = q; p != NULL && *p != '\0'; p = end) {
-		p++;
-		end = strchr(p, '&');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		if (n >= 7 && strncmp(p, "schema=", 7) == 0) {
-			free(*schema);
-			*schema = xmalloc(n - 6);
-			memcpy(*schema, p + 7, n - 7);
-			(*schema)[n - 7] = '\0';
-			continue;
-		}
-		buf_addc(&ci, strchr(ci.data, '?') != NULL ? '&' : '?');
-		buf_add(&ci, p, n);
-	}
-	*conninfo = buf_detach(&ci);
-	if (*schema == NULL)
-		*schema = xstrdup(PG_DEFAULT_SCHEMA);
-	/* a plain SQL name: nothing to escape, nothing to misread */
-	n = strspn(*schema, "abcdefghijklmnopqrstuvwxyz0123456789_");
-	if (**schema == '\0' || n != strlen(*schema) || n > 63 ||
-	    (**schema >= '0' && **schema <= '9'))
-		return error_set(e, "store '%s': schema '%s' is not a name of "
-		    "lower-case letters, digits and _ (at most 63, not starting "
-		    "with a digit)", st->path, *schema);
-	return 0;
-}
-
-/* the first line of libpq's message, without its "ERROR:  " */
+/* msg's first line, without its "ERROR:  ", no secret of the URI in it */
 static void
-first_line(struct buf *b, const char *msg)
+first_line(struct store *st, struct buf *b, const char *msg)
 {
-	size_t n;
+	struct pg_state *ps = st->be;
+	struct buf m = { 0 };
 
 	if (msg == NULL || *msg == '\0')
 		msg = "no message";
 	if (strncmp(msg, "ERROR:  ", 8) == 0 || strncmp(msg, "FATAL:  ", 8) == 0)
 		msg += 8;
-	n = strcspn(msg, "\n");
-	buf_add(b, msg, n);
+	buf_add(&m, msg, strcspn(msg, "\n"));
+	pg_uri_mask(&ps->uri, b, m.data);
+	buf_free(&m);
+}
+
+/* e's kind and the line after it, from the verdict */
+static void
+judged(struct error *e, const struct pg_verdict *v)
+{
+	if (v->exit == PG_AGAIN)
+		e->kind = ERROR_TEMPORARY;
+	e->hint = v->means;
 }
 
 /*
- * What went wrong, as one line naming the store; a connection that broke,
- * a server going down or a transaction the server gave up are ERROR_TEMPORARY:
- * nothing was written, and the same command may succeed again.
+ * What went wrong, as one line naming the store; what it means is the row of
+ * the verdicts its SQLSTATE meets: a connection that broke, a server going
+ * down or a transaction the server gave up are ERROR_TEMPORARY, nothing
+ * was written, and the same command may succeed again.
  */
 static int
 pg_error(struct store *st, PGresult *r, const char *what, struct error *e)
@@ -118,23 +144,22 @@ pg_error(struct store *st, PGresult *r, const char *what, struct error *e)
 	struct pg_state *ps = st->be;
 	const char *state = r != NULL ?
 	    pq.result_error_field(r, PG_DIAG_SQLSTATE) : NULL;
+	const struct pg_verdict *v = pq.status(ps->conn) != CONNECTION_OK ?
+	    pg_connect_verdict(NULL) : statement_verdict(state);
 	struct buf b = { 0 };
-	int temporary;
 
-	temporary = pq.status(ps->conn) != CONNECTION_OK || (state != NULL &&
-	    (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0 ||
-	    strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0));
 	if (state != NULL && strcmp(state, "55P03") == 0)
 		error_set(e, "store '%s' is locked by another convctl; gave up "
 		    "after the wait (see --wait)", st->path);
 	else {
-		first_line(&b, r != NULL && pq.status(ps->conn) == CONNECTION_OK ?
-		    pq.result_error_message(r) : pq.error_message(ps->conn));
+		first_line(st, &b, r != NULL && pq.status(ps->conn) ==
+		    CONNECTION_OK ? pq.result_error_message(r) :
+		    pq.error_message(ps->conn));
 		error_set(e, "store '%s': %s: %s%s", st->path, what, b.data,
-		    temporary ? " (nothing was written; try again)" : "");
+		    v->exit == PG_AGAIN ? " (nothing was written; try again)" :
+		    "");
+		judged(e, v);
 	}
-	if (temporary)
-		e->kind = ERROR_TEMPORARY;
 	buf_free(&b);
 	if (r != NULL)
 		pq.clear(r);
@@ -201,43 +226,89 @@ pg_run_only(struct store *st, const char *what, const char *sql, int n,
 }
 
 /*
- * No server, or one starting, stopping or full, may answer the next try;
- * one that refused the password, the role or the database will not. libpq
- * gives no SQLSTATE for a connection refused, only its text. A server
- * stopped while the connection is made says "terminating connection due to
- * unexpected postmaster exit" (or administrator command, or crash).
+ * libpq's message for a connection that failed: a line for each host it
+ * tried (DETAIL, HINT and hints indented under it), each as one part of
+ * the line printed; the verdict is "try again" when it is so for one host
+ * (another try may find that one up), else the first host's.
  */
-int
-pg_connect_temporary(const char *msg)
-{
-	return msg == NULL || strstr(msg, "FATAL:") == NULL ||
-	    strstr(msg, "starting up") != NULL ||
-	    strstr(msg, "accepting connections") != NULL ||
-	    strstr(msg, "recovery mode") != NULL ||
-	    strstr(msg, "shutting down") != NULL ||
-	    strstr(msg, "terminating connection") != NULL ||
-	    strstr(msg, "too many") != NULL;
-}
-
-static int
-connect_to(struct store *st, const char *conninfo, struct error *e)
+static enum pg_exit
+connect_failed(struct store *st, const char *msg, struct error *e)
 {
 	struct pg_state *ps = st->be;
-	struct buf b = { 0 };
-	const char *msg;
+	const struct pg_verdict *v = NULL, *h;
+	struct buf all = { 0 }, line = { 0 };
+	const char *p;
+	size_t n;
 
-	ps->conn = pq.connectdb(conninfo);
+	buf_adds(&all, "");
+	for (p = msg != NULL ? msg : ""; *p != '\0'; p += n + (p[n] == '\n')) {
+		n = strcspn(p, "\n");
+		if (n == 0 || p[0] == ' ' || p[0] == '\t' ||
+		    strncmp(p, "DETAIL:", 7) == 0 || strncmp(p, "HINT:", 5) == 0)
+			continue;
+		line.len = 0;
+		buf_add(&line, p, n);
+		h = pg_connect_verdict(line.data);
+		if (v == NULL || (h->exit == PG_AGAIN && v->exit != PG_AGAIN))
+			v = h;
+		if (all.len > 0)
+			buf_adds(&all, "; ");
+		first_line(st, &all, line.data);
+	}
+	if (v == NULL) {
+		v = pg_connect_verdict(NULL);
+		first_line(st, &all, NULL);
+	}
+	/* libpq says so, whatever its words: the server asked for one */
+	if (ps->conn != NULL && pq.connection_needs_password(ps->conn))
+		v = pg_connect_verdict("no password supplied");
+	error_set(e, "cannot connect to store '%s': %s", st->path, all.data);
+	judged(e, v);
+	buf_free(&all);
+	buf_free(&line);
+	return v->exit;
+}
+
+/*
+ * Every wait bounded: connect_timeout (per host) unless the URI or
+ * PGCONNECT_TIMEOUT sets one, and a peer that went silent found out by TCP
+ * keepalives and tcp_user_timeout. They come before the URI in libpq's
+ * arrays, so that the URI's own values win.
+ */
+static const char *const bounds[][2] = {
+	{ "connect_timeout", "10" },
+	{ "keepalives", "1" },
+	{ "keepalives_idle", "30" },
+	{ "keepalives_interval", "10" },
+	{ "keepalives_count", "3" },
+	{ "tcp_user_timeout", "60000" },
+};
+#define NBOUNDS (sizeof(bounds) / sizeof(bounds[0]))
+
+static int
+connect_to(struct store *st, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	const char *key[NBOUNDS + 2], *val[NBOUNDS + 2], *env;
+	size_t i, k = 0;
+
+	env = getenv("PGCONNECT_TIMEOUT");
+	for (i = 0; i < NBOUNDS; i++) {
+		if (i == 0 && env != NULL && *env != '\0')
+			continue;
+		key[k] = bounds[i][0];
+		val[k++] = bounds[i][1];
+	}
+	key[k] = "dbname";
+	val[k++] = ps->uri.conninfo;
+	key[k] = val[k] = NULL;
+	ps->conn = pq.connectdb_params(key, val, 1);
 	if (ps->conn != NULL && pq.status(ps->conn) == CONNECTION_OK) {
 		pq.set_notice_processor(ps->conn, quiet, NULL);
 		return 0;
 	}
-	msg = ps->conn != NULL ? pq.error_message(ps->conn) : NULL;
-	first_line(&b, msg);
-	error_set(e, "cannot connect to store '%s': %s", st->path, b.data);
-	buf_free(&b);
-	if (pg_connect_temporary(msg))
-		e->kind = ERROR_TEMPORARY;
-	return -1;
+	return connect_failed(st, ps->conn != NULL ?
+	    pq.error_message(ps->conn) : NULL, e) == PG_USAGE ? -2 : -1;
 }
 
 /* the writers' lock: waits up to wait seconds for the one before to finish */
@@ -308,27 +379,22 @@ pg_session_open(struct store *st, const char *uri, double wait,
     struct error *e)
 {
 	struct pg_state *ps;
-	char *conninfo = NULL;
-	int rc = -1;
+	int rc;
 
 	if (pq_load(e) < 0)
 		return -1;
 	ps = xmalloc(sizeof(*ps));
 	memset(ps, 0, sizeof(*ps));
 	st->be = ps;
-	if (split_uri(st, uri, &conninfo, &ps->schema, e) < 0) {
-		rc = -2;
-		goto out;
-	}
-	if (connect_to(st, conninfo, e) < 0)
-		goto out;
+	if (pg_uri_read(&ps->uri, uri, 1, e) < 0)
+		return -2;
+	ps->schema = ps->uri.schema;
+	if ((rc = connect_to(st, e)) < 0)
+		return rc;
 	ps->ident = pq.escape_identifier(ps->conn, ps->schema,
 	    strlen(ps->schema));
 	ps->wait = wait;
-	rc = begin(st, e);
-out:
-	free(conninfo);
-	return rc;
+	return begin(st, e);
 }
 
 int
@@ -359,7 +425,7 @@ pg_session_close(struct store *st)
 			pq.freemem(ps->ident);
 		pq.finish(ps->conn);
 	}
-	free(ps->schema);
+	pg_uri_free(&ps->uri);
 	free(ps);
 	st->be = NULL;
 }

@@ -1,6 +1,7 @@
 /*
- * pg-session.h - what the PostgreSQL engine's two files share: the state of
- * its connection (pg-session.c) and the statements pg.c runs on it.
+ * pg-session.h - what the PostgreSQL engine's files share: its URI read
+ * (pg-uri.c), the state of its connection (pg-session.c) and the statements
+ * pg.c runs on it.
  * Nothing else includes it.
  */
 #ifndef CONVCTL_PG_SESSION_H
@@ -9,9 +10,35 @@
 #include "engine.h"
 #include "pg-libpq.h"
 
+/* pg-uri.c: a store's URI, read */
+struct pg_strings {
+	char **v;
+	size_t n;
+};
+struct pg_uri {
+	char *uri;		/* as the user wrote it */
+	char *conninfo;		/* the URI less schema=, for libpq */
+	char *schema;		/* schema=, else convctl */
+	char *shown;		/* the URI with every secret as *** */
+	struct pg_strings secret;	/* each, as written and as decoded */
+	struct pg_strings values;	/* every query value, as written and
+					 * decoded: what a URI libpq cannot read
+					 * may quote */
+	int has_password;	/* user:PASSWORD@ or a secret parameter */
+	int parsed;		/* libpq read it */
+};
+/* reads uri (libpq: with PQconninfoParse, which pq_load() made ready);
+ * 0, or -2: a URI convctl or libpq refuses (e says why, secrets masked);
+ * u is filled either way, for pg_uri_free() */
+int pg_uri_read(struct pg_uri *u, const char *uri, int libpq, struct error *);
+/* msg into out as it may be printed: no secret of u in it */
+void pg_uri_mask(const struct pg_uri *u, struct buf *out, const char *msg);
+void pg_uri_free(struct pg_uri *);
+
 struct pg_state {
 	PGconn *conn;
-	char *schema;		/* its name, as given */
+	struct pg_uri uri;
+	char *schema;		/* its name, as given (uri.schema) */
 	char *ident;		/* quoted for SQL: "convctl" */
 	int exists;		/* the schema's tables are there */
 	double wait;		/* for the writers' lock, seconds */
@@ -23,9 +50,15 @@ struct pg_state {
  * the writers' lock, waiting up to wait seconds for it */
 int pg_session_open(struct store *st, const char *uri, double wait,
     struct error *);
-/* 1 when libpq's message for a connection that failed (NULL: none) says
- * the server may take the same connection on a later try */
-int pg_connect_temporary(const char *msg);
+/* what libpq's message for a connection that failed (NULL: none) means:
+ * the row of the table of verdicts (pg-session.c) it meets */
+struct pg_verdict {
+	const char *state;	/* SQLSTATE, or its class; NULL: none */
+	const char *says;	/* in libpq's or the server's text; NULL: none */
+	enum pg_exit { PG_USAGE = 2, PG_FAILED = 1, PG_AGAIN = 75 } exit;
+	const char *means;	/* what it means, what to do; NULL: nothing */
+};
+const struct pg_verdict *pg_connect_verdict(const char *msg);
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 PGresult *pg_run(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);

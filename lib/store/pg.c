@@ -163,14 +163,24 @@ read_root(struct store *st, struct error *e)
 {
 	PGresult *r;
 	long version;
+	const char *v;
+	char *stop;
 	int rc = -1;
 
 	if ((r = pg_run(st, "cannot read the store", "SELECT (SELECT value FROM "
 	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
 	    NULL, e)) == NULL)
 		return -1;
-	version = pq.getisnull(r, 0, 0) ? 0 : strtol(pq.getvalue(r, 0, 0),
-	    NULL, 10);
+	v = pq.getisnull(r, 0, 0) ? NULL : pq.getvalue(r, 0, 0);
+	version = v != NULL ? strtol(v, &stop, 10) : 0;
+	/* what is not a version is quoted, never read as one */
+	if (v == NULL || *v < '0' || *v > '9' || *stop != '\0') {
+		error_set(e, "store '%s': its schema version (meta's "
+		    "schema_version) is %s%.40s%s, not a whole number; this "
+		    "convctl knows version %d", st->path, v ? "'" : "",
+		    v ? v : "missing", v ? "'" : "", PG_SCHEMA_VERSION);
+		goto out;
+	}
 	if (version < 1 || version > PG_SCHEMA_VERSION) {
 		error_set(e, "store '%s' has schema version %ld, and this "
 		    "convctl knows versions 1 to %d%s", st->path, version,

@@ -66,6 +66,9 @@ struct scanner {
 	struct str *keys;	/* the keys of the objects open now */
 	size_t nkeys, capkeys;
 	unsigned conv_needs, msg_needs;	/* required(): the rows that must be */
+	/* scan_conv_each(): told of each message once it is checked */
+	int (*each)(void *, const struct scan_msg *);
+	void *arg;
 };
 
 /*
@@ -240,6 +243,14 @@ decode_into(const struct str *t, char *out)
 	}
 	out[n] = '\0';
 	return n;
+}
+
+size_t
+scan_unescape(const struct scan_str *t, char *out)
+{
+	struct str x = { (const unsigned char *)t->p, t->len, t->esc, 0 };
+
+	return decode_into(&x, out);
 }
 
 static char *
@@ -699,11 +710,27 @@ required(const struct shape *sh)
 	return m;
 }
 
+/* a string token as scan_msg gives it; NULL p: null or missing */
+static void
+msg_str(struct scan_str *to, const struct str *t, unsigned seen, int i)
+{
+	if (!(seen >> i & 1) || t->p == NULL) {
+		to->p = NULL;
+		to->len = 0;
+		to->esc = 0;
+		return;
+	}
+	to->p = (const char *)t->p;
+	to->len = t->len;
+	to->esc = t->esc;
+}
+
 static int
 message(struct scanner *s, int64_t *ms)
 {
-	struct str k, t;
+	struct str k, t, tok[MSG_FIELDS];
 	int64_t times[MSG_FIELDS];
+	const unsigned char *tools = NULL, *tools_end = NULL;
 	unsigned seen = 0;
 	size_t mark;
 	int more = -1, i;
@@ -716,8 +743,13 @@ message(struct scanner *s, int64_t *ms)
 		if ((i = field_of(&shape_message, &k)) < 0)
 			more = value(s, D_MSG_FIELD);
 		else {
+			if (i == MSG_TOOLS)
+				tools = s->p;
 			more = field_value(s, &shape_message.field[i], &t,
 			    &times[i]);
+			if (i == MSG_TOOLS)
+				tools_end = s->p;
+			tok[i] = t;
 			seen |= 1u << i;
 		}
 		if (more < 0 || (more = next_member(s)) <= 0)
@@ -728,6 +760,18 @@ message(struct scanner *s, int64_t *ms)
 	if (more != 0 || (seen & s->msg_needs) != s->msg_needs)
 		return -1;
 	*ms = times[MSG_TIMESTAMP];
+	if (s->each != NULL) {
+		struct scan_msg m;
+
+		msg_str(&m.id, &tok[MSG_ID], seen, MSG_ID);
+		msg_str(&m.role, &tok[MSG_ROLE], seen, MSG_ROLE);
+		msg_str(&m.content, &tok[MSG_CONTENT], seen, MSG_CONTENT);
+		m.time = times[MSG_TIMESTAMP];
+		m.tools = (const char *)tools;
+		m.toolslen = tools != NULL ? (size_t)(tools_end - tools) : 0;
+		if (s->each(s->arg, &m) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -942,6 +986,13 @@ scan_store(const char *p, size_t len, struct scan *out)
 int
 scan_conv(const char *p, size_t len, struct scan_conv *out)
 {
+	return scan_conv_each(p, len, out, 0, NULL, NULL);
+}
+
+int
+scan_conv_each(const char *p, size_t len, struct scan_conv *out, int utf8,
+    int (*each)(void *, const struct scan_msg *), void *arg)
+{
 	struct scanner s;
 	struct scan one;
 	int active = 0, rc = -1;
@@ -952,7 +1003,9 @@ scan_conv(const char *p, size_t len, struct scan_conv *out)
 	s.end = s.p + len;
 	s.conv_needs = required(&shape_conv);
 	s.msg_needs = required(&shape_message);
-	if (len > 0 && *p == '{' && utf8_check(s.p, s.end) == 0 &&
+	s.each = each;
+	s.arg = arg;
+	if (len > 0 && *p == '{' && (utf8 || utf8_check(s.p, s.end) == 0) &&
 	    conv(&s, &one, &active) == 0 && s.p == s.end) {
 		*out = one.conv[0];
 		one.n = 0;

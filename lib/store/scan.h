@@ -2,7 +2,8 @@
  * scan.h - the store's fast path: one pass over the file that checks all
  * that jansson's parse (with JSON_LOAD_FLAGS) and the store's shape checks
  * would, and keeps each conversation as a byte range with the few fields the
- * store caches. Only lib/store/store.c, the unit test and the fuzz harness use it.
+ * store caches. Only lib/store/, lib/search.c (scan_conv_each()), the unit
+ * test and the fuzz harness use it.
  */
 #ifndef CONVCTL_SCAN_H
 #define CONVCTL_SCAN_H
@@ -47,6 +48,32 @@ void scan_free(struct scan *);
  * the caller's: scan_conv_clear()); SCAN_INVALID: it is not */
 int scan_conv(const char *p, size_t len, struct scan_conv *c);
 void scan_conv_clear(struct scan_conv *);
+
+/* a string's body in the file, between its quotes, still escaped */
+struct scan_str {
+	const char *p;			/* NULL: null, or no such member */
+	size_t len;
+	int esc;			/* it holds a backslash */
+};
+/* a message as the scanner checked it */
+struct scan_msg {
+	struct scan_str id, role, content;
+	int64_t time;			/* its timestamp */
+	const char *tools;		/* toolsUsed's value (an array or null), */
+	size_t toolslen;		/* or NULL: none */
+};
+/*
+ * scan_conv(), and each message, once checked, given to each(arg, m) in
+ * order, its strings pointing into p; each returning -1 stops the scan,
+ * which returns SCAN_INVALID. (Search decodes only the messages it needs.)
+ * utf8: p is known to be UTF-8 (its store was checked whole, or its index
+ * vouches for it): not checked again.
+ */
+int scan_conv_each(const char *p, size_t len, struct scan_conv *c, int utf8,
+    int (*each)(void *, const struct scan_msg *), void *arg);
+/* the value of t into out, which has room for t->len + 1 bytes (a value is
+ * never longer than its text), NUL-terminated; its length (it may hold NUL) */
+size_t scan_unescape(const struct scan_str *t, char *out);
 
 /*
  * The JSON value p[0..len) holds (whitespace around it allowed), built by

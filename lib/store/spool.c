@@ -16,24 +16,6 @@
 #define SPOOL_SLICE (8 << 10)	/* text escaped at once: 6 times this at most */
 
 /* an unnamed file in dir (NULL: none), open to read and write: -1 */
-static int
-open_unnamed(const char *dir)
-{
-	struct buf b = { 0 };
-	int fd;
-
-	if (dir == NULL)
-		return -1;
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
-		return fd;
-	/* a filesystem without O_TMPFILE: a name for an instant */
-	buf_addf(&b, "%s/.convctl-spool.XXXXXX", dir);
-	if ((fd = mkostemp(b.data, O_CLOEXEC)) >= 0)
-		unlink(b.data);
-	buf_free(&b);
-	return fd;
-}
-
 int
 store_temp_file(struct store *st, struct error *e)
 {
@@ -44,7 +26,7 @@ store_temp_file(struct store *st, struct error *e)
 	if (tmp == NULL || *tmp == '\0')
 		tmp = "/tmp";
 	/* beside the store, a spool is copied into it by the filesystem */
-	if ((fd = open_unnamed(dir)) < 0 && (fd = open_unnamed(tmp)) < 0)
+	if ((fd = os_open_unnamed(dir)) < 0 && (fd = os_open_unnamed(tmp)) < 0)
 		error_errno(e, "cannot create a temporary file in '%s'", tmp);
 	free(dir);
 	return fd;

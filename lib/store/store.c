@@ -121,6 +121,38 @@ conv_bytes(const struct conv *c, const char **p, size_t *len)
 	return 1;
 }
 
+int
+store_spans(struct store *st, struct store_span **v, size_t *n,
+    int *unchecked, struct error *e)
+{
+	*v = NULL;
+	*n = 0;
+	*unchecked = 0;
+	if (st->engine->spans == NULL)
+		return 0;
+	return st->engine->spans(st, v, n, unchecked, e);
+}
+
+int
+store_span_tagged(const struct store_span *v, const char *tag)
+{
+	struct conv *c = conv_new();
+	int rc;
+
+	c->raw = v->p;
+	c->rawlen = v->len;
+	rc = conv_has_tag(c, tag);
+	conv_free(c);
+	return rc;
+}
+
+int
+store_span_refused(struct store *st, struct error *e)
+{
+	return error_set(e, "store '%s' changed while it was read (another "
+	    "program writes it in place); try again", st->path);
+}
+
 json_t *
 conv_head(struct conv *c)
 {
@@ -312,6 +344,13 @@ store_shown(const char *path)
 	return xstrdup(path);
 }
 
+int
+store_holds_password(const char *path)
+{
+	return store_engine_for(path) == &store_pg_engine &&
+	    pg_uri_has_password(path);
+}
+
 static int
 open_store(struct store **out, const char *path, enum store_mode mode,
     double wait, size_t max, int whole, struct error *e)
@@ -413,6 +452,18 @@ conv_load(struct store *st, struct conv *c, struct error *e)
 	if (c->obj != NULL || c->raw != NULL)
 		return 0;
 	return st->engine->load_body(st, c, e);
+}
+
+struct conv *
+store_get(struct store *st, const char *id, struct error *e)
+{
+	struct conv *c;
+
+	if (store_load_id(st, id, e) < 0)
+		return NULL;
+	if ((c = store_find(st, id)) == NULL)
+		error_set(e, "no conversation '%s' in '%s'", id, store_path(st));
+	return c;
 }
 
 int

@@ -53,6 +53,8 @@ const char *store_engine_name(const struct store *);
 const char *store_engine_of(const char *path);
 /* path as messages show it: a database URI's password as ***; caller frees */
 char *store_shown(const char *path);
+/* path is a database URI that holds a password (or another secret) */
+int store_holds_password(const char *path);
 
 /*
  * What a command will read, said before it reads it: the file engine holds
@@ -68,6 +70,9 @@ int store_load_id(struct store *, const char *id, struct error *); /* 0: found o
 int store_load_ended(struct store *, size_t limit, int bodies, struct error *);
 int store_load_all(struct store *, struct error *);	/* every one, whole */
 int conv_load(struct store *, struct conv *, struct error *);
+/* the conversation id, loaded: NULL and e ("no conversation 'ID' in
+ * 'STORE'") when there is none */
+struct conv *store_get(struct store *, const char *id, struct error *);
 /* the ended conversations in the store, loaded or not */
 int store_count_ended(struct store *, size_t *n, struct error *);
 
@@ -89,6 +94,14 @@ size_t conv_message_count(const struct conv *);
 int64_t conv_last_activity(const struct conv *);	/* last message, else start */
 
 /* lifecycle.c */
+/* what a command reads when no id is given: *c the active conversation, else with ended_too the one that ended
+ * last; NULL when there is none (that is no error) */
+int store_default_conv(struct store *, int ended_too, struct conv **c,
+    struct error *);
+/* *v: the newest limit ended conversations, only those tagged tag (NULL:
+ * any), newest endedAt first, *n of them; caller frees the array */
+int store_recent(struct store *, size_t limit, const char *tag,
+    struct conv ***v, size_t *n, struct error *);
 struct add_request {
 	enum conv_role role;
 	const char *text;
@@ -266,13 +279,18 @@ int conv_has_tag(struct conv *, const char *tag);
 /* when the idle timeout starts: the last message, or a later start (a fork)
  * or resume */
 int64_t conv_idle_from(struct conv *);
+/* the longest title and tag a person may give, in characters (convctl(5));
+ * neither may hold a control character (label_check) */
+#define TITLE_MAX_CHARS 500
+#define TAG_MAX_CHARS 100
 /* sets the title and marks it as set by hand */
 int conv_set_title(struct conv *, const char *title, struct error *);
 /* ended c active again at now, its title and summary marked stale; fails
  * when c is active or another one is */
 int conv_resume(struct store *, struct conv *c, int64_t now, struct error *);
 /* the index of the message ref names in c: its id, else a position (1 the
- * first, -1 the newest); -1 and e when none */
+ * first, -1 the newest; digits after an optional "-", so never "+1"); -1
+ * and e, in one wording for every position that names none, when none */
 long conv_message_find(struct conv *, const char *ref, struct error *);
 /* replaces message i's content with text[0..len), or removes it when text
  * is NULL; the summary marked stale */

@@ -58,20 +58,25 @@ fail(struct batch *b, size_t i, enum summary_status st, const char *fmt, ...)
 }
 
 /* the rolling limit applied and written, saying what else that did;
- * -1: not written */
+ * -1: not written; -2: not written now (a server gone, a read-only
+ * standby), said in out, when out is not NULL, and not reported */
 static int
-commit(struct batch *b, struct store *st)
+commit(struct batch *b, struct store *st, struct error *out)
 {
 	struct commit_report r;
 	struct buf note = { 0 };
-	struct error e;
+	struct error own, *e = out != NULL ? out : &own;
 	enum commit_status rc;
 
-	rc = lifecycle_commit(st, b->rq->settings, &r, &e);
+	rc = lifecycle_commit(st, b->rq->settings, &r, e);
+	if (rc == COMMIT_FAILED && out != NULL && e->kind == ERROR_TEMPORARY) {
+		strv_free(r.pruned);
+		return -2;	/* the caller's to say, once */
+	}
 	if (rc == COMMIT_FAILED)
-		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
+		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e->msg);
 	else if (rc == COMMIT_UNFLUSHED) {
-		buf_addf(&note, "warning: %s", e.msg);
+		buf_addf(&note, "warning: %s", e->msg);
 		report(b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
 		note.len = 0;
 	}
@@ -142,7 +147,7 @@ flush(struct batch *b)
 		if (b->unstored[i])
 			stored += (size_t)store_one(b, st, i);
 	if (stored > 0)
-		rc = commit(b, st);
+		rc = commit(b, st, NULL);
 	for (i = 0; i < b->n; i++) {
 		if (!b->unstored[i])
 			continue;
@@ -227,7 +232,7 @@ begin(struct batch *b)
 
 int
 summarize_local(struct store *st, const struct summarize_request *rq,
-    struct summarize_item *items, size_t n)
+    struct summarize_item *items, size_t n, struct error *e)
 {
 	struct batch b = { rq, items, n, NULL };
 	size_t i, ntodo, k = 0, stored = 0;
@@ -248,11 +253,13 @@ summarize_local(struct store *st, const struct summarize_request *rq,
 	}
 	if (stored > 0) {
 		report(&b, SUMMARIZE_STORING, 0, 0, NULL, NULL);
-		rc = commit(&b, st);
+		rc = commit(&b, st, e);
 	}
 	for (i = 0; i < n; i++) {
-		if (rc < 0 && b.unstored[i] && items[i].status == SUMMARY_DONE)
+		if (rc == -1 && b.unstored[i] && items[i].status == SUMMARY_DONE)
 			not_stored(&b, i);
+		else if (rc == -2 && b.unstored[i])
+			items[i].status = SUMMARY_FAILED;
 		b.unstored[i] = 0;
 	}
 	free(b.unstored);
@@ -345,6 +352,28 @@ summarize_select(struct store *st, const struct summarize_selection *sel,
 	free(ended);
 	*out = items;
 	*nout = k;
+	return 0;
+}
+
+int
+summarize_pending_window(struct store *st, size_t window, const char *skip,
+    struct summarize_item *items, size_t *n, struct error *e)
+{
+	struct conv **v;
+	size_t nv, i;
+
+	if (store_load_ended(st, window, 1, e) < 0)
+		return -1;
+	v = store_ended(st, &nv);
+	for (i = 0; i < nv && i < window; i++) {
+		if (conv_summary(v[i]) != NULL ||
+		    (skip != NULL && strcmp(conv_id(v[i]), skip) == 0))
+			continue;
+		items[*n].job = summary_job_new(v[i]);
+		items[*n].todo = 1;
+		(*n)++;
+	}
+	free(v);
 	return 0;
 }
 

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include <curl/curl.h>
@@ -335,7 +334,7 @@ jitter01(void)
 {
 	uint32_t r;
 
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+	if (os_random32(&r) < 0)
 		r = (uint32_t)time(NULL) * 2654435761u;
 	return r / 4294967296.0;
 }
@@ -511,7 +510,7 @@ make_headers(const struct llm_config *cf, int *failed)
 	ADD("Expect:");
 #undef ADD
 	if (b.data != NULL)
-		explicit_bzero(b.data, b.len);
+		os_wipe(b.data, b.len);
 	buf_free(&b);
 	*failed = bad;
 	return l;

@@ -173,10 +173,12 @@ enum summarize_outcome summarize_run(const struct summarize_request *,
  * which the caller holds locked with its own changes in it, and commits it
  * all in one write (the rolling limit applied), reporting as summarize_run.
  * 0; -1: that write failed (reported), nothing was written and the items
- * are failed: the caller may write its own changes alone.
+ * are failed: the caller may write its own changes alone; -2: the store
+ * cannot be written now (ERROR_TEMPORARY: a server gone, or a read-only
+ * standby), said in e and not reported: nor can the caller's changes be.
  */
 int summarize_local(struct store *, const struct summarize_request *,
-    struct summarize_item *, size_t n);
+    struct summarize_item *, size_t n, struct error *);
 enum summarize_which {
 	SUMMARIZE_LATEST,	/* the conversation that ended last */
 	SUMMARIZE_ID,		/* the one named by id, ended */
@@ -192,6 +194,16 @@ struct summarize_selection {
  * first; those with a summary already are todo only with force */
 int summarize_select(struct store *, const struct summarize_selection *,
     struct summarize_item **, size_t *n, struct error *);
+/*
+ * items[*n..] (*n counted up) for the conversations among the window that
+ * ended last that have no summary, but the one named skip (NULL: none):
+ * those an idle timeout or a failed summary left pending, which end makes
+ * with its own; at most window of them (end's: SUMMARIZE_PENDING_WINDOW,
+ * a few, so that an imported history is not summarized by end)
+ */
+#define SUMMARIZE_PENDING_WINDOW 10
+int summarize_pending_window(struct store *, size_t window, const char *skip,
+    struct summarize_item *items, size_t *n, struct error *);
 void summarize_item_clear(struct summarize_item *);	/* job, res, error */
 void summarize_items_free(struct summarize_item *, size_t n);
 /* text: "ID\tTITLE" for each done, "ID" for each that would be; json:

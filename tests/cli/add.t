@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl add: messages join the active conversation or start a new one
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

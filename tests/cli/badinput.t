@@ -2,6 +2,7 @@
 # Bad stores and bad input: a clear error naming the place, or a documented
 # acceptance; never a crash, never a changed store. The stores come from
 # tests/helpers/badinput.py, which runs every reader and writer on each.
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z
@@ -16,20 +17,21 @@ bad_stores() {
 }
 
 # one line a category; under a slow wrapper the largest are left out.
-# BADINPUT_FULL=1 (make stress, CI's make check) tries every input; without
-# it, the two largest categories try one input in 4 (truncated) and in 3
-# (types), and the 50 MB store is given to recent and add only, not to all
-# ten commands (about 7 s each), so make check stays quick
+# TEST_FULL=1 (make check-all, CI) or BADINPUT_FULL=1 (make stress) tries
+# every input; without it (make check), the two largest categories try one
+# input in 8 (truncated) and in 6 (types), and the 50 MB store is given to
+# recent and add only, not to all ten commands (about 7 s each)
+full=${BADINPUT_FULL:-${TEST_FULL:-}}
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
 [ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
 [ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-20}
 for c in $cats; do
 	stride=${BADINPUT_STRIDE:-1}
-	if [ -z "${BADINPUT_FULL:-}" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
+	if [ -z "$full" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
 		case $c in
-		truncated) stride=4 ;;
-		types) stride=3 ;;
+		truncated) stride=8 ;;
+		types) stride=6 ;;
 		esac
 	fi
 	test_file "bad stores: ${c##*/}" "bad_stores '$c' $stride"
@@ -39,9 +41,9 @@ done
 # bad migrate sources (badinput.py sources): every fixture format truncated
 # at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
 # type at every field, deep nesting; one input in SOURCES_STRIDE is tried:
-# 3 with BADINPUT_FULL=1, 6 without, 24 under a wrapper
-sources_stride=6
-[ -n "${BADINPUT_FULL:-}" ] && sources_stride=3
+# 3 at full counts, 12 at quick ones, 24 under a wrapper
+sources_stride=12
+[ -n "$full" ] && sources_stride=3
 [ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=24
 test_file 'bad migrate sources: refused naming the file and place, store unchanged' '
 	bad_stores sources ${SOURCES_STRIDE:-$sources_stride}

@@ -14,8 +14,7 @@ cp -pR "$top/tests/unit" "$tree/tests/"
 [ -d "$top/build/replay" ] && cp -pR "$top/build/replay" "$tree/build/"
 [ -e "$top/convctl" ] && cp -p "$top/convctl" "$tree/"
 unit=$(cd "$tree" && ls tests/unit/*.c | sed 's/\.c$//')
-replay=$(cd "$tree" && sed -n '/^FUZZ_HARNESSES =/,/[^\\]$/p' Makefile |
-    sed 's/^FUZZ_HARNESSES =//; s/\\$//' | tr -s ' \t' '\n' | sed '/^$/d; s|^|build/replay/|')
+replay=$(cd "$tree" && ls fuzz/fuzz_*.c | sed 's|^fuzz/fuzz_\(.*\)\.c$|build/replay/\1|')
 
 # compiled: the objects `make -n` would compile, sorted
 compiled() {
@@ -57,6 +56,26 @@ test_expect 'touching lib/base/base.h, which lib/convctl.h includes, recompiles 
 	grep -qx tests/unit/time.o got && grep -qx build/replay/fuzz_store.o got
 '
 
+# as a user types it: not under the make that runs the tests
+demo() {
+	(cd "$tree" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make demo)
+}
+
+test_expect 'make demo builds quietly: the transcript, no compiler lines; an error still shows' '
+	touch "$tree/cmd/main.c" &&
+	{ demo >demo.out 2>demo.err || { cat demo.out demo.err; exit 1; }; } &&
+	! grep -e " -c -o " -e "^cc \|^gcc \|^clang \|^ar \|^rm " demo.out demo.err &&
+	test ! -s demo.err &&
+	head -n 1 demo.out | grep -q "^A store in a temporary directory: " &&
+	cp -p "$tree/cmd/main.c" main.c.kept &&
+	echo "int broken(void) { return }" >>"$tree/cmd/main.c" &&
+	demo >demo.out 2>demo.err; rc=$?;
+	cp -p main.c.kept "$tree/cmd/main.c" &&
+	(cd "$tree" && make -s convctl) &&
+	test "$rc" -ne 0 && grep -q "cmd/main.c:.*error" demo.err &&
+	! grep -q "^A store in a temporary directory" demo.out
+'
+
 test_expect 'make check TESTS="add end" runs those two files on both engines, nothing else' '
 	# the engines named, not taken from a make this runs under (check-asan)
 	make -s -n -C "$top" check TESTS="add end" CHECK_ENGINES="file pg" \
@@ -76,14 +95,23 @@ test_expect 'a lost .d file recompiles its object' '
 	test_cmp expected got
 '
 
-test_expect 'make asks scripts/install-deps for the build group only' '
+test_expect 'make asks scripts/install-deps for the build group only, in a recipe, never while reading the Makefile' '
 	mkdir -p fakebin &&
 	printf "#!/bin/sh\nexit 1\n" >fakebin/pkg-config &&
 	printf "#!/bin/sh\necho \"\$*\" >>\"%s\"\n" "$T/asked" >"$tree/scripts/install-deps" &&
 	chmod +x fakebin/pkg-config "$tree/scripts/install-deps" &&
 	(cd "$tree" && PATH=$T/fakebin:$PATH make -n) >log 2>&1 &&
+	test ! -e asked &&
+	(cd "$tree" && PATH=$T/fakebin:$PATH make -s) >log 2>&1 &&
 	echo build >expected &&
 	test_cmp expected asked
+'
+
+test_expect 'the fuzz harnesses are every fuzz/fuzz_NAME.c, none named by hand' '
+	cp "$tree/fuzz/fuzz_time.c" "$tree/fuzz/fuzz_newone.c" &&
+	(cd "$tree" && make -s -n fuzz) >log 2>&1 &&
+	grep -q " newone" log && grep -q " store" log &&
+	rm "$tree/fuzz/fuzz_newone.c"
 '
 
 # scripts/install-deps against a fake package database: dpkg-query knows
@@ -91,9 +119,18 @@ test_expect 'make asks scripts/install-deps for the build group only' '
 installer=apt
 installer=$installer-get
 mkdir -p "$T/pkgbin"
+# (a pattern matches only the versioned packages listed in $T/versioned)
+: >"$T/versioned"
 cat >"$T/pkgbin/dpkg-query" <<EOF
 #!/bin/sh
 for p; do :; done
+case \$p in
+*"*"*)
+	for v in \$(cat "$T/versioned"); do
+		case \$v in \$p) echo 'install ok installed' ;; esac
+	done
+	exit 0 ;;
+esac
 grep -qx "\$p" "$T/absent" && exit 1
 echo 'install ok installed'
 EOF
@@ -140,6 +177,28 @@ test_expect 'install-deps --check reports and installs nothing' '
 	stderr_has "install-deps: missing: hyperfine for make bench" &&
 	test_cmp /dev/null installed &&
 	fails_with 2 deps nonsense
+'
+
+test_expect 'install-deps --check takes postgresql-client-NN for psql, postgresql-NN for the server' '
+	printf "postgresql\npostgresql-client\n" >absent &&
+	printf "postgresql-15\npostgresql-client-15\n" >versioned &&
+	deps --check pg >out 2>&1 && test_cmp /dev/null out &&
+	: >versioned &&
+	fails_with 1 deps --check pg &&
+	stderr_has "install-deps: missing: postgresql postgresql-client for" &&
+	deps pg >out 2>&1 &&
+	grep -qx "install -y -q --no-install-recommends postgresql postgresql-client" installed
+'
+
+test_expect 'the README lists each group of install-deps as the script has it' '
+	"$top/scripts/install-deps" --list >groups &&
+	test "$(wc -l <groups)" = 5 &&
+	while read -r g pkgs; do
+		g=${g%:} &&
+		grep "^- \`$g\`: " "$top/README.md" | sed "s/^- \`$g\`: //; s/ (.*//; s/, / /g" >got &&
+		echo "$pkgs" | tr " " "\n" | sed "s/|.*//" | tr "\n" " " | sed "s/ $//" >want &&
+		echo >>want && test_cmp want got || { echo "group $g"; exit 1; }
+	done <groups
 '
 
 test_expect "only scripts/install-deps runs the package manager" '

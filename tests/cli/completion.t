@@ -124,6 +124,35 @@ test_expect 'zsh: the completion function loads and names every command' '
 	done
 '
 
+commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
+
+# every command's options, as bash's above: what "convctl CMD -" offers is
+# what CMD -h lists, in zsh (one shell for all) and in fish
+test_expect 'zsh: the options of every command are those it -h lists' '
+	set -- &&
+	for c in $commands; do set -- "$@" "convctl $c -"; done &&
+	rm -f zopt.* && timeout 120 zsh -f "$top/tests/helpers/zsh-complete.zsh" \
+	    "$comp" "$T/zopt" "$@" && i=0 &&
+	for c in $commands; do
+		i=$((i + 1)) && help_options "$c" >want &&
+		# (run offers -- too, before CMD)
+		sort -u "zopt.$i" | sed "/^$/d; /^--*$/d" >got &&
+		test_cmp want got || { echo "zsh: convctl $c -"; exit 1; }
+	done
+'
+
+test_expect 'fish: the options of every command are those it -h lists' '
+	fish -c "source $comp/convctl.fish
+	    for c in $(echo $commands)
+		    echo == \$c; complete -C \"convctl \$c -\"
+	    end" | cut -f1 >all &&
+	for c in $commands; do
+		help_options "$c" >want &&
+		sed -n "/^== $c\$/,/^== /{/^-/p}" all | sort -u >got &&
+		test_cmp want got || { echo "fish: convctl $c -"; exit 1; }
+	done
+'
+
 test_expect 'fish: completes commands, options, roles and ids' '
 	fish -n "$comp/convctl.fish" &&
 	fish -c "source $comp/convctl.fish; complete -C \"convctl sea\"" >got &&

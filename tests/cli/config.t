@@ -1,5 +1,6 @@
 #!/bin/sh
 # config: every effective setting and where it came from
+# check: pg valgrind (a URI in the config, its password masked)
 . "$(dirname "$0")/../lib.sh"
 
 mkdir -p "$XDG_CONFIG_HOME/convctl"
@@ -65,14 +66,14 @@ test_expect 'a missing config file is said to be missing' '
 
 test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
 	fails_with 2 convctl --idle-timeout abc add hi &&
-	stderr_has "convctl: add: invalid --idle-timeout '"'"'abc'"'"': not a whole number" &&
+	stderr_has "convctl: add: --idle-timeout expects a whole number from 0 to 52560000, not '"'"'abc'"'"'" &&
 	fails_with 2 convctl --max-conversations -1 prune &&
-	stderr_has "invalid --max-conversations '"'"'-1'"'"': must be from 0 to" &&
+	stderr_has "convctl: prune: --max-conversations expects a whole number from 0 to 100000000, not '"'"'-1'"'"'" &&
 	printf "idle_timeout = soon\n" >bad.conf &&
 	CONVCTL_CONFIG=$T/bad.conf fails_with 1 convctl add hi &&
-	stderr_has "invalid idle_timeout '"'"'soon'"'"' in '"'"'$T/bad.conf'"'"'" &&
+	stderr_has "convctl: add: idle_timeout in '"'"'$T/bad.conf'"'"' expects a whole number from 0 to 52560000, not '"'"'soon'"'"'" &&
 	CONVCTL_MAX_CONVERSATIONS=x fails_with 1 convctl prune &&
-	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '"'"'x'"'"'" &&
+	stderr_has "convctl: prune: CONVCTL_MAX_CONVERSATIONS expects a whole number from 0 to 100000000, not '"'"'x'"'"'" &&
 	! store_exists "$CONVCTL_STORE"
 '
 
@@ -102,10 +103,47 @@ test_expect 'the store default says where it was computed from' '
 test_expect 'an unknown key is a warning naming file and line, not a failure' '
 	printf "idle_timeout = 7\nidle_timout = 9\n" >typo.conf &&
 	CONVCTL_CONFIG=$T/typo.conf convctl add hi >out 2>err &&
-	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'" &&
+	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'; did you mean '"'"'idle_timeout'"'"'?" &&
 	CONVCTL_CONFIG=$T/typo.conf convctl config >out 2>err &&
 	grep -qx "idle_timeout       7  (config file)" out &&
 	test "$(wc -l <err)" -eq 1 && grep -q "typo.conf:2: unknown setting" err
+'
+
+test_expect 'a mistyped key gets the closest key as a suggestion, a far one none' '
+	printf "%s\n" "sumarizer = offline" "max_conversation = 5" "ca-bundle = x" \
+	    "colour = blue" "api_kye = k" >typos.conf && chmod 600 typos.conf &&
+	CONVCTL_CONFIG=$T/typos.conf convctl recent >out 2>err &&
+	q="'"'"'" && printf "%s\n" \
+	    "convctl: recent: warning: $T/typos.conf:1: unknown setting ${q}sumarizer${q}; did you mean ${q}summarizer${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:2: unknown setting ${q}max_conversation${q}; did you mean ${q}max_conversations${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:3: unknown setting ${q}ca-bundle${q}; did you mean ${q}ca_bundle${q}?" \
+	    "convctl: recent: warning: $T/typos.conf:4: unknown setting ${q}colour${q}" \
+	    "convctl: recent: warning: $T/typos.conf:5: unknown setting ${q}api_kye${q}; did you mean ${q}api_key${q}?" >want &&
+	test_cmp want err
+'
+
+test_expect 'config lists the templates add --template finds, or how to make one' '
+	d=$XDG_CONFIG_HOME/convctl/templates &&
+	printf "idle_timeout = 7\n" >tpl.conf &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config >out &&
+	printf "%s\n" "# templates directory: $d (not found)" \
+	    "# no templates: add a line '"'"'template.NAME = TEXT'"'"' to the config file, or a file NAME to the templates directory" >want &&
+	tail -n 2 out >got && test_cmp want got &&
+	printf "template.brief = Answer in one short paragraph.\n" >>tpl.conf &&
+	mkdir -p "$d" && echo "Review this." >"$d/review" && echo hidden >"$d/brief" &&
+	echo dot >"$d/.swp" && mkdir "$d/sub" &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config >out &&
+	printf "%s\n" "# templates directory: $d" "template.brief     (config file)" \
+	    "template.review    (file $d/review)" >want &&
+	tail -n 3 out >got && test_cmp want got &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl config --json >out.json &&
+	jq -e --arg d "$d" --arg c "$T/tpl.conf" ".templatesDir == \$d and .templates == [
+	    {name: \"brief\", source: \"config file\", from: \$c},
+	    {name: \"review\", source: \"file\", from: (\$d + \"/review\")}]" out.json >/dev/null &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$(store_at tpl)" add --template review "Plan a trip" >/dev/null &&
+	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$(store_at tpl)" show --json |
+	    jq -e ".messages[0].content == \"Review this.\"" >/dev/null &&
+	rm -r "$d"
 '
 
 test_expect 'the mode 0600 rule still holds around an unknown key' '
@@ -115,6 +153,22 @@ test_expect 'the mode 0600 rule still holds around an unknown key' '
 	stderr_has "warning: $T/key.conf:1: unknown setting" &&
 	stderr_has "holds an API key but is readable by others (mode 644)" &&
 	! grep -q file-secret "$T/err"
+'
+
+test_expect 'a database password in a config file readable by others is refused, as an API key is' '
+	for u in "postgresql://app:pg-file-secret@db.example.org/convctl" \
+	    "postgresql://app@db.example.org/convctl?%70assword=pg-file-secret" \
+	    "postgresql://db.example.org/convctl?sslpassword=pg-file-secret"; do
+		printf "store = %s\n" "$u" >pg.conf && chmod 644 pg.conf &&
+		CONVCTL_CONFIG=$T/pg.conf fails_with 1 convctl config &&
+		stderr_has "holds a database password (in store) but is readable by others (mode 644); run: chmod 600" &&
+		stderr_has "~/.pgpass" && ! grep -q file-secret "$T/err" || exit 1
+	done &&
+	chmod 600 pg.conf &&
+	(unset CONVCTL_STORE && CONVCTL_CONFIG=$T/pg.conf convctl config >out) &&
+	grep -q "^store .*sslpassword=\*\*\*" out && ! grep -q file-secret out &&
+	printf "store = postgresql://app@db.example.org/convctl?sslmode=verify-full\n" >pg.conf &&
+	chmod 644 pg.conf && CONVCTL_CONFIG=$T/pg.conf convctl config >/dev/null
 '
 
 # every row of the settings table, as `config --json` gives them

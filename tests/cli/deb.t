@@ -3,6 +3,7 @@
 # tree; it holds the command, its pages, the completions where each shell
 # looks and the README, depends on what the binary links, lintian finds
 # nothing to say, and the files it installs work
+# check: all-only (it builds the whole program again under dpkg-buildpackage, and runs lintian: a minute)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the Debian package, no store"
 

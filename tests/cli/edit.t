@@ -1,5 +1,6 @@
 #!/bin/sh
 # edit: one message of any conversation replaced or removed, by id or position
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 contents() {	# contents ID: each message's content, one a line
@@ -51,11 +52,20 @@ test_expect '--delete removes one message' '
 
 test_expect 'a message that is not there, or TEXT with --delete, changes nothing' '
 	snapshot "$CONVCTL_STORE" &&
-	fails_with 1 convctl edit $a 3 x &&
-	stderr_has "convctl: edit: no message 3 in conversation '\''$a'\'' (it has 2)" &&
-	fails_with 1 convctl edit $a -3 x && fails_with 1 convctl edit $a 0 x &&
-	fails_with 1 convctl edit $a m-nope x &&
-	stderr_has "no message '\''m-nope'\'' in conversation" &&
+	for p in 3 -3 0 -0 99999999999999999999999; do
+		fails_with 1 convctl edit $a $p x &&
+		echo "convctl: edit: no message at position $p in conversation '\''$a'\'': it has 2, 1 to 2 or -1 to -2" >want &&
+		test_cmp want err || return 1
+	done &&
+	for p in +1 m-nope 1.0 " 1" -; do
+		fails_with 1 convctl edit $a "$p" x &&
+		echo "convctl: edit: no message '\''$p'\'' in conversation '\''$a'\'': no message has that id, and a position is 1 the first, -1 the newest" >want &&
+		test_cmp want err || return 1
+	done &&
+	fails_with 1 convctl fork $a --at +1 &&
+	stderr_has "fork: no message '\''+1'\'' in conversation '\''$a'\'': no message has that id" &&
+	fails_with 1 convctl fork $a --at 0 &&
+	stderr_has "fork: no message at position 0 in conversation '\''$a'\'': it has 2, 1 to 2 or -1 to -2" &&
 	fails_with 1 convctl edit conv-404 1 x &&
 	fails_with 2 convctl edit --delete $a 1 x &&
 	stderr_has "edit: --delete takes no TEXT" &&

@@ -88,7 +88,7 @@ test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 	fails_with 2 convctl end --api-base ftp://x && stderr_has "invalid --api-base '"'"'ftp://x'"'"'" &&
 	unchanged "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=soon fails_with 3 convctl end &&
-	stderr_has "convctl: end: no summary: invalid CONVCTL_TIMEOUT '"'"'soon'"'"'" &&
+	stderr_has "convctl: end: no summary: CONVCTL_TIMEOUT expects a number from 0.001 to 86400, not '"'"'soon'"'"'" &&
 	id=$(cat "$T/stdout") && test "$(field "$id" endedAt)" != null &&
 	stub_count 0
 '

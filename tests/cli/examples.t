@@ -38,13 +38,24 @@ cat >"$T/exbin/ollama" <<'EOF'
 [ "$1" = run ] && [ -n "$2" ] || { echo "ollama: usage: ollama run MODEL [PROMPT]" >&2; exit 1; }
 cat >/dev/null && echo "Rayleigh scattering: blue light scatters most."
 EOF
+# claude mcp add NAME -- CMD...: Claude Code registers a server; here CMD
+# must answer an MCP initialize as a server does
+cat >"$T/exbin/claude" <<'EOF'
+#!/bin/sh
+[ "$1 $2" = "mcp add" ] || { echo "claude: only mcp add here" >&2; exit 2; }
+while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+shift
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude","version":"1"}}}' |
+    "$@" | grep -q '"protocolVersion":"2025-11-25"'
+EOF
 chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
-    "$T/exbin/mods" "$T/exbin/ollama"
+    "$T/exbin/mods" "$T/exbin/ollama" "$T/exbin/claude"
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
 # the seed: a HOME with a store at its default place (an ended conversation
-# of two questions, then an active one), a template, and the sources the
-# migrate examples name
+# of two questions, then an active one), and the sources the migrate
+# examples name; no template: an example that uses one makes it first, as
+# on a fresh machine
 (
 	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
@@ -55,8 +66,6 @@ ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
 ) || { echo "Bail out! cannot make the seed store"; exit 1; }
-mkdir -p "$T/seed/home/.config/convctl/templates"
-echo "Answer in one short paragraph." >"$T/seed/home/.config/convctl/templates/brief"
 mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
     "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex"
 cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"

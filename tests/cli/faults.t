@@ -138,6 +138,19 @@ test_as_user 'read-only directory: writers fail clearly, readers still read' '
 	chmod 755 "$U" && asuser recent >/dev/null && asuser prompt >/dev/null
 '
 
+test_as_user 'end on a read-only directory: the one true line, exit 1, nothing changed' '
+	ufresh && snapshot "$U/store.json" && chmod 555 "$U" &&
+	for how in "" "--summarizer offline" "--no-summary"; do
+		fails_with 1 asuser end $how &&
+		test "$(wc -l <"$T/err")" -eq 1 &&
+		stderr_has "convctl: end: cannot create a temporary file in '\''$U'\'': Permission denied" &&
+		! stderr_has "summary" && test ! -s "$T/stdout" &&
+		unchanged "$U/store.json" && no_temp "$U" ||
+		{ chmod 755 "$U"; echo "end $how:"; cat "$T/err"; exit 1; }
+	done
+	chmod 755 "$U"
+'
+
 test_as_user 'no permission on the store: clear error, nothing changed' '
 	ufresh && snapshot "$U/store.json" && chmod 000 "$U/store.json" &&
 	for w in $WRITERS; do

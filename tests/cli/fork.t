@@ -16,7 +16,7 @@ a=conv-1770199200000 b=conv-1770202800000
 test_expect 'a bad message, an unknown id or --dry-run change nothing' '
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl fork $a --at 4 &&
-	stderr_has "convctl: fork: no message 4 in conversation" &&
+	stderr_has "convctl: fork: no message at position 4 in conversation" &&
 	fails_with 1 convctl fork conv-404 &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl fork -n $a >out &&
 	test "$(cat out)" = conv-1770206400000 &&

@@ -4,6 +4,7 @@
 # (build/replay/NAME, fuzz/replay.c): the harness's invariants hold on each,
 # under ASan and valgrind too when the suite runs there. A crash the fuzzer
 # found stays fixed.
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the fuzz harnesses, which open file stores"
 

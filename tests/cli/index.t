@@ -4,6 +4,7 @@
 # has, and every reader's output, errors and exit status with the index are
 # byte for byte those without it (CONVCTL_NO_INDEX=1). A writer killed
 # between the store's rename and the index's leaves a correct system.
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the index of a file store"
 
@@ -63,21 +64,33 @@ agree() {
 
 # bytes convctl reads from the store for its arguments
 store_bytes_read() {
-	strace -o "$T/trace" -e trace=openat,read,pread64 -e signal=none \
+	strace -o "$T/trace" -e trace=openat,read,pread64,mmap -e signal=none \
 	    "$CONVCTL_BIN" "$@" >/dev/null 2>&1
+	# a reader maps the whole store where it can: those bytes count too
 	awk -v f="\"$s\"" '
 		/^openat/ && index($0, f) { split($NF, a, " "); fd = $NF }
 		/^(read|pread64)\(/ { split($0, a, /[(,]/); if (a[2] == fd) n += $NF }
+		/^mmap\(/ { split($0, a, /[(,]/); if (a[6] + 0 == fd + 0) n += a[3] }
 		END { print n + 0 }' "$T/trace"
 }
 
-# settle: the store's last change a tick behind us, and an index of it
+# past_tick [FILE]: the clock has left the tick of FILE's last change (its
+# ctime): a reader writes an index only then (git's racy rule, convctl(5)),
+# and the coarse clock it reads runs at most a tick (10 ms) behind
+past_tick() {
+	test "$(date +%s%N)" -gt $(($(stat -c %.9Z "${1:-$s}" | tr -d .) + 20000000))
+}
+
+# settle [FILE]: once FILE's last change is a tick behind the clock, a
+# reader, which writes an index of it that the next reader trusts
 settle() {
-	sleep 0.05 && { convctl recent >/dev/null 2>&1 || true; } && sleep 0.05
+	settle_file=${1:-$s}
+	wait_until 'past_tick "$settle_file"' &&
+	{ convctl -s "$settle_file" recent >/dev/null 2>&1 || true; }
 }
 
 test_expect 'a reader writes the index: 0600, in a 0700 directory, one per store' '
-	convctl prompt >/dev/null &&
+	wait_until past_tick && convctl prompt >/dev/null &&
 	test "$(ls "$idx" | wc -l)" = 1 &&
 	test "$(stat -c %a "$idx" "$idx"/*)" = "700
 600" &&
@@ -86,7 +99,7 @@ test_expect 'a reader writes the index: 0600, in a 0700 directory, one per store
 '
 
 if command -v strace >/dev/null 2>&1; then
-	test_expect 'with the index, prompt, show ID and recent read a small part of the store' '
+	test_expect 'with the index, prompt, show ID and recent read a small part of the store (read or mapped)' '
 		settle && size=$(stat -c %s "$s") &&
 		for r in prompt "show conv-1767236400000" "recent -n 2"; do
 			# shellcheck disable=SC2086
@@ -159,14 +172,13 @@ edit "an index that is not the reader's (another owner)" \
 
 test_expect 'writes through the index give the store byte for byte as without' '
 	cp "$T/other.json" "$T/a.json" && cp "$T/other.json" "$T/b.json" &&
-	sleep 0.05 && convctl -s "$T/a.json" recent >/dev/null && sleep 0.05 &&
+	settle "$T/a.json" &&
 	for w in "add one" "add --role assistant two" "end" "add three" \
 	    "title conv-1767236400000 new-title" "prune --max 20"; do
 		# shellcheck disable=SC2086
 		convctl -s "$T/a.json" $w >/dev/null &&
 		# shellcheck disable=SC2086
-		CONVCTL_NO_INDEX=1 convctl -s "$T/b.json" $w >/dev/null &&
-		sleep 0.02 || exit 1
+		CONVCTL_NO_INDEX=1 convctl -s "$T/b.json" $w >/dev/null || exit 1
 	done &&
 	# message ids end in random digits
 	sed "s/\"m-[0-9]*-[0-9a-f]*\"/M/g" "$T/a.json" >"$T/a.norm" &&
@@ -203,14 +215,14 @@ EOC
 			test $? = 137 || { echo "$w: not killed"; exit 1; }
 		done &&
 		convctl show --format json | jq -e ".messages[-1].content == \"again\"" >/dev/null &&
-		agree && sleep 0.05 && agree
+		agree && settle && agree
 	'
 	test_expect 'a reader killed writing the index: the next is right, the temporary goes' '
-		cp "$T/other.json" "$s" && sleep 0.05 &&
+		cp "$T/other.json" "$s" && wait_until past_tick &&
 		LD_PRELOAD=$T/killix.so "$CONVCTL_BIN" recent >/dev/null 2>&1
 		test $? = 137 && ls -A "$idx" | grep -q "^\." && agree &&
 		touch -d "-2 minutes" "$idx"/.* 2>/dev/null; cp "$T/other.json" "$s" &&
-		sleep 0.05 && convctl recent >/dev/null &&
+		wait_until past_tick && convctl recent >/dev/null &&
 		! ls -A "$idx" | grep -q "^\."
 	'
 else

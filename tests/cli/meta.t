@@ -23,7 +23,7 @@ synopsis() {
 
 test_expect 'the command list is not empty and has the known commands' '
 	for c in add end show recent prompt migrate prune summarize search \
-	    delete title resume edit fork tag pin config; do
+	    delete title resume edit fork tag pin mcp config; do
 		grep -qx "$c" commands || { echo "no $c"; exit 1; }
 	done
 '

@@ -8,29 +8,29 @@ export CONVCTL_NOW=2026-06-01T12:00:00Z
 
 test_expect 'the projects directory: each session found below it, by content' '
 	convctl -s c.json migrate "$F/claude" >out &&
-	grep -qx "$F/claude/-home-aiko-src-kiln/$S.jsonl: claude, 1 conversation, 7 messages" out &&
+	grep -qx "$F/claude/-home-aiko-src-kiln/$S.jsonl: claude, 1 conversation, 6 messages" out &&
 	test "$(jq -r ".conversations[0].id" c.json)" = $S &&
 	test "$(jq -r ".conversations[0].title" c.json)" = "Fix the kiln controller'\''s PID overshoot"
 '
 
-test_expect 'user and assistant lines are messages, by uuid; other lines are not' '
+test_expect 'user and assistant lines are messages, by uuid (one reply of two lines is one); other lines are not' '
 	jq -c "[.conversations[0].messages[] | [.id[-2:], .role, .timestamp]]" c.json >got &&
 	cat >want <<-\END &&
-	[["01","user","2025-09-14T08:00:01.123Z"],["02","assistant","2025-09-14T08:00:04.500Z"],["03","assistant","2025-09-14T08:00:05.000Z"],["04","tool","2025-09-14T08:00:05.250Z"],["06","assistant","2025-09-14T08:00:09.750Z"],["07","tool","2025-09-14T08:00:10.000Z"],["08","user","2025-09-14T08:30:00.000Z"]]
+	[["01","user","2025-09-14T08:00:01.123Z"],["02","assistant","2025-09-14T08:00:04.500Z"],["04","tool","2025-09-14T08:00:05.250Z"],["06","assistant","2025-09-14T08:00:09.750Z"],["07","tool","2025-09-14T08:00:10.000Z"],["08","user","2025-09-14T08:30:00.000Z"]]
 	END
 	test_cmp want got
 '
 
 test_expect 'tool_use names the tool; tool_result is a tool message with its text' '
 	jq -c "[.conversations[0].messages[] | .toolsUsed]" c.json >got &&
-	echo "[null,null,[\"Read\"],null,[\"Edit\"],null,null]" >want &&
+	echo "[null,[\"Read\"],null,[\"Edit\"],null,null]" >want &&
 	test_cmp want got &&
-	test "$(jq -r ".conversations[0].messages[5].content" c.json)" = "The file /home/aiko/src/kiln/pid.c has been updated." &&
-	test "$(jq -r ".conversations[0].messages[3].content" c.json | tail -1)" = "     2	/* no anti-windup */" &&
-	test "$(jq -r ".conversations[0].messages[4].content" c.json)" = "The integral term winds up during the ramp.
+	test "$(jq -r ".conversations[0].messages[4].content" c.json)" = "The file /home/aiko/src/kiln/pid.c has been updated." &&
+	test "$(jq -r ".conversations[0].messages[2].content" c.json | tail -1)" = "     2	/* no anti-windup */" &&
+	test "$(jq -r ".conversations[0].messages[3].content" c.json)" = "The integral term winds up during the ramp.
 
 Clamp it while the output is saturated." &&
-	test "$(jq -r ".conversations[0].messages[4].imported.message.content[2].input.file_path" c.json)" = /home/aiko/src/kiln/pid.c &&
+	test "$(jq -r ".conversations[0].messages[3].imported.message.content[2].input.file_path" c.json)" = /home/aiko/src/kiln/pid.c &&
 	test "$(jq -r ".conversations[0].messages[0].imported.gitBranch" c.json)" = main
 '
 

@@ -8,7 +8,7 @@ export CONVCTL_NOW=2026-06-01T12:00:00Z
 
 test_expect 'the sessions directory: each rollout found below it, by content' '
 	convctl -s x.json migrate "$F/codex" >out &&
-	grep -qx "$R: codex, 1 conversation, 5 messages" out &&
+	grep -qx "$R: codex, 1 conversation, 4 messages" out &&
 	test "$(jq -r ".conversations[0].id" x.json)" = 0199a1c2-7d3e-7f10-9b2a-5e6f70819a2b &&
 	test "$(jq -r ".conversations[0].imported.cli_version" x.json)" = 0.44.0
 '
@@ -16,16 +16,21 @@ test_expect 'the sessions directory: each rollout found below it, by content' '
 test_expect 'messages, calls and outputs; events, turn context and reasoning are not messages' '
 	jq -c "[.conversations[0].messages[] | [.role, .timestamp, .toolsUsed]]" x.json >got &&
 	cat >want <<-\END &&
-	[["user","2025-10-03T09:12:44.150Z",null],["user","2025-10-03T09:12:50.010Z",null],["assistant","2025-10-03T09:12:53.900Z",["shell"]],["tool","2025-10-03T09:12:54.250Z",null],["assistant","2025-10-03T09:12:58.777Z",null]]
+	[["user","2025-10-03T09:12:50.010Z",null],["assistant","2025-10-03T09:12:53.900Z",["shell"]],["tool","2025-10-03T09:12:54.250Z",null],["assistant","2025-10-03T09:12:58.777Z",null]]
 	END
 	test_cmp want got &&
-	test "$(jq -r ".conversations[0].messages[1].content" x.json)" = "Which tests cover the ramp schedule?" &&
-	test "$(jq -r ".conversations[0].messages[2].imported.call_id" x.json)" = call_Ramp01 &&
-	test "$(jq -r ".conversations[0].messages[3].content" x.json | jq -r .output)" = "tests/ramp_test.c
+	test "$(jq -r ".conversations[0].messages[0].content" x.json)" = "Which tests cover the ramp schedule?" &&
+	test "$(jq -r ".conversations[0].messages[1].imported.call_id" x.json)" = call_Ramp01 &&
+	test "$(jq -r ".conversations[0].messages[2].content" x.json | jq -r .output)" = "tests/ramp_test.c
 tests/schedule_test.c" &&
-	test "$(jq -r ".conversations[0].messages[4].content" x.json)" = "Two files: tests/ramp_test.c and tests/schedule_test.c.
+	test "$(jq -r ".conversations[0].messages[3].content" x.json)" = "Two files: tests/ramp_test.c and tests/schedule_test.c.
 
 The second also checks the hold times."
+'
+
+test_expect 'an older rollout'\''s environment context (no provenance marks): kept, not a user message; the start is session_meta'\''s' '
+	test "$(jq -r ".conversations[0].imported.harness[0].payload.content[0].text" x.json | head -1)" = "<environment_context>" &&
+	test "$(jq -r ".conversations[0].startedAt" x.json)" = 2025-10-03T09:12:44.095Z
 '
 
 test_expect 'without session_meta: the id its name ends with' '
@@ -43,7 +48,7 @@ test_expect 'an unknown role: an error naming file, line and field' '
 test_expect '--format codex reads a file of another name' '
 	cp "$R" session.log &&
 	convctl -s w.json migrate -f codex session.log >out &&
-	grep -q "session.log: codex, 1 conversation, 5 messages" out
+	grep -q "session.log: codex, 1 conversation, 4 messages" out
 '
 
 test_expect 'a message with an image: its text the content, its parts kept under imported' '

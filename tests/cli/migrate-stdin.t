@@ -21,7 +21,7 @@ test_expect 'the same bytes again on standard input: nothing new' '
 
 test_expect 'JSON lines on standard input: detected, a session id from the content' '
 	convctl -s j.json migrate - <"$F/codex/2025/10/03/rollout-2025-10-03T09-12-44-0199a1c2-7d3e-7f10-9b2a-5e6f70819a2b.jsonl" >out &&
-	grep -qx -- "-: codex, 1 conversation, 5 messages" out &&
+	grep -qx -- "-: codex, 1 conversation, 4 messages" out &&
 	printf "%s\n" "{\"role\":\"user\",\"content\":\"hi\"}" "{\"role\":\"assistant\",\"content\":\"hello\"}" |
 	    convctl -s j.json migrate - >out &&
 	sum=$(printf "%s\n" "{\"role\":\"user\",\"content\":\"hi\"}" "{\"role\":\"assistant\",\"content\":\"hello\"}" | sha256sum | cut -c1-12) &&

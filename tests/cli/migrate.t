@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl migrate: five formats in, once, all or nothing
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 F=$top/tests/fixtures/migrate

@@ -57,6 +57,30 @@ test_expect 'options may follow operands, and -- ends the options' '
 	convctl prompt --last 1 | grep -q "^User: --not-an-option -n$"
 '
 
+test_expect 'a mistyped command or long option gets the closest as a suggestion' '
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl ad hello &&
+	echo "convctl: unknown command '\''ad'\''; did you mean '\''add'\''?" >want &&
+	test_cmp want "$T/err" &&
+	fails_with 2 convctl shwo && stderr_has "unknown command '\''shwo'\''; did you mean '\''show'\''?" &&
+	fails_with 2 convctl help recnet && stderr_has "help: unknown command '\''recnet'\''; did you mean '\''recent'\''?" &&
+	fails_with 2 convctl frobnicate &&
+	echo "convctl: unknown command '\''frobnicate'\''; see '\''convctl --help'\''" >want &&
+	test_cmp want "$T/err" &&
+	fails_with 2 convctl recent --jsno &&
+	printf "%s\n" "convctl: recent: unknown option '\''--jsno'\''; did you mean '\''--json'\''?" \
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want "$T/err" &&
+	fails_with 2 convctl add --idle-timout=3 hi &&
+	stderr_has "add: unknown option '\''--idle-timout'\''; did you mean '\''--idle-timeout'\''?" &&
+	fails_with 2 convctl --stroe x recent &&
+	stderr_has "convctl: unknown option '\''--stroe'\''; did you mean '\''--store'\''?" &&
+	fails_with 2 convctl prune --dryrun &&
+	stderr_has "prune: unknown option '\''--dryrun'\''; did you mean '\''--dry-run'\''?" &&
+	fails_with 2 convctl show --frobnicate &&
+	stderr_has "show: unknown option '\''--frobnicate'\''" && ! stderr_has "did you mean" &&
+	unchanged "$CONVCTL_STORE"
+'
+
 test_expect 'global options before the command are read the same way' '
 	convctl --store "$CONVCTL_STORE" recent -n 1 >out && test -s out &&
 	fails_with 2 convctl --sto "$CONVCTL_STORE" recent &&
@@ -71,12 +95,20 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 		for opt in "--wait abc" "--idle-timeout abc" "--max-conversations 1x" "--idle-timeout -1"; do
 			set -- $opt
 			fails_with 2 convctl $cmd "$1" "$2" || { echo "$cmd $opt"; exit 1; }
-			stderr_has "convctl: $cmd: invalid $1 '\''$2'\''" || exit 1
+			stderr_has "convctl: $cmd: $1 expects a" || exit 1
+			stderr_has " from 0 to " || exit 1
+			stderr_has ", not '\''$2'\''" || exit 1
 			fails_with 2 convctl "$1" "$2" $cmd || { echo "$opt $cmd"; exit 1; }
+			stderr_has "convctl: $cmd: $1 expects a" || exit 1
 		done
 	done &&
-	fails_with 2 convctl show --wait inf && stderr_has "invalid --wait '\''inf'\'': must be from 0 to 86400" &&
-	fails_with 2 convctl add --wait 1e400 hi && stderr_has "invalid --wait '\''1e400'\''" &&
+	fails_with 2 convctl show --wait inf &&
+	echo "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" >want &&
+	head -n 1 "$T/err" >got && test_cmp want got &&
+	for v in abc -1 1e400; do
+		fails_with 2 convctl add --wait $v hi &&
+		stderr_has "convctl: add: --wait expects a number from 0 to 86400, not '\''$v'\''" || exit 1
+	done &&
 	for bad in "prompt --last abc" "prompt --max-tokens 1e3" "prune --max abc" \
 	    "prune --older-than 3x" "search -n x first" "recent -n 99999999999999999999"; do
 		set -- $bad
@@ -84,6 +116,21 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 		stderr_has "$2 expects" && stderr_has "'\''$3'\''" || exit 1
 	done &&
 	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'one wording for a bad number; a common option'\''s error shows the common options' '
+	fails_with 2 convctl recent -n abc &&
+	printf "%s\n" "convctl: recent: -n expects a whole number from 0 to 100000000, not '\''abc'\''" \
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want "$T/err" &&
+	fails_with 2 convctl prune --max -1 &&
+	stderr_has "prune: --max expects a whole number from 0 to 100000000, not '\''-1'\''" &&
+	fails_with 2 convctl recent --wait -1 &&
+	head -n 2 "$T/err" >got &&
+	printf "%s\n" "convctl: recent: --wait expects a number from 0 to 86400, not '\''-1'\''" \
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want got &&
+	sed -n "3,\$p" "$T/err" >got && convctl recent -h | sed -n "/^common options:/,\$p" >want &&
+	test_cmp want got &&
+	grep -q "^ *--wait SECONDS" got && grep -q "^  -s, --store PATH" got
 '
 
 test_expect 'an ID is an operand: --id is no option of any command' '

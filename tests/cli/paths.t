@@ -2,7 +2,8 @@
 # What a store path may name, and what convctl touches beside it: a store is a
 # regular file or nothing yet; the temporaries it sweeps are its own; a
 # rewrite keeps the owner and mode; a symlink someone planted in /tmp is not
-# followed; a store truncated under a reader is an error, never a signal;
+# followed; a store truncated under a reader (one that reads it, or one
+# that maps it) is an error, never a signal;
 # every input is read up to a limit, and never while the lock is held.
 . "$(dirname "$0")/../lib.sh"
 file_store_only "what a file store's path may name"
@@ -237,6 +238,43 @@ os.pwrite(fd, data, 0)
 	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
 ' 3>&1
 
+# the same with search, which maps the store, and a writer that opens the
+# file anew for each write and truncates it by its name: the mapping is
+# made only under a read lease, so each open to write and each truncate
+# waits for the reader; every search ends with its output or an error
+test_expect 'a store truncated under a search that maps it: never SIGBUS' '
+	python3 "$top/tests/helpers/bigstore.py" 6000 0 >"$T/big2.json" || exit 1
+	python3 -c "
+import os, sys, time
+path = sys.argv[1]
+data = open(path, \"rb\").read()
+end = time.monotonic() + int(sys.argv[2])
+while time.monotonic() < end:
+    fd = os.open(path, os.O_WRONLY)
+    os.pwrite(fd, data, 0)
+    os.close(fd)
+    time.sleep(0.002)
+    os.truncate(path, len(data) // 3)
+    time.sleep(0.002)
+fd = os.open(path, os.O_WRONLY)
+os.pwrite(fd, data, 0)
+os.close(fd)
+" "$T/big2.json" "$secs" &
+	pid=$! && runs=0 && found=0 && bad= &&
+	while kill -0 $pid 2>/dev/null; do
+		CONVCTL_NO_INDEX=1 convctl -s "$T/big2.json" search -n 1 conversation \
+		    >"$T/out" 2>"$T/err"
+		rc=$? && runs=$((runs + 1))
+		case $rc in
+		0) [ -s "$T/out" ] && found=$((found + 1)) ;;
+		1) grep -q "^convctl: search: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
+		*) bad="$bad $rc" ;;
+		esac
+	done &&
+	wait $pid && echo "# $runs runs, $found found" >&3 && test $runs -ge 3 &&
+	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
+' 3>&1
+
 # --- bounded reads
 
 test_expect 'a message past max_message_bytes is refused, naming the setting' '
@@ -257,7 +295,7 @@ test_expect 'a message past max_message_bytes is refused, naming the setting' '
 	echo "max_message_bytes = 10" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add "eleven byte" && stderr_has "max_message_bytes" &&
 	CONVCTL_MAX_MESSAGE_BYTES=0 fails_with 1 convctl add x &&
-	stderr_has "invalid CONVCTL_MAX_MESSAGE_BYTES '\''0'\''" &&
+	stderr_has "CONVCTL_MAX_MESSAGE_BYTES expects a whole number from 1 to 9223372036854775807, not '\''0'\''" &&
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
@@ -284,22 +322,36 @@ test_expect 'a migrate source past max_input_bytes: refused, the store unchanged
 	    convctl migrate /dev/stdin && stderr_has "max_input_bytes" && unchanged "$S"
 '
 
-# hold a pipe open for 3 seconds: the lock is free meanwhile
+# reading PID: PID is blocked reading a pipe or FIFO (the kernel's wait
+# channel says so: pipe_read, anon_pipe_read, pipe_wait, fifo_open...)
+reading() {
+	case $(cat /proc/"$1"/wchan 2>/dev/null) in
+	*pipe_read* | pipe_wait* | *fifo*) return 0 ;;
+	esac
+	return 1
+}
+# convctl, its process the one $! names (not a subshell's)
+convctl_exec() { exec $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"; }
+
+# a pipe held open, its writer waiting for $T/go, until convctl is seen
+# blocked reading it: the lock is free meanwhile
 test_expect 'add reads standard input before it takes the lock' '
-	{ sleep 3; echo late; } | convctl add >"$T/late.out" 2>&1 &
-	pid=$! && sleep 1 &&
+	{ wait_until "test -e go" >/dev/null; echo late; } |
+	    (convctl_exec add) >"$T/late.out" 2>&1 &
+	pid=$! && wait_until "reading $pid" &&
 	CONVCTL_WAIT=0 convctl add "while the pipe is open" >/dev/null &&
-	wait $pid && convctl show --format json |
+	: >go && wait $pid && rm go && convctl show --format json |
 	    jq -e "[.messages[-2:][].content] == [\"while the pipe is open\", \"late\"]" >/dev/null
 '
 
 test_expect 'migrate reads a pipe before it takes the lock' '
 	mkfifo "$T/src.fifo" || exit 1
-	{ sleep 3; cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
+	{ wait_until "test -e go" >/dev/null
+	  cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
 	feeder=$! &&
-	convctl migrate "$T/src.fifo" >"$T/mig.out" 2>&1 &
-	pid=$! && sleep 1 &&
-	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null &&
+	(convctl_exec migrate "$T/src.fifo") >"$T/mig.out" 2>&1 &
+	pid=$! && wait_until "reading $pid" &&
+	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null && : >go &&
 	{ wait $pid || { cat "$T/mig.out"; exit 1; }; } && wait $feeder &&
 	jq -e ".imports | length == 1" "$S" >/dev/null
 '

@@ -1,6 +1,7 @@
 #!/bin/sh
 # pin: never removed by the rolling limit or prune, only by delete; the
 # limit counts only the unpinned
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 ids() { convctl recent --json -n 100 | jq -r ".[].id" | sort | tr "\n" " "; }

@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl prompt: the active conversation as context for another LLM tool
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

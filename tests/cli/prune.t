@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl prune: the rolling limit, oldest endedAt first, never the active one
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
@@ -111,7 +112,7 @@ test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
 	stderr_has "--older-than expects a duration" &&
 	fails_with 2 convctl prune --older-than 3y &&
 	fails_with 1 env CONVCTL_MAX_CONVERSATIONS=many "$CONVCTL_BIN" prune &&
-	stderr_has "invalid CONVCTL_MAX_CONVERSATIONS '\''many'\''" &&
+	stderr_has "CONVCTL_MAX_CONVERSATIONS expects a whole number from 0 to 100000000, not '\''many'\''" &&
 	unchanged "$S"
 '
 

@@ -121,7 +121,7 @@ test_expect 'convctl killed while CMD runs: no file left beside the store nor in
 	" <"$T/big.txt" >out 2>err) &
 	pid=$! && wait_until "[ -s cmd.pid ]" &&
 	spool_links $pid >links && cat links &&
-	test "$(grep -c "^$where#[0-9]* (deleted)$" links)" -eq 3 &&
+	test "$(unnamed_in "$where" links | wc -l)" -eq 3 &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
 	kill "$(cat cmd.pid)" && test -z "$(ls -A d)" &&
 	test -z "$(left_in tmp)" && cmp fed "$T/big.txt"

@@ -8,7 +8,10 @@ file_store_only "the test runner, no store"
 unset VERBOSE
 
 mkdir "$T/t"
-printf '%s\n' 'sleep 2' 'echo "ok 1 - slow"' 'echo "1..1"' >"$T/t/slow.t"
+# slow.t ends only once the runner has reported fast.t (20 s at most)
+printf '%s\n' 'i=0' \
+    'until grep -q "t/fast.t:" out 2>/dev/null || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done' \
+    'echo "ok 1 - slow"' 'echo "1..1"' >"$T/t/slow.t"
 printf '%s\n' 'echo "ok 1 - fast"' 'echo "ok 2 # SKIP why"' 'echo "1..2"' \
     >"$T/t/fast.t"
 printf '%s\n' 'echo "ok 1 - one"' 'echo "not ok 2 - two"' 'echo "#   why"' \
@@ -20,22 +23,39 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 	    t/dies.t >out; rc=$?
 	test "$rc" -ne 0 &&
 	test "$(tail -n 1 out)" = "3 passed, 2 failed" &&
-	grep -qx "t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
-	grep -qx "t/slow.t: 1 passed ([0-9]* s)" out &&
-	grep -qx "t/fails.t: 1 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s)" out &&
 	grep -qx "    not ok 2 - two" out && grep -qx "    #   why" out &&
-	grep -qx "t/dies.t: 0 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s)" out &&
 	grep -qx "    not ok - t/dies.t exited 3" out &&
+	# the counter counts the files finished, 1 to 4 in the order printed
+	sed -n "s|^\[\([0-9]*\)/4\] .*|\1|p" out | tr "\n" " " >got &&
+	test "$(cat got)" = "1 2 3 4 " &&
 	# slow.t began first, and is reported after those that ended before it
-	test "$(grep -n "^t/slow.t:" out | cut -d: -f1)" -gt \
-	    "$(grep -n "^t/fast.t:" out | cut -d: -f1)"
+	test "$(grep -n "t/slow.t:" out | cut -d: -f1)" -gt \
+	    "$(grep -n "t/fast.t:" out | cut -d: -f1)"
 '
 
 test_expect 'all passing: exit 0' '
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
 	test "$(wc -l <out)" -eq 2 &&
-	grep -qx "t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
+	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
 	test "$(tail -n 1 out)" = "1 passed, 0 failed" || { cat out; exit 1; }
+'
+
+# in a git work tree, a test that writes there (as tests once wrote a file
+# named tty at the root) fails the run, naming what it wrote
+test_expect 'a file written in the work tree is a failure, named' '
+	mkdir repo && cd repo && git init -q && cp -R ../t . &&
+	printf "%s\n" "echo x >tty" "echo \"ok 1 - writes\"" "echo 1..1" >t/writes.t &&
+	git add t && git -c user.name=t -c user.email=t@t commit -q -m t &&
+	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out1 &&
+	tail -n 1 out1 | grep -qx "1 passed, 0 failed" &&
+	! TEST_JOBS=1 sh "$top/scripts/run-tests" t/writes.t >out2 &&
+	tail -n 3 out2 >got &&
+	printf "%s\n" "not ok - the work tree changed while the tests ran (a test wrote outside its temporary directory):" \
+	    "    ?? tty" "1 passed, 1 failed" >want && test_cmp want got || { cat out2; exit 1; }
 '
 
 test_done

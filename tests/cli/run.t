@@ -1,5 +1,6 @@
 #!/bin/sh
 # convctl run -- CMD: CMD's output streamed and recorded with its prompt
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 export CONVCTL_BIN
@@ -221,7 +222,10 @@ test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '
 
 test_expect 'no CMD, or one not found: usage error, 127; nothing recorded' '
 	fails_with 2 convctl run --prompt x &&
-	stderr_has "run: too few arguments" &&
+	stderr_has "convctl: run: no command to run: give it after --" &&
+	stderr_has "usage: convctl run" &&
+	fails_with 2 convctl run --prompt x -- &&
+	stderr_has "convctl: run: no command to run: give it after --" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 127 convctl run --prompt x -- no-such-command-here &&
 	stderr_has "run: cannot run '\''no-such-command-here'\'': No such file or directory; nothing recorded" &&
@@ -287,11 +291,27 @@ test_expect 'idle rules of add: idle at the start ends it; the answer joins its 
 	printf "%s\n" "user: slow" "assistant: done" >want && messages >got && test_cmp want got
 '
 
-test_expect 'a reader that goes away: the answer still recorded, exit 1' '
-	convctl run --prompt many -- sh -c "i=0; while [ \$i -lt 20000 ]; do
-	    echo line \$i; i=\$((i + 1)); done" 2>err | head -n 1 >out;
-	echo "line 0" >want && test_cmp want out && test ! -s err &&
-	test "$(convctl show --format json | jq -r ".messages[-1].content" | wc -l)" -eq 20000
+test_expect 'a reader that goes away: CMD read to its end, recorded, its status' '
+	{ convctl run --prompt many -- sh -c "i=0; while [ \$i -lt 20000 ]; do
+	    echo line \$i; i=\$((i + 1)); done" 2>err; echo $? >rc; } |
+	    head -n 1 >out &&
+	echo "line 0" >want && test_cmp want out && echo 0 >want && test_cmp want rc &&
+	printf "%s\n" "convctl: run: standard output was closed before '\''sh'\'' ended; it was read to its end (208890 bytes) and the exchange recorded" >want &&
+	test_cmp want err &&
+	test "$(convctl show --format json | jq -r ".messages[-1].content" | wc -l)" -eq 20000 &&
+	{ echo q | convctl run -- seq 1 200000 2>err; echo $? >rc; } | head -n 1 >out &&
+	echo 1 >want && test_cmp want out && echo 0 >want && test_cmp want rc &&
+	grep -q "closed before '\''seq'\'' ended; it was read to its end (1288895 bytes) and the exchange recorded" err &&
+	convctl show --format json | jq -e ".messages[-2].content == \"q\" and (.messages[-1].content | length) == 1288894" >/dev/null
+'
+
+test_expect 'a reader that goes away from a failing CMD: its status, what was kept' '
+	{ convctl run --prompt fail -- sh -c "seq 1 100000; exit 5" 2>err; echo $? >rc; } |
+	    head -n 1 >out &&
+	echo 5 >want && test_cmp want rc &&
+	grep -q "closed before '\''sh'\'' ended; it was read to its end (588895 bytes)\$" err &&
+	grep -q "'\''sh'\'' exited with status 5; recorded the prompt, not its partial answer" err &&
+	convctl show --format json | jq -e ".messages[-1].content == \"fail\"" >/dev/null
 '
 
 test_expect 'no --prompt and standard input a terminal: usage error' '

@@ -1,17 +1,22 @@
 #!/bin/sh
-# search's prefilter (lib/search.c) skips, unparsed, the conversations whose
-# bytes cannot hold a match: it must never change what search prints. Random
-# stores and queries (tests/helpers/searchprop.py) searched with it and
-# without (CONVCTL_SEARCH_NO_PREFILTER=1); SEARCHPROP_STORES=N sets how many
-# stores (30, 12 queries each). On PostgreSQL the search is SQL (the same
-# text condition, over a trigram index): the same random stores copied into
-# a cluster of this file's own answer every query, with filters, alike.
+# search's fast path on a file store (lib/search.c) looks at the bytes
+# first: it skips, unparsed, the conversations and messages whose bytes
+# cannot hold a match, decodes only the others, and matches plain ASCII
+# text without the regular expression matcher. It must never change what
+# search prints. Random stores and queries (tests/helpers/searchprop.py),
+# with random filters, searched by it (with the index and without) and with
+# every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1);
+# SEARCHPROP_STORES=N sets how many stores (12 in make check, 30 at
+# full counts, TEST_FULL=1; 12 queries each). On PostgreSQL the search is
+# SQL (the same text condition, over a trigram index): the same random
+# stores copied into a cluster of this file's own answer every query, with
+# filters, alike.
 . "$(dirname "$0")/../lib.sh"
 file_store_only "this file compares the file engine with PostgreSQL itself"
 . "$top/tests/pg.sh"
 
 S=$CONVCTL_STORE
-N=${SEARCHPROP_STORES:-30}
+N=${SEARCHPROP_STORES:-$(counts 12 30)}
 [ -n "${CONVCTL_WRAPPER:-}" ] && N=4
 export T CONVCTL_BIN CONVCTL_WRAPPER
 
@@ -57,7 +62,7 @@ test_expect 'case folds beyond ASCII as the matcher does: long s, dotless i' '
 	both search istanbul && test ! -s out
 '
 
-test_expect 'random stores and queries: the same output with and without the prefilter' '
+test_expect 'random stores, queries and filters: the same output by the fast path and parsed' '
 	python3 "$top/tests/helpers/searchprop.py" "$N" 1 >"$T/summary"
 '
 sed -n "s/^/# /p" "$T/summary"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # summarize: titles and summaries through a stub LLM server, and offline
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 . "$top/tests/llm-stub.sh"
 
@@ -359,7 +360,7 @@ test_expect 'bad requests: usage errors and missing conversations' '
 	fails_with 1 convctl summarize "$act" && stderr_has "is still active; end it first" &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl summarize &&
 	stderr_has "invalid CONVCTL_SUMMARIZER '"'"'bogus'"'"': expected openai, anthropic, offline or none" &&
-	CONVCTL_TIMEOUT=soon fails_with 1 convctl summarize && stderr_has "invalid CONVCTL_TIMEOUT '"'"'soon'"'"'" &&
+	CONVCTL_TIMEOUT=soon fails_with 1 convctl summarize && stderr_has "CONVCTL_TIMEOUT expects a number from 0.001 to 86400, not '"'"'soon'"'"'" &&
 	CONVCTL_API_BASE=ftp://x fails_with 1 convctl summarize && stderr_has "expected an http:// or https:// URL" &&
 	CONVCTL_SUMMARIZER=none fails_with 1 convctl summarize && stderr_has "summaries are turned off" &&
 	CONVCTL_API_KEY="$(printf "sk-1\r\nX-Evil: 1")" fails_with 1 convctl summarize &&

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tag: the conversation's "tags" array; shown by show and recent, filtering
 # recent --tag and search --tag
+# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "milk for the house" >/dev/null

@@ -338,7 +338,7 @@ def main():
         cmds = READERS[2:] + WRITERS[:2] if cat == "truncated" else READERS + WRITERS
         # the 50 MB store costs seconds a command: one reader and one writer
         # unless BADINPUT_FULL asks for every command (make stress, CI)
-        if cat == "big" and not os.environ.get("BADINPUT_FULL"):
+        if cat == "big" and not (os.environ.get("BADINPUT_FULL") or os.environ.get("TEST_FULL")):
             cmds = [READERS[2], WRITERS[0]]
         for args in cmds:
             with open(store, "wb") as f:

@@ -2,28 +2,33 @@
 """searchprop.py STORES SEED [URI] - search's prefilter never changes its
 output, nor does the engine.
 
-Writes STORES random stores whose texts mix words in every case, characters
+Writes STORES random stores (some as convctl writes them, some with
+messages out of time order) whose texts mix words in every case, characters
 that fold to ASCII letters (U+017F long s, U+0131 dotless i) and ones that
 do not (U+0130, U+212A Kelvin), accents, CJK, emoji, quotes, slashes,
 backslashes, tabs, CR, LF and NUL, each character of each string written
 raw or as a JSON escape at random (\\uXXXX in either hex case, surrogate
 pairs, the short escapes); then runs `convctl search` on each with random
-plain and -E queries, with and without --case-sensitive and --json, with
-the prefilter and without (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
+plain and -E queries, with and without --case-sensitive and --json, and
+random --role, --since, --until, --tag, --tool and -n; each through the file
+engine's fast path (the bytes looked at first, only what may match decoded)
+with the store's index and without it (CONVCTL_NO_INDEX=1), and through
+every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
 standard output, standard error and exit status. With URI (a PostgreSQL
 store's, without schema=), each store is also copied into a schema of its
-own there, and each query, with random filters too (--role, --since,
---until, --tag, --tool, -n), is run on the file (with the prefilter) and on
-the database, with the search done in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1)
-with no text condition in it: the same output, byte for byte. Prints the
-first difference and exits 1; prints the counts and exits 0 when there is
-none. convctl is $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
+own there, and each query is run on the database too, with the search done
+in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with no text condition in it:
+the same output as the file's, byte for byte. Prints the first difference
+and exits 1; prints the counts and exits 0 when there is none. convctl is
+$CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
 """
 import datetime
+import json
 import os
 import random
 import subprocess
 import sys
+import time
 
 WORDS = ["milk", "MILK", "Milk", "mIlK", "session", "SESSION", "Session",
          "deploy", "server", "merge", "eggs", "kilo", "KILO", "café", "CAFÉ",
@@ -73,7 +78,12 @@ def esc_char(rng, ch):
     return ch
 
 
+PLAIN_STORE = [False]     # this store's strings as jansson writes them
+
+
 def jstr(rng, s):
+    if PLAIN_STORE[0]:
+        return json.dumps(s, ensure_ascii=False)
     return '"' + "".join(esc_char(rng, c) for c in s) + '"'
 
 
@@ -87,15 +97,21 @@ def ts(i):
 
 
 def store(rng, path):
+    """a store; some written as convctl writes them (then search may skip
+    conversations by the times their bytes hold), some with messages out of
+    time order"""
     convs = []
     t = 0
+    PLAIN_STORE[0] = rng.random() < 0.4
+    shuffled = rng.random() < 0.4
     n = rng.randint(1, 8)
     for c in range(n):
         msgs = []
         for k in range(rng.randint(0, 6)):
             t += 1
+            when = rng.randint(0, 60) if shuffled and rng.random() < 0.3 else t
             m = ['"id":' + jstr(rng, "m-%d-%d" % (c, k)),
-                 '"timestamp":' + jstr(rng, ts(t)),
+                 '"timestamp":' + jstr(rng, ts(when)),
                  '"role":' + jstr(rng, rng.choice(["user", "assistant",
                                                    "system", "tool"])),
                  '"content":' + jstr(rng, text(rng))]
@@ -117,39 +133,42 @@ def store(rng, path):
                              else "null"),
              '"messages":[' + ",".join(msgs) + "]"]
         if rng.random() < 0.4:
-            f.append('"tags":[' + ",".join(
-                jstr(rng, t) for t in rng.sample(TAGS, rng.randint(1, 2))) +
-                "]")
+            tags = rng.sample(TAGS, rng.randint(1, 2))
+            f.insert(rng.randint(0, len(f)), '"tags":[' +
+                     ",".join(jstr(rng, t) for t in tags) + "]")
         convs.append("{" + ",".join(f) + "}")
     with open(path, "w", encoding="utf-8") as out:
         out.write('{"version":1,"conversations":[' + ",".join(convs) + "]}")
 
 
-def run(argv, prefilter):
+def run(argv, prefilter, index=True):
     env = dict(os.environ)
     env.pop("CONVCTL_SEARCH_NO_PREFILTER", None)
+    env.pop("CONVCTL_NO_INDEX", None)
     if not prefilter:
         env["CONVCTL_SEARCH_NO_PREFILTER"] = "1"
+    if not index:
+        env["CONVCTL_NO_INDEX"] = "1"
     p = subprocess.run(argv, env=env, capture_output=True)
     return p.returncode, p.stdout, p.stderr
 
 
 def filters(rng):
-    """random search filters, or none"""
-    f = []
+    """random --role, --since, --until, --tag, --tool and -n options"""
+    out = []
     if rng.random() < 0.2:
-        f += ["--role", rng.choice(["user", "assistant", "system", "tool"])]
+        out += ["--role", rng.choice(["user", "assistant", "system", "tool"])]
+    if rng.random() < 0.2:
+        out += ["--since", ts(rng.randint(0, 40))]
+    if rng.random() < 0.2:
+        out += ["--until", ts(rng.randint(5, 60))]
     if rng.random() < 0.15:
-        f += ["--since", ts(rng.randint(0, 40))]
+        out += ["--tag", rng.choice(TAGS + ["none"])]
     if rng.random() < 0.15:
-        f += ["--until", ts(rng.randint(0, 40))]
-    if rng.random() < 0.15:
-        f += ["--tag", rng.choice(TAGS)]
-    if rng.random() < 0.15:
-        f += ["--tool", rng.choice(TOOLS)]
-    if rng.random() < 0.3:
-        f += ["-n", str(rng.randint(0, 6))]
-    return f
+        out += ["--tool", rng.choice(TOOLS)]
+    if rng.random() < 0.2:
+        out += ["-n", str(rng.randint(0, 6))]
+    return out
 
 
 def differ(i, seed, path, argv, a, b, what):
@@ -177,40 +196,40 @@ def main():
             if p.returncode != 0:
                 sys.stderr.write("copy into %s: %r\n" % (db, p.stderr))
                 return 1
+        time.sleep(0.02)    # settled: the first reader writes its index
         for _ in range(12):
             regex = rng.random() < 0.5
             q = rng.choice(REGEX if regex else PLAIN)
             opts = ["-E"] if regex else []
             opts += ["--case-sensitive"] if rng.random() < 0.3 else []
             opts += ["--json"] if rng.random() < 0.2 else []
-            opts += filters(rng) if uri is not None else []
+            opts += filters(rng)
             argv = wrapper + [binary, "-s", path, "search"] + opts + [q]
-            with_pf, without = run(argv, True), run(argv, False)
+            without = run(argv, False)
             runs += 1
-            hits += with_pf[1].count(b"\n") if with_pf[0] == 0 else 0
-            if with_pf != without:
-                return differ(i, seed, path, argv, with_pf, without,
-                              "with the prefilter and without")
+            hits += without[1].count(b"\n") if without[0] == 0 else 0
+            for index in (True, False):
+                with_pf = run(argv, True, index)
+                if with_pf != without:
+                    return differ(i, seed, path, argv, with_pf, without,
+                                  "fast path (index %s) and every "
+                                  "conversation parsed" % index)
             if uri is None:
                 continue
             dargv = wrapper + [binary, "-s", db, "search"] + opts + [q]
-            on_db = run(dargv, True)
-            # the store's name aside, the same message
-            got = (on_db[0], on_db[1], on_db[2].replace(db.encode(),
-                                                        path.encode()))
-            if got != with_pf:
-                return differ(i, seed, path, dargv, with_pf, got,
-                              "on the file and on PostgreSQL")
-            on_db = run(dargv, False)
-            got = (on_db[0], on_db[1], on_db[2].replace(db.encode(),
-                                                        path.encode()))
-            if got != with_pf:
-                return differ(i, seed, path, dargv, with_pf, got,
-                              "on the file and on PostgreSQL unfiltered")
-    print("%d searches on %d stores, %d lines found, the same with and "
-          "without the prefilter%s" % (runs, nstores, hits,
-                                       ", on the file and on PostgreSQL"
-                                       if uri else ""))
+            for prefilter in (True, False):
+                on_db = run(dargv, prefilter)
+                # the store's name aside, the same message
+                got = (on_db[0], on_db[1],
+                       on_db[2].replace(db.encode(), path.encode()))
+                if got != without:
+                    return differ(i, seed, path, dargv, without, got,
+                                  "on the file and on PostgreSQL%s" %
+                                  ("" if prefilter else " unfiltered"))
+    print("%d searches on %d stores, %d lines found, the same by the fast "
+          "path (with the index and without) and with every conversation "
+          "parsed%s" % (runs, nstores, hits,
+                        ", on the file and on PostgreSQL" if uri else ""))
     return 0
 
 

@@ -1,14 +1,27 @@
-# zsh-complete.zsh COMPDIR OUT LINE: what zsh's completion offers for LINE
-# (the cursor at its end), typed in a pseudo-terminal: each candidate
-# compadd is given, a line of OUT (a candidate may come twice)
+# zsh-complete.zsh COMPDIR OUT LINE...: what zsh's completion offers for
+# each LINE (the cursor at its end), typed in one pseudo-terminal: each
+# candidate compadd is given, a line of OUT (a candidate may come twice);
+# with several LINEs, those of the I-th go to OUT.I
 zmodload zsh/zpty || exit 2
-compdir=$1 out=$2 line=$3
+compdir=$1 out=$2
+shift 2
 zpty z zsh -f -i
 zpty -w z "PS1=''; fpath=($compdir \$fpath); autoload -U compinit; compinit -u -D"
-zpty -w z "compadd() { local -a __h; builtin compadd -A __h \"\$@\"; print -rl -- \$__h >>$out; builtin compadd \"\$@\"; }"
-zpty -w z "zstyle ':completion:*' menu no; print -r -- READY"
+zpty -w z "compadd() { local -a __h; builtin compadd -A __h \"\$@\"; print -rl -- \$__h >>\$__out; builtin compadd \"\$@\"; }"
+# each mark printed as ${:-X}Y, so that the terminal's echo of the command
+# line is not taken for it
+zpty -w z "zstyle ':completion:*' menu no; print -r -- \${:-REA}DY"
 zpty -r z got '*READY*' || exit 2
-zpty -n -w z "$line"$'\t'
-zpty -w z $'\C-u'"print -r -- DONE"
-zpty -r z got '*DONE*' || exit 2
+i=0
+for line; do
+	i=$((i + 1))
+	f=$out
+	[ $# -eq 1 ] || f=$out.$i
+	: >>$f
+	zpty -w z "__out=${(q)f}; print -r -- \${:-SE}T$i"
+	zpty -r z got "*SET$i*" || exit 2
+	zpty -n -w z "$line"$'\t'
+	zpty -w z $'\C-u'"print -r -- \${:-DO}NE$i"
+	zpty -r z got "*DONE$i*" || exit 2
+done
 zpty -d z

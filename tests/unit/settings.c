@@ -193,21 +193,22 @@ main(void)
 	settings_load(&st, &e);
 	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "a word is not a whole number");
-	snprintf(want, sizeof(want), "invalid idle_timeout 'soon' in '%s': not a "
-	    "whole number", cfg);
+	snprintf(want, sizeof(want), "idle_timeout in '%s' expects a whole "
+	    "number from 0 to 52560000, not 'soon'", cfg);
 	is_str(e.msg, want, "the error names the key and the file");
 	settings_set(&st, SET_IDLE_TIMEOUT, "52560001", SRC_ENV);
 	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "out of range is refused");
-	is_str(e.msg, "invalid CONVCTL_IDLE_TIMEOUT '52560001': must be from 0 "
-	    "to 52560000", "the error names the variable and the row's range");
+	is_str(e.msg, "CONVCTL_IDLE_TIMEOUT expects a whole number from 0 to "
+	    "52560000, not '52560001'", "the error names the variable and the row's range");
 	settings_set(&st, SET_IDLE_TIMEOUT, "52560000", SRC_ENV);
 	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), 0,
 	    "the row's maximum itself is taken");
 	settings_set(&st, SET_IDLE_TIMEOUT, "7x", SRC_FLAG);
 	is_int(settings_long(&st, SET_IDLE_TIMEOUT, &n, &e), -1,
 	    "trailing junk is refused");
-	is_str(e.msg, "invalid --idle-timeout '7x': not a whole number",
+	is_str(e.msg, "--idle-timeout expects a whole number from 0 to 52560000, "
+	    "not '7x'",
 	    "the error names the flag as it is typed");
 	settings_set(&st, SET_WAIT, "0.25", SRC_FLAG);
 	is_int(settings_double(&st, SET_WAIT, &d, &e), 0, "wait may be a fraction");
@@ -216,13 +217,13 @@ main(void)
 	is_int(settings_double(&st, SET_WAIT, &d, &e), -1, "NaN is no wait");
 	settings_set(&st, SET_WAIT, "86400.5", SRC_FLAG);
 	is_int(settings_double(&st, SET_WAIT, &d, &e), -1, "past the row's bound");
-	is_str(e.msg, "invalid --wait '86400.5': must be from 0 to 86400",
+	is_str(e.msg, "--wait expects a number from 0 to 86400, not '86400.5'",
 	    "the same wording for numbers");
 	settings_set(&st, SET_CONNECT_TIMEOUT, "0", SRC_FILE);
 	is_int(settings_double(&st, SET_CONNECT_TIMEOUT, &d, &e), -1,
 	    "a fractional lower bound holds");
-	snprintf(want, sizeof(want), "invalid connect_timeout '0' in '%s': must "
-	    "be from 0.001 to 3600", cfg);
+	snprintf(want, sizeof(want), "connect_timeout in '%s' expects a number "
+	    "from 0.001 to 3600, not '0'", cfg);
 	is_str(e.msg, want, "named with the file");
 	settings_set(&st, SET_SUMMARIZER, "gpt", SRC_FLAG);
 	is_int(settings_check(&st, SET_SUMMARIZER, &e), -1, "an unknown name");
@@ -241,9 +242,10 @@ main(void)
 	write_config("idel_timeout = 1\n\nwait = 5\ncolour = blue\n", 0644);
 	is_int(settings_load(&st, &e), 0, "an unknown key is no error");
 	is_int((long)st.nwarnings, 2, "but a warning each");
-	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'", cfg);
+	snprintf(want, sizeof(want), "%s:1: unknown setting 'idel_timeout'; "
+	    "did you mean 'idle_timeout'?", cfg);
 	is_str(st.nwarnings > 0 ? st.warnings[0] : "", want,
-	    "naming the file, line and key");
+	    "naming the file, line and key, and the key it is closest to");
 	snprintf(want, sizeof(want), "%s:4: unknown setting 'colour'", cfg);
 	is_str(st.nwarnings > 1 ? st.warnings[1] : "", want, "the next one too");
 	is_str(settings_get(&st, SET_WAIT), "5", "the keys around them are read");

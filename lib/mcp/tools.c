@@ -1,0 +1,864 @@
+/*
+ * tools.c - the tools of `convctl mcp`: search, recent, show, context, add,
+ * end, title and tag, each doing what its command does through the same
+ * library calls (the store opened for the one call, locked only to write,
+ * and closed before the answer), its text what the command prints and its
+ * structured content the command's --json.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools.h"
+
+/* an error answer: one line naming what was wrong */
+static void
+fail(struct mcp_answer *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	a->text.len = 0;
+	va_start(ap, fmt);
+	buf_vaddf(&a->text, fmt, ap);
+	va_end(ap);
+	a->is_error = 1;
+}
+
+static void
+warn(const struct mcp_config *cf, const char *fmt, ...)
+{
+	struct buf b = { 0 };
+	va_list ap;
+
+	if (cf->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	cf->warn(cf->warn_arg, b.data);
+	buf_free(&b);
+}
+
+/* v as JSON for a message, cut short */
+static void
+shown(struct buf *b, const json_t *v)
+{
+	struct buf all = { 0 };
+
+	json_dump_buf(&all, v);
+	if (all.len > 40)
+		buf_addf(b, "%.37s...", all.data);
+	else
+		buf_add(b, all.data, all.len);
+	buf_free(&all);
+}
+
+/* an argument of the wrong kind: "argument 'NAME' expects WHAT, not V" */
+static int
+bad(struct mcp_answer *a, const char *name, const char *what, const json_t *v)
+{
+	struct buf s = { 0 };
+
+	shown(&s, v);
+	fail(a, "argument '%s' expects %s, not %s", name, what, s.data);
+	buf_free(&s);
+	return -1;
+}
+
+/* every argument given is one of known[], NULL-ended */
+static int
+args_known(json_t *args, const char *const *known, struct mcp_answer *a)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach(args, key, v) {
+		for (i = 0; known[i] != NULL; i++)
+			if (strcmp(key, known[i]) == 0)
+				break;
+		if (known[i] == NULL) {
+			fail(a, "unknown argument '%s'", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* a string argument without NUL bytes; *out NULL when absent (and not
+ * required) */
+static int
+arg_str(json_t *args, const char *name, int required, const char **out,
+    struct mcp_answer *a)
+{
+	json_t *v = json_object_get(args, name);
+
+	*out = NULL;
+	if (v == NULL) {
+		if (required) {
+			fail(a, "missing argument '%s'", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!json_is_string(v) ||
+	    strlen(json_string_value(v)) != json_string_length(v))
+		return bad(a, name, "a string", v);
+	*out = json_string_value(v);
+	return 0;
+}
+
+/* a whole number in [min, max]; *out as it was when absent */
+static int
+arg_long(json_t *args, const char *name, long min, long max, long *out,
+    struct mcp_answer *a)
+{
+	json_t *v = json_object_get(args, name);
+	struct buf what = { 0 };
+	int rc = 0;
+
+	if (v == NULL)
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= min &&
+	    json_integer_value(v) <= max) {
+		*out = (long)json_integer_value(v);
+		return 0;
+	}
+	buf_addf(&what, "a whole number from %ld to %ld", min, max);
+	rc = bad(a, name, what.data, v);
+	buf_free(&what);
+	return rc;
+}
+
+static int
+arg_bool(json_t *args, const char *name, int *out, struct mcp_answer *a)
+{
+	json_t *v = json_object_get(args, name);
+
+	*out = 0;
+	if (v == NULL)
+		return 0;
+	if (!json_is_boolean(v))
+		return bad(a, name, "true or false", v);
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* an array of strings; *v (caller frees) NULL and *n 0 when absent */
+static int
+arg_strv(json_t *args, const char *name, int required, const char ***out,
+    size_t *n, struct mcp_answer *a)
+{
+	json_t *v = json_object_get(args, name), *s;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (v == NULL) {
+		if (required) {
+			fail(a, "missing argument '%s'", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!json_is_array(v))
+		return bad(a, name, "an array of strings", v);
+	json_array_foreach(v, i, s)
+		if (!json_is_string(s) ||
+		    strlen(json_string_value(s)) != json_string_length(s))
+			return bad(a, name, "an array of strings", v);
+	*out = xmalloc((json_array_size(v) + 1) * sizeof(**out));
+	json_array_foreach(v, i, s)
+		(*out)[i] = json_string_value(s);
+	*n = json_array_size(v);
+	return 0;
+}
+
+/* one of the formats in allowed (a mask of 1 << FMT_x); *f as it was when
+ * absent */
+static int
+arg_format(json_t *args, const char *name, unsigned allowed, enum format *f,
+    struct mcp_answer *a)
+{
+	const char *s;
+	struct buf what = { 0 };
+	unsigned i;
+	int v, rc;
+
+	if (arg_str(args, name, 0, &s, a) < 0)
+		return -1;
+	if (s == NULL)
+		return 0;
+	if (enum_parse(render_formats, s, &v) == 0 && (allowed & 1u << v)) {
+		*f = (enum format)v;
+		return 0;
+	}
+	for (i = 0; allowed >> i != 0; i++)
+		if (allowed & 1u << i)
+			buf_addf(&what, "%s%s", what.len == 0 ? "" :
+			    allowed >> (i + 1) == 0 ? " or " : ", ",
+			    enum_name(render_formats, (int)i));
+	rc = bad(a, name, what.data, json_object_get(args, name));
+	buf_free(&what);
+	return rc;
+}
+
+static int
+arg_role(json_t *args, const char *name, int *role, struct mcp_answer *a)
+{
+	const char *s;
+	struct buf what = { 0 };
+	enum conv_role r;
+
+	if (arg_str(args, name, 0, &s, a) < 0)
+		return -1;
+	if (s == NULL)
+		return 0;
+	if (role_parse(s, &r) == 0) {
+		*role = (int)r;
+		return 0;
+	}
+	buf_addf(&what, "%s", role_list());
+	bad(a, name, what.data, json_object_get(args, name));
+	buf_free(&what);
+	return -1;
+}
+
+/* an ISO 8601 time; *ms -1 when absent */
+static int
+arg_time(json_t *args, const char *name, int64_t *ms, struct mcp_answer *a)
+{
+	const char *s;
+
+	*ms = -1;
+	if (arg_str(args, name, 0, &s, a) < 0)
+		return -1;
+	if (s != NULL && ts_parse(s, ms) < 0)
+		return bad(a, name, "an ISO 8601 time such as 2026-02-04 or "
+		    "2026-02-04T17:26:40Z", json_object_get(args, name));
+	return 0;
+}
+
+static struct store *
+open_store(const struct mcp_config *cf, enum store_mode mode,
+    struct mcp_answer *a)
+{
+	struct store *st = NULL;
+	struct error e;
+
+	if (lifecycle_begin(cf->settings, mode, &st, &e) < 0) {
+		fail(a, "%s", e.msg);
+		return NULL;
+	}
+	return st;
+}
+
+/* the rolling limit applied and the store written, as every command's
+ * write; what the limit removed said as a command says it */
+static int
+commit(const struct mcp_config *cf, struct store *st, struct mcp_answer *a)
+{
+	struct commit_report r;
+	struct buf note = { 0 };
+	struct error e;
+
+	switch (lifecycle_commit(st, cf->settings, &r, &e)) {
+	case COMMIT_FAILED:
+		strv_free(r.pruned);
+		fail(a, "%s", e.msg);
+		return -1;
+	case COMMIT_UNFLUSHED:
+		warn(cf, "warning: %s", e.msg);
+		break;
+	case COMMIT_DONE:
+		break;
+	}
+	lifecycle_prune_note(&note, &r, cf->settings);
+	if (note.len > 0)
+		warn(cf, "%s", note.data);
+	buf_free(&note);
+	strv_free(r.pruned);
+	return 0;
+}
+
+/* {key: the JSON a command's --json printed, out[0..)}: the same fields */
+static void
+structured_from(struct mcp_answer *a, const char *key, const struct buf *out)
+{
+	json_error_t je;
+	json_t *v;
+
+	v = json_loadb(out->data, out->len, JSON_LOAD_FLAGS | JSON_DECODE_ANY,
+	    &je);
+	if (v == NULL)
+		abort();	/* our own renderer wrote it */
+	a->structured = json_pack("{s:o}", key, v);
+}
+
+/* search_render()'s output, kept whole in the buffer arg */
+static int
+keep(void *arg, const char *s, size_t len)
+{
+	buf_add(arg, s, len);
+	return 0;
+}
+
+static void
+tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "query", "regex",
+	    "case_sensitive", "role", "since", "until", "tag", "tool", "limit",
+	    NULL };
+	struct search_request rq = { .role = -1, .max = -1 };
+	struct search_result res = { 0 };
+	struct search *s = NULL;
+	struct store *st = NULL;
+	struct buf json = { 0 }, scratch = { 0 };
+	struct error e;
+	const char *query;
+	int regex, match_case;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_str(args, "query", 1, &query, a) < 0 ||
+	    arg_bool(args, "regex", &regex, a) < 0 ||
+	    arg_bool(args, "case_sensitive", &match_case, a) < 0 ||
+	    arg_role(args, "role", &rq.role, a) < 0 ||
+	    arg_time(args, "since", &rq.since, a) < 0 ||
+	    arg_time(args, "until", &rq.until, a) < 0 ||
+	    arg_str(args, "tag", 0, &rq.tag, a) < 0 ||
+	    arg_str(args, "tool", 0, &rq.tool, a) < 0 ||
+	    arg_long(args, "limit", 0, 100000000, &rq.max, a) < 0)
+		return;
+	if (search_compile(&s, query, regex, match_case, &e) < 0) {
+		fail(a, "argument 'query': %s", e.msg);
+		return;
+	}
+	if ((st = open_store(cf, STORE_READ, a)) == NULL)
+		goto out;
+	if (search_run(st, s, &rq, &res, &e) < 0) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	search_render(&scratch, &res, 0, 0, keep, &a->text);
+	search_render(&scratch, &res, 1, 0, keep, &json);
+	structured_from(a, "hits", &json);
+out:
+	buf_free(&scratch);
+	buf_free(&json);
+	search_result_free(&res);
+	store_close(st);
+	search_free(s);
+}
+
+static void
+tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "limit", "tag", NULL };
+	struct store *st;
+	struct conv **v = NULL;
+	struct buf json = { 0 };
+	struct error e;
+	const char *tag;
+	long limit = 10;
+	size_t n;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_long(args, "limit", 0, 100000000, &limit, a) < 0 ||
+	    arg_str(args, "tag", 0, &tag, a) < 0 ||
+	    (st = open_store(cf, STORE_READ, a)) == NULL)
+		return;
+	if (store_recent(st, (size_t)limit, tag, &v, &n, &e) < 0) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	render_recent(&a->text, v, n, 0);
+	render_recent(&json, v, n, 1);
+	structured_from(a, "conversations", &json);
+out:
+	buf_free(&json);
+	free(v);
+	store_close(st);
+}
+
+/* the conversation id names, else store_default_conv's (ended_too); NULL
+ * when there is none: with ended_too an error, else *a is left alone */
+static struct conv *
+pick(struct store *st, const char *id, int ended_too, struct mcp_answer *a)
+{
+	struct conv *c;
+	struct error e;
+
+	if (id != NULL) {
+		if ((c = store_get(st, id, &e)) == NULL)
+			fail(a, "%s", e.msg);
+		return c;
+	}
+	if (store_default_conv(st, ended_too, &c, &e) < 0) {
+		fail(a, "%s", e.msg);
+		return NULL;
+	}
+	if (c == NULL && ended_too)
+		fail(a, "no conversations in '%s'", store_path(st));
+	return c;
+}
+
+static void
+tool_show(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "id", "format", NULL };
+	enum format f = FMT_TEXT;
+	struct store *st;
+	struct conv *c;
+	struct error e;
+	const char *id;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_str(args, "id", 0, &id, a) < 0 ||
+	    arg_format(args, "format", 1u << FMT_TEXT | 1u << FMT_MARKDOWN |
+	    1u << FMT_JSON, &f, a) < 0 ||
+	    (st = open_store(cf, STORE_READ, a)) == NULL)
+		return;
+	if ((c = pick(st, id, 1, a)) == NULL)
+		goto out;
+	if (render_conv(&a->text, c, f, &e) < 0) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	/* show --format json's object; it outlives the store */
+	a->structured = json_incref(conv_json(c));
+out:
+	store_close(st);
+}
+
+static void
+tool_context(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "id", "format", "last",
+	    "max_tokens", NULL };
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0 }, orq;
+	struct store *st;
+	struct conv *c = NULL;
+	struct buf json = { 0 };
+	struct error e;
+	const char *id;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_str(args, "id", 0, &id, a) < 0 ||
+	    arg_format(args, "format", 1u << FMT_TEXT | 1u << FMT_MARKDOWN |
+	    1u << FMT_OPENAI | 1u << FMT_JSONL, &rq.format, a) < 0 ||
+	    arg_long(args, "last", 0, 1L << 40, &rq.last, a) < 0 ||
+	    arg_long(args, "max_tokens", 0, 1L << 40, &rq.max_tokens, a) < 0 ||
+	    (st = open_store(cf, STORE_READ, a)) == NULL)
+		return;
+	if ((c = pick(st, id, 0, a)) == NULL && a->is_error)
+		goto out;
+	orq = rq;
+	orq.format = FMT_OPENAI;
+	/* nothing active: nothing to say, and that is no error */
+	if (render_prompt(&a->text, c, &rq, &e) < 0 ||
+	    render_prompt(&json, c, &orq, &e) < 0) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	if (rq.cut > 0)
+		warn(cf, "the newest message alone is over max_tokens %ld: its "
+		    "first %zu characters are cut", rq.max_tokens, rq.cut);
+	/* prompt --json's messages, and whose they are */
+	structured_from(a, "messages", &json);
+	json_object_set_new(a->structured, "id",
+	    c != NULL ? json_string(conv_id(c)) : json_null());
+out:
+	buf_free(&json);
+	store_close(st);
+}
+
+/* summarize_run's errors and notes, as warnings */
+static void
+summary_report(void *arg, const struct summarize_event *ev)
+{
+	const struct mcp_config *cf = arg;
+
+	if (ev->kind == SUMMARIZE_ERROR || ev->kind == SUMMARIZE_NOTE)
+		warn(cf, "%s%s%s", ev->id ? ev->id : "", ev->id ? ": " : "",
+		    ev->msg);
+}
+
+static void
+tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "text", "role", "tools", NULL };
+	struct add_request rq = { .role = ROLE_USER, .clock = 1 };
+	struct summarize_request srq = { .report = summary_report,
+	    .report_arg = (void *)cf, .settings = cf->settings };
+	struct summarize_item ended = { 0 };
+	struct summary_config sc;
+	struct add_result res;
+	struct store *st = NULL;
+	struct error e;
+	json_t *text;
+	const char **tools = NULL;
+	char *id = NULL;
+	long idle, max;
+	int role = ROLE_USER;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_role(args, "role", &role, a) < 0 ||
+	    arg_strv(args, "tools", 0, &tools, &rq.ntools, a) < 0)
+		goto out;
+	rq.tools = tools;
+	rq.role = (enum conv_role)role;
+	/* the text may hold NUL bytes, as add's standard input may */
+	if ((text = json_object_get(args, "text")) == NULL) {
+		fail(a, "missing argument 'text'");
+		goto out;
+	}
+	if (!json_is_string(text)) {
+		bad(a, "text", "a string", text);
+		goto out;
+	}
+	rq.text = json_string_value(text);
+	rq.len = json_string_length(text);
+	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
+	    settings_long(cf->settings, SET_MAX_MESSAGE_BYTES, &max, &e) < 0) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	if (rq.len > (size_t)max) {
+		fail(a, "argument 'text' is larger than the limit of %ld bytes "
+		    "(the max_message_bytes setting)", max);
+		goto out;
+	}
+	if (message_text_check(rq.len, utf8_invalid_at(rq.text, rq.len),
+	    &e) < 0) {
+		fail(a, "argument 'text': %s", e.msg);
+		goto out;
+	}
+	rq.idle_timeout = (int64_t)idle * 60000;
+	if ((st = open_store(cf, STORE_WRITE, a)) == NULL)
+		goto out;
+	/* the clock read under the lock, as add does */
+	if (ts_now(&rq.at, &e) < 0 || conv_add(st, &rq, &res, &e) != ADD_DONE) {
+		fail(a, "%s", e.msg);
+		goto out;
+	}
+	/* the conversation the idle boundary ended, summarized after the
+	 * write as add does it (summary_at_idle_end) */
+	if (res.ended_id != NULL &&
+	    summary_config_load(&sc, cf->settings, &e) == 0 &&
+	    summary_at_idle_end(&sc, cf->settings, &e) > 0)
+		ended.job = summary_job_new(store_find(st, res.ended_id));
+	if (commit(cf, st, a) < 0)
+		goto out;
+	id = xstrdup(res.conv_id);
+	if (ended.job != NULL && store_find(st, summary_job_id(ended.job)) ==
+	    NULL)
+		summarize_item_clear(&ended);	/* the rolling limit took it */
+	store_close(st);
+	st = NULL;
+	buf_addf(&a->text, "%s\n", id);
+	a->structured = json_pack("{s:s}", "id", id);
+	if (ended.job != NULL) {
+		srq.cf = &sc;
+		ended.todo = 1;
+		if (summarize_run(&srq, &ended, 1) != SUMMARIZE_DONE_ALL)
+			warn(cf, "warning: '%s', ended by the idle timeout, has "
+			    "no summary yet (convctl summarize --pending)",
+			    summary_job_id(ended.job));
+	}
+out:
+	summarize_item_clear(&ended);
+	store_close(st);
+	free(tools);
+	free(id);
+}
+
+/*
+ * As end does, under the lock: the active conversation ended (*ended its id;
+ * NULL: none was), and with srq the summaries to make: items[0] its own,
+ * then those among the window that ended last still without one (*n
+ * counts items); with local they are made here and written with the end.
+ * 0, or -1 (said); -2: the end and its local summaries could not be written
+ * together, nothing was: the end alone is to be tried.
+ */
+static int
+end_write(const struct mcp_config *cf, int64_t now, long idle,
+    const struct summarize_request *srq, int local,
+    struct summarize_item *items, size_t *n, char **ended,
+    struct mcp_answer *a)
+{
+	struct store *st;
+	struct error e;
+	const char *id;
+	int rc = 0;
+
+	if ((st = open_store(cf, STORE_WRITE, a)) == NULL)
+		return -1;
+	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
+	case END_NOTHING_ACTIVE:
+		id = NULL;
+		break;
+	case END_FAILED:
+		fail(a, "%s", e.msg);
+		rc = -1;
+		goto out;
+	case END_DONE:
+		*ended = xstrdup(id);	/* the rolling limit may drop it */
+		break;
+	}
+	if (srq != NULL) {
+		if (*ended != NULL)
+			items[0].job = summary_job_new(store_find(st, *ended));
+		items[0].todo = items[0].job != NULL;
+		if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW,
+		    *ended, items, n, &e) < 0)
+			warn(cf, "warning: %s", e.msg);
+	}
+	if (srq != NULL && local && (*ended != NULL || *n > 1)) {
+		/* a store that cannot be written now cannot take the end
+		 * alone either */
+		if ((rc = summarize_local(st, srq, items, *n, &e)) == -2) {
+			fail(a, "%s", e.msg);
+			rc = -1;
+		} else if (rc < 0)
+			rc = -2;
+	} else if (*ended != NULL)
+		rc = commit(cf, st, a);
+out:
+	store_close(st);	/* no lock is held while summarizing */
+	return rc;
+}
+
+static void
+tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { NULL };
+	struct summarize_request srq = { .report = summary_report,
+	    .report_arg = (void *)cf, .settings = cf->settings };
+	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
+	struct summary_config sc;
+	struct error e, se;
+	char *ended = NULL;
+	int64_t now;
+	size_t n = 1, none = 1, i;
+	long idle;
+	int ok, want, local, rc, pending = 0;
+
+	memset(items, 0, sizeof(items));
+	if (args_known(args, known, a) < 0)
+		return;
+	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
+	    ts_now(&now, &e) < 0) {
+		fail(a, "%s", e.msg);
+		return;
+	}
+	/* a bad summary setting must not keep conversations from ending */
+	ok = summary_config_load(&sc, cf->settings, &se) == 0;
+	srq.cf = &sc;
+	want = ok && sc.kind != SUMMARY_NONE;
+	local = want && summary_local(&sc);
+	rc = end_write(cf, now, idle, want ? &srq : NULL, local, items, &n,
+	    &ended, a);
+	if (rc == -2) {		/* the end alone, as end does */
+		free(ended);
+		ended = NULL;
+		rc = end_write(cf, now, idle, NULL, 0, items, &none, &ended, a);
+		pending = ended != NULL;
+	} else if (rc == 0 && want) {
+		if (!local && (ended != NULL || n > 1))
+			summarize_run(&srq, items, n);
+		/* the others failing leave them pending, as they were */
+		pending = ended != NULL && items[0].status != SUMMARY_DONE;
+	}
+	if (rc < 0)
+		goto out;
+	if (ended == NULL) {
+		warn(cf, "no active conversation");
+		a->structured = json_pack("{s:n, s:b}", "id", "summaryPending", 0);
+		goto out;
+	}
+	if (!ok) {
+		warn(cf, "no summary: %s", se.msg);
+		pending = 1;
+	}
+	if (pending)
+		warn(cf, "'%s' is ended; its summary is pending (convctl "
+		    "summarize --pending)", ended);
+	buf_addf(&a->text, "%s\n", ended);
+	a->structured = json_pack("{s:s, s:b}", "id", ended, "summaryPending",
+	    pending);
+out:
+	for (i = 0; i < n; i++)
+		summarize_item_clear(&items[i]);
+	free(ended);
+}
+
+static void
+tool_title(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "id", "title", NULL };
+	struct store *st;
+	struct conv *c;
+	struct error e;
+	const char *id, *title;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_str(args, "id", 1, &id, a) < 0 ||
+	    arg_str(args, "title", 1, &title, a) < 0 ||
+	    (st = open_store(cf, STORE_WRITE, a)) == NULL)
+		return;
+	if ((c = pick(st, id, 1, a)) == NULL)
+		;	/* said */
+	else if (conv_set_title(c, title, &e) < 0)
+		fail(a, "argument 'title': %s", e.msg);
+	else if (commit(cf, st, a) == 0)
+		a->structured = json_pack("{s:s, s:s}", "id", id, "title",
+		    title);
+	store_close(st);
+}
+
+static void
+tool_tag(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
+{
+	static const char *const known[] = { "id", "tags", "remove", NULL };
+	struct store *st = NULL;
+	struct buf json = { 0 };
+	struct conv *c;
+	struct error e;
+	const char *id, **tags = NULL;
+	size_t n;
+	int remove, changed;
+
+	if (args_known(args, known, a) < 0 ||
+	    arg_str(args, "id", 1, &id, a) < 0 ||
+	    arg_strv(args, "tags", 1, &tags, &n, a) < 0 ||
+	    arg_bool(args, "remove", &remove, a) < 0)
+		goto out;
+	if (n == 0) {
+		fail(a, "argument 'tags' expects at least one tag");
+		goto out;
+	}
+	if ((st = open_store(cf, STORE_WRITE, a)) == NULL ||
+	    (c = pick(st, id, 1, a)) == NULL)
+		goto out;
+	if (conv_tag(c, (char *const *)tags, n, remove, &changed, &e) < 0) {
+		fail(a, "argument 'tags': %s", e.msg);
+		goto out;
+	}
+	if (changed && commit(cf, st, a) < 0)
+		goto out;
+	render_tags(&a->text, c, 0);
+	render_tags(&json, c, 1);
+	structured_from(a, "tags", &json);
+out:
+	buf_free(&json);
+	store_close(st);
+	free(tags);
+}
+
+/* the schemas' common parts */
+#define OBJ(props, req) "{\"type\":\"object\",\"properties\":{" props "}," \
+	"\"required\":[" req "],\"additionalProperties\":false}"
+#define OUT(props, req) "{\"type\":\"object\",\"properties\":{" props "}," \
+	"\"required\":[" req "]}"
+#define STR(d) "{\"type\":\"string\",\"description\":\"" d "\"}"
+#define BOOL(d) "{\"type\":\"boolean\",\"description\":\"" d "\"}"
+#define WHOLE(max, d) "{\"type\":\"integer\",\"minimum\":0,\"maximum\":" max \
+	",\"description\":\"" d "\"}"
+#define ENUM(vals, d) "{\"type\":\"string\",\"enum\":[" vals "]," \
+	"\"description\":\"" d "\"}"
+#define ROLES "\"user\",\"assistant\",\"system\",\"tool\""
+#define ID_ARG(d) "\"id\":" STR(d)
+#define STRINGS(d) "{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
+	"\"description\":\"" d "\"}"
+#define NULLABLE "{\"type\":[\"string\",\"null\"]}"
+#define CONV_LIST "{\"type\":\"array\",\"items\":{\"type\":\"object\"," \
+	"\"properties\":{\"id\":{\"type\":\"string\"},\"title\":" NULLABLE \
+	",\"summary\":" NULLABLE ",\"startedAt\":{\"type\":\"string\"}," \
+	"\"endedAt\":{\"type\":\"string\"},\"messageCount\":{\"type\":" \
+	"\"integer\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":" \
+	"\"string\"}},\"pinned\":{\"type\":\"boolean\"}},\"required\":[\"id\"," \
+	"\"title\",\"summary\",\"startedAt\",\"endedAt\",\"messageCount\"]}}"
+
+const struct mcp_tool mcp_tools[] = {
+	{ "search", "Search messages",
+	    "Lines of messages in every conversation that match a query, "
+	    "oldest first (convctl search).",
+	    OBJ("\"query\":" STR("text to find; case is ignored unless "
+	    "case_sensitive") ",\"regex\":" BOOL("query is a POSIX extended "
+	    "regular expression") ",\"case_sensitive\":" BOOL("tell upper "
+	    "from lower case") ",\"role\":" ENUM(ROLES, "only messages of "
+	    "this role") ",\"since\":" STR("only messages at or after this "
+	    "ISO 8601 time") ",\"until\":" STR("only messages before this ISO "
+	    "8601 time") ",\"tag\":" STR("only conversations with this tag")
+	    ",\"tool\":" STR("only messages whose tools used include this "
+	    "one") ",\"limit\":" WHOLE("100000000", "only the newest N "
+	    "matching lines"), "\"query\""),
+	    OUT("\"hits\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+	    "\"required\":[\"id\",\"timestamp\",\"role\",\"lineNumber\","
+	    "\"line\",\"match\",\"matches\"]}}", "\"hits\""),
+	    0, tool_search },
+	{ "recent", "Recent conversations",
+	    "Ended conversations, newest first: id, end time, message count, "
+	    "title (convctl recent).",
+	    OBJ("\"limit\":" WHOLE("100000000", "at most N conversations "
+	    "(10)") ",\"tag\":" STR("only conversations with this tag"), ""),
+	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
+	    0, tool_recent },
+	{ "show", "Show a conversation",
+	    "One conversation, its header and every message (convctl show).",
+	    OBJ(ID_ARG("the conversation; default: the active one, else the "
+	    "one that ended last") ",\"format\":" ENUM("\"text\",\"markdown\","
+	    "\"json\"", "the text's format (text)"), ""),
+	    OUT("\"id\":{\"type\":\"string\"},\"messages\":{\"type\":"
+	    "\"array\"}", "\"id\",\"messages\""),
+	    0, tool_show },
+	{ "context", "Conversation as context",
+	    "A conversation (the active one by default) as context for an "
+	    "LLM: SmartHole's text, markdown, OpenAI messages or JSON lines "
+	    "(convctl prompt).",
+	    OBJ(ID_ARG("the conversation, active or ended; default: the "
+	    "active one") ",\"format\":" ENUM("\"text\",\"markdown\","
+	    "\"openai\",\"jsonl\"", "the text's format (text)") ",\"last\":"
+	    WHOLE("1099511627776", "the opening system messages and the "
+	    "newest N others") ",\"max_tokens\":" WHOLE("1099511627776",
+	    "the newest messages that fit in N tokens (a token per 4 "
+	    "characters)"), ""),
+	    OUT("\"id\":" NULLABLE ",\"messages\":{\"type\":\"array\","
+	    "\"items\":{\"type\":\"object\",\"required\":[\"role\","
+	    "\"content\"]}}", "\"id\",\"messages\""),
+	    0, tool_context },
+	{ "add", "Add a message",
+	    "Adds a message to the active conversation, starting one when "
+	    "none is active or it has been idle too long; the conversation's "
+	    "id (convctl add).",
+	    OBJ("\"text\":" STR("the message") ",\"role\":" ENUM(ROLES,
+	    "whose message (user)") ",\"tools\":" STRINGS("tools used for "
+	    "this message"), "\"text\""),
+	    OUT("\"id\":{\"type\":\"string\"}", "\"id\""),
+	    1, tool_add },
+	{ "end", "End the conversation",
+	    "Ends the active conversation and has it titled and summarized; "
+	    "its id, nothing when none was active (convctl end).",
+	    OBJ("", ""),
+	    OUT("\"id\":" NULLABLE ",\"summaryPending\":{\"type\":"
+	    "\"boolean\"}", "\"id\",\"summaryPending\""),
+	    1, tool_end },
+	{ "title", "Title a conversation",
+	    "Sets a conversation's title by hand; summaries keep it (convctl "
+	    "title).",
+	    OBJ(ID_ARG("the conversation, active or ended") ",\"title\":"
+	    STR("its title"), "\"id\",\"title\""),
+	    OUT("\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}",
+	    "\"id\",\"title\""),
+	    1, tool_title },
+	{ "tag", "Tag a conversation",
+	    "Adds tags to a conversation, or removes them; the tags it has "
+	    "after (convctl tag).",
+	    OBJ(ID_ARG("the conversation, active or ended") ",\"tags\":"
+	    STRINGS("tags, any text but empty") ",\"remove\":" BOOL("remove "
+	    "the tags instead"), "\"id\",\"tags\""),
+	    OUT("\"tags\":{\"type\":\"array\",\"items\":{\"type\":"
+	    "\"string\"}}", "\"tags\""),
+	    1, tool_tag },
+};
+const size_t mcp_ntools = sizeof(mcp_tools) / sizeof(mcp_tools[0]);

@@ -1,0 +1,304 @@
+#!/bin/sh
+# convctl mcp: the store over the Model Context Protocol, driven by the
+# official TypeScript SDK's client (each tool's answer against the CLI's),
+# and by raw lines for the protocol's error cases
+# The SDK is installed once, by npm, under the caller's cache directory
+# (read before lib.sh gives the test a HOME of its own)
+sdk_cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/convctl-tests
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+SDK_VERSION=1.32.2
+sdk=$sdk_cache/mcp-sdk-$SDK_VERSION
+
+# sdk_install: the SDK in $sdk, else $sdk_skip says why not
+sdk_skip=
+if [ ! -f "$sdk/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+		sdk_skip="node and npm are not installed (scripts/install-deps test)"
+	else
+		mkdir -p "$sdk_cache" && tmp=$(mktemp -d "$sdk_cache/.sdk.XXXXXX") &&
+		if npm_config_cache="$sdk_cache/npm" timeout 600 npm install \
+		    --no-save --no-audit --no-fund --no-package-lock \
+		    --prefix "$tmp" "@modelcontextprotocol/sdk@$SDK_VERSION" \
+		    >"$T/npm.log" 2>&1; then
+			# a run beside this one may have installed it first
+			mv -T "$tmp" "$sdk" 2>/dev/null || rm -rf "$tmp"
+		else
+			rm -rf "$tmp"
+			sdk_skip="npm could not install @modelcontextprotocol/sdk@$SDK_VERSION (offline?): $(tail -n 1 "$T/npm.log")"
+		fi
+	fi
+fi
+
+# test_sdk 'name' 'commands': a case that needs the SDK, skipped without it
+test_sdk() {
+	if [ -z "$sdk_skip" ]; then
+		test_expect "$1" "$2"
+	else
+		test_n=$((test_n + 1))
+		echo "ok $test_n # SKIP $1: $sdk_skip"
+	fi
+}
+
+# sdk_client CALLS OUT: the SDK's client runs `convctl mcp` and makes the
+# calls; another vendor's program, so in a network namespace with only
+# loopback when we may make one
+sdk_client() {
+	calls=$1 out=$2
+	set -- node "$top/tests/helpers/mcp-client.cjs" "$sdk" "$calls" -- \
+	    $CONVCTL_WRAPPER "$CONVCTL_BIN" mcp
+	if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+		unshare -n sh -c 'ip link set lo up && exec "$@"' sh "$@" >"$out"
+	else
+		"$@" >"$out"
+	fi
+}
+
+# answer N FILE: the Nth line of FILE (1 the first)
+answer() { sed -n "$1p" "$2"; }
+
+# text_is N FILE CLI-ARGS...: the text of answer N is what convctl CLI-ARGS
+# prints
+text_is() {
+	n=$1 f=$2
+	shift 2
+	answer "$n" "$f" | jq -je .text >got.txt &&
+	convctl "$@" >want.txt && test_cmp want.txt got.txt
+}
+
+# json_is N FILE KEY CLI-ARGS...: answer N's structuredContent.KEY (KEY .:
+# all of it) is the JSON convctl CLI-ARGS prints
+json_is() {
+	n=$1 f=$2 key=$3
+	shift 3
+	if [ "$key" = . ]; then key=; else key=.$key; fi
+	answer "$n" "$f" | jq -S ".structured$key" >got.json &&
+	convctl "$@" | jq -S . >want.json && test_cmp want.json got.json
+}
+
+store_seed "$S" <<'JSON'
+{"version": 1, "conversations": [
+ {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
+  "title": "Groceries", "summary": "Added milk.", "tags": ["home"], "messages": [
+  {"id": "m-1", "timestamp": "2026-02-04T10:00:00.000Z", "role": "user", "content": "Add milk"},
+  {"id": "m-2", "timestamp": "2026-02-04T10:00:01.250Z", "role": "assistant",
+   "content": "Added milk.", "toolsUsed": ["read_file", "edit_file"], "extra": {"k": [1, 2]}}]},
+ {"id": "conv-a", "startedAt": "2026-02-04T11:00:00.000Z", "endedAt": "2026-02-04T11:30:00.000Z",
+  "title": null, "summary": null, "messages": [
+  {"id": "m-3", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
+ {"id": "conv-c", "startedAt": "2026-02-05T09:00:00.000Z", "endedAt": null,
+  "title": null, "summary": null, "messages": [
+  {"id": "m-4", "timestamp": "2026-02-05T09:00:00.000Z", "role": "system", "content": "Be brief."},
+  {"id": "m-5", "timestamp": "2026-02-05T09:00:01.000Z", "role": "user", "content": "Plan a trip to Lisbon, with a long answer please"},
+  {"id": "m-6", "timestamp": "2026-02-05T09:00:02.000Z", "role": "assistant", "content": "Three days: Alfama, Belem, Sintra.", "toolsUsed": ["web_search"]}]}
+]}
+JSON
+
+cat >"$T/reads.jsonl" <<'EOF'
+{"name":"search","arguments":{"query":"milk"}}
+{"name":"search","arguments":{"query":"l[ai]","regex":true,"role":"user","since":"2026-02-04T10:30:00Z","limit":5}}
+{"name":"recent","arguments":{}}
+{"name":"recent","arguments":{"limit":1,"tag":"home"}}
+{"name":"show","arguments":{"id":"conv-b"}}
+{"name":"show","arguments":{"format":"markdown"}}
+{"name":"show","arguments":{"id":"conv-b","format":"json"}}
+{"name":"context","arguments":{}}
+{"name":"context","arguments":{"format":"openai","last":1}}
+{"name":"context","arguments":{"id":"conv-b","format":"jsonl"}}
+{"name":"context","arguments":{"format":"markdown","max_tokens":40}}
+{"name":"recent","arguments":{"limit":"ten"}}
+{"name":"add","arguments":{}}
+{"name":"show","arguments":{"id":"conv-404"}}
+EOF
+
+test_sdk 'the SDK client connects, pings and lists the eight tools' '
+	snapshot "$S" &&
+	sdk_client "$T/reads.jsonl" reads.out 2>reads.err &&
+	answer 1 reads.out | jq -e ".server.name == \"convctl\" and
+	    .capabilities.tools != null and
+	    .tools == [\"search\",\"recent\",\"show\",\"context\",\"add\",\"end\",\"title\",\"tag\"]" &&
+	test "$(wc -l <reads.out)" -eq 15 && unchanged "$S"
+'
+
+test_sdk 'search answers what convctl search and search --json answer' '
+	text_is 2 reads.out search milk && json_is 2 reads.out hits search --json milk &&
+	text_is 3 reads.out search -E -r user --since 2026-02-04T10:30:00Z -n 5 "l[ai]" &&
+	json_is 3 reads.out hits search --json -E -r user --since 2026-02-04T10:30:00Z -n 5 "l[ai]" &&
+	answer 3 reads.out | jq -e ".structured.hits | length == 2"
+'
+
+test_sdk 'recent answers what convctl recent and recent --json answer' '
+	text_is 4 reads.out recent && json_is 4 reads.out conversations recent --json &&
+	text_is 5 reads.out recent -n 1 --tag home &&
+	json_is 5 reads.out conversations recent -n 1 --tag home --json
+'
+
+test_sdk 'show answers what convctl show answers, its JSON the conversation' '
+	text_is 6 reads.out show conv-b && json_is 6 reads.out . show conv-b --json &&
+	text_is 7 reads.out show --format markdown && json_is 7 reads.out . show --json &&
+	text_is 8 reads.out show conv-b --format json
+'
+
+test_sdk 'context answers what convctl prompt answers, its JSON prompt --json' '
+	text_is 9 reads.out prompt && json_is 9 reads.out messages prompt --json &&
+	answer 9 reads.out | jq -e ".structured.id == \"conv-c\"" &&
+	text_is 10 reads.out prompt --format openai --last 1 &&
+	json_is 10 reads.out messages prompt --json --last 1 &&
+	text_is 11 reads.out prompt conv-b --format jsonl &&
+	text_is 12 reads.out prompt --format markdown --max-tokens 40 &&
+	grep -q "^Three days" got.txt && ! grep -q "Plan a trip" got.txt
+'
+
+test_sdk 'bad arguments are tool errors naming the argument; the session goes on' '
+	answer 13 reads.out | jq -e ".isError and (.text | test(\"argument .limit. expects a whole number\"))" &&
+	answer 14 reads.out | jq -e ".isError and .text == \"missing argument '\''text'\''\"" &&
+	answer 15 reads.out | jq -e ".isError and (.text | startswith(\"no conversation '\''conv-404'\'' in \"))"
+'
+
+# the writing tools against the commands, with the same clock, on two stores
+W1=$(store_at mcpwrites) W2=$(store_at cliwrites)
+export CONVCTL_NOW=2026-03-01T09:00:00Z
+id=conv-1772355600000
+cat >"$T/writes.jsonl" <<EOF
+{"name":"add","arguments":{"text":"Plan a trip"}}
+{"name":"add","arguments":{"text":"Lisbon it is","role":"assistant","tools":["web_search","maps"]}}
+{"name":"title","arguments":{"id":"$id","title":"Trip"}}
+{"name":"tag","arguments":{"id":"$id","tags":["travel","2026"]}}
+{"name":"tag","arguments":{"id":"$id","tags":["2026"],"remove":true}}
+{"name":"end","arguments":{}}
+{"name":"end","arguments":{}}
+EOF
+
+test_sdk 'add, title, tag and end answer and write what the commands do (end summarizes one left pending too)' '
+	for s in "$W1" "$W2"; do
+		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl add "Old question" >/dev/null &&
+		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl end --no-summary >/dev/null || exit 1
+	done &&
+	CONVCTL_STORE=$W1 sdk_client "$T/writes.jsonl" writes.out 2>writes.err &&
+	export CONVCTL_STORE="$W2" &&
+	convctl add "Plan a trip" >c1 &&
+	convctl add -r assistant --tool web_search --tool maps "Lisbon it is" >c2 &&
+	convctl title $id Trip >c3 && convctl tag $id travel 2026 >c4 &&
+	convctl tag --json $id travel 2026 >c4.json &&
+	convctl tag --remove $id 2026 >c5 && convctl tag --json --dry-run $id travel >c5.json &&
+	convctl end >c6 && convctl end >c7 2>c7.err &&
+	for i in 1 2 3 4 5 6 7; do
+		answer $((i + 1)) writes.out | jq -je .text >got &&
+		test_cmp c$i got || exit 1
+	done &&
+	test "$(cat c1)" = $id &&
+	answer 5 writes.out | jq -S .structured.tags >got && jq -S . c4.json >want &&
+	test_cmp want got &&
+	answer 6 writes.out | jq -S .structured.tags >got && jq -S . c5.json >want &&
+	test_cmp want got &&
+	answer 7 writes.out | jq -e ".structured == {id: \"$id\", summaryPending: false}" &&
+	answer 8 writes.out | jq -e ".structured.id == null and .isError == false" &&
+	grep -qx "convctl: mcp: no active conversation" writes.err &&
+	for s in "$W1" "$W2"; do
+		store_json "$s" | jq -S "del(.conversations[].messages[].id)" >"$(basename "$s").json" || exit 1
+	done &&
+	test_cmp "$(basename "$W2").json" "$(basename "$W1").json" &&
+	jq -e "(.conversations[] | select(.id == \"$id\") | .title == \"Trip\" and .summary != null and .tags == [\"travel\"]) and
+	    (.conversations[0] | .id != \"$id\" and .summary != null)" "$(basename "$W1").json"
+'
+unset CONVCTL_NOW
+
+# mcp_lines LINE...: the lines to convctl mcp, its answers in out, its
+# diagnostics in err, its exit status in rc
+mcp_lines() {
+	rc=0
+	printf "%s\n" "$@" | convctl mcp >out 2>err || rc=$?
+}
+ping='{"jsonrpc":"2.0","id":7,"method":"ping"}'
+call() { # NAME ARGUMENTS [ID]
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}' "${3:-1}" "$1" "$2"
+}
+
+test_expect 'a line that is not JSON gets -32700, and the server goes on' '
+	mcp_lines "garbage" "{\"jsonrpc\":" "$ping" && test $rc -eq 0 &&
+	answer 1 out | jq -e ".id == null and .error.code == -32700" &&
+	answer 2 out | jq -e ".id == null and .error.code == -32700" &&
+	answer 3 out | jq -e ".id == 7 and .result == {}" && test "$(wc -l <out)" -eq 3
+'
+
+test_expect 'an unknown method gets -32601; a notification gets no answer' '
+	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"resources/list\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}" "$ping" &&
+	answer 1 out | jq -e ".id == \"a\" and .error.code == -32601 and (.error.message | test(\"resources/list\"))" &&
+	answer 2 out | jq -e ".id == 7" && test "$(wc -l <out)" -eq 2
+'
+
+test_expect 'a message that is not a request object gets -32600' '
+	mcp_lines "[$ping]" "{\"id\":1,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}" "3" &&
+	for i in 1 2 3 4; do answer $i out | jq -e ".error.code == -32600" || exit 1; done
+'
+
+test_expect 'initialize agrees on the client'\''s version, else the newest' '
+	for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05 1999-01-01; do
+		mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"$v\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}" &&
+		want=$v && { [ $v != 1999-01-01 ] || want=2025-11-25; } &&
+		jq -e ".result.protocolVersion == \"$want\" and .result.capabilities.tools != null and .result.serverInfo.name == \"convctl\"" out || exit 1
+	done
+'
+
+test_expect 'bad arguments are isError answers naming the argument, nothing written' '
+	snapshot "$S" &&
+	mcp_lines "$(call show "{\"format\":\"pdf\"}" 1)" "$(call search "{}" 2)" \
+	    "$(call context "{\"last\":-1}" 3)" "$(call tag "{\"id\":\"conv-b\",\"tags\":[]}" 4)" \
+	    "$(call add "{\"text\":\"x\",\"role\":\"robot\"}" 5)" "$(call add "{\"text\":\"\"}" 6)" \
+	    "$(call recent "{\"bogus\":1}" 7)" "$(call search "{\"query\":\"(\",\"regex\":true}" 8)" \
+	    "$(call nosuch "{}" 9)" &&
+	answer 1 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .format. expects text, markdown or json, not \\\"pdf\\\"\"))" &&
+	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"missing argument '\''query'\''\"" &&
+	answer 3 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .last.\"))" &&
+	answer 4 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .tags.\"))" &&
+	answer 5 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .role. expects user, assistant, system or tool\"))" &&
+	answer 6 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .text.\"))" &&
+	answer 7 out | jq -e ".result.isError and .result.content[0].text == \"unknown argument '\''bogus'\''\"" &&
+	answer 8 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .query.\"))" &&
+	answer 9 out | jq -e ".error.code == -32602 and (.error.message | test(\"nosuch\"))" &&
+	unchanged "$S"
+'
+
+test_expect 'a request over the size limit is refused before it is all sent, then the next is answered' '
+	CONVCTL_MAX_MESSAGE_BYTES=1000 python3 "$top/tests/helpers/mcp-session.py" too-large "$CONVCTL_BIN"
+'
+
+test_expect 'end of input ends the server, exit 0; a last line without a newline is answered' '
+	convctl mcp </dev/null >out 2>err && test ! -s out && test ! -s err &&
+	printf "%s" "$ping" | convctl mcp >out && answer 1 out | jq -e ".id == 7"
+'
+
+test_expect 'standard output carries only protocol messages; diagnostics go to stderr' '
+	s2=$(store_at quiet) &&
+	CONVCTL_STORE=$s2 CONVCTL_MAX_CONVERSATIONS=1 mcp_lines \
+	    "$(call end "{}" 1)" "$(call add "{\"text\":\"one\"}" 2)" "$(call end "{}" 3)" \
+	    "$(call add "{\"text\":\"two\"}" 4)" "$(call end "{}" 5)" &&
+	test $rc -eq 0 && test "$(wc -l <out)" -eq 5 &&
+	jq -e "select(.jsonrpc != \"2.0\" or .result == null)" out >bad; test ! -s bad &&
+	grep -qx "convctl: mcp: no active conversation" err &&
+	grep -q "^convctl: mcp: removed 1 oldest ended conversation" err
+'
+
+test_expect '--read-only lists and calls only the tools that read' '
+	snapshot "$S" &&
+	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" \
+	    "$(call add "{\"text\":\"x\"}" 2)" "$(call recent "{}" 3)" |
+	    convctl mcp --read-only >out &&
+	answer 1 out | jq -e "[.result.tools[].name] == [\"search\",\"recent\",\"show\",\"context\"]" &&
+	answer 1 out | jq -e "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\" and .outputSchema.type == \"object\")" &&
+	answer 2 out | jq -e ".error.code == -32602 and (.error.message | test(\"read-only\"))" &&
+	answer 3 out | jq -e ".result.isError == false" && unchanged "$S"
+'
+
+test_expect 'no lock is held between calls: a command writes while the server waits' '
+	python3 "$top/tests/helpers/mcp-session.py" no-lock "$CONVCTL_BIN"
+'
+
+test_expect 'mcp takes no operand' '
+	fails_with 2 convctl mcp extra && stderr_has "unexpected argument '\''extra'\''"
+'
+test_done

@@ -1,0 +1,91 @@
+#!/bin/sh
+# convctl migrate: ChatGPT trees that are not a plain path (a cycle, a root
+# cut off, an answer regenerated between two exports) and ids a source gives
+# twice (tests/fixtures/migrate/chatgpt-trees/)
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate/chatgpt-trees
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+msgs() {	# conversation $1's messages: [id, content] each
+	store_json | jq -c --arg id "$1" '.conversations[] | select(.id == $id) | [.messages[] | [.id, .content]]'
+}
+
+test_expect 'a children cycle without current_node: an error naming the node, nothing imported' '
+	fails_with 1 convctl migrate "$F/cycle.json" &&
+	stderr_has "'\''$F/cycle.json'\'': [0].mapping.b.children: a cycle at '\''a'\''" &&
+	! store_exists
+'
+
+test_expect '--skip-bad leaves the cycle out and imports the rest' '
+	convctl migrate --skip-bad "$F/cycle.json" >out 2>err &&
+	grep -q "skipped (--skip-bad): .*\[0\].mapping.b.children: a cycle" err &&
+	store_json | jq -c "[.conversations[].id]" >got &&
+	echo "[\"c-fine\"]" >want && test_cmp want got
+'
+
+test_expect 'a root whose parent is missing, no current_node: its messages imported, said so' '
+	export CONVCTL_STORE=$(store_at orphan) &&
+	convctl migrate "$F/orphan.json" >out 2>err &&
+	grep -q "\[0\].mapping.q: its parent '\''client-created-root'\'' is not in the mapping; taken as the root" err &&
+	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
+'
+
+test_expect 'the same tree with current_node: the same messages' '
+	export CONVCTL_STORE=$(store_at orphan2) &&
+	jq ".[0].current_node = \"r\"" "$F/orphan.json" >o2.json &&
+	convctl migrate o2.json >out 2>err &&
+	grep -q "taken as the root" err &&
+	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
+'
+
+test_expect 'an answer regenerated since the last import: the current branch, never a mix' '
+	export CONVCTL_STORE=$(store_at regen) &&
+	convctl migrate "$F/regenerated-before.json" >/dev/null &&
+	convctl migrate "$F/regenerated-after.json" >out 2>err &&
+	grep -q "conversation '\''c-regen'\'': 1 message replaced by the source'\''s current branch" err &&
+	msgs c-regen >got &&
+	export CONVCTL_STORE=$(store_at fresh) &&
+	convctl migrate "$F/regenerated-after.json" >/dev/null &&
+	msgs c-regen >want &&
+	test_cmp want got &&
+	test "$(jq -r ".[1][0]" got)" = a-new
+'
+
+test_expect 'the same export again, or an older one: nothing changes' '
+	export CONVCTL_STORE=$(store_at regen) &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl migrate "$F/regenerated-after.json" >/dev/null &&
+	sed "s/Lisbon trip/Lisbon/" "$F/regenerated-after.json" >same.json &&
+	convctl migrate same.json >/dev/null &&
+	unchanged "$CONVCTL_STORE" &&
+	jq ".[0].current_node = \"q1\" | .[0].mapping.q1.children = []" "$F/regenerated-after.json" >older.json &&
+	convctl migrate older.json >out 2>err &&
+	unchanged "$CONVCTL_STORE"
+'
+
+test_expect 'an id given twice: the later one made unique, said so' '
+	export CONVCTL_STORE=$(store_at dup) &&
+	convctl migrate "$F/duplicate-ids.json" >out 2>err &&
+	grep -q "conversation '\''c-dup'\'': message id '\''msg'\'' is there more than once; message 2 is '\''msg-3'\''" err &&
+	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second\"],[\"msg-2\",\"Third\"]]"
+'
+
+test_expect 'edit ID of the later one edits it, not the first' '
+	export CONVCTL_STORE=$(store_at dup) &&
+	convctl edit c-dup msg-3 "Second, edited" &&
+	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second, edited\"],[\"msg-2\",\"Third\"]]"
+'
+
+test_expect 'a store that holds an id twice: edit by that id is refused, the position works' '
+	export CONVCTL_STORE=$(store_at old) &&
+	echo "{\"version\":1,\"conversations\":[{\"id\":\"c\",\"startedAt\":\"2026-05-01T10:00:00.000Z\",\"endedAt\":\"2026-05-01T10:00:01.000Z\",\"messages\":[{\"id\":\"x\",\"role\":\"user\",\"content\":\"one\",\"timestamp\":\"2026-05-01T10:00:00.000Z\"},{\"id\":\"x\",\"role\":\"assistant\",\"content\":\"two\",\"timestamp\":\"2026-05-01T10:00:01.000Z\"}]}]}" | store_seed &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 1 convctl edit c x "changed" &&
+	stderr_has "message id '\''x'\'' names 2 messages in conversation '\''c'\''; give the position instead" &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl edit c 2 "changed" &&
+	test "$(msgs c)" = "[[\"x\",\"one\"],[\"x\",\"changed\"]]"
+'
+
+test_done
