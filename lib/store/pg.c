@@ -177,7 +177,7 @@ read_root(struct store *st, struct error *e)
 	if (v == NULL || *v < '0' || *v > '9' || *stop != '\0') {
 		error_set(e, "store '%s': its schema version (meta's "
 		    "schema_version) is %s%.40s%s, not a whole number; this "
-		    "convctl knows version %d", st->path, v ? "'" : "",
+		    "convctl knows versions 1 to %d", st->path, v ? "'" : "",
 		    v ? v : "missing", v ? "'" : "", PG_SCHEMA_VERSION);
 		goto out;
 	}
