@@ -114,6 +114,10 @@ os_open_unnamed(const char *dir)
 	struct buf b = { 0 };
 	int fd;
 
+	if (dir == NULL) {	/* an engine with no directory for a spool */
+		errno = ENOENT;
+		return -1;
+	}
 #if HAVE_O_TMPFILE
 	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
 		return fd;
