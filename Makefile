@@ -34,12 +34,15 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 # line that uses each, into build/config.h, which only lib/base/os.c reads.
 # PORTABLE=1 assumes only what POSIX.1-2008, macOS and FreeBSD all have
 # (README, "Where it runs"). It is made again when the compiler, its flags or
-# PORTABLE change (build/config.flags holds them), as git's GIT-CFLAGS.
+# PORTABLE change: build/config.flags holds them, rewritten while make reads
+# this file only when they differ, so `make -n` on a built tree compiles
+# nothing.
 .DEFAULT_GOAL := all
-CONFIG_FLAGS = $(CC) $(CFLAGS) $(if $(filter 1,$(PORTABLE)),--portable)
-build/config.flags: FORCE
-	@mkdir -p build
-	@echo '$(CONFIG_FLAGS)' | cmp -s - $@ || echo '$(CONFIG_FLAGS)' >$@
+CONFIG_FLAGS := $(CC) $(CFLAGS) $(if $(filter 1,$(PORTABLE)),--portable)
+ifneq ($(CONFIG_FLAGS),$(shell cat build/config.flags 2>/dev/null))
+$(shell mkdir -p build && echo '$(CONFIG_FLAGS)' >build/config.flags)
+endif
+build/config.flags:
 build/config.h: build/config.flags scripts/configure
 	scripts/configure $(if $(filter 1,$(PORTABLE)),--portable) $(CC) \
 	    $(CFLAGS) >$@.new && mv $@.new $@

@@ -52,6 +52,35 @@ int store_span_tagged(const struct store_span *v, const char *tag);
 /* the conversation's own fields, to read, not to change: its messages may
  * be missing (a conversation a list loaded without its body) */
 json_t *conv_head(struct conv *);
+/*
+ * store.c: the messages a search may match, found by the engine where it can (a
+ * database, over its indexes) rather than by loading every conversation:
+ * a superset of those that match, which the caller matches again. Each is
+ * given to fn, newest first when q->newest (by time, then stored order,
+ * both descending), until fn returns 1 (enough) or -1 (e says why).
+ * 0: the engine cannot, or st holds conversations loaded already (they may
+ * be newer than the engine's): load them all and look; 1: done.
+ */
+struct store_search {
+	const char *lit;		/* text every match holds (ASCII); NULL:
+					 * none */
+	size_t litlen;
+	int icase;			/* lit in either ASCII case, and its
+					 * letters as any of fold */
+	const char (*fold)[5];		/* UTF-8 characters beyond ASCII */
+	const char *fold_of;		/* the letter (lower case) each is */
+	size_t nfold;
+	int role;			/* an enum conv_role; <0: any */
+	int64_t since, until;		/* since <= time < until; <0: open */
+	const char *tag, *tool;		/* NULL: any */
+	int newest;			/* in that order, for a -n */
+};
+/* msg: the seq-th message of conv_id (the pos-th conversation stored), a
+ * JSON object fn takes */
+typedef int (*store_search_fn)(void *arg, const char *conv_id, int64_t pos,
+    size_t seq, json_t *msg, struct error *);
+int store_search(struct store *, const struct store_search *,
+    store_search_fn, void *arg, struct error *);
 /* store/ids.c: a new conversation id, "conv-<at>", not taken in st; a new
  * message id, not among msgs; caller frees */
 char *conv_new_id(struct store *, int64_t at, struct error *);

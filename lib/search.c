@@ -18,6 +18,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <wctype.h>
 
 #include "internal.h"
@@ -635,6 +636,8 @@ search_free(struct search *s)
 struct rec {
 	int64_t time;
 	size_t conv, seq;	/* found in the conv'th conversation, seq'th */
+	size_t msgno;		/* in its msgno'th message (0 where found in
+				 * message order) */
 	size_t id, msg, line, len, lineno, match, nmatch;
 	enum conv_role role;
 };
@@ -646,6 +649,7 @@ struct collect {
 	size_t n, cap, nmatch, capmatch;
 	size_t id;		/* the current conversation's id in r->text */
 	size_t conv;		/* the current conversation's place */
+	size_t msgno;		/* the current message's place, or 0 */
 };
 
 /* s at r->text's end, NUL-terminated (as a C string: to its first NUL);
@@ -762,6 +766,7 @@ search_text(const struct search *s, struct collect *k, int64_t time,
 		h = &k->rec[k->n];
 		h->seq = k->n++;
 		h->conv = k->conv;
+		h->msgno = k->msgno;
 		h->id = k->id;
 		h->msg = msg;
 		h->time = time;
@@ -797,6 +802,8 @@ by_time(const void *a, const void *b)
 		return x->time < y->time ? -1 : 1;
 	if (x->conv != y->conv)
 		return x->conv < y->conv ? -1 : 1;
+	if (x->msgno != y->msgno)
+		return x->msgno < y->msgno ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -845,6 +852,40 @@ collect_end(struct collect *k, const struct search_request *rq)
 	k->rec = NULL;
 }
 
+/* message m, the j'th of conversation conv (its id at k->id, SIZE_MAX:
+ * not yet in r->text), its lines that match into k, unless rq filters it
+ * out; -1 when its time is no time */
+static int
+search_message(const struct search *s, const struct search_request *rq,
+    struct collect *k, const char *conv, size_t j, json_t *m,
+    struct error *e)
+{
+	const char *text, *mid;
+	size_t len;
+	enum conv_role role;
+	int64_t t;
+
+	if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
+	    (rq->role >= 0 && (int)role != rq->role))
+		return 0;
+	if (rq->tool != NULL && !tools_name(json_object_get(m, "toolsUsed"),
+	    rq->tool))
+		return 0;
+	if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
+		return error_set(e, "conversation '%s': message %zu: bad "
+		    "timestamp", conv, j);
+	if ((rq->since >= 0 && t < rq->since) ||
+	    (rq->until >= 0 && t >= rq->until))
+		return 0;
+	text = json_str(m, "content", &len);
+	if (k->id == SIZE_MAX)
+		k->id = text_add(k->r, conv, strlen(conv));
+	mid = json_str(m, "id", NULL);
+	search_text(s, k, t, role, mid == NULL ? NO_MSG_ID :
+	    text_add(k->r, mid, strlen(mid)), text, len);
+	return 0;
+}
+
 /*
  * Every conversation parsed (jansson): the way for an engine that gives no
  * bytes to look at, and with CONVCTL_SEARCH_NO_PREFILTER=1, the one the
@@ -855,10 +896,7 @@ search_parsed(struct store *st, const struct search *s,
     const struct search_request *rq, struct collect *k, struct error *e)
 {
 	json_t *m;
-	const char *text, *mid;
-	size_t i, j, len;
-	enum conv_role role;
-	int64_t t;
+	size_t i, j;
 
 	if (store_load_all(st, e) < 0)
 		return -1;
@@ -870,29 +908,77 @@ search_parsed(struct store *st, const struct search *s,
 		k->id = SIZE_MAX;
 		k->conv = i;
 		json_array_foreach(json_object_get(conv_json(c), "messages"),
-		    j, m) {
-			if (role_parse(json_str(m, "role", NULL), &role) < 0 ||
-			    (rq->role >= 0 && (int)role != rq->role))
-				continue;
-			if (rq->tool != NULL && !tools_name(json_object_get(m,
-			    "toolsUsed"), rq->tool))
-				continue;
-			if (ts_parse(json_str(m, "timestamp", NULL), &t) < 0)
-				return error_set(e, "conversation '%s': message "
-				    "%zu: bad timestamp", conv_id(c), j);
-			if ((rq->since >= 0 && t < rq->since) ||
-			    (rq->until >= 0 && t >= rq->until))
-				continue;
-			text = json_str(m, "content", &len);
-			if (k->id == SIZE_MAX)
-				k->id = text_add(k->r, conv_id(c),
-				    strlen(conv_id(c)));
-			mid = json_str(m, "id", NULL);
-			search_text(s, k, t, role, mid == NULL ? NO_MSG_ID :
-			    text_add(k->r, mid, strlen(mid)), text, len);
-		}
+		    j, m)
+			if (search_message(s, rq, k, conv_id(c), j, m, e) < 0)
+				return -1;
 	}
 	return 0;
+}
+
+/* a search the engine answers (store_search()): each message it sends,
+ * its hits into k, in the order a scan of the store finds them (stored
+ * order, then message order), which breaks ties of time */
+struct sent {
+	const struct search *s;
+	const struct search_request *rq;
+	struct collect *k;
+};
+
+static int
+sent_message(void *arg, const char *conv, int64_t pos, size_t seq,
+    json_t *m, struct error *e)
+{
+	struct sent *x = arg;
+	int rc;
+
+	x->k->id = SIZE_MAX;
+	x->k->conv = (size_t)pos;
+	x->k->msgno = seq;
+	rc = search_message(x->s, x->rq, x->k, conv, seq, m, e);
+	json_decref(m);
+	if (rc < 0)
+		return -1;
+	return x->rq->max >= 0 && x->k->n >= (size_t)x->rq->max;
+}
+
+/* the lower-case letter each of s's fold characters folds to */
+static char *
+fold_letters(const struct search *s)
+{
+	char *of = xmalloc(s->nfold + 1);
+	mbstate_t ps;
+	wchar_t w;
+	size_t i;
+
+	for (i = 0; i < s->nfold; i++) {
+		memset(&ps, 0, sizeof(ps));
+		w = 0;
+		mbrtowc(&w, s->fold[i], strlen(s->fold[i]), &ps);
+		of[i] = (char)ascii_lower((unsigned char)towupper((wint_t)w));
+	}
+	return of;
+}
+
+/* asks the engine for the messages that may match: 1 done, 0 the engine
+ * cannot (scan), -1 */
+static int
+search_engine(struct store *st, const struct search *s,
+    const struct search_request *rq, struct collect *k, struct error *e)
+{
+	struct store_search q = { .lit = s->lit, .litlen = s->litlen,
+	    .icase = s->icase, .fold = (const char (*)[5])s->fold,
+	    .nfold = s->nfold, .role = rq->role, .since = rq->since,
+	    .until = rq->until, .tag = rq->tag, .tool = rq->tool,
+	    .newest = rq->max >= 0 };
+	struct sent x = { s, rq, k };
+	char *of = fold_letters(s);
+	int rc;
+
+	q.fold_of = of;
+	rc = store_search(st, &q, sent_message, &x, e);
+	k->msgno = 0;
+	free(of);
+	return rc;
 }
 
 /* the file engine's fast path: what a message given by the scanner needs */
@@ -1138,17 +1224,20 @@ int
 search_run(struct store *st, const struct search *s,
     const struct search_request *rq, struct search_result *r, struct error *e)
 {
-	struct collect k = { r, NULL, 0, 0, 0, 0, 0, 0 };
+	struct collect k = { r, NULL, 0, 0, 0, 0, 0, 0, 0 };
 	struct store_span *v = NULL;
 	size_t n;
 	int rc, unchecked;
 
 	memset(r, 0, sizeof(*r));
-	rc = s->prefilter ? store_spans(st, &v, &n, &unchecked, e) : 0;
-	if (rc > 0)
-		rc = search_spans(st, v, n, s, rq, &k, e);
-	else if (rc == 0)
-		rc = search_parsed(st, s, rq, &k, e);
+	/* a database finds what may match itself; a file gives its bytes */
+	if ((rc = search_engine(st, s, rq, &k, e)) == 0) {
+		rc = s->prefilter ? store_spans(st, &v, &n, &unchecked, e) : 0;
+		if (rc > 0)
+			rc = search_spans(st, v, n, s, rq, &k, e);
+		else if (rc == 0)
+			rc = search_parsed(st, s, rq, &k, e);
+	}
 	free(v);
 	if (rc < 0) {
 		free(k.rec);

@@ -28,7 +28,7 @@ ssize_t os_copy_file_range(int in, off_t *off, int out, size_t len);
  * the kernel, one of them a pipe; -1 with EINVAL where it cannot */
 ssize_t os_splice(int in, off_t *off, int out, size_t len, int nonblock);
 /* a file open for reading and writing in dir that has no name: gone when
- * closed; -1 with errno */
+ * closed; -1 with errno (ENOENT when dir is NULL) */
 int os_open_unnamed(const char *dir);
 /* freed blocks of at least bytes go back to the system at once (glibc
  * otherwise raises its threshold and keeps them) */

@@ -73,6 +73,10 @@ struct store_engine {
 	int (*load_body)(struct store *, struct conv *, struct error *);
 	/* how many ended conversations there are in all, loaded or not */
 	int (*count_ended)(struct store *, size_t *, struct error *);
+	/* store_search(): the messages that may match q, to fn; NULL: the
+	 * engine has no way but loading them all */
+	int (*search)(struct store *, const struct store_search *,
+	    store_search_fn, void *, struct error *);
 	/* store_spans() (may be NULL: none offered) */
 	int (*spans)(struct store *, struct store_span **, size_t *, int *,
 	    struct error *);

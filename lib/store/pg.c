@@ -22,7 +22,7 @@
 #include "pg-session.h"
 #include "scan.h"
 
-#define PG_SCHEMA_VERSION 1		/* the newest schema this engine knows */
+#define PG_SCHEMA_VERSION 2		/* the newest schema this engine knows */
 
 /* what a conversation was in the database, to write only what changed
  * (whoever changed it, however): the SHA-256 of its row's doc and of each
@@ -33,7 +33,12 @@ struct pg_conv {
 	unsigned char hash[][32];
 };
 
-/* the schema, in one transaction; the meta row says its version */
+/*
+ * The schema as version 1 made it, in one transaction; the meta row says
+ * its version. A new store is made so and then upgraded (upgrade()), so the
+ * path every store from an older convctl takes is the one every new store
+ * takes too.
+ */
 static const char schema_sql[] =
 	"CREATE SCHEMA IF NOT EXISTS @;"
 	"CREATE TABLE @.meta (key text PRIMARY KEY, value text NOT NULL);"
@@ -77,7 +82,82 @@ static const char schema_sql[] =
 	"(extract(epoch FROM c.started_at) * 1000)::bigint, " \
 	"(extract(epoch FROM c.ended_at) * 1000)::bigint, c.message_count, c.doc"
 
-/* the schema's version and the store's top-level fields */
+/*
+ * Version 2: search's indexes (pg_search()): the messages by time, for the
+ * newest matches first, and a trigram index on each message's text as
+ * stored (its doc, which holds the content). pg_trgm ships with
+ * PostgreSQL, but creating it takes the CREATE privilege on the database
+ * (or a superuser, before PostgreSQL 13): where it cannot be had, the
+ * store is version 2 without the index, and search runs the same SQL
+ * unindexed. A savepoint keeps the failed CREATE EXTENSION from aborting
+ * the command's transaction.
+ */
+static int
+upgrade_search(struct store *st, struct error *e)
+{
+	struct error ignored;
+	struct buf sql = { 0 };
+	PGresult *r;
+	int rc = -1;
+
+	if (pg_run_only(st, "cannot upgrade the schema", "CREATE INDEX "
+	    "messages_at ON @.messages (at); SAVEPOINT trgm", 0, NULL, e) < 0)
+		return -1;
+	if (pg_run_only(st, "", "CREATE EXTENSION IF NOT EXISTS pg_trgm", 0,
+	    NULL, &ignored) < 0 && pg_run_only(st, "cannot upgrade the schema",
+	    "ROLLBACK TO SAVEPOINT trgm", 0, NULL, e) < 0)
+		return -1;
+	/* wherever the database has it: it is one per database */
+	if ((r = pg_run(st, "cannot upgrade the schema", "SELECT "
+	    "quote_ident(n.nspname) FROM pg_extension x JOIN pg_namespace n ON "
+	    "n.oid = x.extnamespace WHERE x.extname = 'pg_trgm'", 0, NULL,
+	    e)) == NULL)
+		return -1;
+	if (pq.ntuples(r) == 1)
+		buf_addf(&sql, "CREATE INDEX messages_text ON @.messages USING "
+		    "gin ((doc::text) %s.gin_trgm_ops)", pq.getvalue(r, 0, 0));
+	pq.clear(r);
+	rc = sql.len == 0 ? 0 : pg_run_only(st, "cannot upgrade the schema",
+	    sql.data, 0, NULL, e);
+	buf_free(&sql);
+	return rc;
+}
+
+/* the steps from each version to the next: upgrades[v - 1] makes v + 1 */
+static int (*const upgrades[PG_SCHEMA_VERSION - 1])(struct store *,
+    struct error *) = {
+	upgrade_search,		/* 1 -> 2 */
+};
+
+/*
+ * A store of an older schema made the newest, in the writer's transaction,
+ * which holds the writers' lock: the next writer finds it done, and a
+ * failure later in the command leaves it as it was.
+ */
+static int
+upgrade(struct store *st, long version, struct error *e)
+{
+	struct buf v = { 0 };
+	const char *param[1];
+	int rc = -1;
+
+	for (; version < PG_SCHEMA_VERSION; version++)
+		if (upgrades[version - 1](st, e) < 0)
+			goto out;
+	buf_addf(&v, "%d", PG_SCHEMA_VERSION);
+	param[0] = v.data;
+	rc = pg_run_only(st, "cannot upgrade the schema", "UPDATE @.meta SET "
+	    "value = $1 WHERE key = 'schema_version'", 1, param, e);
+out:
+	buf_free(&v);
+	return rc;
+}
+
+/*
+ * The schema's version and the store's top-level fields. A writer upgrades
+ * an older schema; a reader, which holds no lock, reads it as it is (every
+ * version since 1 has the tables and columns it reads).
+ */
 static int
 read_root(struct store *st, struct error *e)
 {
@@ -97,17 +177,20 @@ read_root(struct store *st, struct error *e)
 	if (v == NULL || *v < '0' || *v > '9' || *stop != '\0') {
 		error_set(e, "store '%s': its schema version (meta's "
 		    "schema_version) is %s%.40s%s, not a whole number; this "
-		    "convctl knows version %d", st->path, v ? "'" : "",
+		    "convctl knows versions 1 to %d", st->path, v ? "'" : "",
 		    v ? v : "missing", v ? "'" : "", PG_SCHEMA_VERSION);
 		goto out;
 	}
-	if (version != PG_SCHEMA_VERSION) {
+	if (version < 1 || version > PG_SCHEMA_VERSION) {
 		error_set(e, "store '%s' has schema version %ld, and this "
-		    "convctl knows version %d%s", st->path, version,
+		    "convctl knows versions 1 to %d%s", st->path, version,
 		    PG_SCHEMA_VERSION, version > PG_SCHEMA_VERSION ?
 		    ": use a newer convctl" : "");
 		goto out;
 	}
+	if (version < PG_SCHEMA_VERSION && st->mode == STORE_WRITE &&
+	    upgrade(st, version, e) < 0)
+		goto out;
 	st->root = pq.getisnull(r, 0, 1) ? NULL :
 	    scan_json(pq.getvalue(r, 0, 1), (size_t)pq.getlength(r, 0, 1));
 	if (!json_is_object(st->root)) {
@@ -586,6 +669,165 @@ pg_count_ended(struct store *st, size_t *n, struct error *e)
 	return 0;
 }
 
+/*
+ * The regular expression (PostgreSQL's, every byte but letters and digits
+ * escaped) that finds q's text in a message's doc as convctl writes it: the
+ * JSON writer's escapes spelled as it spells them (json_escape()), a letter
+ * as either case and the characters beyond ASCII that fold to it. Case
+ * comes from the classes, not from the server's locale.
+ */
+static void
+text_pattern(struct buf *re, const struct store_search *q)
+{
+	struct buf one = { 0 };
+	size_t i, j;
+	char c;
+
+	for (i = 0; i < q->litlen; i++) {
+		c = q->lit[i];
+		if (q->icase && c >= 'a' && c <= 'z') {
+			buf_addf(re, "[%c%c", c, c - ('a' - 'A'));
+			for (j = 0; j < q->nfold; j++)
+				if (q->fold_of[j] == c)
+					buf_adds(re, q->fold[j]);
+			buf_addc(re, ']');
+			continue;
+		}
+		one.len = 0;
+		json_escape(&one, &c, 1);
+		for (j = 0; j < one.len; j++) {
+			c = one.data[j];
+			if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+			    !(c >= '0' && c <= '9'))
+				buf_addc(re, '\\');
+			buf_addc(re, c);
+		}
+	}
+	buf_free(&one);
+}
+
+/* s (NULL: none) as the JSON string convctl writes, as parameter k */
+static const char *
+json_param(struct buf *b, const char *s)
+{
+	json_t *v;
+
+	if (s == NULL)
+		return NULL;
+	v = json_string(s);
+	json_dump_buf(b, v);
+	json_decref(v);
+	return b->data;
+}
+
+/* the conversation of row i (its doc, column 4) is tagged tag */
+static int
+tagged(PGresult *r, int i, const char *tag)
+{
+	struct conv *c = conv_new();
+	int yes;
+
+	c->head = scan_json(pq.getvalue(r, i, 4), (size_t)pq.getlength(r, i, 4));
+	yes = json_is_object(c->head) && conv_has_tag(c, tag);
+	conv_free(c);
+	return yes;
+}
+
+#define SEARCH_BATCH "256"	/* rows a FETCH brings, for a -n */
+
+/*
+ * The messages that may match q, in SQL over the messages' table: the
+ * text through the trigram index messages_text where the schema has it
+ * (the same query without it), each filter as a condition, only the rows
+ * that pass sent. For a -n, newest first through a cursor, until fn has
+ * enough.
+ */
+static int
+pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
+    void *arg, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct buf sql = { 0 }, re = { 0 }, tag = { 0 }, tool = { 0 };
+	char since[TS_LEN], until[TS_LEN];
+	const char *p[6];
+	int n = 0, i, rows, stop = 0, rc = -1;
+	PGresult *r = NULL;
+	json_t *m;
+
+	if (!ps->exists)
+		return 0;
+	if (q->newest)
+		buf_adds(&sql, "DECLARE search NO SCROLL CURSOR FOR ");
+	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM @.messages m "
+	    "JOIN @.conversations c ON c.id = m.conversation WHERE true",
+	    q->tag != NULL ? "c.doc" : "NULL");
+	if (q->litlen > 0) {
+		text_pattern(&re, q);
+		p[n++] = re.data;
+		buf_addf(&sql, " AND m.doc::text ~ $%d", n);
+	}
+	if (q->role >= 0) {
+		p[n++] = role_name((enum conv_role)q->role);
+		buf_addf(&sql, " AND m.role = $%d", n);
+	}
+	/* a millisecond wider: the caller compares the message's own text */
+	if (q->since >= 0) {
+		p[n++] = ts_param(q->since > 0 ? q->since - 1 : 0, since);
+		buf_addf(&sql, " AND m.at >= $%d", n);
+	}
+	if (q->until >= 0) {
+		p[n++] = ts_param(q->until + 1, until);
+		buf_addf(&sql, " AND m.at < $%d", n);
+	}
+	if ((p[n] = json_param(&tool, q->tool)) != NULL)
+		buf_addf(&sql, " AND strpos(m.doc::text, $%d) > 0", ++n);
+	/* the tag as its text (the database's JSON functions refuse a
+	 * document with \u0000 anywhere); conv_has_tag() then says */
+	if ((p[n] = json_param(&tag, q->tag)) != NULL)
+		buf_addf(&sql, " AND strpos(c.doc::text, $%d) > 0", ++n);
+	if (q->newest) {
+		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
+		if (pg_run_only(st, "cannot search", sql.data, n, p, e) < 0)
+			goto out;
+	}
+	do {
+		r = q->newest ? pg_run(st, "cannot search", "FETCH "
+		    SEARCH_BATCH " FROM search", 0, NULL, e) :
+		    pg_run(st, "cannot search", sql.data, n, p, e);
+		if (r == NULL)
+			goto out;
+		rows = pq.ntuples(r);
+		for (i = 0; i < rows && !stop; i++) {
+			if (q->tag != NULL && !tagged(r, i, q->tag))
+				continue;
+			m = scan_json(pq.getvalue(r, i, 3),
+			    (size_t)pq.getlength(r, i, 3));
+			if (!json_is_object(m)) {
+				json_decref(m);
+				error_set(e, "store '%s': conversation '%s': "
+				    "message %s is not a JSON object", st->path,
+				    pq.getvalue(r, i, 0), pq.getvalue(r, i, 2));
+				goto out;
+			}
+			if ((stop = fn(arg, pq.getvalue(r, i, 0),
+			    strtoll(pq.getvalue(r, i, 1), NULL, 10),
+			    (size_t)strtoull(pq.getvalue(r, i, 2), NULL, 10), m,
+			    e)) < 0)
+				goto out;
+		}
+		pq.clear(r);
+		r = NULL;
+	} while (q->newest && !stop && rows == atoi(SEARCH_BATCH));
+	rc = 0;
+out:
+	pq.clear(r);
+	buf_free(&sql);
+	buf_free(&re);
+	buf_free(&tag);
+	buf_free(&tool);
+	return rc;
+}
+
 static int
 pg_commit(struct store *st, struct error *e)
 {
@@ -611,6 +853,7 @@ const struct store_engine store_pg_engine = {
 	.load = pg_load,
 	.load_body = pg_load_body,
 	.count_ended = pg_count_ended,
+	.search = pg_search,
 	.commit = pg_commit,
 	.close = pg_session_close,
 };

@@ -360,6 +360,15 @@ store_load_all(struct store *st, struct error *e)
 }
 
 int
+store_search(struct store *st, const struct store_search *q,
+    store_search_fn fn, void *arg, struct error *e)
+{
+	if (st->engine->search == NULL || st->n > 0 || st->nremoved > 0)
+		return 0;
+	return st->engine->search(st, q, fn, arg, e) < 0 ? -1 : 1;
+}
+
+int
 conv_load(struct store *st, struct conv *c, struct error *e)
 {
 	if (c->obj != NULL || c->raw != NULL)

@@ -57,7 +57,7 @@ if [ "$engine" = pg ]; then
 		convctl migrate "$F/chatsidian/garden.json" >/dev/null &&
 		psql_as "update $(pg_schema "$CONVCTL_STORE").meta set value = '"'junk'"' where key = '"'schema_version'"'" &&
 		fails_with 1 convctl migrate "$F/chatsidian/tax.json" &&
-		stderr_has "its schema version (meta'\''s schema_version) is '\''junk'\'', not a whole number; this convctl knows version 1" &&
+		stderr_has "its schema version (meta'\''s schema_version) is '\''junk'\'', not a whole number; this convctl knows versions 1 to 2" &&
 		! grep -q "version 0" "$T/err"
 	'
 fi

@@ -22,8 +22,11 @@ if grep -q -- --portable "$top/build/config.flags" 2>/dev/null; then
 		done
 	'
 else
+	# os.o's own references: a sanitizer's runtime, linked in, defines
+	# some of these functions itself (its interceptors)
 	test_expect 'the Linux build keeps its fast paths (splice, copy_file_range, O_TMPFILE, ...)' '
-		calls >got && for f in splice copy_file_range pipe2 getrandom ppoll; do
+		nm -u "$top/lib/base/os.o" | awk "{ print \$2 }" >got &&
+		for f in splice copy_file_range pipe2 getrandom ppoll; do
 			grep -qx "$f" got || { echo "does not call $f"; exit 1; }
 		done &&
 		grep -qx "#define HAVE_O_TMPFILE 1" "$top/build/config.h"

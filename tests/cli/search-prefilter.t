@@ -7,9 +7,13 @@
 # with random filters, searched by it (with the index and without) and with
 # every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1);
 # SEARCHPROP_STORES=N sets how many stores (12 in make check, 30 at
-# full counts, TEST_FULL=1; 12 queries each).
+# full counts, TEST_FULL=1; 12 queries each). On PostgreSQL the search is
+# SQL (the same text condition, over a trigram index): the same random
+# stores copied into a cluster of this file's own answer every query, with
+# filters, alike.
 . "$(dirname "$0")/../lib.sh"
-file_store_only "the prefilter reads a file store's bytes; on PostgreSQL search parses every conversation"
+file_store_only "this file compares the file engine with PostgreSQL itself"
+. "$top/tests/pg.sh"
 
 S=$CONVCTL_STORE
 N=${SEARCHPROP_STORES:-$(counts 12 30)}
@@ -42,6 +46,12 @@ test_expect 'a match spelled with JSON escapes in the file is found' '
 	both search -E "^next" && test "$(cut -f4 out)" = next
 '
 
+test_expect 'an alternation needs none of its branches: each is found alone' '
+	printf "%s" "{\"conversations\":[{\"id\":\"c-ru\",\"startedAt\":\"2026-02-04T10:00:00.000Z\",\"endedAt\":\"2026-02-04T10:01:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m1\",\"timestamp\":\"2026-02-04T10:00:00.000Z\",\"role\":\"user\",\"content\":\"Привет\"}]}]}" >alt.json &&
+	convctl -s alt.json search -E "milk|Привет" >out && test "$(cut -f4 out)" = Привет &&
+	convctl -s alt.json search -E "Привет|milk" >out && test "$(cut -f4 out)" = Привет
+'
+
 # glibc folds case by towupper(): long s and dotless i are s and i, while
 # the Kelvin sign and dotted capital I (whose towlower() is k and i) are not
 test_expect 'case folds beyond ASCII as the matcher does: long s, dotless i' '
@@ -56,6 +66,41 @@ test_expect 'random stores, queries and filters: the same output by the fast pat
 	python3 "$top/tests/helpers/searchprop.py" "$N" 1 >"$T/summary"
 '
 sed -n "s/^/# /p" "$T/summary"
+
+test_pg 'random stores and queries with filters: the same output on a file and on PostgreSQL' '
+	python3 "$top/tests/helpers/searchprop.py" "$N" 2 "$PG_URI" >"$T/summary.pg"
+'
+sed -n "s/^/# /p" "$T/summary.pg" 2>/dev/null
+
+# what would differ if the expression were PostgreSQL's: a backslash in
+# brackets is itself in POSIX, an escape there; \b is a word boundary in
+# glibc, a backspace there. The database only narrows by the text every
+# match holds; the expression is always matched as POSIX says
+# the database sends only the messages that may match: one whose row is
+# damaged (a time that is no time), which loading every conversation stops
+# at, is never read by a search it cannot answer, and a search that can
+# reach it says where it is
+test_pg 'PostgreSQL searches in the database: a message that cannot match is never read' '
+	D="$PG_URI&schema=where" &&
+	convctl copy "$S" "$D" 2>/dev/null &&
+	psql_as "update \"where\".messages set doc = replace(doc::text,
+	    '"'2026-02-04T10:00:01.000Z'"', '"'noon'"')::json where id = '"'m2'"'" &&
+	convctl -s "$D" search milk >out && test "$(cut -f1,4 out)" = "$(printf "c-esc\tbuy mILK now")" &&
+	fails_with 1 convctl -s "$D" search quoted &&
+	stderr_has "conversation '"'c-esc'"': message 1: bad timestamp"
+'
+
+test_pg 'POSIX ERE where PostgreSQL reads otherwise: answered as POSIX, on both' '
+	D="$PG_URI&schema=ere" &&
+	convctl copy "$S" "$D" 2>/dev/null &&
+	for q in "a[\\/]b" "quoted\\b" "C[:\\d]" "(a)\\1" "m[\\w]"; do
+		convctl search -E --json "$q" >f.out 2>f.err; a=$?
+		convctl -s "$D" search -E --json "$q" >d.out 2>d.err; b=$?
+		test "$a" = "$b" && test_cmp f.out d.out || exit 1
+	done &&
+	convctl search -E "a[\\/]b" >f.out && test "$(cut -f1 f.out)" = c-esc &&
+	convctl -s "$D" search -E "quoted\\b" >d.out && test "$(cut -f1 d.out)" = c-esc
+'
 
 # what skipping shows from outside: a conversation skipped is never parsed
 # into jansson's objects, which take more memory than its bytes. A query

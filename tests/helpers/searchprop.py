@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""searchprop.py STORES SEED - search's prefilter never changes its output.
+"""searchprop.py STORES SEED [URI] - search's prefilter never changes its
+output, nor does the engine.
 
 Writes STORES random stores (some as convctl writes them, some with
 messages out of time order) whose texts mix words in every case, characters
@@ -13,9 +14,13 @@ random --role, --since, --until, --tag, --tool and -n; each through the file
 engine's fast path (the bytes looked at first, only what may match decoded)
 with the store's index and without it (CONVCTL_NO_INDEX=1), and through
 every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
-standard output, standard error and exit status. Prints the first
-difference and exits 1; prints the counts and exits 0 when there is none.
-convctl is $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
+standard output, standard error and exit status. With URI (a PostgreSQL
+store's, without schema=), each store is also copied into a schema of its
+own there, and each query is run on the database too, with the search done
+in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with no text condition in it:
+the same output as the file's, byte for byte. Prints the first difference
+and exits 1; prints the counts and exits 0 when there is none. convctl is
+$CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
 """
 import datetime
 import json
@@ -46,7 +51,13 @@ REGEX = ["mi.k", "ses+ion", "milk|eggs", "caf[eé]", "^milk", "milk$",
          "a\\/b", "C:\\\\Users", "\\\"quoted", "k[aeiou]lo", "ſeſ", "dıf+",
          "İst", "\u212Aelv", "tab.here", "ilk\\b", "\\<milk", "e*", "(a|b)c",
          "mi(l)k", "[^a]ilk", "[]a]ilk", "ki{1,2}lo", "日本.", "🙂+",
-         "deploy server", "SERVER M?erge", "ß", "a{2}b", "se.sion$"]
+         "deploy server", "SERVER M?erge", "ß", "a{2}b", "se.sion$",
+         # where PostgreSQL's ARE reads otherwise: a backslash in brackets,
+         # \b (backspace there), \w, \d, \s, back-references
+         "[\\d]ilk", "C:[\\]Users", "\\w+ion", "\\d", "(l)\\1",
+         "m\\Bilk", "\\s", "\\Sion", "[[:<:]]milk"]
+TAGS = ["home", "food", "Home", "x y", "\"q\""]
+TOOLS = ["read_file", "edit_file", "run"]
 
 
 def esc_char(rng, ch):
@@ -105,7 +116,9 @@ def store(rng, path):
                                                    "system", "tool"])),
                  '"content":' + jstr(rng, text(rng))]
             if rng.random() < 0.3:
-                m.append('"toolsUsed":[' + jstr(rng, "read_file") + "]")
+                m.append('"toolsUsed":[' + ",".join(
+                    jstr(rng, t) for t in rng.sample(TOOLS, rng.randint(1, 2)))
+                    + "]")
             if rng.random() < 0.2:
                 m.append('"note":' + jstr(rng, text(rng)))
             msgs.append("{" + ",".join(m) + "}")
@@ -120,7 +133,7 @@ def store(rng, path):
                              else "null"),
              '"messages":[' + ",".join(msgs) + "]"]
         if rng.random() < 0.4:
-            tags = rng.sample(["work", "home", "x"], rng.randint(1, 2))
+            tags = rng.sample(TAGS, rng.randint(1, 2))
             f.insert(rng.randint(0, len(f)), '"tags":[' +
                      ",".join(jstr(rng, t) for t in tags) + "]")
         convs.append("{" + ",".join(f) + "}")
@@ -150,16 +163,25 @@ def filters(rng):
     if rng.random() < 0.2:
         out += ["--until", ts(rng.randint(5, 60))]
     if rng.random() < 0.15:
-        out += ["--tag", rng.choice(["work", "home", "x", "none"])]
-    if rng.random() < 0.1:
-        out += ["--tool", "read_file"]
+        out += ["--tag", rng.choice(TAGS + ["none"])]
     if rng.random() < 0.15:
-        out += ["-n", str(rng.randint(0, 5))]
+        out += ["--tool", rng.choice(TOOLS)]
+    if rng.random() < 0.2:
+        out += ["-n", str(rng.randint(0, 6))]
     return out
+
+
+def differ(i, seed, path, argv, a, b, what):
+    sys.stderr.write("store %d of seed %d: %r\n%s: %r\nand %r\n" %
+                     (i, seed, argv, what, a, b))
+    with open(path, encoding="utf-8") as f:
+        sys.stderr.write(f.read() + "\n")
+    return 1
 
 
 def main():
     nstores, seed = int(sys.argv[1]), int(sys.argv[2])
+    uri = sys.argv[3] if len(sys.argv) > 3 else None
     rng = random.Random(seed)
     binary = os.environ.get("CONVCTL_BIN", "convctl")
     wrapper = os.environ.get("CONVCTL_WRAPPER", "").split()
@@ -167,33 +189,47 @@ def main():
     runs = hits = 0
     for i in range(nstores):
         store(rng, path)
+        if uri is not None:
+            db = "%s&schema=prop%d_%d" % (uri, seed, i)
+            p = subprocess.run(wrapper + [binary, "copy", path, db],
+                               capture_output=True)
+            if p.returncode != 0:
+                sys.stderr.write("copy into %s: %r\n" % (db, p.stderr))
+                return 1
         time.sleep(0.02)    # settled: the first reader writes its index
         for _ in range(12):
             regex = rng.random() < 0.5
             q = rng.choice(REGEX if regex else PLAIN)
-            argv = wrapper + [binary, "-s", path, "search"]
-            argv += ["-E"] if regex else []
-            argv += ["--case-sensitive"] if rng.random() < 0.3 else []
-            argv += ["--json"] if rng.random() < 0.2 else []
-            argv += filters(rng)
-            argv.append(q)
+            opts = ["-E"] if regex else []
+            opts += ["--case-sensitive"] if rng.random() < 0.3 else []
+            opts += ["--json"] if rng.random() < 0.2 else []
+            opts += filters(rng)
+            argv = wrapper + [binary, "-s", path, "search"] + opts + [q]
             without = run(argv, False)
             runs += 1
             hits += without[1].count(b"\n") if without[0] == 0 else 0
             for index in (True, False):
                 with_pf = run(argv, True, index)
-                if with_pf == without:
-                    continue
-                sys.stderr.write("store %d of seed %d: %r\nfast path "
-                                 "(index %s): %r\nevery conversation "
-                                 "parsed: %r\n" % (i, seed, argv, index,
-                                                    with_pf, without))
-                with open(path, encoding="utf-8") as f:
-                    sys.stderr.write(f.read() + "\n")
-                return 1
+                if with_pf != without:
+                    return differ(i, seed, path, argv, with_pf, without,
+                                  "fast path (index %s) and every "
+                                  "conversation parsed" % index)
+            if uri is None:
+                continue
+            dargv = wrapper + [binary, "-s", db, "search"] + opts + [q]
+            for prefilter in (True, False):
+                on_db = run(dargv, prefilter)
+                # the store's name aside, the same message
+                got = (on_db[0], on_db[1],
+                       on_db[2].replace(db.encode(), path.encode()))
+                if got != without:
+                    return differ(i, seed, path, dargv, without, got,
+                                  "on the file and on PostgreSQL%s" %
+                                  ("" if prefilter else " unfiltered"))
     print("%d searches on %d stores, %d lines found, the same by the fast "
           "path (with the index and without) and with every conversation "
-          "parsed" % (runs, nstores, hits))
+          "parsed%s" % (runs, nstores, hits,
+                        ", on the file and on PostgreSQL" if uri else ""))
     return 0
 
 

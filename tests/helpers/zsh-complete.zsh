@@ -9,8 +9,11 @@ zpty z zsh -f -i
 zpty -w z "PS1=''; fpath=($compdir \$fpath); autoload -U compinit; compinit -u -D"
 zpty -w z "compadd() { local -a __h; builtin compadd -A __h \"\$@\"; print -rl -- \$__h >>\$__out; builtin compadd \"\$@\"; }"
 # each mark printed as ${:-X}Y, so that the terminal's echo of the command
-# line is not taken for it
-zpty -w z "zstyle ':completion:*' menu no; print -r -- \${:-REA}DY"
+# line is not taken for it. What is typed may reach the terminal before zle
+# has put it in raw mode, while the kernel's line discipline still reads
+# ^U as "kill the line": so the line is cleared with emacs's ^A^K, which
+# the line discipline passes through, never with ^U.
+zpty -w z "bindkey -e; zstyle ':completion:*' menu no; print -r -- \${:-REA}DY"
 zpty -r z got '*READY*' || exit 2
 i=0
 for line; do
@@ -21,7 +24,7 @@ for line; do
 	zpty -w z "__out=${(q)f}; print -r -- \${:-SE}T$i"
 	zpty -r z got "*SET$i*" || exit 2
 	zpty -n -w z "$line"$'\t'
-	zpty -w z $'\C-u'"print -r -- \${:-DO}NE$i"
+	zpty -w z $'\C-a\C-k'"print -r -- \${:-DO}NE$i"
 	zpty -r z got "*DONE$i*" || exit 2
 done
 zpty -d z

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The PostgreSQL store's schema upgrades in place: a store made by the
+# release with schema version 1 (tests/fixtures/pg/store-v1.sql, pg_dump of
+# it, with rows) is read as it is, and the first writer upgrades it, under
+# the writers' lock, once, with nothing lost; a newer schema is refused.
+. "$(dirname "$0")/../lib.sh"
+file_store_only "the upgrade test restores its own PostgreSQL fixture"
+. "$top/tests/pg.sh"
+
+fixture=$top/tests/fixtures/pg/store-v1.sql
+# restore SCHEMA [DB]: the fixture's store as schema SCHEMA of database DB
+restore() {
+	psql "$PG_URI${2:+&dbname=$2}" -X -q -v ON_ERROR_STOP=1 -f "$fixture" \
+	    >/dev/null &&
+	psql "$PG_URI${2:+&dbname=$2}" -X -q -v ON_ERROR_STOP=1 \
+	    -c "alter schema convctl rename to $1"
+}
+version() {
+	psql_as "select value from $1.meta where key = 'schema_version'"
+}
+has_index() {
+	psql_as "select count(*) from pg_indexes where schemaname = '$1' and
+	    indexname = 'messages_text'"
+}
+
+test_pg 'a reader reads a version 1 store as it is, and does not upgrade it' '
+	restore up1 &&
+	U="$PG_URI&schema=up1" &&
+	convctl -s "$U" recent --json >recent &&
+	test "$(jq length recent)" = 4 &&
+	convctl -s "$U" search -E "milk|Привет" >found &&
+	test "$(wc -l <found)" -ge 3 &&
+	test "$(version up1)" = 1 && test "$(has_index up1)" = 0
+'
+
+test_pg 'the first writer upgrades it to version 2 in place, nothing lost' '
+	U="$PG_URI&schema=up1" &&
+	convctl copy "$U" - >before &&
+	test "$(jq "[.conversations[].messages[]] | length" before)" = 16 &&
+	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$U" add "after the upgrade" &&
+	test "$(version up1)" = 2 && test "$(has_index up1)" = 1 &&
+	convctl copy "$U" - >after &&
+	jq "(.conversations[] | select(.endedAt == null) | .messages) |= .[:-1]" \
+	    after >after-less &&
+	jq . before >before-pretty && test_cmp before-pretty after-less &&
+	jq -e "[.conversations[] | select(.endedAt == null) | .messages[-1].content] ==
+	    [\"after the upgrade\"]" after >/dev/null &&
+	tr -d " \n" <after | grep -qF "\"futureTop\":{\"k\":[1,2.50,\"x\"]}" &&
+	grep -qF "\"content\":\"nul\\u0000byte and café\",\"rating\":1e3}" after
+'
+
+test_pg 'eight writers at once on a version 1 store: upgraded once, every add there' '
+	restore up8 &&
+	U="$PG_URI&schema=up8" &&
+	for w in 1 2 3 4 5 6 7 8; do
+		convctl -s "$U" --wait 60 add "w$w" >/dev/null 2>"$T/w$w.err" ||
+		    echo "w$w exited $?: $(cat "$T/w$w.err")" >>"$T/failed" &
+	done &&
+	wait &&
+	test ! -s "$T/failed" &&
+	test "$(version up8)" = 2 && test "$(has_index up8)" = 1 &&
+	test "$(psql_as "select count(*) from up8.messages")" = 24 &&
+	test "$(psql_as "select count(*) from up8.meta")" = 1
+'
+
+test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, and search answers alike' '
+	psql_as "create database noext" &&
+	psql_as "create role bob login" &&
+	restore upb noext &&
+	psql "$PG_URI&dbname=noext" -X -q -v ON_ERROR_STOP=1 \
+	    -c "alter schema upb owner to bob" \
+	    -c "alter table upb.meta owner to bob" \
+	    -c "alter table upb.root owner to bob" \
+	    -c "alter table upb.conversations owner to bob" \
+	    -c "alter table upb.messages owner to bob" &&
+	B="$PG_URI&dbname=noext&user=bob&schema=upb" &&
+	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$B" add "after the upgrade" &&
+	test "$(psql "$PG_URI&dbname=noext" -XAtc "select value from upb.meta")" = 2 &&
+	test "$(psql "$PG_URI&dbname=noext" -XAtc "select count(*) from pg_extension
+	    where extname = '"'pg_trgm'"'")" = 0 &&
+	for q in milk SESSION "日本" byte; do
+		convctl -s "$B" search --json "$q" >b.out &&
+		convctl -s "$PG_URI&schema=up1" search --json "$q" >a.out &&
+		test_cmp a.out b.out || exit 1
+	done
+'
+
+test_pg 'a schema newer than this convctl is refused, and nothing is written' '
+	U="$PG_URI&schema=up1" &&
+	psql_as "update up1.meta set value = '"'3'"'" &&
+	fails_with 1 convctl -s "$U" add more &&
+	stderr_has "schema version 3, and this convctl knows versions 1 to 2: use a newer convctl" &&
+	fails_with 1 convctl -s "$U" recent &&
+	test "$(psql_as "select count(*) from up1.messages")" = 17
+'
+
+test_done
