@@ -55,9 +55,11 @@ readers() {
 }
 
 # the readers agree with the index (twice: the first may rebuild it) and
-# without it, byte for byte
+# without it, byte for byte; under a wrapper, once with it (what valgrind
+# looks for is in the reading, and the plain run reads twice)
 agree() {
-	readers >"$T/with1" && readers >"$T/with2" &&
+	readers >"$T/with1" && cp "$T/with1" "$T/with2" &&
+	{ [ -n "${CONVCTL_WRAPPER:-}" ] || readers >"$T/with2"; } &&
 	(export CONVCTL_NO_INDEX=1; readers) >"$T/without" &&
 	test_cmp "$T/without" "$T/with1" && test_cmp "$T/without" "$T/with2"
 }
