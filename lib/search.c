@@ -375,30 +375,53 @@ find_lit_memchr(const struct search *s, const char *p, size_t n)
  * lit's (a letter's two cases are the same byte but for 0x20) are compared
  * whole; two bytes leave far fewer places than the rarest one alone.
  */
+#ifdef HAVE_SSE2_PATH
+/* lit's first and last bytes, each in 16 lanes, with the bit that makes a
+ * letter lower case where the case does not count */
+struct lit_ends {
+	__m128i fa, fb, ca, cb;
+};
+
+static void
+lit_ends_make(const struct search *s, struct lit_ends *e)
+{
+	unsigned char a = (unsigned char)s->lit[0];
+	unsigned char b = (unsigned char)s->lit[s->litlen - 1];
+
+	e->fa = _mm_set1_epi8(s->icase && a >= 'a' && a <= 'z' ? 0x20 : 0);
+	e->fb = _mm_set1_epi8(s->icase && b >= 'a' && b <= 'z' ? 0x20 : 0);
+	e->ca = _mm_set1_epi8((char)a);
+	e->cb = _mm_set1_epi8((char)b);
+}
+
+/* a bit for each of the 16 places from x (the bytes at p) and y (those at
+ * p + litlen - 1) where lit may start: its first and last bytes are there */
+static unsigned
+lit_ends_at(const struct lit_ends *e, __m128i x, __m128i y)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(
+	    _mm_cmpeq_epi8(_mm_or_si128(x, e->fa), e->ca),
+	    _mm_cmpeq_epi8(_mm_or_si128(y, e->fb), e->cb)));
+}
+#endif
+
 static const char *
 find_lit(const struct search *s, const char *p, size_t n)
 {
 #ifdef HAVE_SSE2_PATH
 	const char *last;
-	unsigned char a, b;
-	__m128i fa, fb, ca, cb, x, y;
+	struct lit_ends e;
+	__m128i x, y;
 	unsigned m;
 
 	if (s->litlen >= 2 && n >= s->litlen + 15) {
-		a = (unsigned char)s->lit[0];
-		b = (unsigned char)s->lit[s->litlen - 1];
-		fa = _mm_set1_epi8(s->icase && a >= 'a' && a <= 'z' ? 0x20 : 0);
-		fb = _mm_set1_epi8(s->icase && b >= 'a' && b <= 'z' ? 0x20 : 0);
-		ca = _mm_set1_epi8((char)a);
-		cb = _mm_set1_epi8((char)b);
+		lit_ends_make(s, &e);
 		last = p + n - s->litlen;	/* the last place it may start */
 		while (last - p >= 15) {
 			x = _mm_loadu_si128((const __m128i *)(const void *)p);
 			y = _mm_loadu_si128((const __m128i *)(const void *)
 			    (p + s->litlen - 1));
-			m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
-			    _mm_cmpeq_epi8(_mm_or_si128(x, fa), ca),
-			    _mm_cmpeq_epi8(_mm_or_si128(y, fb), cb)));
+			m = lit_ends_at(&e, x, y);
 			for (; m != 0; m &= m - 1)
 				if (lit_at(s, p + __builtin_ctz(m)))
 					return p + __builtin_ctz(m);
@@ -536,20 +559,15 @@ quick_may_match(const struct search *s, const char *p, size_t n)
 {
 #ifdef HAVE_SSE2_PATH
 	const char *end = p + n, *last;
-	unsigned char a, b;
-	__m128i fa, fb, ca, cb, x, y, z, sp, bs, u;
+	struct lit_ends e;
+	__m128i x, y, z, sp, bs, u;
 	__m128i f0[4], f1[4];
 	unsigned m, ms;
 	size_t i, nf = s->nfold;
 
 	if (s->litlen < 2 || nf > 4 || n < s->litlen + 16)
 		return -1;
-	a = (unsigned char)s->lit[0];
-	b = (unsigned char)s->lit[s->litlen - 1];
-	fa = _mm_set1_epi8(s->icase && a >= 'a' && a <= 'z' ? 0x20 : 0);
-	fb = _mm_set1_epi8(s->icase && b >= 'a' && b <= 'z' ? 0x20 : 0);
-	ca = _mm_set1_epi8((char)a);
-	cb = _mm_set1_epi8((char)b);
+	lit_ends_make(s, &e);
 	bs = _mm_set1_epi8('\\');
 	u = _mm_set1_epi8('u');
 	for (i = 0; i < nf; i++) {
@@ -562,9 +580,7 @@ quick_may_match(const struct search *s, const char *p, size_t n)
 		y = _mm_loadu_si128((const __m128i *)(const void *)
 		    (p + s->litlen - 1));
 		z = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
-		    _mm_cmpeq_epi8(_mm_or_si128(x, fa), ca),
-		    _mm_cmpeq_epi8(_mm_or_si128(y, fb), cb)));
+		m = lit_ends_at(&e, x, y);
 		sp = _mm_cmpeq_epi8(x, bs);
 		if (!s->any_escape)
 			sp = _mm_and_si128(sp, _mm_cmpeq_epi8(z, u));
