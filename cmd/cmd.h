@@ -199,6 +199,8 @@ void args_free(struct args *);
 /* "usage: convctl NAME [-f FMT]..." and the -h option lines, from the tables */
 void cmd_print_usage(FILE *, const struct cmd_entry *);
 void options_print_help(FILE *, const struct cmd_option *const *t, size_t nt);
+/* " [-x ARG] [--name]": t's options (not those shown among operands) */
+void options_usage(struct buf *, const struct cmd_option *t);
 /* summarize.c: shared with end (and migrate --summarize) */
 /* summary_config_resolve with the --summarizer, --model and --api-base
  * flags; with -v the requests and replies go to stderr */
@@ -230,8 +232,17 @@ struct switch_op {
 };
 int cmd_switch(struct ctx *, const struct switch_op *);
 
-/* common.c: --verbose, --summarizer, --model, --api-base */
-extern const struct cmd_option cmd_summarizer_options[];
+/*
+ * common.c: the options the settings table's rows with flag (SETTING_*)
+ * give, in its order, to out (room for SET_COUNT), then none ({ 0 }): each
+ * row's letter, flag and help, with its names ("a, b or c") and its fixed
+ * default; the count. Made once; the help lives as long as the program.
+ */
+size_t cmd_setting_options(struct cmd_option *out, unsigned flag);
+/* common.c: --verbose, then the SETTING_SUMMARY rows' (--summarizer,
+ * --api-base, --model), made by cmd_summarizer_options_init() */
+extern struct cmd_option cmd_summarizer_options[];
+void cmd_summarizer_options_init(void);
 
 extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,
     cmd_recent_entry, cmd_prompt_entry, cmd_migrate_entry, cmd_prune_entry,

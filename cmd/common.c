@@ -10,16 +10,42 @@
 
 #include "cmd.h"
 
-const struct cmd_option cmd_summarizer_options[] = {
+size_t
+cmd_setting_options(struct cmd_option *out, unsigned flag)
+{
+	const struct setting_row *r;
+	struct buf help;
+	size_t i, n = 0;
+
+	for (i = 0; i < SET_COUNT; i++) {
+		r = &setting_table[i];
+		if (!(r->flags & flag))
+			continue;
+		help = (struct buf){ 0 };
+		buf_adds(&help, r->help);
+		if (r->names != NULL) {
+			buf_adds(&help, ": ");
+			enum_list(&help, r->names);
+		}
+		if (r->def != NULL)
+			buf_addf(&help, " (%s)", r->def);
+		out[n++] = (struct cmd_option){ r->letter, r->flag, r->arg,
+		    help.data, 0 };
+	}
+	out[n] = (struct cmd_option){ 0 };
+	return n;
+}
+
+struct cmd_option cmd_summarizer_options[SET_COUNT + 2] = {
 	{ 'v', "verbose", NULL, "show each summary request and reply on "
 	    "stderr (the API key as [redacted])", 0 },
-	{ 0, "summarizer", "NAME", "openai, anthropic, offline or none (the "
-	    "summarizer setting)", 0 },
-	{ 0, "model", "NAME", "the model (the model setting)", 0 },
-	{ 0, "api-base", "URL", "an OpenAI-compatible API root, such as "
-	    "http://localhost:11434/v1 (the api_base setting)", 0 },
-	{ 0 },
 };
+
+void
+cmd_summarizer_options_init(void)
+{
+	cmd_setting_options(cmd_summarizer_options + 1, SETTING_SUMMARY);
+}
 
 int
 cmd_number(const struct ctx *ctx, const char *name, long min, long max,

@@ -38,42 +38,34 @@ static const struct cmd_entry *const commands[] = {
 
 /*
  * The options every command takes, before or after its name: the settings
- * table's SETTING_COMMON rows (their -h text is the row's help and its
- * default), then -h. Made once by common_options_init().
+ * table's SETTING_COMMON rows (cmd_setting_options()), then -h. Made once
+ * by options_init(), with the summarizing commands' own.
  */
 static struct cmd_option common_options[SET_COUNT + 2];
-static char common_help[SET_COUNT][128];
 
 static void
-common_options_init(void)
+options_init(void)
 {
-	const struct setting_row *r;
-	size_t i, n = 0;
-	int len;
+	size_t n = cmd_setting_options(common_options, SETTING_COMMON);
 
-	for (i = 0; i < SET_COUNT; i++) {
-		r = &setting_table[i];
-		if (!(r->flags & SETTING_COMMON))
-			continue;
-		len = r->def != NULL ?
-		    snprintf(common_help[n], sizeof(common_help[n]), "%s (%s)",
-		    r->help, r->def) :
-		    snprintf(common_help[n], sizeof(common_help[n]), "%s",
-		    r->help);
-		if (len < 0 || (size_t)len >= sizeof(common_help[n]))
-			abort();	/* a row's help is one short line */
-		common_options[n] = (struct cmd_option){ r->letter, r->flag,
-		    r->arg, common_help[n], 0 };
-		n++;
-	}
 	common_options[n] = (struct cmd_option){ 'h', "help", NULL,
 	    "show this help", 0 };
+	cmd_summarizer_options_init();
 }
 
-static const char usage_head[] =
-    "usage: convctl [-s PATH] [--wait SECONDS] COMMAND [ARGS]\n"
-    "       convctl --version\n"
-    "       convctl help [COMMAND]\n";
+/* the usage lines: the common options from their table */
+static void
+print_usage(FILE *f)
+{
+	struct buf b = { 0 };
+
+	buf_adds(&b, "usage: convctl");
+	options_usage(&b, common_options);
+	fprintf(f, "%s COMMAND [ARGS]\n"
+	    "       convctl --version\n"
+	    "       convctl help [COMMAND]\n", b.data);
+	buf_free(&b);
+}
 
 static void
 print_common_help(FILE *f)
@@ -88,7 +80,7 @@ list_commands(FILE *f)
 {
 	size_t i;
 
-	fputs(usage_head, f);
+	print_usage(f);
 	fputs("\ncommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
@@ -281,7 +273,7 @@ main(int argc, char **argv)
 	int rc;
 
 	memset(&ctx, 0, sizeof(ctx));
-	common_options_init();
+	options_init();
 	/* past a file size limit, a write fails (EFBIG) and is reported;
 	 * the signal would kill convctl mid-write without a word */
 	signal(SIGXFSZ, SIG_IGN);
@@ -294,7 +286,7 @@ main(int argc, char **argv)
 	if (rc != 0) {
 		args_free(&global_args);
 		if (rc != 1) {
-			fputs(usage_head, stderr);
+			print_usage(stderr);
 			return EXIT_USAGE;
 		}
 		list_commands(stdout);

@@ -270,17 +270,23 @@ usage_option(struct buf *b, const struct cmd_option *o)
 }
 
 void
-cmd_print_usage(FILE *f, const struct cmd_entry *c)
+options_usage(struct buf *b, const struct cmd_option *t)
 {
 	const struct cmd_option *o;
+
+	for (o = t; o != NULL && (o->key || o->name); o++)
+		if (!(o->flags & OPTF_AMONG_OPERANDS))
+			usage_option(b, o);
+}
+
+void
+cmd_print_usage(FILE *f, const struct cmd_entry *c)
+{
 	struct buf b = { 0 };
 
 	buf_addf(&b, "usage: convctl %s", c->name);
-	for (o = c->options; o != NULL && (o->key || o->name); o++)
-		if (!(o->flags & OPTF_AMONG_OPERANDS))
-			usage_option(&b, o);
-	for (o = c->shared; o != NULL && (o->key || o->name); o++)
-		usage_option(&b, o);
+	options_usage(&b, c->options);
+	options_usage(&b, c->shared);
 	if (c->operands != NULL && *c->operands != '\0')
 		buf_addf(&b, " %s", c->operands);
 	fprintf(f, "%s\n", b.data);

@@ -59,7 +59,7 @@ const struct setting_row setting_table[SET_COUNT] = {
 	},
 	[SET_SUMMARIZER] = {
 		.key = "summarizer", .flag = "summarizer", .arg = "NAME",
-		.env = "CONVCTL_SUMMARIZER", .type = SETTING_ENUM,
+		.flags = SETTING_SUMMARY, .env = "CONVCTL_SUMMARIZER", .type = SETTING_ENUM,
 		.names = summary_kinds, .compute = default_summarizer,
 		.help = "what titles and summarizes a conversation",
 	},
@@ -71,13 +71,13 @@ const struct setting_row setting_table[SET_COUNT] = {
 	},
 	[SET_API_BASE] = {
 		.key = "api_base", .flag = "api-base", .arg = "URL",
-		.env = "CONVCTL_API_BASE", .type = SETTING_STRING,
+		.flags = SETTING_SUMMARY, .env = "CONVCTL_API_BASE", .type = SETTING_STRING,
 		.def = "https://api.openai.com/v1",
 		.help = "the root URL of the OpenAI-compatible API",
 	},
 	[SET_MODEL] = {
 		.key = "model", .flag = "model", .arg = "NAME",
-		.env = "CONVCTL_MODEL", .type = SETTING_STRING,
+		.flags = SETTING_SUMMARY, .env = "CONVCTL_MODEL", .type = SETTING_STRING,
 		.compute = default_model, .help = "the model asked",
 	},
 	[SET_API_KEY] = {

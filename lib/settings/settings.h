@@ -46,6 +46,8 @@ enum setting_type {
 };
 enum {
 	SETTING_COMMON = 1,	/* its flag is a common option of every command */
+	SETTING_SUMMARY = 2,	/* its flag is an option of the commands that
+				 * summarize (end, summarize, migrate) */
 };
 struct settings;
 struct setting_row {
