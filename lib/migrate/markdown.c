@@ -157,17 +157,55 @@ md_headers(const char *text, const char *end, const char **at, size_t max)
 	return n;
 }
 
+/* the summary: "> " after the header's list, up to stop (the first
+ * message), without its last newlines */
+static void
+md_summary(struct buf *summary, const char *text, const char *stop)
+{
+	const char *body = memmem(text, (size_t)(stop - text), "\n\n> ", 4);
+
+	if (body == NULL)
+		return;
+	body += 4;
+	buf_add(summary, body, (size_t)(stop - body));
+	while (summary->len > 0 && summary->data[summary->len - 1] == '\n')
+		summary->data[--summary->len] = '\0';
+}
+
+/* the n messages whose headers start at at[], the text ending at end */
+static void
+md_messages(json_t *msgs, const char *const *at, size_t n, const char *end)
+{
+	const char *nl, *role, *body, *stop;
+	int64_t ms;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		nl = memchr(at[i], '\n', (size_t)(end - at[i]));
+		md_header(at[i], nl, &role, &ms);
+		body = nl + 2;
+		/* up to the blank line before the next header, or the end's
+		 * newline */
+		stop = i + 1 < n ? at[i + 1] - 2 : end;
+		if (i + 1 == n && stop > body && stop[-1] == '\n')
+			stop--;
+		if (stop < body)
+			stop = body;
+		json_array_append_new(msgs, md_message(body, stop, role, ms, i));
+	}
+}
+
 int
 mig_read_markdown(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
-	const char *text = in->text, *end = text + in->len, *nl, *role, *stop;
-	const char **at = NULL, *body;
+	const char *text = in->text, *end = text + in->len, *nl, *stop;
+	const char **at = NULL;
 	char *id = NULL, *started = NULL, *ended = NULL, *count = NULL;
 	struct buf title = { 0 }, summary = { 0 };
 	json_t *msgs = json_array(), *c;
-	int64_t ms, s_ms, e_ms = -1;
-	size_t n, i, max = in->len / 8 + 1;
+	int64_t s_ms, e_ms = -1;
+	size_t n, max = in->len / 8 + 1;
 	long bad;
 	int rc = -1;
 
@@ -203,26 +241,8 @@ mig_read_markdown(struct mig_reader *r, const struct mig_input *in,
 	}
 	nl = memchr(text, '\n', (size_t)(end - text));
 	buf_add(&title, text + 2, (size_t)((nl ? nl : end) - text - 2));
-	/* the summary: "> " after the list, up to the first message */
-	if ((body = memmem(text, (size_t)(stop - text), "\n\n> ", 4)) != NULL) {
-		body += 4;
-		buf_add(&summary, body, (size_t)(stop - body));
-		while (summary.len > 0 && summary.data[summary.len - 1] == '\n')
-			summary.data[--summary.len] = '\0';
-	}
-	for (i = 0; i < n; i++) {
-		nl = memchr(at[i], '\n', (size_t)(end - at[i]));
-		md_header(at[i], nl, &role, &ms);
-		body = nl + 2;
-		/* up to the blank line before the next header, or the end's
-		 * newline */
-		stop = i + 1 < n ? at[i + 1] - 2 : end;
-		if (i + 1 == n && stop > body && stop[-1] == '\n')
-			stop--;
-		if (stop < body)
-			stop = body;
-		json_array_append_new(msgs, md_message(body, stop, role, ms, i));
-	}
+	md_summary(&summary, text, stop);
+	md_messages(msgs, at, n, end);
 	c = mig_conversation(id, s_ms, e_ms < 0 ? s_ms : e_ms, NULL,
 	    summary.len > 0 ? summary.data : NULL);
 	if (e_ms < 0)
