@@ -293,6 +293,31 @@ command_argv(const struct ctx *ctx, const char *prompt)
 	return argv;
 }
 
+/*
+ * What became of our standard output while CMD wrote to it; 0, or -1 when a
+ * write failed other than for a reader gone. A reader that went away
+ * (`| head -1`) is no failure: CMD was read to its end and its exchange
+ * recorded (rrc 0), as the man page promises.
+ */
+static int
+say_stdout(const struct ctx *ctx, const char *cmd, const struct run_result *r,
+    int answered, int rrc)
+{
+	if (r->out_errno == EPIPE) {
+		if (rrc == 0)
+			cmd_error(ctx, "standard output was closed before '%s' "
+			    "ended; it was read to its end (%zu bytes)%s", cmd,
+			    r->out_bytes, answered && r->exit_code == 0 ?
+			    " and the exchange recorded" : "");
+		return 0;
+	}
+	if (r->out_errno == 0)
+		return 0;
+	cmd_error(ctx, "cannot write to standard output: %s",
+	    strerror(r->out_errno));
+	return -1;
+}
+
 static int
 run_exec(struct ctx *ctx)
 {
@@ -336,17 +361,7 @@ run_exec(struct ctx *ctx)
 	rc = r.exit_code;
 	if ((rrc = record(ctx, &ex, argv[0], &said)) != 0 && rc == 0)
 		rc = rrc;
-	/* a reader that went away (`| head -1`) is no failure: CMD was read
-	 * to its end and its exchange recorded, as the man page promises */
-	if (r.out_errno == EPIPE && rrc == 0)
-		cmd_error(ctx, "standard output was closed before '%s' ended; "
-		    "it was read to its end (%zu bytes)%s", argv[0], r.out_bytes,
-		    answered && r.exit_code == 0 ? " and the exchange recorded" :
-		    "");
-	else if (r.out_errno != 0 && r.out_errno != EPIPE)
-		cmd_error(ctx, "cannot write to standard output: %s",
-		    strerror(r.out_errno));
-	if (r.out_errno != 0 && r.out_errno != EPIPE && rc == 0)
+	if (say_stdout(ctx, argv[0], &r, answered, rrc) != 0 && rc == 0)
 		rc = EXIT_FAIL;
 	say_kept(ctx, argv[0], &r, answered, &why, rrc);
 out:
