@@ -9,10 +9,10 @@ about C, so `malloc` is found in most of them. Laid out as convctl writes it,
 one conversation a line; some conversations are tagged. Prints, as gen.py
 does, the id of the conversation in the middle and the last message's time.
 """
-import json
 import random
 import sys
-import time
+
+from storefile import ts, write_store
 
 SHORT = ["ok", "thanks!", "yes", "no", "sure", "done", "👍", "got it", "why?",
          "hmm", "lgtm", "merci", "danke", "да", "好的", "はい", "ok 🙂",
@@ -112,11 +112,6 @@ def text(rng, c_heavy):
     return "\n\n".join(parts)
 
 
-def ts(ms):
-    sec, milli = divmod(ms, 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + ".%03dZ" % milli
-
-
 def main():
     n, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     rng = random.Random(seed)
@@ -146,14 +141,7 @@ def main():
         if rng.random() < 0.3:
             c["tags"] = rng.sample(TAGS, rng.randint(1, 2))
         convs.append(c)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write('{\n  "version": 1,\n  "conversations": [')
-        for i, c in enumerate(convs):
-            f.write(",\n    " if i else "\n    ")
-            f.write(json.dumps(c, ensure_ascii=False, separators=(",", ":")))
-        f.write("\n  ]" if convs else "]")
-        f.write("\n}\n")
-    print(convs[n // 2]["id"], convs[-1]["messages"][-1]["timestamp"])
+    write_store(out, convs)
 
 
 if __name__ == "__main__":

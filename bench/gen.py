@@ -8,9 +8,10 @@ is active. The file is laid out as convctl writes it (one conversation a
 line), so the first write does not change its size. Prints, for the bench,
 the id of the conversation in the middle and the time of the last message.
 """
-import json
 import random
 import sys
+
+from storefile import ts, write_store
 
 WORDS = (
     "the of and to in is that for it as with was on be at by this had not are "
@@ -44,12 +45,6 @@ def text(rng):
     return s[:want].strip() or "ok"
 
 
-def ts(ms):
-    sec, milli = divmod(ms, 1000)
-    import time
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + ".%03dZ" % milli
-
-
 def main():
     n, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     rng = random.Random(seed)
@@ -75,14 +70,7 @@ def main():
              "summary": text(rng)[:300] if titled else None,
              "messages": msgs}
         convs.append(c)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write('{\n  "version": 1,\n  "conversations": [')
-        for i, c in enumerate(convs):
-            f.write(",\n    " if i else "\n    ")
-            f.write(json.dumps(c, ensure_ascii=False, separators=(",", ":")))
-        f.write("\n  ]" if convs else "]")
-        f.write("\n}\n")
-    print(convs[n // 2]["id"], convs[-1]["messages"][-1]["timestamp"])
+    write_store(out, convs)
 
 
 if __name__ == "__main__":
