@@ -20,12 +20,13 @@ bad_stores() {
 # TEST_FULL=1 (make check-all, CI) or BADINPUT_FULL=1 (make stress) tries
 # every input; without it (make check), the two largest categories try one
 # input in 8 (truncated) and in 6 (types), and the 50 MB store is given to
-# recent and add only, not to all ten commands (about 7 s each)
+# recent and add only, not to all ten commands (about 7 s each). Under a
+# wrapper (valgrind: each command ~0.8 s), one input in 40 of each category
 full=${BADINPUT_FULL:-${TEST_FULL:-}}
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
 [ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
-[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-20}
+[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-40}
 for c in $cats; do
 	stride=${BADINPUT_STRIDE:-1}
 	if [ -z "$full" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
@@ -41,10 +42,10 @@ done
 # bad migrate sources (badinput.py sources): every fixture format truncated
 # at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
 # type at every field, deep nesting; one input in SOURCES_STRIDE is tried:
-# 3 at full counts, 12 at quick ones, 24 under a wrapper
+# 3 at full counts, 12 at quick ones, 72 under a wrapper
 sources_stride=12
 [ -n "$full" ] && sources_stride=3
-[ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=24
+[ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=72
 test_file 'bad migrate sources: refused naming the file and place, store unchanged' '
 	bad_stores sources ${SOURCES_STRIDE:-$sources_stride}
 '
