@@ -36,11 +36,15 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 # (README, "Where it runs"). It is made again when the compiler, its flags or
 # PORTABLE change: build/config.flags holds them, rewritten while make reads
 # this file only when they differ, so `make -n` on a built tree compiles
-# nothing.
+# nothing; and never for goals that build nothing in this tree (deb builds
+# in a copy: `make deb CC=false` must leave the tree's convctl alone).
 .DEFAULT_GOAL := all
 CONFIG_FLAGS := $(CC) $(CFLAGS) $(if $(filter 1,$(PORTABLE)),--portable)
+NO_BUILD_GOALS = deb clean uninstall
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(CONFIG_FLAGS),$(shell cat build/config.flags 2>/dev/null))
 $(shell mkdir -p build && echo '$(CONFIG_FLAGS)' >build/config.flags)
+endif
 endif
 build/config.flags:
 build/config.h: build/config.flags scripts/configure
@@ -124,7 +128,7 @@ include $(wildcard $(DEP_FILES))
 #                   those with a line "# check: all-only", and on
 #                   PostgreSQL the files with a line "# check: pg" (the
 #                   engine's contract), the randomized suites at quick
-#                   counts: what to run before a commit (about a minute)
+#                   counts: what to run before a commit (about five minutes)
 #   make check-all  every unit test, every CLI file on both engines, at full
 #                   counts (TEST_FULL=1): what CI runs
 # A new tests/cli file needs nothing more to be in both; one that starts

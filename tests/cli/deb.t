@@ -32,13 +32,17 @@ leftovers() {
 
 # with a compiler and flags that cannot build (as make check-asan passes
 # clang's): they must not reach the package's build, which is debian/rules'
+# (nor the tree's build stamp: a make of the tree after it would build the
+# tree's convctl again, under the test files running it at the time)
 test_expect 'make deb builds the package in a copy, leaving the tree alone' '
 	touch "$T/stamp" &&
+	cp "$top/build/config.flags" "$T/flags" &&
 	make -s -C "$top" deb DEB_BUILD="$T/build" DEB_OUT="$T/out" \
 	    CC=false CFLAGS=--no-such-flag LDFLAGS=--no-such-flag >log 2>&1 ||
 	    { tail -n 40 log; exit 1; }
 	test -f "$deb" &&
-	leftovers >left && test_cmp /dev/null left
+	leftovers >left && test_cmp /dev/null left &&
+	test_cmp "$T/flags" "$top/build/config.flags"
 '
 
 test_expect 'make clean removes every file the package build left in its copy' '
