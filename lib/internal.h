@@ -26,9 +26,6 @@ json_t *store_root(struct store *);
 /* 0: c's bytes cannot hold the text s, so a field it names is not there
  * (a cheap look before parsing); 1: they may, or c is parsed already */
 int conv_may_hold(const struct conv *, const char *s);
-/* 1: *p, *len are c's bytes as the engine read them (its JSON object, not
- * parsed yet); 0: the engine gave none, or c is parsed already */
-int conv_bytes(const struct conv *, const char **p, size_t *len);
 /*
  * Every conversation's bytes, in stored order, for a reader that looks at
  * them before it parses any (search), valid while the store is open: 1 and

@@ -77,16 +77,6 @@ conv_may_hold(const struct conv *c, const char *s)
 }
 
 int
-conv_bytes(const struct conv *c, const char **p, size_t *len)
-{
-	if (c->raw == NULL)
-		return 0;
-	*p = c->raw;
-	*len = c->rawlen;
-	return 1;
-}
-
-int
 store_spans(struct store *st, struct store_span **v, size_t *n,
     int *unchecked, struct error *e)
 {
@@ -301,12 +291,6 @@ store_ended(struct store *st, size_t *n)
 }
 
 /* opening, loading, saving: through the engine */
-
-const char *
-store_engine_name(const struct store *st)
-{
-	return st->engine->name;
-}
 
 static int
 load(struct store *st, const struct store_query *q, struct error *e)
