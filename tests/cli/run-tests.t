@@ -1,7 +1,8 @@
 #!/bin/sh
-# scripts/run-tests, what make check prints: a line a test file as soon as it
-# finishes (name, counts, seconds), a failure's TAP lines, and last the line
-# CI reads, N passed, N failed; its exit status says whether all passed.
+# scripts/run-tests, what make check prints: a line a test file as soon as
+# it finishes (name, counts, seconds of wall clock and of processor time), a
+# failure's TAP lines, the files' total time, and last the line CI reads,
+# N passed, N failed; its exit status says whether all passed.
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the test runner, no store"
 # the runner under test prints what a plain make check does
@@ -23,11 +24,11 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 	    t/dies.t >out; rc=$?
 	test "$rc" -ne 0 &&
 	test "$(tail -n 1 out)" = "3 passed, 2 failed" &&
-	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
-	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s)" out &&
-	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
+	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s, [0-9.]* s CPU)" out &&
+	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "    not ok 2 - two" out && grep -qx "    #   why" out &&
-	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s)" out &&
+	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "    not ok - t/dies.t exited 3" out &&
 	# the counter counts the files finished, 1 to 4 in the order printed
 	sed -n "s|^\[\([0-9]*\)/4\] .*|\1|p" out | tr "\n" " " >got &&
@@ -39,9 +40,21 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 
 test_expect 'all passing: exit 0' '
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
-	test "$(wc -l <out)" -eq 2 &&
-	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s)" out &&
+	test "$(wc -l <out)" -eq 3 &&
+	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
+	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time" out &&
 	test "$(tail -n 1 out)" = "1 passed, 0 failed" || { cat out; exit 1; }
+'
+
+# the processor time of a file's processes is counted, its waits are not
+test_expect 'each file says its processor time; the total line adds them' '
+	printf "%s\n" "sh -c \"i=0; while [ \\\$i -lt 400000 ]; do i=\\\$((i + 1)); done\"" \
+	    "echo \"ok 1 - burns\"" "echo 1..1" >t/burn.t &&
+	TEST_JOBS=1 sh "$top/scripts/run-tests" t/burn.t t/fast.t >out &&
+	cpu=$(sed -n "s|^\[./2\] t/burn.t: 1 passed ([0-9]* s, \([0-9.]*\) s CPU)\$|\1|p" out) &&
+	test -n "$cpu" && test "$cpu" != 0.0 &&
+	grep -q "t/fast.t: .*(0 s, 0.0 s CPU)" out &&
+	grep -qx "2 files in [0-9]* s, [0-9]* s of processor time" out || { cat out t/burn.t; exit 1; }
 '
 
 # in a git work tree, a test that writes there (as tests once wrote a file
