@@ -95,16 +95,25 @@ test_expect 'bytes that are not UTF-8, and C1 controls, are quoted as \\xHH' '
 	stderr_has "$want" && iconv -f UTF-8 -t UTF-8 "$T/err" >/dev/null
 '
 
+# opens.awk: each file whose first two lines, joined, are not
+# "/* NAME.c - ...", and then "N files" (an empty file is not one)
+cat >"$T/opens.awk" <<'EOF'
+function check(  name) {
+	n++
+	name = file; sub(/.*\//, "", name); gsub(/\./, "\\.", name)
+	if (head !~ ("^/\\*( +\\*)? +" name " - [^ ]"))
+		print file " does not open with /* NAME - what it is for"
+}
+FNR == 1 { if (file != "") check(); file = FILENAME; head = $0 }
+FNR == 2 { head = head " " $0 }
+END { if (file != "") check(); print n " files" }
+EOF
 test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
-	n=0 &&
-	for f in $(find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/fuzz" \
-	    -name "*.[ch]"); do
-		n=$((n + 1))
-		sed -n "1,2p" "$f" | tr "\n" " " |
-		    grep -qE "^/\*( +\*)? +$(basename "$f") - [^ ]" ||
-		    { echo "$f does not open with /* $(basename "$f") - what it is for"; exit 1; }
-	done &&
-	test "$n" -ge 70
+	find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/fuzz" -name "*.[ch]" >files &&
+	test "$(wc -l <files)" -ge 70 &&
+	awk -f "$T/opens.awk" $(cat files) >out &&
+	! grep "does not open" out &&
+	test "$(cat out)" = "$(wc -l <files | tr -d " ") files"
 '
 
 test_expect 'make demo runs to the end on its own scratch store' '
