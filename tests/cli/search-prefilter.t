@@ -6,7 +6,7 @@
 # search prints. Random stores and queries (tests/helpers/searchprop.py),
 # with random filters, searched by it (with the index and without) and with
 # every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1);
-# SEARCHPROP_STORES=N sets how many stores (12 in make check, 30 at
+# SEARCHPROP_STORES=N sets how many stores (5 in make check, 30 at
 # full counts, TEST_FULL=1; 12 queries each). On PostgreSQL the search is
 # SQL (the same text condition, over a trigram index): the same random
 # stores copied into a cluster of this file's own answer every query, with
@@ -16,7 +16,7 @@ file_store_only "this file compares the file engine with PostgreSQL itself"
 . "$top/tests/pg.sh"
 
 S=$CONVCTL_STORE
-N=${SEARCHPROP_STORES:-$(counts 12 30)}
+N=${SEARCHPROP_STORES:-$(counts 5 30)}
 [ -n "${CONVCTL_WRAPPER:-}" ] && N=4
 export T CONVCTL_BIN CONVCTL_WRAPPER
 
