@@ -290,9 +290,11 @@ def cases(cat):
             yield "version %s" % json.dumps(v), dumps(doc)
         yield "version 1 of 2^64", small.replace(b'"version": 1', b'"version": 18446744073709551617')
     elif cat == "big":
+        # 50 MB, or 10 in make check (neither TEST_FULL nor BADINPUT_FULL)
+        mb = 50 if os.environ.get("BADINPUT_FULL") or os.environ.get("TEST_FULL") else 10
         doc = json.loads(json.dumps(SMALL))
-        doc["conversations"][1]["messages"][0]["content"] = "\u00e9" * (25 * 1024 * 1024)
-        yield "a 50 MB message", dumps(doc)
+        doc["conversations"][1]["messages"][0]["content"] = "\u00e9" * (mb // 2 * 1024 * 1024)
+        yield "a %d MB message" % mb, dumps(doc)
     elif cat.startswith("corpus="):
         for f in sorted(glob.glob(os.path.join(cat[7:], "*"))):
             with open(f, "rb") as fh:
