@@ -19,7 +19,7 @@ bad_stores() {
 # one line a category; under a slow wrapper the largest are left out.
 # TEST_FULL=1 (make check-all, CI) or BADINPUT_FULL=1 (make stress) tries
 # every input; without it (make check), the two largest categories try one
-# input in 8 (truncated) and in 6 (types), and the big store holds a 10 MB
+# input in 16 (truncated) and in 12 (types), and the big store holds a 10 MB
 # message, not 50, and is given to recent and add only, not to all ten
 # commands (about 7 s each at 50 MB). Under a
 # wrapper (valgrind: each command ~0.8 s), one input in 40 of each category
@@ -32,8 +32,8 @@ for c in $cats; do
 	stride=${BADINPUT_STRIDE:-1}
 	if [ -z "$full" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
 		case $c in
-		truncated) stride=8 ;;
-		types) stride=6 ;;
+		truncated) stride=16 ;;
+		types) stride=12 ;;
 		esac
 	fi
 	test_file "bad stores: ${c##*/}" "bad_stores '$c' $stride"
@@ -43,8 +43,8 @@ done
 # bad migrate sources (badinput.py sources): every fixture format truncated
 # at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
 # type at every field, deep nesting; one input in SOURCES_STRIDE is tried:
-# 3 at full counts, 12 at quick ones, 72 under a wrapper
-sources_stride=12
+# 3 at full counts, 24 at quick ones, 72 under a wrapper
+sources_stride=24
 [ -n "$full" ] && sources_stride=3
 [ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=72
 test_file 'bad migrate sources: refused naming the file and place, store unchanged' '
