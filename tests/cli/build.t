@@ -114,25 +114,22 @@ test_expect 'the fuzz harnesses are every fuzz/fuzz_NAME.c, none named by hand' 
 	rm "$tree/fuzz/fuzz_newone.c"
 '
 
-# scripts/install-deps against a fake package database: dpkg-query knows
-# every package but those in $T/absent; the installer only records its calls
+# scripts/install-deps against a fake package database: dpkg-query -W
+# lists, as installed, every package install-deps names but those in
+# $T/absent, and the versioned ones in $T/versioned (which its patterns,
+# such as postgresql-[0-9]*, match), and the lines of $T/provides as they
+# are (a package and what it provides); the installer only records its calls
 installer=apt
 installer=$installer-get
 mkdir -p "$T/pkgbin"
-# (a pattern matches only the versioned packages listed in $T/versioned)
+"$top/scripts/install-deps" --list | sed 's/^[a-z]*://' | tr ' |' '\n\n' |
+    grep -v '^$' | grep -v '[*[]' | sort -u >"$T/universe"
 : >"$T/versioned"
+: >"$T/provides"
 cat >"$T/pkgbin/dpkg-query" <<EOF
 #!/bin/sh
-for p; do :; done
-case \$p in
-*"*"*)
-	for v in \$(cat "$T/versioned"); do
-		case \$v in \$p) echo 'install ok installed' ;; esac
-	done
-	exit 0 ;;
-esac
-grep -qx "\$p" "$T/absent" && exit 1
-echo 'install ok installed'
+{ grep -vxF -f "$T/absent" "$T/universe"; cat "$T/versioned"; } | sed 's/^/ii  /; s/\$/, /'
+cat "$T/provides"
 EOF
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$T/installed" >"$T/pkgbin/$installer"
 chmod +x "$T/pkgbin/dpkg-query" "$T/pkgbin/$installer"
@@ -188,6 +185,15 @@ test_expect 'install-deps --check takes postgresql-client-NN for psql, postgresq
 	stderr_has "install-deps: missing: postgresql postgresql-client for" &&
 	deps pg >out 2>&1 &&
 	grep -qx "install -y -q --no-install-recommends postgresql postgresql-client" installed
+'
+
+test_expect 'install-deps takes a package another provides (npm by NodeSource'"'"'s nodejs); not one removed' '
+	printf "npm\nnodejs\n" >absent &&
+	printf "%s\n" "ii  nodejs, npm (= 10.2.4), nodejs-dev" "rc  jq, " >provides &&
+	deps --check test >out 2>&1 && test_cmp /dev/null out &&
+	printf "npm\njq\n" >absent &&
+	fails_with 1 deps --check test && stderr_has "install-deps: missing: jq for make check" &&
+	: >provides
 '
 
 test_expect 'the README lists each group of install-deps as the script has it' '
