@@ -5,17 +5,17 @@
 # through convctl's writers and readers; python's json module, reading
 # every number as its text, finds each value and each number's text kept,
 # in conversations touched (a message added, ended) and untouched, and at
-# the top. ROUNDTRIP_STORES=N sets how many stores (12 in make check, 40 at
+# the top. ROUNDTRIP_STORES=N sets how many stores (6 in make check, 40 at
 # full counts, TEST_FULL=1).
 # check: pg (number texts and unknown fields through SQL and COPY)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
 RT="python3 $top/tests/helpers/roundtrip.py"
-N=${ROUNDTRIP_STORES:-$(counts 12 40)}
-# on PostgreSQL each store is seeded and read back through copy: 6 of them
+N=${ROUNDTRIP_STORES:-$(counts 6 40)}
+# on PostgreSQL each store is seeded and read back through copy: 3 of them
 # (15 at full counts)
-is_pg "$S" && [ -z "${ROUNDTRIP_STORES:-}" ] && N=$(counts 6 15)
+is_pg "$S" && [ -z "${ROUNDTRIP_STORES:-}" ] && N=$(counts 3 15)
 [ -n "${CONVCTL_WRAPPER:-}" ] && N=5
 # a long idle timeout: add joins the active conversation
 export CONVCTL_NOW=2026-03-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=1000000
