@@ -227,9 +227,9 @@ os.pwrite(fd, data, 0)
 	truncater=$!
 }
 
-# readers run this many times against the truncating file: 12, 60 at full
+# readers run this many times against the truncating file: 12, 30 at full
 # counts (TEST_FULL=1), 10 under a wrapper (valgrind), whose runs are slower
-reads=$(counts 12 60)
+reads=$(counts 12 30)
 [ -z "$CONVCTL_WRAPPER" ] || reads=10
 
 # --- a store truncated in place under a reader
