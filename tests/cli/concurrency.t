@@ -5,8 +5,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 # W writers of N adds each: 8 x CONCURRENCY_ADDS (12; 200 at full counts,
-# TEST_FULL=1, and in make stress); under a slow wrapper (valgrind) 4 x 10
-if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10; else W=8 N=${CONCURRENCY_ADDS:-$(counts 12 200)}; fi
+# TEST_FULL=1, and in make stress; 60 on PostgreSQL, whose adds each connect
+# and pg.t loads more); under a slow wrapper (valgrind) 4 x 10
+if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10
+elif is_pg "$CONVCTL_STORE"; then W=8 N=${CONCURRENCY_ADDS:-$(counts 12 60)}
+else W=8 N=${CONCURRENCY_ADDS:-$(counts 12 200)}; fi
 export CONVCTL_WAIT=120 CONVCTL_MAX_CONVERSATIONS=100000
 
 # writers PREFIX: W processes each add N messages "PREFIX-w-i"; extra
