@@ -5,6 +5,7 @@
 # Never a mock. Sourced by tests/pg.sh (a cluster for one test file) and
 # tests/with-pg (one for a whole run); it defines, and starts nothing:
 #   pg_start            makes and starts the cluster, sets what follows
+#   pg_initdb DIR       makes a cluster in DIR/data, not started
 #   pg_stop             stops it and removes it
 #   $PG_SKIP            why there is no cluster ("" when there is one)
 #   $PG_URI             the cluster over its unix socket, as user postgres;
@@ -51,15 +52,28 @@ test_pg() {
 	fi
 }
 
+# pg_initdb DIR: a new cluster in DIR/data, DIR made by mktemp (its owner
+# the cluster's)
+pg_initdb() {
+	[ "$(id -u)" -ne 0 ] || chown postgres "$1"
+	echo "$PG_PASSWORD" >"$1/pw"
+	[ "$(id -u)" -ne 0 ] || chown postgres "$1/pw"
+	pg_as "$pg_bin/initdb" -D "$1/data" -U postgres -E UTF8 \
+	    --auth-local=trust --auth-host=scram-sha-256 --pwfile="$1/pw" \
+	    >"$1/initdb.log" 2>&1 || { cat "$1/initdb.log"; return 1; }
+}
+
+# a copy of $CONVCTL_TEST_PG_TEMPLATE/data (tests/with-pg makes one with
+# pg_initdb for the run), or else a cluster made anew: initdb once a run
 pg_start() {
 	PG_DIR=$(mktemp -d /tmp/cvpg.XXXXXX) || return 1
 	PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR"
-	echo "$PG_PASSWORD" >"$PG_DIR/pw"
-	[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR/pw"
-	pg_as "$pg_bin/initdb" -D "$PG_DIR/data" -U postgres -E UTF8 \
-	    --auth-local=trust --auth-host=scram-sha-256 --pwfile="$PG_DIR/pw" \
-	    >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log"; return 1; }
+	if [ -n "${CONVCTL_TEST_PG_TEMPLATE:-}" ]; then
+		[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR"
+		pg_as cp -a "$CONVCTL_TEST_PG_TEMPLATE/data" "$PG_DIR/data" || return 1
+	else
+		pg_initdb "$PG_DIR" || return 1
+	fi
 	pg_ctl_as -o "-k $PG_DIR -p $PG_PORT -c listen_addresses=127.0.0.1 \
 	    -c fsync=off -c max_connections=60" start ||
 	    { cat "$PG_DIR/ctl.log" "$PG_DIR/log"; return 1; }
