@@ -2,12 +2,14 @@
 # convctl mcp: the store over the Model Context Protocol, driven by the
 # official TypeScript SDK's client (each tool's answer against the CLI's),
 # and by raw lines for the protocol's error cases
+# check: valgrind
 # The SDK is installed once, by npm, under the caller's cache directory
 # (read before lib.sh gives the test a HOME of its own)
 sdk_cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/convctl-tests
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
+export CONVCTL_WRAPPER	# tests/helpers/mcp-session.py runs convctl under it
 SDK_VERSION=1.32.2
 sdk=$sdk_cache/mcp-sdk-$SDK_VERSION
 

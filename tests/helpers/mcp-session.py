@@ -7,13 +7,18 @@
 #   no-lock    after a call, a command writes with --wait 0 while the
 #              server still runs: no lock is held between calls
 import json
+import os
 import select
 import subprocess
 import sys
 
 
+# convctl runs under $CONVCTL_WRAPPER when it is set (valgrind)
+WRAPPER = os.environ.get("CONVCTL_WRAPPER", "").split()
+
+
 def start(convctl):
-    return subprocess.Popen([convctl, "mcp"], stdin=subprocess.PIPE,
+    return subprocess.Popen(WRAPPER + [convctl, "mcp"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
 
 
@@ -59,7 +64,7 @@ def no_lock(convctl):
     send(p, call(1, "add", {"text": "from the agent"}))
     a = answer(p)
     assert not a["result"]["isError"], a
-    subprocess.run([convctl, "--wait", "0", "add", "from the shell"],
+    subprocess.run(WRAPPER + [convctl, "--wait", "0", "add", "from the shell"],
                    check=True, stdout=subprocess.DEVNULL)
     send(p, call(2, "context", {"last": 2}))
     text = answer(p)["result"]["content"][0]["text"]
