@@ -47,6 +47,9 @@ pq_load(struct error *e)
 	PQ_FN(freemem, "PQfreemem");
 	PQ_FN(set_notice_processor, "PQsetNoticeProcessor");
 	PQ_FN(connection_used_password, "PQconnectionUsedPassword");
+	PQ_FN(put_copy_data, "PQputCopyData");
+	PQ_FN(put_copy_end, "PQputCopyEnd");
+	PQ_FN(get_result, "PQgetResult");
 #undef PQ_FN
 	if (missing != NULL) {
 		dlclose(libpq);

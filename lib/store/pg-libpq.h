@@ -35,6 +35,9 @@ struct pq_api {
 	__typeof__(PQfreemem) *freemem;
 	__typeof__(PQsetNoticeProcessor) *set_notice_processor;
 	__typeof__(PQconnectionUsedPassword) *connection_used_password;
+	__typeof__(PQputCopyData) *put_copy_data;
+	__typeof__(PQputCopyEnd) *put_copy_end;
+	__typeof__(PQgetResult) *get_result;
 };
 extern struct pq_api pq;	/* filled in by pq_load() */
 

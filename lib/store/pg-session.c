@@ -225,6 +225,103 @@ pg_run_only(struct store *st, const char *what, const char *sql, int n,
 	return 0;
 }
 
+void
+pg_copy_field(struct buf *b, const char *s, size_t len)
+{
+	size_t i, from = 0;
+	char c;
+
+	if (s == NULL) {
+		buf_adds(b, "\\N");
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		if (c != '\\' && c != '\t' && c != '\n' && c != '\r')
+			continue;
+		buf_add(b, s + from, i - from);
+		buf_addc(b, '\\');
+		buf_addc(b, c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' :
+		    '\\');
+		from = i + 1;
+	}
+	buf_add(b, s + from, len - from);
+}
+
+int
+pg_copy_begin(struct store *st, const char *what, const char *sql,
+    struct error *e)
+{
+	struct pg_state *ps = st->be;
+	char *text;
+	PGresult *r;
+
+	if (ps->committed) {	/* what comes after a commit is one of its own */
+		ps->committed = 0;
+		if (begin(st, e) < 0)
+			return -1;
+	}
+	text = sql_for(st, sql);
+	r = pq.exec(ps->conn, text);
+	free(text);
+	if (r == NULL || pq.result_status(r) != PGRES_COPY_IN)
+		return pg_error(st, r, what, e);
+	pq.clear(r);
+	return 0;
+}
+
+/* rows sent, when there are enough of them or last */
+static int
+copy_send(struct store *st, struct buf *rows, int last, const char *what,
+    struct error *e)
+{
+	struct pg_state *ps = st->be;
+
+	if (rows->len == 0 || (!last && rows->len < PG_COPY_CHUNK))
+		return 0;
+	if (pq.put_copy_data(ps->conn, rows->data, (int)rows->len) != 1)
+		return pg_error(st, NULL, what, e);
+	rows->len = 0;
+	return 0;
+}
+
+int
+pg_copy_put(struct store *st, struct buf *rows, const char *what,
+    struct error *e)
+{
+	return copy_send(st, rows, 0, what, e);
+}
+
+/*
+ * The COPY's end and its result, which the server sends once it has every
+ * row (a constraint a row breaks is reported here, naming the row); every
+ * result after it read, so that the connection is ready for the next.
+ */
+int
+pg_copy_end(struct store *st, struct buf *rows, const char *what,
+    const char *abort, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	PGresult *r;
+	int rc = 0;
+
+	if (abort == NULL && copy_send(st, rows, 1, what, e) < 0) {
+		rc = -1;
+		abort = "convctl could not send every row";
+	}
+	if (pq.put_copy_end(ps->conn, abort) != 1 && abort == NULL)
+		rc = pg_error(st, NULL, what, e);
+	while ((r = pq.get_result(ps->conn)) != NULL)
+		if (pq.result_status(r) != PGRES_COMMAND_OK && rc == 0 &&
+		    abort == NULL)
+			rc = pg_error(st, r, what, e);	/* clears r */
+		else
+			pq.clear(r);
+	if (abort != NULL)
+		rc = -1;	/* e says why, as the caller or copy_send set it */
+	return rc;
+}
+
 /*
  * libpq's message for a connection that failed: a line for each host it
  * tried (DETAIL, HINT and hints indented under it), each as one part of

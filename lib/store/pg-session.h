@@ -65,6 +65,24 @@ PGresult *pg_run(struct store *, const char *what, const char *sql, int n,
 /* runs sql for its effect alone */
 int pg_run_only(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);
+/*
+ * COPY ... FROM STDIN (sql, @: the schema) in text format, streamed: begin
+ * it, add rows to a buffer (pg_copy_field, '\t' between fields, '\n' after
+ * each row) and hand it to pg_copy_put, which sends it once it holds
+ * PG_COPY_CHUNK bytes, then pg_copy_end: with abort NULL it sends what is
+ * left and says how the COPY went (what: as pg_run's), else it abandons
+ * the COPY (and so the transaction) and returns -1 with e as it is.
+ */
+#define PG_COPY_CHUNK 65536
+int pg_copy_begin(struct store *, const char *what, const char *sql,
+    struct error *);
+int pg_copy_put(struct store *, struct buf *rows, const char *what,
+    struct error *);
+int pg_copy_end(struct store *, struct buf *rows, const char *what,
+    const char *abort, struct error *);
+/* s (NULL: SQL's NULL, \N) as a field of COPY's text format: backslash,
+ * tab, newline and carriage return escaped */
+void pg_copy_field(struct buf *, const char *s, size_t len);
 /* commits; the next statement begins a transaction of its own */
 int pg_session_commit(struct store *, struct error *);
 void pg_session_close(struct store *);

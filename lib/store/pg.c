@@ -247,18 +247,28 @@ doc_text(struct conv *c, struct buf *doc)
 	json_object_set_new(c->obj, "messages", msgs);
 }
 
+/* what the database will hold of a conversation of n messages whose row's
+ * doc is doc: the messages' hashes are the caller's to fill */
+static struct pg_conv *
+pg_conv_new(const struct buf *doc, size_t n)
+{
+	struct pg_conv *pc;
+
+	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
+	pc->nmsg = n;
+	sha256(doc->data, doc->len, pc->doc);
+	return pc;
+}
+
 /* c as the database holds it (doc, its row's), to tell later what changed */
 static void
 remember(struct conv *c, const struct buf *doc)
 {
 	json_t *msgs = json_object_get(c->obj, "messages"), *m;
-	struct pg_conv *pc;
+	struct pg_conv *pc = pg_conv_new(doc, json_array_size(msgs));
 	struct buf b = { 0 };
-	size_t i, n = json_array_size(msgs);
+	size_t i;
 
-	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
-	pc->nmsg = n;
-	sha256(doc->data, doc->len, pc->doc);
 	json_array_foreach(msgs, i, m) {
 		b.len = 0;
 		json_dump_buf(&b, m);
@@ -600,6 +610,132 @@ out:
 	return rc;
 }
 
+/*
+ * From this many new conversations on, a flush loads them with COPY (a
+ * copy, a migrate): three statements whatever their number, where one
+ * INSERT each would take a round trip each. Below it, add's one new
+ * conversation is the one INSERT of sync_conv().
+ */
+#define COPY_FROM 2
+
+/* the \u0000 PostgreSQL's text cannot hold, in field of message i of c */
+static int
+nul_in(struct store *st, struct conv *c, size_t i, const char *field,
+    struct error *e)
+{
+	return error_set(e, "store '%s': message %zu of '%s' has \\u0000 in its "
+	    "%s, which PostgreSQL cannot hold", st->path, i + 1, c->id, field);
+}
+
+/*
+ * The n new conversations in memory (no row yet), in the store's order, by
+ * COPY into both tables, streamed a chunk at a time: memory holds one
+ * conversation's rows and a chunk. Their pos are reserved first, n at
+ * once from the table's sequence, under the writers' lock, so that each
+ * is known without reading it back.
+ */
+static int
+copy_new(struct store *st, size_t n, struct error *e)
+{
+	static const char *const field[3] = { "id", "role", "timestamp" };
+	struct buf rows = { 0 }, doc = { 0 }, num = { 0 };
+	struct conv **fresh = xmalloc(n * sizeof(*fresh)), *c;
+	char ts[TS_LEN];
+	const char *p[1], *s, *abort = NULL;
+	struct pg_conv *pc;
+	long long first;
+	size_t i, j, k, len;
+	json_t *msgs, *m;
+	PGresult *r;
+	int rc = -1;
+
+	for (i = j = 0; i < st->n && j < n; i++)
+		if (st->conv[i]->obj != NULL && st->conv[i]->be == NULL)
+			fresh[j++] = st->conv[i];
+	buf_addf(&num, "%zu", n);
+	p[0] = num.data;
+	if ((r = pg_run(st, "cannot store conversations", "SELECT setval(s, "
+	    "nextval(s) + $1::bigint - 1) - $1::bigint + 1 FROM "
+	    "pg_get_serial_sequence('@.conversations', 'pos') AS s", 1, p,
+	    e)) == NULL)
+		goto out;
+	first = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	if (pg_copy_begin(st, "cannot store conversations", "COPY "
+	    "@.conversations (id, pos, started_at, ended_at, title, summary, "
+	    "message_count, doc) FROM STDIN", e) < 0)
+		goto out;
+	for (i = 0; i < n && abort == NULL; i++) {
+		c = fresh[i];
+		doc.len = 0;
+		doc_text(c, &doc);
+		c->pos = first + (long long)i;
+		c->be = pg_conv_new(&doc, c->nmsg);	/* hashes: below */
+		pg_copy_field(&rows, c->id, strlen(c->id));
+		buf_addf(&rows, "\t%lld\t", (long long)c->pos);
+		s = ts_param(c->started, ts);
+		pg_copy_field(&rows, s, s ? strlen(s) : 0);
+		buf_addc(&rows, '\t');
+		s = ts_param(c->ended, ts);
+		pg_copy_field(&rows, s, s ? strlen(s) : 0);
+		buf_addc(&rows, '\t');
+		pg_copy_field(&rows, c->title, c->title ? strlen(c->title) : 0);
+		buf_addc(&rows, '\t');
+		pg_copy_field(&rows, c->summary, c->summary ?
+		    strlen(c->summary) : 0);
+		buf_addf(&rows, "\t%zu\t", c->nmsg);
+		pg_copy_field(&rows, doc.data, doc.len);
+		buf_addc(&rows, '\n');
+		if (pg_copy_put(st, &rows, "cannot store conversations", e) < 0)
+			abort = "convctl could not send every row";
+	}
+	if (pg_copy_end(st, &rows, "cannot store conversations", abort, e) < 0)
+		goto out;
+	if (pg_copy_begin(st, "cannot store messages", "COPY @.messages "
+	    "(conversation, seq, id, role, at, doc) FROM STDIN", e) < 0)
+		goto out;
+	for (i = 0; i < n && abort == NULL; i++) {
+		c = fresh[i];
+		pc = c->be;
+		msgs = json_object_get(c->obj, "messages");
+		json_array_foreach(msgs, j, m) {
+			pg_copy_field(&rows, c->id, strlen(c->id));
+			buf_addf(&rows, "\t%zu", j);
+			for (k = 0; k < 3; k++) {
+				s = json_str(m, field[k], &len);
+				if (s != NULL && memchr(s, '\0', len) != NULL) {
+					nul_in(st, c, j, field[k], e);
+					abort = "a message convctl cannot store";
+					break;
+				}
+				buf_addc(&rows, '\t');
+				pg_copy_field(&rows, s, len);
+			}
+			if (abort != NULL)
+				break;
+			doc.len = 0;
+			json_dump_buf(&doc, m);
+			sha256(doc.data, doc.len, pc->hash[j]);
+			buf_addc(&rows, '\t');
+			pg_copy_field(&rows, doc.data, doc.len);
+			buf_addc(&rows, '\n');
+			if (pg_copy_put(st, &rows, "cannot store messages", e) < 0) {
+				abort = "convctl could not send every row";
+				break;
+			}
+		}
+	}
+	if (pg_copy_end(st, &rows, "cannot store messages", abort, e) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(fresh);
+	buf_free(&rows);
+	buf_free(&doc);
+	buf_free(&num);
+	return rc;
+}
+
 /* every change in memory into the transaction, not yet committed */
 static int
 flush(struct store *st, struct error *e)
@@ -607,8 +743,8 @@ flush(struct store *st, struct error *e)
 	struct buf doc = { 0 };
 	const char *p[1];
 	struct conv *c;
-	size_t i;
-	int later, rc = -1;
+	size_t i, fresh = 0;
+	int later, bulk, rc = -1;
 
 	/* rows are written from memory: a spooled answer is read in first */
 	if (store_spool_fill(st, e) < 0)
@@ -629,13 +765,19 @@ flush(struct store *st, struct error *e)
 	 * new row's pos is its place): when resume ends one conversation and
 	 * reopens another, two are never active at once, not even between
 	 * two statements (the index conversations_one_active) */
+	for (i = 0; i < st->n; i++)
+		fresh += st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
+	bulk = fresh >= COPY_FROM;
 	for (later = 0; later <= 1; later++)
 		for (i = 0; i < st->n; i++) {
 			c = st->conv[i];
 			if ((c->be != NULL && c->ended >= 0) != later &&
-			    sync_conv(st, c, e) < 0)
+			    (!bulk || c->be != NULL) && sync_conv(st, c, e) < 0)
 				goto out;
 		}
+	/* after the rest, as their pos is after every stored one's */
+	if (bulk && copy_new(st, fresh, e) < 0)
+		goto out;
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);
 		p[0] = doc.data;
