@@ -44,6 +44,7 @@ pq_load(struct error *e)
 	PQ_FN(getlength, "PQgetlength");
 	PQ_FN(getisnull, "PQgetisnull");
 	PQ_FN(escape_identifier, "PQescapeIdentifier");
+	PQ_FN(escape_literal, "PQescapeLiteral");
 	PQ_FN(freemem, "PQfreemem");
 	PQ_FN(set_notice_processor, "PQsetNoticeProcessor");
 	PQ_FN(connection_used_password, "PQconnectionUsedPassword");

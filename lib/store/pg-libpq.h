@@ -32,6 +32,7 @@ struct pq_api {
 	__typeof__(PQgetlength) *getlength;
 	__typeof__(PQgetisnull) *getisnull;
 	__typeof__(PQescapeIdentifier) *escape_identifier;
+	__typeof__(PQescapeLiteral) *escape_literal;
 	__typeof__(PQfreemem) *freemem;
 	__typeof__(PQsetNoticeProcessor) *set_notice_processor;
 	__typeof__(PQconnectionUsedPassword) *connection_used_password;

@@ -182,7 +182,8 @@ sql_for(struct store *st, const char *sql)
 	return buf_detach(&b);
 }
 
-static int begin(struct store *, struct error *);
+static int begin(struct store *, const char *, const char *, PGresult **,
+    struct error *);
 
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 PGresult *
@@ -196,7 +197,7 @@ pg_run(struct store *st, const char *what, const char *sql, int n,
 
 	if (ps->committed) {	/* what comes after a commit is one of its own */
 		ps->committed = 0;
-		if (begin(st, e) < 0)
+		if (begin(st, NULL, NULL, NULL, e) < 0)
 			return NULL;
 	}
 	text = sql_for(st, sql);
@@ -258,7 +259,7 @@ pg_copy_begin(struct store *st, const char *what, const char *sql,
 
 	if (ps->committed) {	/* what comes after a commit is one of its own */
 		ps->committed = 0;
-		if (begin(st, e) < 0)
+		if (begin(st, NULL, NULL, NULL, e) < 0)
 			return -1;
 	}
 	text = sql_for(st, sql);
@@ -408,76 +409,133 @@ connect_to(struct store *st, struct error *e)
 	    pq.error_message(ps->conn) : NULL, e) == PG_USAGE ? -2 : -1;
 }
 
-/* the writers' lock: waits up to wait seconds for the one before to finish */
+/*
+ * The writers' lock with wait 0: try it once, and say so when another
+ * writer holds it. (With a wait, begin() takes it in its first round trip.)
+ */
 static int
-lock_schema(struct store *st, double wait, struct error *e)
+try_lock(struct store *st, struct error *e)
 {
 	struct pg_state *ps = st->be;
-	struct buf key = { 0 }, timeout = { 0 };
-	const char *param[1];
+	struct buf sql = { 0 };
 	PGresult *r;
 	int got;
 
-	buf_addf(&key, "convctl:%s", ps->schema);
-	param[0] = key.data;
-	if (wait > 0) {
-		buf_addf(&timeout, "SET LOCAL lock_timeout = %ld",
-		    (long)(wait * 1000) + 1);
-		if (pg_run_only(st, "cannot set the lock wait", timeout.data, 0,
-		    NULL, e) < 0 ||
-		    (r = pg_run(st, "cannot lock the store",
-		    "SELECT pg_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		pq.clear(r);
-	} else {
-		if ((r = pg_run(st, "cannot lock the store",
-		    "SELECT pg_try_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		got = *pq.getvalue(r, 0, 0) == 't';
-		pq.clear(r);
-		if (!got) {
-			error_set(e, "store '%s' is locked by another convctl; "
-			    "gave up after 0 seconds (see --wait)", st->path);
-			goto fail;
-		}
-	}
-	buf_free(&key);
-	buf_free(&timeout);
+	buf_addf(&sql, "SELECT pg_try_advisory_xact_lock(hashtext(%s))",
+	    ps->lock_key);
+	r = pg_run(st, "cannot lock the store", sql.data, 0, NULL, e);
+	buf_free(&sql);
+	if (r == NULL)
+		return -1;
+	got = *pq.getvalue(r, 0, 0) == 't';
+	pq.clear(r);
+	if (!got)
+		return error_set(e, "store '%s' is locked by another convctl; "
+		    "gave up after 0 seconds (see --wait)", st->path);
 	return 0;
-fail:
-	buf_free(&key);
-	buf_free(&timeout);
-	return -1;
 }
 
-/* a writer's transaction holds the lock from its start */
+/* an undefined table or schema: what a store not made yet answers */
 static int
-begin(struct store *st, struct error *e)
+not_made(PGresult *r)
+{
+	const char *state = r != NULL ?
+	    pq.result_error_field(r, PG_DIAG_SQLSTATE) : NULL;
+
+	return state != NULL && (strcmp(state, "42P01") == 0 ||
+	    strcmp(state, "3F000") == 0);
+}
+
+/*
+ * The command's transaction: a reader's REPEATABLE READ, one snapshot; a
+ * writer's holds the writers' lock from its start, waiting up to the wait
+ * for the writer before to finish. With first (the command's first query,
+ * what: what it does, for its error), all of it in one round trip (one
+ * simple query, which returns the last statement's result): *r is first's
+ * result, or NULL when a table first reads is not there (a store not made
+ * yet), rolled back to a savepoint made before it, the lock kept.
+ */
+static int
+begin(struct store *st, const char *first, const char *what, PGresult **r,
+    struct error *e)
 {
 	struct pg_state *ps = st->be;
+	struct buf sql = { 0 };
+	const char *ask = "cannot begin a transaction";
+	PGresult *res;
+	char *text;
+	int rc = -1, one_trip = st->mode != STORE_WRITE || ps->wait > 0;
 
 	/* a command's few small queries: compiling them (JIT, which a table's
 	 * stale statistics can trigger) costs hundreds of times their run */
 	if (st->mode != STORE_WRITE)
-		return pg_run_only(st, "cannot begin a transaction", "BEGIN "
-		    "ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = "
-		    "off", 0, NULL, e);
-	if (pg_run_only(st, "cannot begin a transaction", "BEGIN; SET LOCAL "
-	    "client_min_messages = warning; SET LOCAL jit = off", 0, NULL,
-	    e) < 0)
-		return -1;
-	return lock_schema(st, ps->wait, e);
+		buf_adds(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+		    "SET LOCAL jit = off");
+	else
+		buf_adds(&sql, "BEGIN; SET LOCAL client_min_messages = warning; "
+		    "SET LOCAL jit = off");
+	if (st->mode == STORE_WRITE && ps->wait > 0)
+		buf_addf(&sql, "; SET LOCAL lock_timeout = %ld; SELECT "
+		    "pg_advisory_xact_lock(hashtext(%s))",
+		    (long)(ps->wait * 1000) + 1, ps->lock_key);
+	if (first != NULL && one_trip) {
+		buf_addf(&sql, "; SAVEPOINT first; %s", first);
+		ask = what;
+	}
+	text = sql_for(st, sql.data);
+	res = pq.exec(ps->conn, text);
+	free(text);
+	if (!one_trip && (res == NULL || pq.result_status(res) !=
+	    PGRES_COMMAND_OK)) {
+		pg_error(st, res, ask, e);
+		goto out;
+	}
+	if (!one_trip) {
+		pq.clear(res);
+		if (try_lock(st, e) < 0)
+			goto out;
+		if (first == NULL) {
+			rc = 0;
+			goto out;
+		}
+		buf_free(&sql);
+		buf_addf(&sql, "SAVEPOINT first; %s", first);
+		ask = what;
+		text = sql_for(st, sql.data);
+		res = pq.exec(ps->conn, text);
+		free(text);
+	}
+	if (first != NULL && not_made(res)) {
+		pq.clear(res);
+		*r = NULL;
+		rc = pg_run_only(st, what, "ROLLBACK TO SAVEPOINT first", 0,
+		    NULL, e);
+		goto out;
+	}
+	if (res == NULL || (pq.result_status(res) != PGRES_COMMAND_OK &&
+	    pq.result_status(res) != PGRES_TUPLES_OK)) {
+		pg_error(st, res, ask, e);
+		goto out;
+	}
+	if (first != NULL)
+		*r = res;
+	else
+		pq.clear(res);
+	rc = 0;
+out:
+	buf_free(&sql);
+	return rc;
 }
 
 int
 pg_session_open(struct store *st, const char *uri, double wait,
-    struct error *e)
+    const char *first, const char *what, PGresult **r, struct error *e)
 {
 	struct pg_state *ps;
+	struct buf key = { 0 };
 	int rc;
 
+	*r = NULL;
 	if (pq_load(e) < 0)
 		return -1;
 	ps = xmalloc(sizeof(*ps));
@@ -490,8 +548,16 @@ pg_session_open(struct store *st, const char *uri, double wait,
 		return rc;
 	ps->ident = pq.escape_identifier(ps->conn, ps->schema,
 	    strlen(ps->schema));
+	buf_addf(&key, "convctl:%s", ps->schema);
+	ps->lock_key = pq.escape_literal(ps->conn, key.data, key.len);
+	buf_free(&key);
+	if (ps->ident == NULL || ps->lock_key == NULL) {
+		error_set(e, "store '%s': cannot quote its schema's name: %s",
+		    st->path, pq.error_message(ps->conn));
+		return -1;
+	}
 	ps->wait = wait;
-	return begin(st, e);
+	return begin(st, first, what, r, e);
 }
 
 int
@@ -520,6 +586,8 @@ pg_session_close(struct store *st)
 	if (ps->conn != NULL) {
 		if (ps->ident != NULL)
 			pq.freemem(ps->ident);
+		if (ps->lock_key != NULL)
+			pq.freemem(ps->lock_key);
 		pq.finish(ps->conn);
 	}
 	pg_uri_free(&ps->uri);

@@ -40,6 +40,7 @@ struct pg_state {
 	struct pg_uri uri;
 	char *schema;		/* its name, as given (uri.schema) */
 	char *ident;		/* quoted for SQL: "convctl" */
+	char *lock_key;		/* the writers' lock's key, quoted for SQL */
 	int exists;		/* the schema's tables are there */
 	double wait;		/* for the writers' lock, seconds */
 	int committed;		/* the next statement begins a transaction */
@@ -47,9 +48,11 @@ struct pg_state {
 
 /* st->be made, the URI read (-2: it is not a store's; e says why), the
  * server connected and the command's transaction begun; a writer's holds
- * the writers' lock, waiting up to wait seconds for it */
+ * the writers' lock, waiting up to wait seconds for it. first (@: the
+ * schema; what: what it does) is run in the same round trip: *r is its
+ * result, or NULL when a table it reads is not there (a store not made) */
 int pg_session_open(struct store *st, const char *uri, double wait,
-    struct error *);
+    const char *first, const char *what, PGresult **r, struct error *);
 /* what libpq's message for a connection that failed (NULL: none) means:
  * the row of the table of verdicts (pg-session.c) it meets */
 struct pg_verdict {

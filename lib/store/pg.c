@@ -158,19 +158,18 @@ out:
  * an older schema; a reader, which holds no lock, reads it as it is (every
  * version since 1 has the tables and columns it reads).
  */
+#define ROOT_SQL "SELECT (SELECT value FROM @.meta WHERE key = " \
+	"'schema_version'), (SELECT doc FROM @.root)"
+
+/* ... from r, ROOT_SQL's result, which it clears */
 static int
-read_root(struct store *st, struct error *e)
+read_root(struct store *st, PGresult *r, struct error *e)
 {
-	PGresult *r;
 	long version;
 	const char *v;
 	char *stop;
 	int rc = -1;
 
-	if ((r = pg_run(st, "cannot read the store", "SELECT (SELECT value FROM "
-	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
-	    NULL, e)) == NULL)
-		return -1;
 	v = pq.getisnull(r, 0, 0) ? NULL : pq.getvalue(r, 0, 0);
 	version = v != NULL ? strtol(v, &stop, 10) : 0;
 	/* what is not a version is quoted, never read as one */
@@ -204,6 +203,10 @@ out:
 	return rc;
 }
 
+/*
+ * The store's root read in the round trip that begins the transaction (and
+ * takes a writer's lock); a store not made yet says so by failing it.
+ */
 static int
 pg_open(struct store *st, const char *uri, double wait, int whole,
     struct error *e)
@@ -214,18 +217,17 @@ pg_open(struct store *st, const char *uri, double wait, int whole,
 
 	(void)whole;	/* only what a command asks for is ever read */
 	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
-	if ((rc = pg_session_open(st, uri, wait, e)) < 0)
+	if ((rc = pg_session_open(st, uri, wait, ROOT_SQL,
+	    "cannot read the store", &r, e)) < 0)
 		return rc;
 	ps = st->be;
-	if ((r = pg_run(st, "cannot read the store",
-	    "SELECT to_regclass('@.root') IS NOT NULL", 0, NULL, e)) == NULL)
-		return -1;
-	ps->exists = *pq.getvalue(r, 0, 0) == 't';
-	pq.clear(r);
+	ps->exists = r != NULL;
 	if (!ps->exists && st->mode == STORE_WRITE) {
 		/* made on first use, under the lock: one writer makes it */
 		if (pg_run_only(st, "cannot create the store's tables",
-		    schema_sql, 0, NULL, e) < 0)
+		    schema_sql, 0, NULL, e) < 0 ||
+		    (r = pg_run(st, "cannot read the store", ROOT_SQL, 0, NULL,
+		    e)) == NULL)
 			return -1;
 		ps->exists = 1;
 	}
@@ -233,7 +235,7 @@ pg_open(struct store *st, const char *uri, double wait, int whole,
 		st->root = json_object();
 		return 0;
 	}
-	return read_root(st, e);
+	return read_root(st, r, e);
 }
 
 /* c without its messages, which have rows of their own: its row's doc */
@@ -521,7 +523,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	struct pg_conv *pc = c->be;
 	char started[TS_LEN], ended[TS_LEN];
 	unsigned char h[32];
-	const char *p[11];
+	const char *p[12];
 	size_t k = 0;
 	PGresult *r;
 	int rc = -1;
@@ -567,6 +569,27 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 			goto out;
 		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 		pq.clear(r);
+		k = c->nmsg;	/* all stored */
+	} else if (k == pc->nmsg && k < c->nmsg) {
+		/* messages after those stored (add): the row and them in one
+		 * statement too */
+		buf_addf(&from, "%zu", k);
+		if (messages_from(st, col, c, k, e) < 0)
+			goto out;
+		p[7] = from.data;
+		p[8] = col[0].data;
+		p[9] = col[1].data;
+		p[10] = col[2].data;
+		p[11] = col[3].data;
+		if (pg_run_only(st, "cannot store a conversation", "WITH c AS ("
+		    "UPDATE @.conversations SET started_at = $2, ended_at = $3, "
+		    "title = $4, summary = $5, message_count = $6, doc = $7 "
+		    "WHERE id = $1) INSERT INTO @.messages (conversation, seq, "
+		    "id, role, at, doc) SELECT $1, $8::integer + t.n::integer - "
+		    "1, t.id, t.role, t.at::timestamptz, t.doc FROM unnest("
+		    "$9::text[], $10::text[], $11::text[], $12::json[]) WITH "
+		    "ORDINALITY AS t(id, role, at, doc, n)", 12, p, e) < 0)
+			goto out;
 		k = c->nmsg;	/* all stored */
 	} else {
 		if (pg_run_only(st, "cannot store a conversation", "UPDATE "
