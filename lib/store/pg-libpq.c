@@ -51,6 +51,17 @@ pq_load(struct error *e)
 	PQ_FN(put_copy_data, "PQputCopyData");
 	PQ_FN(put_copy_end, "PQputCopyEnd");
 	PQ_FN(get_result, "PQgetResult");
+	if (missing == NULL) {	/* optional: pipeline mode, libpq 14 on */
+		const char *none = NULL;
+
+		PQ_FN(enter_pipeline_mode, "PQenterPipelineMode");
+		PQ_FN(exit_pipeline_mode, "PQexitPipelineMode");
+		PQ_FN(pipeline_sync, "PQpipelineSync");
+		PQ_FN(send_query_params, "PQsendQueryParams");
+		if (missing != NULL)
+			pq.enter_pipeline_mode = NULL;
+		missing = none;
+	}
 #undef PQ_FN
 	if (missing != NULL) {
 		dlclose(libpq);

@@ -185,6 +185,62 @@ sql_for(struct store *st, const char *sql)
 static int begin(struct store *, const char *, const char *, PGresult **,
     struct error *);
 
+/*
+ * The statements pg_run_later sent, then sql (NULL: none; one statement,
+ * what its result says is the caller's), through the pipeline with one
+ * sync: a round trip for all. *mine is sql's result; -1 and e from the
+ * first that failed (what comes after it in the pipeline is aborted), the
+ * connection out of pipeline mode either way.
+ */
+static int
+settle(struct store *st, const char *text, int n, const char *const *params,
+    PGresult **mine, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	size_t i, nq = ps->nlater;
+	ExecStatusType s;
+	PGresult *r;
+	int rc = 0;
+
+	*mine = NULL;
+	if (text != NULL) {
+		if (pq.send_query_params(ps->conn, text, n, NULL, params, NULL,
+		    NULL, 0) == 1)
+			nq++;
+		else
+			rc = pg_error(st, NULL, ps->later[0], e);
+	}
+	if (pq.pipeline_sync(ps->conn) != 1 && rc == 0)
+		rc = pg_error(st, NULL, ps->later[0], e);
+	for (i = 0; i < nq && pq.status(ps->conn) == CONNECTION_OK; i++)
+		while ((r = pq.get_result(ps->conn)) != NULL) {
+			s = pq.result_status(r);
+			if (i == ps->nlater && rc == 0 && *mine == NULL)
+				*mine = r;
+			else if (rc == 0 && s != PGRES_COMMAND_OK &&
+			    s != PGRES_TUPLES_OK)
+				rc = pg_error(st, r, ps->later[i], e);
+			else
+				pq.clear(r);
+		}
+	while ((r = pq.get_result(ps->conn)) != NULL) {	/* the sync's */
+		s = pq.result_status(r);
+		pq.clear(r);
+		if (s == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	if (rc == 0 && pq.status(ps->conn) != CONNECTION_OK)
+		rc = pg_error(st, NULL, ps->later[ps->nlater - 1], e);
+	ps->nlater = 0;
+	if (pq.exit_pipeline_mode(ps->conn) != 1 && rc == 0)
+		rc = pg_error(st, NULL, "cannot end a pipeline", e);
+	if (rc < 0 && *mine != NULL) {
+		pq.clear(*mine);
+		*mine = NULL;
+	}
+	return rc;
+}
+
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 PGresult *
 pg_run(struct store *st, const char *what, const char *sql, int n,
@@ -200,10 +256,19 @@ pg_run(struct store *st, const char *what, const char *sql, int n,
 		if (begin(st, NULL, NULL, NULL, e) < 0)
 			return NULL;
 	}
+	/* statements sent before: with this one, unless it is several */
+	if (ps->nlater > 0 && n == 0 && strchr(sql, ';') != NULL &&
+	    settle(st, NULL, 0, NULL, &r, e) < 0)
+		return NULL;
 	text = sql_for(st, sql);
-
-	r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn, text, n,
-	    NULL, params, NULL, NULL, 0);
+	if (ps->nlater > 0) {
+		if (settle(st, text, n, params, &r, e) < 0) {
+			free(text);
+			return NULL;
+		}
+	} else
+		r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn,
+		    text, n, NULL, params, NULL, NULL, 0);
 	free(text);
 	s = r != NULL ? pq.result_status(r) : PGRES_FATAL_ERROR;
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
@@ -211,6 +276,37 @@ pg_run(struct store *st, const char *what, const char *sql, int n,
 		return NULL;
 	}
 	return r;
+}
+
+int
+pg_run_later(struct store *st, const char *what, const char *sql, int n,
+    const char *const *params, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	char *text;
+	int sent;
+
+	if (pq.enter_pipeline_mode == NULL || ps->committed ||
+	    (ps->nlater == 0 && pq.enter_pipeline_mode(ps->conn) != 1))
+		return pg_run_only(st, what, sql, n, params, e);
+	if (ps->nlater == ps->maxlater) {
+		ps->maxlater = ps->maxlater * 2 + 8;
+		ps->later = xrealloc(ps->later, ps->maxlater *
+		    sizeof(*ps->later));
+	}
+	ps->later[ps->nlater++] = what;
+	text = sql_for(st, sql);
+	sent = pq.send_query_params(ps->conn, text, n, NULL, params, NULL, NULL,
+	    0);
+	free(text);
+	if (sent != 1) {
+		ps->nlater--;
+		pg_error(st, NULL, what, e);
+		if (ps->nlater == 0)
+			pq.exit_pipeline_mode(ps->conn);
+		return -1;
+	}
+	return 0;
 }
 
 /* runs sql for its effect alone */
@@ -262,6 +358,8 @@ pg_copy_begin(struct store *st, const char *what, const char *sql,
 		if (begin(st, NULL, NULL, NULL, e) < 0)
 			return -1;
 	}
+	if (ps->nlater > 0 && settle(st, NULL, 0, NULL, &r, e) < 0)
+		return -1;	/* COPY is not for a pipeline */
 	text = sql_for(st, sql);
 	r = pq.exec(ps->conn, text);
 	free(text);
@@ -563,6 +661,12 @@ pg_session_open(struct store *st, const char *uri, double wait,
 int
 pg_session_commit(struct store *st, struct error *e)
 {
+	struct pg_state *ps = st->be;
+	PGresult *r;
+
+	/* what failed before the COMMIT was sent is not stored: said so */
+	if (ps->nlater > 0 && settle(st, NULL, 0, NULL, &r, e) < 0)
+		return -1;
 	if (pg_run_only(st, "cannot commit", "COMMIT", 0, NULL, e) < 0) {
 		/* the server may or may not have committed before it went */
 		if (e->kind == ERROR_TEMPORARY)
@@ -591,6 +695,7 @@ pg_session_close(struct store *st)
 		pq.finish(ps->conn);
 	}
 	pg_uri_free(&ps->uri);
+	free(ps->later);
 	free(ps);
 	st->be = NULL;
 }

@@ -44,6 +44,8 @@ struct pg_state {
 	int exists;		/* the schema's tables are there */
 	double wait;		/* for the writers' lock, seconds */
 	int committed;		/* the next statement begins a transaction */
+	const char **later;	/* what each statement sent is, in a pipeline */
+	size_t nlater, maxlater;
 };
 
 /* st->be made, the URI read (-2: it is not a store's; e says why), the
@@ -67,6 +69,11 @@ PGresult *pg_run(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);
 /* runs sql for its effect alone */
 int pg_run_only(struct store *, const char *what, const char *sql, int n,
+    const char *const *params, struct error *);
+/* the same, sent now (a pipeline, where libpq has them) and its outcome read
+ * with the next statement's, a round trip saved: an error is the next
+ * pg_run's, pg_run_only's or pg_copy_begin's (sql: one statement) */
+int pg_run_later(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);
 /*
  * COPY ... FROM STDIN (sql, @: the schema) in text format, streamed: begin

@@ -10,6 +10,11 @@
  * changed is written: a conversation row, and the messages from the first
  * one that differs from what was read. Each document is kept as the `json'
  * text convctl wrote, so key order, number texts and unknown fields survive.
+ * Round trips are few: the first begins the transaction, takes the lock
+ * and reads the root; a write that needs no answer travels with the next
+ * query (pg_run_later), so add is four (that, the active conversation, its
+ * writes with the rolling limit's count, COMMIT); many new conversations
+ * load with COPY.
  *
  * It knows nothing of the lifecycle's rules; the database holds the ones it
  * can (one active conversation, unique ids, valid roles) as constraints.
@@ -581,7 +586,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		p[9] = col[1].data;
 		p[10] = col[2].data;
 		p[11] = col[3].data;
-		if (pg_run_only(st, "cannot store a conversation", "WITH c AS ("
+		if (pg_run_later(st, "cannot store a conversation", "WITH c AS ("
 		    "UPDATE @.conversations SET started_at = $2, ended_at = $3, "
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
 		    "WHERE id = $1) INSERT INTO @.messages (conversation, seq, "
@@ -592,14 +597,14 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 			goto out;
 		k = c->nmsg;	/* all stored */
 	} else {
-		if (pg_run_only(st, "cannot store a conversation", "UPDATE "
+		if (pg_run_later(st, "cannot store a conversation", "UPDATE "
 		    "@.conversations SET started_at = $2, ended_at = $3, "
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
 		    "WHERE id = $1", 7, p, e) < 0)
 			goto out;
 		buf_addf(&from, "%zu", k);
 		p[1] = from.data;
-		if (k < pc->nmsg && pg_run_only(st, "cannot store messages",
+		if (k < pc->nmsg && pg_run_later(st, "cannot store messages",
 		    "DELETE FROM @.messages WHERE conversation = $1 AND "
 		    "seq >= $2", 2, p, e) < 0)
 			goto out;
@@ -614,7 +619,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		p[3] = col[1].data;
 		p[4] = col[2].data;
 		p[5] = col[3].data;
-		if (pg_run_only(st, "cannot store messages", "INSERT INTO "
+		if (pg_run_later(st, "cannot store messages", "INSERT INTO "
 		    "@.messages (conversation, seq, id, role, at, doc) "
 		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
 		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
@@ -774,7 +779,7 @@ flush(struct store *st, struct error *e)
 		return -1;
 	for (i = 0; i < st->nremoved; i++) {
 		p[0] = st->removed[i];
-		if (pg_run_only(st, "cannot remove a conversation", "DELETE FROM "
+		if (pg_run_later(st, "cannot remove a conversation", "DELETE FROM "
 		    "@.conversations WHERE id = $1", 1, p, e) < 0)
 			goto out;
 	}
@@ -804,7 +809,7 @@ flush(struct store *st, struct error *e)
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);
 		p[0] = doc.data;
-		if (pg_run_only(st, "cannot store the store's fields", "UPDATE "
+		if (pg_run_later(st, "cannot store the store's fields", "UPDATE "
 		    "@.root SET doc = $1", 1, p, e) < 0)
 			goto out;
 		st->root_dirty = 0;

@@ -210,6 +210,25 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 	test "$(convctl -s "$R" recent --json)" = "[]"
 '
 
+test_pg 'a write the database refuses, sent with the next query, is reported; nothing is stored' '
+	R="$PG_URI&schema=refused" &&
+	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "first" &&
+	convctl -s "$R" copy "$R" - >before &&
+	psql_as "alter table refused.messages add constraint no_poison
+	    check (doc::text not like '"'%poison%'"')" &&
+	CONVCTL_NOW=2026-02-04T17:01:00Z fails_with 1 convctl -s "$R" add poison &&
+	stderr_has "cannot store a conversation" && stderr_has "no_poison" &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	psql_as "alter table refused.conversations add constraint never_ended
+	    check (ended_at is null)" &&
+	CONVCTL_NOW=2026-02-04T17:02:00Z fails_with 1 convctl -s "$R" end &&
+	stderr_has "cannot store a conversation" && stderr_has "never_ended" &&
+	test "$(grep -c never_ended "$T/err")" = 1 &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	CONVCTL_NOW=2026-02-04T17:03:00Z convctl -s "$R" add "still fine" &&
+	test "$(psql_as "select count(*) from refused.messages")" = 2
+'
+
 test_pg 'stores in one database are apart, by schema=' '
 	A="$PG_URI&schema=one" B="$PG_URI&schema=two" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$A" add "in one" &&
