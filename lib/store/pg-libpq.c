@@ -44,9 +44,24 @@ pq_load(struct error *e)
 	PQ_FN(getlength, "PQgetlength");
 	PQ_FN(getisnull, "PQgetisnull");
 	PQ_FN(escape_identifier, "PQescapeIdentifier");
+	PQ_FN(escape_literal, "PQescapeLiteral");
 	PQ_FN(freemem, "PQfreemem");
 	PQ_FN(set_notice_processor, "PQsetNoticeProcessor");
 	PQ_FN(connection_used_password, "PQconnectionUsedPassword");
+	PQ_FN(put_copy_data, "PQputCopyData");
+	PQ_FN(put_copy_end, "PQputCopyEnd");
+	PQ_FN(get_result, "PQgetResult");
+	if (missing == NULL) {	/* optional: pipeline mode, libpq 14 on */
+		const char *none = NULL;
+
+		PQ_FN(enter_pipeline_mode, "PQenterPipelineMode");
+		PQ_FN(exit_pipeline_mode, "PQexitPipelineMode");
+		PQ_FN(pipeline_sync, "PQpipelineSync");
+		PQ_FN(send_query_params, "PQsendQueryParams");
+		if (missing != NULL)
+			pq.enter_pipeline_mode = NULL;
+		missing = none;
+	}
 #undef PQ_FN
 	if (missing != NULL) {
 		dlclose(libpq);

@@ -32,9 +32,18 @@ struct pq_api {
 	__typeof__(PQgetlength) *getlength;
 	__typeof__(PQgetisnull) *getisnull;
 	__typeof__(PQescapeIdentifier) *escape_identifier;
+	__typeof__(PQescapeLiteral) *escape_literal;
 	__typeof__(PQfreemem) *freemem;
 	__typeof__(PQsetNoticeProcessor) *set_notice_processor;
 	__typeof__(PQconnectionUsedPassword) *connection_used_password;
+	__typeof__(PQputCopyData) *put_copy_data;
+	__typeof__(PQputCopyEnd) *put_copy_end;
+	__typeof__(PQgetResult) *get_result;
+	/* libpq 14 and later's (NULL before: every statement is sent alone) */
+	__typeof__(PQenterPipelineMode) *enter_pipeline_mode;
+	__typeof__(PQexitPipelineMode) *exit_pipeline_mode;
+	__typeof__(PQpipelineSync) *pipeline_sync;
+	__typeof__(PQsendQueryParams) *send_query_params;
 };
 extern struct pq_api pq;	/* filled in by pq_load() */
 

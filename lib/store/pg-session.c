@@ -182,7 +182,64 @@ sql_for(struct store *st, const char *sql)
 	return buf_detach(&b);
 }
 
-static int begin(struct store *, struct error *);
+static int begin(struct store *, const char *, const char *, PGresult **,
+    struct error *);
+
+/*
+ * The statements pg_run_later sent, then sql (NULL: none; one statement,
+ * what its result says is the caller's), through the pipeline with one
+ * sync: a round trip for all. *mine is sql's result; -1 and e from the
+ * first that failed (what comes after it in the pipeline is aborted), the
+ * connection out of pipeline mode either way.
+ */
+static int
+settle(struct store *st, const char *text, int n, const char *const *params,
+    PGresult **mine, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	size_t i, nq = ps->nlater;
+	ExecStatusType s;
+	PGresult *r;
+	int rc = 0;
+
+	*mine = NULL;
+	if (text != NULL) {
+		if (pq.send_query_params(ps->conn, text, n, NULL, params, NULL,
+		    NULL, 0) == 1)
+			nq++;
+		else
+			rc = pg_error(st, NULL, ps->later[0], e);
+	}
+	if (pq.pipeline_sync(ps->conn) != 1 && rc == 0)
+		rc = pg_error(st, NULL, ps->later[0], e);
+	for (i = 0; i < nq && pq.status(ps->conn) == CONNECTION_OK; i++)
+		while ((r = pq.get_result(ps->conn)) != NULL) {
+			s = pq.result_status(r);
+			if (i == ps->nlater && rc == 0 && *mine == NULL)
+				*mine = r;
+			else if (rc == 0 && s != PGRES_COMMAND_OK &&
+			    s != PGRES_TUPLES_OK)
+				rc = pg_error(st, r, ps->later[i], e);
+			else
+				pq.clear(r);
+		}
+	while ((r = pq.get_result(ps->conn)) != NULL) {	/* the sync's */
+		s = pq.result_status(r);
+		pq.clear(r);
+		if (s == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	if (rc == 0 && pq.status(ps->conn) != CONNECTION_OK)
+		rc = pg_error(st, NULL, ps->later[ps->nlater - 1], e);
+	ps->nlater = 0;
+	if (pq.exit_pipeline_mode(ps->conn) != 1 && rc == 0)
+		rc = pg_error(st, NULL, "cannot end a pipeline", e);
+	if (rc < 0 && *mine != NULL) {
+		pq.clear(*mine);
+		*mine = NULL;
+	}
+	return rc;
+}
 
 /* runs sql (@: the schema) with n text parameters; the result, or NULL */
 PGresult *
@@ -196,13 +253,22 @@ pg_run(struct store *st, const char *what, const char *sql, int n,
 
 	if (ps->committed) {	/* what comes after a commit is one of its own */
 		ps->committed = 0;
-		if (begin(st, e) < 0)
+		if (begin(st, NULL, NULL, NULL, e) < 0)
 			return NULL;
 	}
+	/* statements sent before: with this one, unless it is several */
+	if (ps->nlater > 0 && n == 0 && strchr(sql, ';') != NULL &&
+	    settle(st, NULL, 0, NULL, &r, e) < 0)
+		return NULL;
 	text = sql_for(st, sql);
-
-	r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn, text, n,
-	    NULL, params, NULL, NULL, 0);
+	if (ps->nlater > 0) {
+		if (settle(st, text, n, params, &r, e) < 0) {
+			free(text);
+			return NULL;
+		}
+	} else
+		r = n == 0 ? pq.exec(ps->conn, text) : pq.exec_params(ps->conn,
+		    text, n, NULL, params, NULL, NULL, 0);
 	free(text);
 	s = r != NULL ? pq.result_status(r) : PGRES_FATAL_ERROR;
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
@@ -210,6 +276,37 @@ pg_run(struct store *st, const char *what, const char *sql, int n,
 		return NULL;
 	}
 	return r;
+}
+
+int
+pg_run_later(struct store *st, const char *what, const char *sql, int n,
+    const char *const *params, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	char *text;
+	int sent;
+
+	if (pq.enter_pipeline_mode == NULL || ps->committed ||
+	    (ps->nlater == 0 && pq.enter_pipeline_mode(ps->conn) != 1))
+		return pg_run_only(st, what, sql, n, params, e);
+	if (ps->nlater == ps->maxlater) {
+		ps->maxlater = ps->maxlater * 2 + 8;
+		ps->later = xrealloc(ps->later, ps->maxlater *
+		    sizeof(*ps->later));
+	}
+	ps->later[ps->nlater++] = what;
+	text = sql_for(st, sql);
+	sent = pq.send_query_params(ps->conn, text, n, NULL, params, NULL, NULL,
+	    0);
+	free(text);
+	if (sent != 1) {
+		ps->nlater--;
+		pg_error(st, NULL, what, e);
+		if (ps->nlater == 0)
+			pq.exit_pipeline_mode(ps->conn);
+		return -1;
+	}
+	return 0;
 }
 
 /* runs sql for its effect alone */
@@ -223,6 +320,105 @@ pg_run_only(struct store *st, const char *what, const char *sql, int n,
 		return -1;
 	pq.clear(r);
 	return 0;
+}
+
+void
+pg_copy_field(struct buf *b, const char *s, size_t len)
+{
+	size_t i, from = 0;
+	char c;
+
+	if (s == NULL) {
+		buf_adds(b, "\\N");
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		if (c != '\\' && c != '\t' && c != '\n' && c != '\r')
+			continue;
+		buf_add(b, s + from, i - from);
+		buf_addc(b, '\\');
+		buf_addc(b, c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' :
+		    '\\');
+		from = i + 1;
+	}
+	buf_add(b, s + from, len - from);
+}
+
+int
+pg_copy_begin(struct store *st, const char *what, const char *sql,
+    struct error *e)
+{
+	struct pg_state *ps = st->be;
+	char *text;
+	PGresult *r;
+
+	if (ps->committed) {	/* what comes after a commit is one of its own */
+		ps->committed = 0;
+		if (begin(st, NULL, NULL, NULL, e) < 0)
+			return -1;
+	}
+	if (ps->nlater > 0 && settle(st, NULL, 0, NULL, &r, e) < 0)
+		return -1;	/* COPY is not for a pipeline */
+	text = sql_for(st, sql);
+	r = pq.exec(ps->conn, text);
+	free(text);
+	if (r == NULL || pq.result_status(r) != PGRES_COPY_IN)
+		return pg_error(st, r, what, e);
+	pq.clear(r);
+	return 0;
+}
+
+/* rows sent, when there are enough of them or last */
+static int
+copy_send(struct store *st, struct buf *rows, int last, const char *what,
+    struct error *e)
+{
+	struct pg_state *ps = st->be;
+
+	if (rows->len == 0 || (!last && rows->len < PG_COPY_CHUNK))
+		return 0;
+	if (pq.put_copy_data(ps->conn, rows->data, (int)rows->len) != 1)
+		return pg_error(st, NULL, what, e);
+	rows->len = 0;
+	return 0;
+}
+
+int
+pg_copy_put(struct store *st, struct buf *rows, const char *what,
+    struct error *e)
+{
+	return copy_send(st, rows, 0, what, e);
+}
+
+/*
+ * The COPY's end and its result, which the server sends once it has every
+ * row (a constraint a row breaks is reported here, naming the row); every
+ * result after it read, so that the connection is ready for the next.
+ */
+int
+pg_copy_end(struct store *st, struct buf *rows, const char *what,
+    const char *abort, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	PGresult *r;
+	int rc = 0;
+
+	if (abort == NULL && copy_send(st, rows, 1, what, e) < 0) {
+		rc = -1;
+		abort = "convctl could not send every row";
+	}
+	if (pq.put_copy_end(ps->conn, abort) != 1 && abort == NULL)
+		rc = pg_error(st, NULL, what, e);
+	while ((r = pq.get_result(ps->conn)) != NULL)
+		if (pq.result_status(r) != PGRES_COMMAND_OK && rc == 0 &&
+		    abort == NULL)
+			rc = pg_error(st, r, what, e);	/* clears r */
+		else
+			pq.clear(r);
+	if (abort != NULL)
+		rc = -1;	/* e says why, as the caller or copy_send set it */
+	return rc;
 }
 
 /*
@@ -311,76 +507,133 @@ connect_to(struct store *st, struct error *e)
 	    pq.error_message(ps->conn) : NULL, e) == PG_USAGE ? -2 : -1;
 }
 
-/* the writers' lock: waits up to wait seconds for the one before to finish */
+/*
+ * The writers' lock with wait 0: try it once, and say so when another
+ * writer holds it. (With a wait, begin() takes it in its first round trip.)
+ */
 static int
-lock_schema(struct store *st, double wait, struct error *e)
+try_lock(struct store *st, struct error *e)
 {
 	struct pg_state *ps = st->be;
-	struct buf key = { 0 }, timeout = { 0 };
-	const char *param[1];
+	struct buf sql = { 0 };
 	PGresult *r;
 	int got;
 
-	buf_addf(&key, "convctl:%s", ps->schema);
-	param[0] = key.data;
-	if (wait > 0) {
-		buf_addf(&timeout, "SET LOCAL lock_timeout = %ld",
-		    (long)(wait * 1000) + 1);
-		if (pg_run_only(st, "cannot set the lock wait", timeout.data, 0,
-		    NULL, e) < 0 ||
-		    (r = pg_run(st, "cannot lock the store",
-		    "SELECT pg_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		pq.clear(r);
-	} else {
-		if ((r = pg_run(st, "cannot lock the store",
-		    "SELECT pg_try_advisory_xact_lock(hashtext($1))", 1, param,
-		    e)) == NULL)
-			goto fail;
-		got = *pq.getvalue(r, 0, 0) == 't';
-		pq.clear(r);
-		if (!got) {
-			error_set(e, "store '%s' is locked by another convctl; "
-			    "gave up after 0 seconds (see --wait)", st->path);
-			goto fail;
-		}
-	}
-	buf_free(&key);
-	buf_free(&timeout);
+	buf_addf(&sql, "SELECT pg_try_advisory_xact_lock(hashtext(%s))",
+	    ps->lock_key);
+	r = pg_run(st, "cannot lock the store", sql.data, 0, NULL, e);
+	buf_free(&sql);
+	if (r == NULL)
+		return -1;
+	got = *pq.getvalue(r, 0, 0) == 't';
+	pq.clear(r);
+	if (!got)
+		return error_set(e, "store '%s' is locked by another convctl; "
+		    "gave up after 0 seconds (see --wait)", st->path);
 	return 0;
-fail:
-	buf_free(&key);
-	buf_free(&timeout);
-	return -1;
 }
 
-/* a writer's transaction holds the lock from its start */
+/* an undefined table or schema: what a store not made yet answers */
 static int
-begin(struct store *st, struct error *e)
+not_made(PGresult *r)
+{
+	const char *state = r != NULL ?
+	    pq.result_error_field(r, PG_DIAG_SQLSTATE) : NULL;
+
+	return state != NULL && (strcmp(state, "42P01") == 0 ||
+	    strcmp(state, "3F000") == 0);
+}
+
+/*
+ * The command's transaction: a reader's REPEATABLE READ, one snapshot; a
+ * writer's holds the writers' lock from its start, waiting up to the wait
+ * for the writer before to finish. With first (the command's first query,
+ * what: what it does, for its error), all of it in one round trip (one
+ * simple query, which returns the last statement's result): *r is first's
+ * result, or NULL when a table first reads is not there (a store not made
+ * yet), rolled back to a savepoint made before it, the lock kept.
+ */
+static int
+begin(struct store *st, const char *first, const char *what, PGresult **r,
+    struct error *e)
 {
 	struct pg_state *ps = st->be;
+	struct buf sql = { 0 };
+	const char *ask = "cannot begin a transaction";
+	PGresult *res;
+	char *text;
+	int rc = -1, one_trip = st->mode != STORE_WRITE || ps->wait > 0;
 
 	/* a command's few small queries: compiling them (JIT, which a table's
 	 * stale statistics can trigger) costs hundreds of times their run */
 	if (st->mode != STORE_WRITE)
-		return pg_run_only(st, "cannot begin a transaction", "BEGIN "
-		    "ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = "
-		    "off", 0, NULL, e);
-	if (pg_run_only(st, "cannot begin a transaction", "BEGIN; SET LOCAL "
-	    "client_min_messages = warning; SET LOCAL jit = off", 0, NULL,
-	    e) < 0)
-		return -1;
-	return lock_schema(st, ps->wait, e);
+		buf_adds(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+		    "SET LOCAL jit = off");
+	else
+		buf_adds(&sql, "BEGIN; SET LOCAL client_min_messages = warning; "
+		    "SET LOCAL jit = off");
+	if (st->mode == STORE_WRITE && ps->wait > 0)
+		buf_addf(&sql, "; SET LOCAL lock_timeout = %ld; SELECT "
+		    "pg_advisory_xact_lock(hashtext(%s))",
+		    (long)(ps->wait * 1000) + 1, ps->lock_key);
+	if (first != NULL && one_trip) {
+		buf_addf(&sql, "; SAVEPOINT first; %s", first);
+		ask = what;
+	}
+	text = sql_for(st, sql.data);
+	res = pq.exec(ps->conn, text);
+	free(text);
+	if (!one_trip && (res == NULL || pq.result_status(res) !=
+	    PGRES_COMMAND_OK)) {
+		pg_error(st, res, ask, e);
+		goto out;
+	}
+	if (!one_trip) {
+		pq.clear(res);
+		if (try_lock(st, e) < 0)
+			goto out;
+		if (first == NULL) {
+			rc = 0;
+			goto out;
+		}
+		buf_free(&sql);
+		buf_addf(&sql, "SAVEPOINT first; %s", first);
+		ask = what;
+		text = sql_for(st, sql.data);
+		res = pq.exec(ps->conn, text);
+		free(text);
+	}
+	if (first != NULL && not_made(res)) {
+		pq.clear(res);
+		*r = NULL;
+		rc = pg_run_only(st, what, "ROLLBACK TO SAVEPOINT first", 0,
+		    NULL, e);
+		goto out;
+	}
+	if (res == NULL || (pq.result_status(res) != PGRES_COMMAND_OK &&
+	    pq.result_status(res) != PGRES_TUPLES_OK)) {
+		pg_error(st, res, ask, e);
+		goto out;
+	}
+	if (first != NULL)
+		*r = res;
+	else
+		pq.clear(res);
+	rc = 0;
+out:
+	buf_free(&sql);
+	return rc;
 }
 
 int
 pg_session_open(struct store *st, const char *uri, double wait,
-    struct error *e)
+    const char *first, const char *what, PGresult **r, struct error *e)
 {
 	struct pg_state *ps;
+	struct buf key = { 0 };
 	int rc;
 
+	*r = NULL;
 	if (pq_load(e) < 0)
 		return -1;
 	ps = xmalloc(sizeof(*ps));
@@ -393,13 +646,27 @@ pg_session_open(struct store *st, const char *uri, double wait,
 		return rc;
 	ps->ident = pq.escape_identifier(ps->conn, ps->schema,
 	    strlen(ps->schema));
+	buf_addf(&key, "convctl:%s", ps->schema);
+	ps->lock_key = pq.escape_literal(ps->conn, key.data, key.len);
+	buf_free(&key);
+	if (ps->ident == NULL || ps->lock_key == NULL) {
+		error_set(e, "store '%s': cannot quote its schema's name: %s",
+		    st->path, pq.error_message(ps->conn));
+		return -1;
+	}
 	ps->wait = wait;
-	return begin(st, e);
+	return begin(st, first, what, r, e);
 }
 
 int
 pg_session_commit(struct store *st, struct error *e)
 {
+	struct pg_state *ps = st->be;
+	PGresult *r;
+
+	/* what failed before the COMMIT was sent is not stored: said so */
+	if (ps->nlater > 0 && settle(st, NULL, 0, NULL, &r, e) < 0)
+		return -1;
 	if (pg_run_only(st, "cannot commit", "COMMIT", 0, NULL, e) < 0) {
 		/* the server may or may not have committed before it went */
 		if (e->kind == ERROR_TEMPORARY)
@@ -423,9 +690,12 @@ pg_session_close(struct store *st)
 	if (ps->conn != NULL) {
 		if (ps->ident != NULL)
 			pq.freemem(ps->ident);
+		if (ps->lock_key != NULL)
+			pq.freemem(ps->lock_key);
 		pq.finish(ps->conn);
 	}
 	pg_uri_free(&ps->uri);
+	free(ps->later);
 	free(ps);
 	st->be = NULL;
 }

@@ -40,16 +40,21 @@ struct pg_state {
 	struct pg_uri uri;
 	char *schema;		/* its name, as given (uri.schema) */
 	char *ident;		/* quoted for SQL: "convctl" */
+	char *lock_key;		/* the writers' lock's key, quoted for SQL */
 	int exists;		/* the schema's tables are there */
 	double wait;		/* for the writers' lock, seconds */
 	int committed;		/* the next statement begins a transaction */
+	const char **later;	/* what each statement sent is, in a pipeline */
+	size_t nlater, maxlater;
 };
 
 /* st->be made, the URI read (-2: it is not a store's; e says why), the
  * server connected and the command's transaction begun; a writer's holds
- * the writers' lock, waiting up to wait seconds for it */
+ * the writers' lock, waiting up to wait seconds for it. first (@: the
+ * schema; what: what it does) is run in the same round trip: *r is its
+ * result, or NULL when a table it reads is not there (a store not made) */
 int pg_session_open(struct store *st, const char *uri, double wait,
-    struct error *);
+    const char *first, const char *what, PGresult **r, struct error *);
 /* what libpq's message for a connection that failed (NULL: none) means:
  * the row of the table of verdicts (pg-session.c) it meets */
 struct pg_verdict {
@@ -65,6 +70,29 @@ PGresult *pg_run(struct store *, const char *what, const char *sql, int n,
 /* runs sql for its effect alone */
 int pg_run_only(struct store *, const char *what, const char *sql, int n,
     const char *const *params, struct error *);
+/* the same, sent now (a pipeline, where libpq has them) and its outcome read
+ * with the next statement's, a round trip saved: an error is the next
+ * pg_run's, pg_run_only's or pg_copy_begin's (sql: one statement) */
+int pg_run_later(struct store *, const char *what, const char *sql, int n,
+    const char *const *params, struct error *);
+/*
+ * COPY ... FROM STDIN (sql, @: the schema) in text format, streamed: begin
+ * it, add rows to a buffer (pg_copy_field, '\t' between fields, '\n' after
+ * each row) and hand it to pg_copy_put, which sends it once it holds
+ * PG_COPY_CHUNK bytes, then pg_copy_end: with abort NULL it sends what is
+ * left and says how the COPY went (what: as pg_run's), else it abandons
+ * the COPY (and so the transaction) and returns -1 with e as it is.
+ */
+#define PG_COPY_CHUNK 65536
+int pg_copy_begin(struct store *, const char *what, const char *sql,
+    struct error *);
+int pg_copy_put(struct store *, struct buf *rows, const char *what,
+    struct error *);
+int pg_copy_end(struct store *, struct buf *rows, const char *what,
+    const char *abort, struct error *);
+/* s (NULL: SQL's NULL, \N) as a field of COPY's text format: backslash,
+ * tab, newline and carriage return escaped */
+void pg_copy_field(struct buf *, const char *s, size_t len);
 /* commits; the next statement begins a transaction of its own */
 int pg_session_commit(struct store *, struct error *);
 void pg_session_close(struct store *);

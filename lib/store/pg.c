@@ -10,6 +10,11 @@
  * changed is written: a conversation row, and the messages from the first
  * one that differs from what was read. Each document is kept as the `json'
  * text convctl wrote, so key order, number texts and unknown fields survive.
+ * Round trips are few: the first begins the transaction, takes the lock
+ * and reads the root; a write that needs no answer travels with the next
+ * query (pg_run_later), so add is four (that, the active conversation, its
+ * writes with the rolling limit's count, COMMIT); many new conversations
+ * load with COPY.
  *
  * It knows nothing of the lifecycle's rules; the database holds the ones it
  * can (one active conversation, unique ids, valid roles) as constraints.
@@ -158,19 +163,18 @@ out:
  * an older schema; a reader, which holds no lock, reads it as it is (every
  * version since 1 has the tables and columns it reads).
  */
+#define ROOT_SQL "SELECT (SELECT value FROM @.meta WHERE key = " \
+	"'schema_version'), (SELECT doc FROM @.root)"
+
+/* ... from r, ROOT_SQL's result, which it clears */
 static int
-read_root(struct store *st, struct error *e)
+read_root(struct store *st, PGresult *r, struct error *e)
 {
-	PGresult *r;
 	long version;
 	const char *v;
 	char *stop;
 	int rc = -1;
 
-	if ((r = pg_run(st, "cannot read the store", "SELECT (SELECT value FROM "
-	    "@.meta WHERE key = 'schema_version'), (SELECT doc FROM @.root)", 0,
-	    NULL, e)) == NULL)
-		return -1;
 	v = pq.getisnull(r, 0, 0) ? NULL : pq.getvalue(r, 0, 0);
 	version = v != NULL ? strtol(v, &stop, 10) : 0;
 	/* what is not a version is quoted, never read as one */
@@ -204,6 +208,10 @@ out:
 	return rc;
 }
 
+/*
+ * The store's root read in the round trip that begins the transaction (and
+ * takes a writer's lock); a store not made yet says so by failing it.
+ */
 static int
 pg_open(struct store *st, const char *uri, double wait, int whole,
     struct error *e)
@@ -214,18 +222,17 @@ pg_open(struct store *st, const char *uri, double wait, int whole,
 
 	(void)whole;	/* only what a command asks for is ever read */
 	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
-	if ((rc = pg_session_open(st, uri, wait, e)) < 0)
+	if ((rc = pg_session_open(st, uri, wait, ROOT_SQL,
+	    "cannot read the store", &r, e)) < 0)
 		return rc;
 	ps = st->be;
-	if ((r = pg_run(st, "cannot read the store",
-	    "SELECT to_regclass('@.root') IS NOT NULL", 0, NULL, e)) == NULL)
-		return -1;
-	ps->exists = *pq.getvalue(r, 0, 0) == 't';
-	pq.clear(r);
+	ps->exists = r != NULL;
 	if (!ps->exists && st->mode == STORE_WRITE) {
 		/* made on first use, under the lock: one writer makes it */
 		if (pg_run_only(st, "cannot create the store's tables",
-		    schema_sql, 0, NULL, e) < 0)
+		    schema_sql, 0, NULL, e) < 0 ||
+		    (r = pg_run(st, "cannot read the store", ROOT_SQL, 0, NULL,
+		    e)) == NULL)
 			return -1;
 		ps->exists = 1;
 	}
@@ -233,7 +240,7 @@ pg_open(struct store *st, const char *uri, double wait, int whole,
 		st->root = json_object();
 		return 0;
 	}
-	return read_root(st, e);
+	return read_root(st, r, e);
 }
 
 /* c without its messages, which have rows of their own: its row's doc */
@@ -247,18 +254,28 @@ doc_text(struct conv *c, struct buf *doc)
 	json_object_set_new(c->obj, "messages", msgs);
 }
 
+/* what the database will hold of a conversation of n messages whose row's
+ * doc is doc: the messages' hashes are the caller's to fill */
+static struct pg_conv *
+pg_conv_new(const struct buf *doc, size_t n)
+{
+	struct pg_conv *pc;
+
+	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
+	pc->nmsg = n;
+	sha256(doc->data, doc->len, pc->doc);
+	return pc;
+}
+
 /* c as the database holds it (doc, its row's), to tell later what changed */
 static void
 remember(struct conv *c, const struct buf *doc)
 {
 	json_t *msgs = json_object_get(c->obj, "messages"), *m;
-	struct pg_conv *pc;
+	struct pg_conv *pc = pg_conv_new(doc, json_array_size(msgs));
 	struct buf b = { 0 };
-	size_t i, n = json_array_size(msgs);
+	size_t i;
 
-	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
-	pc->nmsg = n;
-	sha256(doc->data, doc->len, pc->doc);
 	json_array_foreach(msgs, i, m) {
 		b.len = 0;
 		json_dump_buf(&b, m);
@@ -511,7 +528,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	struct pg_conv *pc = c->be;
 	char started[TS_LEN], ended[TS_LEN];
 	unsigned char h[32];
-	const char *p[11];
+	const char *p[12];
 	size_t k = 0;
 	PGresult *r;
 	int rc = -1;
@@ -558,15 +575,36 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 		pq.clear(r);
 		k = c->nmsg;	/* all stored */
+	} else if (k == pc->nmsg && k < c->nmsg) {
+		/* messages after those stored (add): the row and them in one
+		 * statement too */
+		buf_addf(&from, "%zu", k);
+		if (messages_from(st, col, c, k, e) < 0)
+			goto out;
+		p[7] = from.data;
+		p[8] = col[0].data;
+		p[9] = col[1].data;
+		p[10] = col[2].data;
+		p[11] = col[3].data;
+		if (pg_run_later(st, "cannot store a conversation", "WITH c AS ("
+		    "UPDATE @.conversations SET started_at = $2, ended_at = $3, "
+		    "title = $4, summary = $5, message_count = $6, doc = $7 "
+		    "WHERE id = $1) INSERT INTO @.messages (conversation, seq, "
+		    "id, role, at, doc) SELECT $1, $8::integer + t.n::integer - "
+		    "1, t.id, t.role, t.at::timestamptz, t.doc FROM unnest("
+		    "$9::text[], $10::text[], $11::text[], $12::json[]) WITH "
+		    "ORDINALITY AS t(id, role, at, doc, n)", 12, p, e) < 0)
+			goto out;
+		k = c->nmsg;	/* all stored */
 	} else {
-		if (pg_run_only(st, "cannot store a conversation", "UPDATE "
+		if (pg_run_later(st, "cannot store a conversation", "UPDATE "
 		    "@.conversations SET started_at = $2, ended_at = $3, "
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
 		    "WHERE id = $1", 7, p, e) < 0)
 			goto out;
 		buf_addf(&from, "%zu", k);
 		p[1] = from.data;
-		if (k < pc->nmsg && pg_run_only(st, "cannot store messages",
+		if (k < pc->nmsg && pg_run_later(st, "cannot store messages",
 		    "DELETE FROM @.messages WHERE conversation = $1 AND "
 		    "seq >= $2", 2, p, e) < 0)
 			goto out;
@@ -581,7 +619,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		p[3] = col[1].data;
 		p[4] = col[2].data;
 		p[5] = col[3].data;
-		if (pg_run_only(st, "cannot store messages", "INSERT INTO "
+		if (pg_run_later(st, "cannot store messages", "INSERT INTO "
 		    "@.messages (conversation, seq, id, role, at, doc) "
 		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
 		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
@@ -600,6 +638,132 @@ out:
 	return rc;
 }
 
+/*
+ * From this many new conversations on, a flush loads them with COPY (a
+ * copy, a migrate): three statements whatever their number, where one
+ * INSERT each would take a round trip each. Below it, add's one new
+ * conversation is the one INSERT of sync_conv().
+ */
+#define COPY_FROM 2
+
+/* the \u0000 PostgreSQL's text cannot hold, in field of message i of c */
+static int
+nul_in(struct store *st, struct conv *c, size_t i, const char *field,
+    struct error *e)
+{
+	return error_set(e, "store '%s': message %zu of '%s' has \\u0000 in its "
+	    "%s, which PostgreSQL cannot hold", st->path, i + 1, c->id, field);
+}
+
+/*
+ * The n new conversations in memory (no row yet), in the store's order, by
+ * COPY into both tables, streamed a chunk at a time: memory holds one
+ * conversation's rows and a chunk. Their pos are reserved first, n at
+ * once from the table's sequence, under the writers' lock, so that each
+ * is known without reading it back.
+ */
+static int
+copy_new(struct store *st, size_t n, struct error *e)
+{
+	static const char *const field[3] = { "id", "role", "timestamp" };
+	struct buf rows = { 0 }, doc = { 0 }, num = { 0 };
+	struct conv **fresh = xmalloc(n * sizeof(*fresh)), *c;
+	char ts[TS_LEN];
+	const char *p[1], *s, *abort = NULL;
+	struct pg_conv *pc;
+	long long first;
+	size_t i, j, k, len;
+	json_t *msgs, *m;
+	PGresult *r;
+	int rc = -1;
+
+	for (i = j = 0; i < st->n && j < n; i++)
+		if (st->conv[i]->obj != NULL && st->conv[i]->be == NULL)
+			fresh[j++] = st->conv[i];
+	buf_addf(&num, "%zu", n);
+	p[0] = num.data;
+	if ((r = pg_run(st, "cannot store conversations", "SELECT setval(s, "
+	    "nextval(s) + $1::bigint - 1) - $1::bigint + 1 FROM "
+	    "pg_get_serial_sequence('@.conversations', 'pos') AS s", 1, p,
+	    e)) == NULL)
+		goto out;
+	first = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	if (pg_copy_begin(st, "cannot store conversations", "COPY "
+	    "@.conversations (id, pos, started_at, ended_at, title, summary, "
+	    "message_count, doc) FROM STDIN", e) < 0)
+		goto out;
+	for (i = 0; i < n && abort == NULL; i++) {
+		c = fresh[i];
+		doc.len = 0;
+		doc_text(c, &doc);
+		c->pos = first + (long long)i;
+		c->be = pg_conv_new(&doc, c->nmsg);	/* hashes: below */
+		pg_copy_field(&rows, c->id, strlen(c->id));
+		buf_addf(&rows, "\t%lld\t", (long long)c->pos);
+		s = ts_param(c->started, ts);
+		pg_copy_field(&rows, s, s ? strlen(s) : 0);
+		buf_addc(&rows, '\t');
+		s = ts_param(c->ended, ts);
+		pg_copy_field(&rows, s, s ? strlen(s) : 0);
+		buf_addc(&rows, '\t');
+		pg_copy_field(&rows, c->title, c->title ? strlen(c->title) : 0);
+		buf_addc(&rows, '\t');
+		pg_copy_field(&rows, c->summary, c->summary ?
+		    strlen(c->summary) : 0);
+		buf_addf(&rows, "\t%zu\t", c->nmsg);
+		pg_copy_field(&rows, doc.data, doc.len);
+		buf_addc(&rows, '\n');
+		if (pg_copy_put(st, &rows, "cannot store conversations", e) < 0)
+			abort = "convctl could not send every row";
+	}
+	if (pg_copy_end(st, &rows, "cannot store conversations", abort, e) < 0)
+		goto out;
+	if (pg_copy_begin(st, "cannot store messages", "COPY @.messages "
+	    "(conversation, seq, id, role, at, doc) FROM STDIN", e) < 0)
+		goto out;
+	for (i = 0; i < n && abort == NULL; i++) {
+		c = fresh[i];
+		pc = c->be;
+		msgs = json_object_get(c->obj, "messages");
+		json_array_foreach(msgs, j, m) {
+			pg_copy_field(&rows, c->id, strlen(c->id));
+			buf_addf(&rows, "\t%zu", j);
+			for (k = 0; k < 3; k++) {
+				s = json_str(m, field[k], &len);
+				if (s != NULL && memchr(s, '\0', len) != NULL) {
+					nul_in(st, c, j, field[k], e);
+					abort = "a message convctl cannot store";
+					break;
+				}
+				buf_addc(&rows, '\t');
+				pg_copy_field(&rows, s, len);
+			}
+			if (abort != NULL)
+				break;
+			doc.len = 0;
+			json_dump_buf(&doc, m);
+			sha256(doc.data, doc.len, pc->hash[j]);
+			buf_addc(&rows, '\t');
+			pg_copy_field(&rows, doc.data, doc.len);
+			buf_addc(&rows, '\n');
+			if (pg_copy_put(st, &rows, "cannot store messages", e) < 0) {
+				abort = "convctl could not send every row";
+				break;
+			}
+		}
+	}
+	if (pg_copy_end(st, &rows, "cannot store messages", abort, e) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(fresh);
+	buf_free(&rows);
+	buf_free(&doc);
+	buf_free(&num);
+	return rc;
+}
+
 /* every change in memory into the transaction, not yet committed */
 static int
 flush(struct store *st, struct error *e)
@@ -607,15 +771,15 @@ flush(struct store *st, struct error *e)
 	struct buf doc = { 0 };
 	const char *p[1];
 	struct conv *c;
-	size_t i;
-	int later, rc = -1;
+	size_t i, fresh = 0;
+	int later, bulk, rc = -1;
 
 	/* rows are written from memory: a spooled answer is read in first */
 	if (store_spool_fill(st, e) < 0)
 		return -1;
 	for (i = 0; i < st->nremoved; i++) {
 		p[0] = st->removed[i];
-		if (pg_run_only(st, "cannot remove a conversation", "DELETE FROM "
+		if (pg_run_later(st, "cannot remove a conversation", "DELETE FROM "
 		    "@.conversations WHERE id = $1", 1, p, e) < 0)
 			goto out;
 	}
@@ -629,17 +793,23 @@ flush(struct store *st, struct error *e)
 	 * new row's pos is its place): when resume ends one conversation and
 	 * reopens another, two are never active at once, not even between
 	 * two statements (the index conversations_one_active) */
+	for (i = 0; i < st->n; i++)
+		fresh += st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
+	bulk = fresh >= COPY_FROM;
 	for (later = 0; later <= 1; later++)
 		for (i = 0; i < st->n; i++) {
 			c = st->conv[i];
 			if ((c->be != NULL && c->ended >= 0) != later &&
-			    sync_conv(st, c, e) < 0)
+			    (!bulk || c->be != NULL) && sync_conv(st, c, e) < 0)
 				goto out;
 		}
+	/* after the rest, as their pos is after every stored one's */
+	if (bulk && copy_new(st, fresh, e) < 0)
+		goto out;
 	if (st->root_dirty) {
 		json_dump_buf(&doc, st->root);
 		p[0] = doc.data;
-		if (pg_run_only(st, "cannot store the store's fields", "UPDATE "
+		if (pg_run_later(st, "cannot store the store's fields", "UPDATE "
 		    "@.root SET doc = $1", 1, p, e) < 0)
 			goto out;
 		st->root_dirty = 0;

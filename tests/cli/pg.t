@@ -141,6 +141,96 @@ test_pg 'copying again adds nothing; a conversation that differs is refused' '
 	test_cmp want now
 '
 
+# a store of N conversations (two messages each) whose texts hold what
+# COPY's text format escapes (backslash, tab, newline, carriage return),
+# \u0000, \N, non-ASCII and unknown fields; conversation N is active
+bulk_store() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+n, path = int(sys.argv[1]), sys.argv[2]
+odd = 'tab\there\\N back\\slash \\\\t nl\nnl cr\r end \u0000 caf\u00e9 \u2603 \U0001F600 "q"'
+convs = []
+for i in range(1, n + 1):
+    t = "2026-01-01T00:%02d:%02d.000Z" % (i // 60 % 60, i % 60)
+    convs.append('{"id":"c\\t%d","startedAt":"%s","endedAt":%s,"title":%s,'
+        '"summary":null,"messages":[{"id":"m\\\\%d","timestamp":"%s",'
+        '"role":"user","content":%s,"n":1.50},{"timestamp":"%s",'
+        '"role":"assistant","content":"%s","toolsUsed":["a\\tb"]}],"z":-0.0}'
+        % (i, t, "null" if i == n else '"%s"' % t,
+           '"t\\r\\n%d"' % i, i, t, __import__("json").dumps(odd * (i % 3 + 1), ensure_ascii=False),
+           t, "x" * (i % 7) * 100))
+open(path, "w").write('{"version":1,"conversations":[%s],"k":"\\\\"}\n' % ",".join(convs))
+PY
+}
+
+test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
+	R="$PG_URI&schema=bulk" &&
+	bulk_store 400 "$T/bulk.json" &&
+	convctl copy "$T/bulk.json" "$R" 2>err &&
+	grep -q "copied 400 conversations" err &&
+	convctl copy "$T/bulk.json" - >want &&
+	convctl copy "$R" - >back && test_cmp want back &&
+	test "$(psql_as "select count(*) from bulk.messages")" = 800 &&
+	test "$(psql_as "select string_agg(id, '"','"' order by pos) from
+	    (select id, pos from bulk.conversations order by pos limit 3) x")" \
+	    = "$(printf "c\t1,c\t2,c\t3")" &&
+	convctl -s "$R" show --json >active &&
+	jq -e ".id == \"c\\t400\"" active >/dev/null &&
+	CONVCTL_NOW=2026-01-01T00:10:00Z convctl -s "$R" add "after the copy" &&
+	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
+	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
+	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
+'
+
+test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
+	R="$PG_URI&schema=halfway" &&
+	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "before" &&
+	convctl -s "$R" end &&
+	convctl -s "$R" copy "$R" - >before &&
+	bulk_store 300 "$T/bulk3.json" &&
+	psql_as "alter table halfway.conversations add constraint no_c150
+	    check (id <> e'"'c\\\\t150'"')" &&
+	fails_with 1 convctl copy "$T/bulk3.json" "$R" &&
+	stderr_has "cannot store conversations" && stderr_has "no_c150" &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	psql_as "alter table halfway.conversations drop constraint no_c150;
+	    alter table halfway.messages add constraint no_m250
+	    check (id is distinct from e'"'m\\\\\\\\250'"')" &&
+	fails_with 1 convctl copy "$T/bulk3.json" "$R" &&
+	stderr_has "cannot store messages" && stderr_has "no_m250" &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	test "$(psql_as "select count(*) from halfway.messages")" = 1
+'
+
+test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
+	R="$PG_URI&schema=nulid" &&
+	bulk_store 5 "$T/nul.json" &&
+	sed "s/\"m\\\\\\\\3\"/\"m\\\\u00003\"/" "$T/nul.json" >"$T/nul2.json" &&
+	grep -q "u00003" "$T/nul2.json" &&
+	fails_with 1 convctl copy "$T/nul2.json" "$R" &&
+	stderr_has "message 1 of '"'c\t3'"' has \\u0000 in its id" &&
+	test "$(convctl -s "$R" recent --json)" = "[]"
+'
+
+test_pg 'a write the database refuses, sent with the next query, is reported; nothing is stored' '
+	R="$PG_URI&schema=refused" &&
+	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "first" &&
+	convctl -s "$R" copy "$R" - >before &&
+	psql_as "alter table refused.messages add constraint no_poison
+	    check (doc::text not like '"'%poison%'"')" &&
+	CONVCTL_NOW=2026-02-04T17:01:00Z fails_with 1 convctl -s "$R" add poison &&
+	stderr_has "cannot store a conversation" && stderr_has "no_poison" &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	psql_as "alter table refused.conversations add constraint never_ended
+	    check (ended_at is null)" &&
+	CONVCTL_NOW=2026-02-04T17:02:00Z fails_with 1 convctl -s "$R" end &&
+	stderr_has "cannot store a conversation" && stderr_has "never_ended" &&
+	test "$(grep -c never_ended "$T/err")" = 1 &&
+	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	CONVCTL_NOW=2026-02-04T17:03:00Z convctl -s "$R" add "still fine" &&
+	test "$(psql_as "select count(*) from refused.messages")" = 2
+'
+
 test_pg 'stores in one database are apart, by schema=' '
 	A="$PG_URI&schema=one" B="$PG_URI&schema=two" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$A" add "in one" &&
