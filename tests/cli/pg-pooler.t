@@ -214,7 +214,8 @@ test_pg 'the pooler killed while an add waits for the lock: exit 75, nothing wri
 '
 
 # writer W: adds wW-1, wW-2 ... until $T/stop; an add that exited 0 in
-# acked.W, any other as "STATUS wW-I" in codes.W, with what it said
+# acked.W, any other as "STATUS wW-I" in codes.W, with what it said in
+# $T/wW-I.err
 writer() {
 	i=0
 	until [ -e "$T/stop" ]; do
@@ -224,6 +225,8 @@ writer() {
 			echo "w$1-$i" >>"$T/acked.$1"
 		else
 			echo "$? w$1-$i" >>"$T/codes.$1"
+			# as a cron job would, try again once there is a pooler
+			wait_until 'test -S "$B/.s.PGSQL.6432" || test -e "$T/stop"'
 		fi
 	done
 }
