@@ -4,8 +4,9 @@
 # as the cluster's user, on a unix socket in the cluster's directory,
 # checking the password itself (SCRAM), with fewer server connections than
 # writers. The first write makes the schema as a direct one does, and
-# upgrades a version 1 store; 8 writers x 25 adds are each stored once on
-# 4 server connections; readers print what they print on the server; the
+# upgrades a version 1 store; 8 writers x 8 adds (x 25 at full counts) are
+# each stored once on 4 server connections; readers print what they print
+# on the server; the
 # pooler stopped mid-run, and the server stopped behind it, give exit 75
 # and store nothing that was not acknowledged.
 . "$(dirname "$0")/../lib.sh"
@@ -130,8 +131,9 @@ test_pg 'a first write through the pooler makes the schema a direct one makes, a
 	test "$(count "select count(*) from old.messages")" = 17
 '
 
-# 8 writers of 25 adds each, all started at once on a schema not made yet
-W=8 N=25
+# 8 writers of 8 adds each (25 at full counts, TEST_FULL=1), all started at
+# once on a schema not made yet
+W=8 N=$(counts 8 25)
 test_pg "$W writers x $N adds through the pooler: each exits 0, each message stored once, on at most 4 server connections" '
 	U="$POOL&schema=many" && before=$(opened) || exit 1
 	pids= w=0
