@@ -31,6 +31,7 @@ pq_load(struct error *e)
 	PQ_FN(conninfo_free, "PQconninfoFree");
 	PQ_FN(connection_needs_password, "PQconnectionNeedsPassword");
 	PQ_FN(status, "PQstatus");
+	PQ_FN(transaction_status, "PQtransactionStatus");
 	PQ_FN(error_message, "PQerrorMessage");
 	PQ_FN(finish, "PQfinish");
 	PQ_FN(exec, "PQexec");

@@ -19,6 +19,7 @@ struct pq_api {
 	__typeof__(PQconninfoFree) *conninfo_free;
 	__typeof__(PQconnectionNeedsPassword) *connection_needs_password;
 	__typeof__(PQstatus) *status;
+	__typeof__(PQtransactionStatus) *transaction_status;
 	__typeof__(PQerrorMessage) *error_message;
 	__typeof__(PQfinish) *finish;
 	__typeof__(PQexec) *exec;

@@ -692,6 +692,19 @@ pg_session_close(struct store *st)
 			pq.freemem(ps->ident);
 		if (ps->lock_key != NULL)
 			pq.freemem(ps->lock_key);
+		/* a transaction still open (a reader's, a write that failed)
+		 * is ended before the connection: a pooler in transaction
+		 * mode (PgBouncer) gives a server connection to the next
+		 * client only once its transaction is over, and drops it
+		 * otherwise */
+		switch (pq.transaction_status(ps->conn)) {
+		case PQTRANS_INTRANS:
+		case PQTRANS_INERROR:
+			pq.clear(pq.exec(ps->conn, "ROLLBACK"));
+			break;
+		default:
+			break;
+		}
 		pq.finish(ps->conn);
 	}
 	pg_uri_free(&ps->uri);

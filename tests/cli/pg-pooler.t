@@ -182,6 +182,16 @@ test_pg 'readers through the pooler print what they print on the server' '
 	done
 '
 
+test_pg 'readers end their transaction before they go: the pooler gives its server connection to the next client' '
+	U="$POOL&schema=many" &&
+	convctl -s "$U" recent >/dev/null && before=$(opened) &&
+	for i in 1 2 3 4 5 6; do
+		convctl -s "$U" recent >/dev/null && convctl -s "$U" show >/dev/null || exit 1
+	done &&
+	test "$(opened)" = "$before" &&
+	! grep "client disconnect while server was not ready" "$B/log"
+'
+
 # the server backends waiting for a convctl advisory lock
 lock_waiters() {
 	count "select count(*) from pg_stat_activity where wait_event_type =
