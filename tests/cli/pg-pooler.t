@@ -9,6 +9,7 @@
 # on the server; the
 # pooler stopped mid-run, and the server stopped behind it, give exit 75
 # and store nothing that was not acknowledged.
+# check: all-only (a cluster and a pooler of its own, and every add a SCRAM login: 18 s of processor time)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "pg-pooler.t starts its own server and pooler"
 pgbouncer=/usr/sbin/pgbouncer
@@ -131,8 +132,8 @@ test_pg 'a first write through the pooler makes the schema a direct one makes, a
 	test "$(count "select count(*) from old.messages")" = 17
 '
 
-# 8 writers of 8 adds each (25 at full counts, TEST_FULL=1), all started at
-# once on a schema not made yet
+# 8 writers of 25 adds each (8 run alone or in make check TESTS=pg-pooler,
+# without TEST_FULL), all started at once on a schema not made yet
 W=8 N=$(counts 8 25)
 test_pg "$W writers x $N adds through the pooler: each exits 0, each message stored once, on at most 4 server connections" '
 	U="$POOL&schema=many" && before=$(opened) || exit 1
