@@ -453,13 +453,14 @@ array_add(struct buf *b, const char *s, size_t len)
 }
 
 /*
- * The messages of c from the k-th on, as four array literals: ids, roles,
- * times and documents. The database is not asked to read them out of the
+ * The messages of c from the k-th on, as four array literals in col, and
+ * the four parameters p that are them: ids, roles, times and documents
+ * (INSERT_MESSAGES). The database is not asked to read them out of the
  * documents: its text cannot hold the \u0000 a message's JSON may.
  */
 static int
-messages_from(struct store *st, struct buf col[4], struct conv *c, size_t k,
-    struct error *e)
+messages_from(struct store *st, struct buf col[4], const char *p[4],
+    struct conv *c, size_t k, struct error *e)
 {
 	static const char *const field[3] = { "id", "role", "timestamp" };
 	json_t *msgs = json_object_get(c->obj, "messages"), *m;
@@ -486,13 +487,23 @@ messages_from(struct store *st, struct buf col[4], struct conv *c, size_t k,
 		json_dump_buf(&doc, m);
 		array_add(&col[3], doc.data, doc.len);
 	}
-	for (j = 0; j < 4; j++)
+	for (j = 0; j < 4; j++) {
 		buf_addc(&col[j], '}');
+		p[j] = col[j].data;
+	}
 	rc = 0;
 out:
 	buf_free(&doc);
 	return rc;
 }
+
+/* conversation $1's messages from the parameters ID, ROLE, AT and DOC
+ * (messages_from()), numbered from SEQ on */
+#define INSERT_MESSAGES(SEQ, ID, ROLE, AT, DOC) "INSERT INTO @.messages " \
+	"(conversation, seq, id, role, at, doc) SELECT $1, " SEQ " + " \
+	"t.n::integer - 1, t.id, t.role, t.at::timestamptz, t.doc FROM " \
+	"unnest(" ID "::text[], " ROLE "::text[], " AT "::text[], " DOC \
+	"::json[]) WITH ORDINALITY AS t(id, role, at, doc, n)"
 
 /* the first message of c that is not as the database holds it */
 static size_t
@@ -556,21 +567,14 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	if (pc == NULL) {
 		/* the row and its messages in one statement: a copy makes
 		 * thousands */
-		if (messages_from(st, col, c, 0, e) < 0)
+		if (messages_from(st, col, &p[7], c, 0, e) < 0)
 			goto out;
-		p[7] = col[0].data;
-		p[8] = col[1].data;
-		p[9] = col[2].data;
-		p[10] = col[3].data;
 		if ((r = pg_run(st, "cannot store a conversation", "WITH c AS ("
 		    "INSERT INTO @.conversations (id, started_at, ended_at, "
 		    "title, summary, message_count, doc) VALUES ($1, $2, $3, $4, "
-		    "$5, $6, $7) RETURNING pos), m AS (INSERT INTO @.messages "
-		    "(conversation, seq, id, role, at, doc) SELECT $1, "
-		    "t.n::integer - 1, t.id, t.role, t.at::timestamptz, t.doc "
-		    "FROM unnest($8::text[], $9::text[], $10::text[], "
-		    "$11::json[]) WITH ORDINALITY AS t(id, role, at, doc, n)) "
-		    "SELECT pos FROM c", 11, p, e)) == NULL)
+		    "$5, $6, $7) RETURNING pos), m AS (" INSERT_MESSAGES("0",
+		    "$8", "$9", "$10", "$11") ") SELECT pos FROM c", 11, p,
+		    e)) == NULL)
 			goto out;
 		c->pos = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 		pq.clear(r);
@@ -579,21 +583,14 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		/* messages after those stored (add): the row and them in one
 		 * statement too */
 		buf_addf(&from, "%zu", k);
-		if (messages_from(st, col, c, k, e) < 0)
-			goto out;
 		p[7] = from.data;
-		p[8] = col[0].data;
-		p[9] = col[1].data;
-		p[10] = col[2].data;
-		p[11] = col[3].data;
+		if (messages_from(st, col, &p[8], c, k, e) < 0)
+			goto out;
 		if (pg_run_later(st, "cannot store a conversation", "WITH c AS ("
 		    "UPDATE @.conversations SET started_at = $2, ended_at = $3, "
 		    "title = $4, summary = $5, message_count = $6, doc = $7 "
-		    "WHERE id = $1) INSERT INTO @.messages (conversation, seq, "
-		    "id, role, at, doc) SELECT $1, $8::integer + t.n::integer - "
-		    "1, t.id, t.role, t.at::timestamptz, t.doc FROM unnest("
-		    "$9::text[], $10::text[], $11::text[], $12::json[]) WITH "
-		    "ORDINALITY AS t(id, role, at, doc, n)", 12, p, e) < 0)
+		    "WHERE id = $1) " INSERT_MESSAGES("$8::integer", "$9",
+		    "$10", "$11", "$12"), 12, p, e) < 0)
 			goto out;
 		k = c->nmsg;	/* all stored */
 	} else {
@@ -612,19 +609,12 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	if (k < c->nmsg) {
 		from.len = 0;
 		buf_addf(&from, "%zu", k);
-		if (messages_from(st, col, c, k, e) < 0)
-			goto out;
 		p[1] = from.data;
-		p[2] = col[0].data;
-		p[3] = col[1].data;
-		p[4] = col[2].data;
-		p[5] = col[3].data;
-		if (pg_run_later(st, "cannot store messages", "INSERT INTO "
-		    "@.messages (conversation, seq, id, role, at, doc) "
-		    "SELECT $1, $2::integer + t.n::integer - 1, t.id, t.role, "
-		    "t.at::timestamptz, t.doc FROM unnest($3::text[], "
-		    "$4::text[], $5::text[], $6::json[]) WITH ORDINALITY "
-		    "AS t(id, role, at, doc, n)", 6, p, e) < 0)
+		if (messages_from(st, col, &p[2], c, k, e) < 0)
+			goto out;
+		if (pg_run_later(st, "cannot store messages",
+		    INSERT_MESSAGES("$2::integer", "$3", "$4", "$5", "$6"), 6,
+		    p, e) < 0)
 			goto out;
 	}
 	remember(c, &doc);
