@@ -128,7 +128,7 @@ include $(wildcard $(DEP_FILES))
 #                   those with a line "# check: all-only", and on
 #                   PostgreSQL the files with a line "# check: pg" (the
 #                   engine's contract), the randomized suites at quick
-#                   counts: what to run before a commit (about five minutes)
+#                   counts: what to run before a commit (about four minutes)
 #   make check-all  every unit test, every CLI file on both engines, at full
 #                   counts (TEST_FULL=1): what CI runs
 # A new tests/cli file needs nothing more to be in both; one that starts
