@@ -28,6 +28,9 @@
 	"in PGSERVICEFILE)"
 #define NOT_READY "the server is starting, stopping or recovering; exit 75 " \
 	"means try again later"
+#define POOLER "the connection pooler (PgBouncer) had no server connection " \
+	"to lend: the server behind it is down or full, or it is; exit 75 " \
+	"means try again later"
 static const struct pg_verdict verdicts[] = {
 	/* the settings: libpq refuses them before it tries a server */
 	{ NULL, "for connection option", PG_USAGE, SETTINGS },
@@ -63,6 +66,12 @@ static const struct pg_verdict verdicts[] = {
 	{ "53300", "connection slots are reserved", PG_AGAIN, "the server has "
 	    "no connection free; exit 75 means try again later" },
 	{ "53", NULL, PG_AGAIN, NULL },
+	/* PgBouncer's own refusals while connecting, for the same reasons */
+	{ NULL, "query_wait_timeout", PG_AGAIN, POOLER },
+	{ NULL, "no more connections allowed", PG_AGAIN, POOLER },
+	{ NULL, "server login has been failing", PG_AGAIN, POOLER },
+	{ NULL, "pgbouncer cannot connect to server", PG_AGAIN, POOLER },
+	{ NULL, "server conn crashed", PG_AGAIN, POOLER },
 	{ "08", NULL, PG_AGAIN, NOT_THERE },
 	{ "40001", NULL, PG_AGAIN, NULL },
 	{ "40P01", NULL, PG_AGAIN, NULL },
