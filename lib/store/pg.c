@@ -309,6 +309,8 @@ fill_full(struct store *st, struct conv *c, PGresult *r, int i,
 	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
 	if (conv_refresh(c, e) < 0)
 		return -1;
+	if (st->mode != STORE_WRITE)	/* never written back */
+		return 0;
 	doc_text(c, &doc);
 	remember(c, &doc);
 	buf_free(&doc);
