@@ -78,6 +78,28 @@ typedef int (*store_search_fn)(void *arg, const char *conv_id, int64_t pos,
     size_t seq, json_t *msg, struct error *);
 int store_search(struct store *, const struct store_search *,
     store_search_fn, void *arg, struct error *);
+/*
+ * Every conversation of st, whole, in stored order, each to fn (0 on, -1
+ * stop: e says why). An engine that reads them in batches (PostgreSQL's
+ * cursor) holds one batch at a time and frees each conversation after fn:
+ * fn keeps nothing of c. With none loaded before, memory holds a batch, not
+ * the store; else every conversation is loaded first.
+ */
+typedef int (*store_each_fn)(struct conv *, void *arg, struct error *);
+int store_each(struct store *, store_each_fn, void *arg, struct error *);
+/* c's JSON for another store to take: parsed afresh from the bytes c was
+ * read from when it has them (c keeps its bytes, not the parse), else a
+ * copy of c's */
+json_t *conv_json_copy(struct conv *);
+/*
+ * The conversations store_append() added so far, written into the open
+ * transaction of an engine that has one (not committed: store_save() does
+ * that, store_close() without it forgets them) and let go of: no longer
+ * loaded, store_find() does not see them. An engine that writes only at
+ * store_save() (the file), or a store opened to read (a dry run), keeps
+ * them: nothing is done.
+ */
+int store_flush_new(struct store *, struct error *);
 /* store/ids.c: a new conversation id, "conv-<at>", not taken in st; a new
  * message id, not among msgs; caller frees */
 char *conv_new_id(struct store *, int64_t at, struct error *);

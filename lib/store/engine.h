@@ -77,6 +77,11 @@ struct store_engine {
 	 * engine has no way but loading them all */
 	int (*search)(struct store *, const struct store_search *,
 	    store_search_fn, void *, struct error *);
+	/* store_each(), called only with nothing loaded (NULL: the engine
+	 * loads them all) */
+	int (*each)(struct store *, store_each_fn, void *, struct error *);
+	/* store_flush_new() (NULL: the engine writes only at commit) */
+	int (*flush_new)(struct store *, struct error *);
 	/* store_spans() (may be NULL: none offered) */
 	int (*spans)(struct store *, struct store_span **, size_t *, int *,
 	    struct error *);

@@ -812,6 +812,65 @@ out:
 	return rc;
 }
 
+/* the new conversations (no row yet) written, then freed: st keeps the
+ * rest */
+static int
+pg_flush_new(struct store *st, struct error *e)
+{
+	unsigned char *fresh = xmalloc(st->n + 1);
+	size_t i, j;
+
+	for (i = 0; i < st->n; i++)
+		fresh[i] = st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
+	if (flush(st, e) < 0) {
+		free(fresh);
+		return -1;
+	}
+	for (i = j = 0; i < st->n; i++)
+		if (fresh[i])
+			conv_free(st->conv[i]);
+		else
+			st->conv[j++] = st->conv[i];
+	st->n = j;
+	free(fresh);
+	return 0;
+}
+
+#define EACH_BATCH "64"		/* conversations a FETCH brings */
+
+/* every conversation through a cursor, a batch of whole ones at a time */
+static int
+pg_each(struct store *st, store_each_fn fn, void *arg, struct error *e)
+{
+	struct pg_state *ps = st->be;
+	struct conv *c;
+	PGresult *r;
+	int i, rows, rc;
+
+	if (!ps->exists)
+		return 0;
+	if (pg_run_only(st, "cannot read conversations", "DECLARE every NO "
+	    "SCROLL CURSOR FOR SELECT " FULL_COLUMNS " FROM @.conversations c "
+	    "ORDER BY c.pos", 0, NULL, e) < 0)
+		return -1;
+	do {
+		if ((r = pg_run(st, "cannot read conversations", "FETCH "
+		    EACH_BATCH " FROM every", 0, NULL, e)) == NULL)
+			return -1;
+		rows = pq.ntuples(r);
+		for (i = 0, rc = 0; i < rows && rc == 0; i++) {
+			c = conv_new();
+			rc = fill_full(st, c, r, i, e) < 0 ? -1 : fn(c, arg, e);
+			conv_free(c);
+		}
+		pq.clear(r);
+		if (rc < 0)
+			return -1;
+	} while (rows == atoi(EACH_BATCH));
+	return pg_run_only(st, "cannot read conversations", "CLOSE every", 0,
+	    NULL, e);
+}
+
 static int
 pg_count_ended(struct store *st, size_t *n, struct error *e)
 {
@@ -1016,6 +1075,8 @@ const struct store_engine store_pg_engine = {
 	.load_body = pg_load_body,
 	.count_ended = pg_count_ended,
 	.search = pg_search,
+	.each = pg_each,
+	.flush_new = pg_flush_new,
 	.commit = pg_commit,
 	.close = pg_session_close,
 };

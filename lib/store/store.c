@@ -353,6 +353,41 @@ store_search(struct store *st, const struct store_search *q,
 }
 
 int
+store_each(struct store *st, store_each_fn fn, void *arg, struct error *e)
+{
+	size_t i;
+
+	if (st->engine->each != NULL && st->n == 0 && st->nremoved == 0 &&
+	    !(st->loaded & LOADED_ALL))
+		return st->engine->each(st, fn, arg, e);
+	if (store_load_all(st, e) < 0)
+		return -1;
+	for (i = 0; i < st->n; i++)
+		if (fn(st->conv[i], arg, e) < 0)
+			return -1;
+	return 0;
+}
+
+json_t *
+conv_json_copy(struct conv *c)
+{
+	json_t *obj;
+
+	if (c->obj == NULL && c->raw != NULL &&
+	    (obj = scan_json(c->raw, c->rawlen)) != NULL)
+		return obj;
+	return json_clone(conv_json(c));
+}
+
+int
+store_flush_new(struct store *st, struct error *e)
+{
+	if (st->engine->flush_new == NULL || st->mode != STORE_WRITE)
+		return 0;
+	return st->engine->flush_new(st, e);
+}
+
+int
 conv_load(struct store *st, struct conv *c, struct error *e)
 {
 	if (c->obj != NULL || c->raw != NULL)
