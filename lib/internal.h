@@ -40,6 +40,8 @@ struct store_span {
 	const char *p;
 	size_t len;
 	int canonical;		/* the bytes are what json_dump_buf() writes */
+	int64_t newest;		/* its latest message's time, as the scanner
+				 * found it: INT64_MIN none, INT64_MAX not known */
 };
 int store_spans(struct store *, struct store_span **v, size_t *n,
     int *unchecked, struct error *);

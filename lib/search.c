@@ -1179,6 +1179,7 @@ keep_newest(struct collect *k, size_t max)
 struct later {
 	int64_t bound;
 	size_t i;
+	int unfiltered;		/* the prefilter has not looked at it yet */
 };
 
 static int
@@ -1195,9 +1196,10 @@ by_bound(const void *a, const void *b)
  * The file engine's way: each conversation's bytes looked at before
  * anything is decoded; those that may hold a match checked by the scanner,
  * which gives each message to walk_message(), which decodes only those that
- * may. With -n N, the conversations are searched newest first by what
- * their bytes say their newest message can be, and no further than one
- * whose newest is older than the N newest lines found.
+ * may. With -n N, the conversations are searched newest first by their
+ * newest message's time (the index's, else what their bytes say it can
+ * be), and no further than one whose newest is older than the N newest
+ * lines found: with the index, the bytes of those older are never read.
  */
 static int
 search_spans(struct store *st, const struct store_span *v, size_t n,
@@ -1214,18 +1216,25 @@ search_spans(struct store *st, const struct store_span *v, size_t n,
 	if (rq->max >= 0)
 		order = xmalloc((n + 1) * sizeof(*order));
 	for (i = 0; i < n && rc == 0; i++) {
+		if (order != NULL && v[i].newest != INT64_MAX) {
+			order[m++] = (struct later){ v[i].newest, i, 1 };
+			continue;	/* its bytes looked at when its turn comes */
+		}
 		if (s->litlen > 0 && !text_may_match(s, v[i].p, v[i].len, &tmp))
 			continue;
 		if (order == NULL)
 			rc = search_span(st, v, i, &w, e);
 		else
-			order[m++] = (struct later){ newest_bound(&v[i]), i };
+			order[m++] = (struct later){ newest_bound(&v[i]), i, 0 };
 	}
 	if (order != NULL && m > 1)
 		qsort(order, m, sizeof(*order), by_bound);
 	for (i = 0; order != NULL && i < m && rc == 0; i++) {
 		if (max == 0 || order[i].bound < oldest)
 			break;	/* none of its lines is among the newest */
+		if (order[i].unfiltered && s->litlen > 0 &&
+		    !text_may_match(s, v[order[i].i].p, v[order[i].i].len, &tmp))
+			continue;
 		rc = search_span(st, v, order[i].i, &w, e);
 		if ((t = keep_newest(k, max)) > oldest)
 			oldest = t;

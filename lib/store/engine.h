@@ -26,6 +26,9 @@ struct conv {
 	char *own[3];		/* id, title, summary when obj does not hold them */
 	const char *id, *title, *summary;	/* point into obj or own */
 	int64_t started, ended, last;
+	int64_t newest;		/* the latest message time its bytes hold, as
+				 * the file's scanner read them, for the index;
+				 * INT64_MAX: not known (conv_new()) */
 	size_t nmsg;
 	int64_t pos;		/* the order conversations were stored in */
 	int doomed;		/* store_remove() is taking it out */

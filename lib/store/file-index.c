@@ -22,7 +22,7 @@
 #include "file-index.h"
 #include "file.h"
 
-#define MAGIC "CVIDX001"
+#define MAGIC "CVIDX002"	/* 002: a record's newest */
 #define MAX_INDEX (1u << 30)
 #define TEMP_AGE 60		/* seconds after which a temporary is a killed one's */
 
@@ -238,7 +238,7 @@ add_string(struct index_build *b, const char *s, size_t len)
 void
 index_add_conv(struct index_build *b, uint64_t off, uint64_t len,
     const char *id, int64_t started, int64_t ended, int64_t last,
-    uint64_t nmsg, unsigned flags)
+    int64_t newest, uint64_t nmsg, unsigned flags)
 {
 	struct index_rec r;
 
@@ -250,6 +250,7 @@ index_add_conv(struct index_build *b, uint64_t off, uint64_t len,
 	r.started = started;
 	r.ended = ended;
 	r.last = last;
+	r.newest = newest;
 	r.nmsg = nmsg;
 	r.idlen = (uint32_t)strlen(id);
 	r.id = add_string(b, id, r.idlen);

@@ -23,6 +23,8 @@ enum {
 struct index_rec {		/* a conversation, in stored order */
 	uint64_t off, len;	/* its bytes in the store */
 	int64_t started, ended, last;	/* ended -1: active */
+	int64_t newest;		/* its latest message's time: INT64_MIN none,
+				 * INT64_MAX not known */
 	uint64_t nmsg;
 	uint32_t id, idlen;	/* in the strings; NUL after it */
 	uint32_t flags, spare;
@@ -70,7 +72,7 @@ int64_t index_find(const struct index *, const char *id);
 
 void index_add_conv(struct index_build *, uint64_t off, uint64_t len,
     const char *id, int64_t started, int64_t ended, int64_t last,
-    uint64_t nmsg, unsigned flags);
+    int64_t newest, uint64_t nmsg, unsigned flags);
 void index_add_member(struct index_build *, const char *key, size_t klen,
     uint64_t off, uint64_t len);
 /*

@@ -83,7 +83,9 @@ file_load_rec(struct store *st, size_t i, struct error *e)
 		return file_changed(st, e);
 	}
 	if (strcmp(sc.id, id) != 0 || sc.started != r->started ||
-	    sc.ended != r->ended || sc.last != r->last || sc.nmsg != r->nmsg ||
+	    sc.ended != r->ended || sc.last != r->last ||
+	    (r->newest != INT64_MAX && sc.newest != r->newest) ||
+	    sc.nmsg != r->nmsg ||
 	    !sc.canonical != !(r->flags & INDEX_CANONICAL)) {
 		scan_conv_clear(&sc);
 		free(fc);
@@ -99,6 +101,7 @@ file_load_rec(struct store *st, size_t i, struct error *e)
 	c->started = sc.started;
 	c->ended = sc.ended;
 	c->last = sc.last;
+	c->newest = sc.newest;
 	c->nmsg = sc.nmsg;
 	c->pos = (int64_t)i;
 	c->be = fc;

@@ -205,7 +205,7 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 			return;
 		}
 		index_add_conv(o->ix, at, o->total - at, sc.id, sc.started,
-		    sc.ended, sc.last, sc.nmsg, (sc.canonical ? INDEX_CANONICAL :
+		    sc.ended, sc.last, sc.newest, sc.nmsg, (sc.canonical ? INDEX_CANONICAL :
 		    0) | sep_flags(sep));
 		scan_conv_clear(&sc);
 		return;
@@ -222,7 +222,7 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 	}
 	if (o->ix != NULL)
 		index_add_conv(o->ix, o->total - c->rawlen, c->rawlen, c->id,
-		    c->started, c->ended, c->last, c->nmsg,
+		    c->started, c->ended, c->last, c->newest, c->nmsg,
 		    INDEX_CANONICAL | sep_flags(sep));
 }
 
@@ -236,7 +236,7 @@ piece_rec(struct store *st, struct pieces *o, const char *sep, size_t i)
 	piece_old(o, sep, r->off, r->len, r->flags);
 	if (o->ix != NULL)
 		index_add_conv(o->ix, o->total - r->len, r->len, ix->str + r->id,
-		    r->started, r->ended, r->last, r->nmsg,
+		    r->started, r->ended, r->last, r->newest, r->nmsg,
 		    INDEX_CANONICAL | sep_flags(sep));
 }
 

@@ -117,6 +117,7 @@ adopt_scan(struct store *st, struct scan *sc)
 		c->started = s->started;
 		c->ended = s->ended;
 		c->last = s->last;
+		c->newest = s->newest;
 		c->nmsg = s->nmsg;
 		c->pos = st->next_pos++;
 		store_push(st, c);
@@ -272,7 +273,7 @@ index_scan(struct store *st, const struct scan *sc, const struct stat *sb)
 		    memcmp(fs->data + c->off - 5, "\n    ", 5) == 0)
 			flags |= INDEX_SEP5;
 		index_add_conv(&b, c->off, c->len, c->id, c->started, c->ended,
-		    c->last, c->nmsg, flags);
+		    c->last, c->newest, c->nmsg, flags);
 	}
 	for (i = 0; i < sc->nmember; i++)
 		index_add_member(&b, sc->member[i].key, sc->member[i].klen,
@@ -549,6 +550,7 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 			(*v)[i].p = st->conv[i]->raw;
 			(*v)[i].len = st->conv[i]->rawlen;
 			(*v)[i].canonical = st->conv[i]->canonical;
+			(*v)[i].newest = st->conv[i]->newest;
 		}
 		*n = st->n;
 		return 1;
@@ -566,6 +568,7 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 		(*v)[i].p = fs->data + ix->rec[i].off;
 		(*v)[i].len = ix->rec[i].len;
 		(*v)[i].canonical = !!(ix->rec[i].flags & INDEX_CANONICAL);
+		(*v)[i].newest = ix->rec[i].newest;
 	}
 	*n = ix->n;
 	*unchecked = 1;

@@ -761,16 +761,19 @@ message(struct scanner *s, int64_t *ms)
 	return 0;
 }
 
-/* messages: their count and the last one's time */
+/* messages: their count, the last one's time and the latest time */
 static int
-messages(struct scanner *s, size_t *n, int64_t *last)
+messages(struct scanner *s, size_t *n, int64_t *last, int64_t *newest)
 {
 	int more;
 
 	*n = 0;
+	*newest = INT64_MIN;
 	EACH_ELEMENT(s, more) {
 		if (!at(s, '{') || message(s, last) < 0)
 			return -1;
+		if (*last > *newest)
+			*newest = *last;
 		(*n)++;
 	}
 	return more;
@@ -804,7 +807,7 @@ conv(struct scanner *s, struct scan *out, int *active)
 			more = value(s, D_CONV_FIELD);
 		else if (i == CONV_MESSAGES) {
 			c.last = -1;
-			more = messages(s, &c.nmsg, &c.last);
+			more = messages(s, &c.nmsg, &c.last, &c.newest);
 		} else
 			more = field_value(s, &shape_conv.field[i], &v[i],
 			    &times[i]);
@@ -822,8 +825,10 @@ conv(struct scanner *s, struct scan *out, int *active)
 	c.canonical = s->canon;
 	c.started = times[CONV_STARTED];
 	c.ended = seen >> CONV_ENDED & 1 ? times[CONV_ENDED] : -1;
-	if (c.nmsg == 0)
+	if (c.nmsg == 0) {
 		c.last = c.started;
+		c.newest = INT64_MIN;
+	}
 	if (c.ended < 0 && (*active)++ > 0)
 		return -1;	/* two active conversations */
 	c.id = decode(&v[CONV_ID]);

@@ -18,6 +18,8 @@ struct scan_conv {
 	char *id;			/* decoded, malloc'd */
 	char *title, *summary;		/* decoded, malloc'd; NULL: null or missing */
 	int64_t started, ended, last;	/* ended -1: active */
+	int64_t newest;			/* the latest of its messages' times (they
+					 * may be out of order); INT64_MIN: none */
 	size_t nmsg;
 	int canonical;			/* the bytes are what json_dump_buf() writes */
 };

@@ -151,6 +151,7 @@ conv_new(void)
 	struct conv *c = xmalloc(sizeof(*c));
 
 	memset(c, 0, sizeof(*c));
+	c->newest = INT64_MAX;
 	return c;
 }
 

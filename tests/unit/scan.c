@@ -328,6 +328,26 @@ quirks(void)
 	    "fuzz: the top fields with the NUL too");
 }
 
+/* messages out of time order: the last is not the newest */
+static void
+newest(void)
+{
+	const char *s = "{\"version\":1,\"conversations\":[{\"id\":\"c\","
+	    "\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"messages\":["
+	    "{\"role\":\"user\",\"content\":\"a\",\"timestamp\":"
+	    "\"2026-02-04T18:00:00.000Z\"},{\"role\":\"user\",\"content\":"
+	    "\"b\",\"timestamp\":\"2026-02-04T17:30:00.000Z\"}]}]}";
+	struct scan sc;
+	int64_t ms;
+
+	is_int(scan_store(s, strlen(s), &sc), 0, "messages out of time order");
+	ts_parse("2026-02-04T17:30:00.000Z", &ms);
+	is_int(sc.conv[0].last, ms, "last: the last message's time");
+	ts_parse("2026-02-04T18:00:00.000Z", &ms);
+	is_int(sc.conv[0].newest, ms, "newest: the latest, the first message's");
+	scan_free(&sc);
+}
+
 static void
 fields(void)
 {
@@ -351,11 +371,13 @@ fields(void)
 	is_int(sc.conv[0].nmsg, 2, "two messages");
 	ts_parse("2026-02-04T17:30:00.000Z", &ms);
 	is_int(sc.conv[0].last, ms, "the last message's time");
+	is_int(sc.conv[0].newest, ms, "the newest message's time");
 	ts_parse("2026-02-04T18:00:00.000Z", &ms);
 	is_int(sc.conv[0].ended, ms, "the end");
 	ok(sc.conv[0].canonical, "jansson's own text is canonical");
 	is_int(sc.conv[1].ended, -1, "no endedAt is active");
 	is_int(sc.conv[1].last, sc.conv[1].started, "no messages: last is the start");
+	is_int(sc.conv[1].newest, INT64_MIN, "no messages: no newest");
 	ok(!sc.conv[1].canonical, "whitespace inside is not canonical");
 	ok(!sc.conv[2].canonical, "an escaped slash is not canonical");
 	ok(memcmp(s + sc.conv[1].off, "{ \"id\":\"d\"", 10) == 0 &&
@@ -480,6 +502,7 @@ main(void)
 	shape();
 	quirks();
 	fields();
+	newest();
 	one();
 	build();
 	store();
