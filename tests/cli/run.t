@@ -134,8 +134,10 @@ ctrl_c() {
 	pid, fd = pty.fork()
 	if pid == 0:
 	    # as an interactive shell starts its foreground job; make check
-	    # runs the tests as background jobs, SIGINT ignored
+	    # runs the tests as background jobs, SIGINT ignored, and under
+	    # nohup SIGHUP is ignored too
 	    signal.signal(signal.SIGINT, signal.SIG_DFL)
+	    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 	    os.execvp(argv[0], argv)
 	signal.alarm(60)    # a test that fails, not one that hangs
 	out = b""
