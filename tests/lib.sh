@@ -194,15 +194,32 @@ export CONVCTL_STORE="$(store_at store)"
 test_n=0
 test_failed=0
 
+# TEST_TIMES=1 follows each case's line with a comment: its wall seconds and
+# the processor seconds of what it ran
 test_expect() {
 	test_n=$((test_n + 1))
+	[ -z "${TEST_TIMES:-}" ] || case_began=$(date +%s.%N)
 	if (cd "$T" && eval "$2") >"$T/.out" 2>&1; then
 		echo "ok $test_n - $1"
+		[ -z "${TEST_TIMES:-}" ] || case_times
 	else
 		echo "not ok $test_n - $1"
 		sed 's/^/#   /' "$T/.out"
 		test_failed=$((test_failed + 1))
+		[ -z "${TEST_TIMES:-}" ] || case_times
 	fi
+}
+
+# case_times: the comment TEST_TIMES asks for, from the shell's children's
+# processor time since the last case
+case_times() {
+	times >"$T/.times"	# not in a pipe: a subshell's would count none
+	awk -v began="$case_began" -v now="$(date +%s.%N)" \
+	    -v before="${case_cpu:-0}" -v n="$test_n" 'NR == 2 {
+		gsub(/[ms]/, " "); cpu = $1 * 60 + $2 + $3 * 60 + $4
+		printf "# time %d: %.2f s, %.2f s CPU\n", n, now - began, cpu - before
+		print cpu > "/dev/stderr" }' "$T/.times" 2>"$T/.cpu"
+	read -r case_cpu <"$T/.cpu"
 }
 
 test_done() {
