@@ -12,6 +12,11 @@ mkdir -p "$tree/tests" "$tree/build"
 cp -pR "$top/Makefile" "$top/lib" "$top/cmd" "$top/fuzz" "$top/scripts" "$tree/"
 cp -pR "$top/tests/unit" "$tree/tests/"
 [ -d "$top/build/replay" ] && cp -pR "$top/build/replay" "$tree/build/"
+# and the configuration the objects were built with: without it the copy
+# would run scripts/configure's probes again and rebuild lib/base/os.o
+for f in config.flags config.h; do
+	[ -e "$top/build/$f" ] && cp -p "$top/build/$f" "$tree/build/"
+done
 [ -e "$top/convctl" ] && cp -p "$top/convctl" "$tree/"
 unit=$(cd "$tree" && ls tests/unit/*.c | sed 's/\.c$//')
 replay=$(cd "$tree" && ls fuzz/fuzz_*.c | sed 's|^fuzz/fuzz_\(.*\)\.c$|build/replay/\1|')
