@@ -24,11 +24,15 @@ complete_bash() {
 }
 
 # the options convctl CMD -h names, in its usage line and its option lines
+# (found once a command: bash, zsh and fish each compare with them)
 help_options() {
-	convctl "$1" -h >"$T/help" &&
-	{ head -n 1 "$T/help" | grep -oE '(\[| )--?[a-zA-Z][a-z-]*' | tr -d '[ ';
-	  grep -oE '^ {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
-	    tr -d ' ' | tr ',' '\n'; } | sort -u
+	[ -e "$T/options.$1" ] || {
+		convctl "$1" -h >"$T/help" &&
+		{ head -n 1 "$T/help" | grep -oE '(\[| )--?[a-zA-Z][a-z-]*' | tr -d '[ ';
+		  grep -oE '^ {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
+		    tr -d ' ' | tr ',' '\n'; } | sort -u >"$T/options.new" &&
+		mv "$T/options.new" "$T/options.$1"
+	} && cat "$T/options.$1"
 }
 
 test_expect 'bash: the first word completes to every command and help' '
