@@ -20,12 +20,14 @@ AR ?= ar
 # recipe of build-deps runs `scripts/install-deps build`, which installs
 # what is missing (as root) or says how, when pkg-config cannot find them.
 # `make check` and `make bench` install their tools too, in their recipes.
+# Both are asked of pkg-config once, when first used (a compile's recipe,
+# after build-deps), not when make reads this file nor at every compile
 PKGS = jansson libcurl libpq
-DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+DEP_CFLAGS = $(eval DEP_CFLAGS := $$(shell pkg-config --cflags $$(PKGS)))$(DEP_CFLAGS)
 # libcurl and libpq are not linked: lib/summary/llm.c opens libcurl with dlopen (in
 # libc since glibc 2.34) on the first HTTP request, lib/store/pg-libpq.c libpq on the
 # first PostgreSQL store, so no other command pays for loading them
-DEP_LIBS = $(shell pkg-config --libs jansson)
+DEP_LIBS = $(eval DEP_LIBS := $$(shell pkg-config --libs jansson))$(DEP_LIBS)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
