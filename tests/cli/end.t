@@ -1,6 +1,5 @@
 #!/bin/sh
 # convctl end: ends the active conversation
-# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

@@ -1,6 +1,5 @@
 #!/bin/sh
 # convctl show: one conversation as text, markdown or JSON
-# check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
