@@ -143,6 +143,18 @@ def source_cases():
                 yield "%s: %s nested 50 deep" % (tag, p), fmt, name, json.dumps(replaced(v, p, deep)).encode()
 
 
+def load_error(prefix, env, writer):
+    """None when the store WRITER wrote loads (recent --json), else why not.
+    The check runs the bare binary, not its wrapper (valgrind): the writer
+    was what the wrapper watched, and loading a store is what every reader
+    of the file does under it"""
+    check = subprocess.run(prefix[-1:] + ["recent", "--json"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if check.returncode == 0:
+        return None
+    return "a store %s wrote does not load: %s" % (writer, check.stderr.decode())
+
+
 def run_sources(prefix, store, env):
     """every bad source through migrate -f FORMAT and through detection: a
     refusal (1 or 2) names the file and a line:column or a JSON path and
@@ -182,10 +194,7 @@ def run_sources(prefix, store, env):
                 elif not re.search(r"(:\d+:\d+: )|(:\d+: )|(': line \d+: )|(at the top)|(': [^ ]*[\[.][^ ]*: )|(': \$?[\w-]+: )|(not (a|an|one of) )|(no .* in it)|(cannot tell)", err):
                     why = "error names no line:column and no JSON path"
             else:
-                check = subprocess.run(prefix + ["recent", "--json"], env=env,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                if check.returncode != 0:
-                    why = "a store migrate wrote does not load: %s" % check.stderr.decode()
+                why = load_error(prefix, env, "migrate")
             if why:
                 bad += 1
                 print("FAIL %s: convctl %s: %s; stderr: %s" % (what, " ".join(args[:-1]), why, err.strip()[:300]))
@@ -372,10 +381,7 @@ def main():
                 elif place is None and not re.search(r"(:\d+:\d+: )|(conversations|version|lastMigrated|at the top)", err):
                     why = "error names no line:column and no JSON path"
             elif args in WRITERS:
-                check = subprocess.run(prefix + ["recent", "--json"], env=env,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                if check.returncode != 0:
-                    why = "a store convctl wrote does not load: %s" % check.stderr.decode()
+                why = load_error(prefix, env, args[0])
             if why:
                 bad += 1
                 print("FAIL %s: convctl %s: %s; stderr: %s" % (what, " ".join(args), why, err.strip()[:300]))
