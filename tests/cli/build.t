@@ -2,6 +2,7 @@
 # The build: editing a header recompiles exactly the files that include it;
 # scripts/install-deps installs only what is missing, one line saying what
 # and why, and `make` asks it for the build group only
+# check: plain-only (the Makefile and install-deps: a build of another kind adds nothing)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the build, no store"
 
@@ -90,6 +91,18 @@ test_expect 'make check TESTS="add end" runs those two files on both engines, no
 	    tests/cli/end.t >want && test_cmp want got &&
 	! make -s -n -C "$top" check TESTS="add nosuch" >out 2>&1 &&
 	grep -q "TESTS: no such file: tests/cli/nosuch.t" out
+'
+
+test_expect 'LEAVE_OUT=plain-only (make check-asan, check-portable) leaves out exactly the files so marked' '
+	grep -l "^# check:.* plain-only" "$top"/tests/cli/*.t | sed "s|^$top/||" |
+	    sort >marked &&
+	test -s marked &&
+	make -s -n -C "$top" check CHECK_ENGINES=file LEAVE_OUT= >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >all &&
+	make -s -n -C "$top" check CHECK_ENGINES=file LEAVE_OUT=plain-only >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >left &&
+	comm -23 all left >gone && test_cmp marked gone &&
+	grep -qx tests/cli/add.t left
 '
 
 test_expect 'a lost .d file recompiles its object' '

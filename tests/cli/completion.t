@@ -1,5 +1,6 @@
 #!/bin/sh
 # shell completion: bash driven for real; zsh and fish loaded by their shells
+# check: plain-only (the completion scripts: no lib/ line that another file does not run)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "shell completion, no store"
 

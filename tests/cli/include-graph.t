@@ -2,6 +2,7 @@
 # The include graph: no circle between source files (a .c file using a name
 # another defines, read by nm from the objects built) nor between headers;
 # scripts/include-graph draws it and says where a circle is
+# check: plain-only (the sources' include graph)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the source tree, no store"
 

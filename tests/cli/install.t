@@ -1,6 +1,7 @@
 #!/bin/sh
 # make install / uninstall into a DESTDIR: the command, its pages and
 # completions, and nothing of lib/ (convctl's own, not an installed API)
+# check: plain-only (make install's files)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "make install, no store"
 

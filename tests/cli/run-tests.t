@@ -3,6 +3,7 @@
 # it finishes (name, counts, seconds of wall clock and of processor time), a
 # failure's TAP lines, the files' total time, and last the line CI reads,
 # N passed, N failed; its exit status says whether all passed.
+# check: plain-only (the test runner)
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the test runner, no store"
 # the runner under test prints what a plain make check does
