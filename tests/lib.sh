@@ -201,13 +201,12 @@ test_expect() {
 	[ -z "${TEST_TIMES:-}" ] || case_began=$(date +%s.%N)
 	if (cd "$T" && eval "$2") >"$T/.out" 2>&1; then
 		echo "ok $test_n - $1"
-		[ -z "${TEST_TIMES:-}" ] || case_times
 	else
 		echo "not ok $test_n - $1"
 		sed 's/^/#   /' "$T/.out"
 		test_failed=$((test_failed + 1))
-		[ -z "${TEST_TIMES:-}" ] || case_times
 	fi
+	[ -z "${TEST_TIMES:-}" ] || case_times
 }
 
 # case_times: the comment TEST_TIMES asks for, from the shell's children's
