@@ -129,14 +129,19 @@ REPLIES="[{\"reply\": \"TITLE: Milk\\nSUMMARY: Milk was added.\"}]
 [{\"status\": 401, \"body\": {\"error\": {\"message\": \"Incorrect API key provided: $KEY\"}}}]
 [{\"status\": 401, \"body\": {\"type\": \"error\", \"error\": {\"type\": \"authentication_error\", \"message\": \"bad x-api-key $KEY\"}}}]
 [{\"status\": 200, \"headers\": {\"Content-Type\": \"text/html\"}, \"body\": \"<p>$KEY</p>\"}]"
-# canary_run ARGS...: a fresh store with one conversation ended and one
-# active, then convctl ARGS with the key in every variable and the config;
-# the key is in neither output
-canary_run() {
+# canary_seed: the store canary_run starts from, one conversation ended and
+# one active, made once and kept in $T/canary.json
+canary_seed() {
 	store_rm "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:26:40Z convctl add "Add eggs" >/dev/null &&
+	store_json >"$T/canary.json"
+}
+# canary_run ARGS...: that store afresh, then convctl ARGS with the key in
+# every variable and the config; the key is in neither output
+canary_run() {
+	store_seed <"$T/canary.json" &&
 	CONVCTL_API_KEY=$KEY OPENAI_API_KEY=$KEY ANTHROPIC_API_KEY=$KEY \
 	    CONVCTL_NOW=2026-02-04T18:30:00Z convctl "$@" >"$T/o" 2>"$T/e"
 	case $? in 0|1|3) ;; *) echo "exit status $? for $*"; cat "$T/e"; return 1 ;; esac
@@ -146,6 +151,7 @@ test_expect 'the API key never shows from summarize, end, migrate --summarize (s
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	printf "api_key = %s\n" "$KEY" >"$XDG_CONFIG_HOME/convctl/config" &&
 	chmod 600 "$XDG_CONFIG_HOME/convctl/config" &&
+	canary_seed &&
 	for api in openai anthropic; do
 		for base in "$STUB/v1" "$REFUSED"; do
 			# a refused connection gets no reply: one pass is all
