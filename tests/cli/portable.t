@@ -55,9 +55,11 @@ test_expect 'a facility the compiler cannot build is off, the others on' '
 	grep -qx "#define HAVE_PIPE2 1" config.h
 '
 
+# the names scripts/configure defines, from the config.h it made for the
+# binary under test (every build defines them all, 0 or 1)
 test_expect 'only lib/base/os.c reads what scripts/configure found' '
-	"$top/scripts/configure" cc | sed -n "s/^#define \(HAVE_[A-Z0-9_]*\) .*/\1/p" \
-	    >names && test -s names &&
+	sed -n "s/^#define \(HAVE_[A-Z0-9_]*\) .*/\1/p" "$top/build/config.h" \
+	    >names && test "$(wc -l <names)" -ge 10 &&
 	(cd "$top" && grep -lwf "$T/names" lib/*.c lib/*/*.c lib/*.h lib/*/*.h \
 	    cmd/*.c cmd/*.h; grep -l "config\.h\"" lib/*.c lib/*/*.c cmd/*.c) |
 	    sort -u >got &&
