@@ -244,9 +244,25 @@ fails_with() {
 	fi
 }
 
-# stderr_has TEXT: the last fails_with printed TEXT on stderr
+# stderr_has TEXT: the last fails_with printed TEXT on stderr, on one line.
+# The shell reads it, not grep: the suite checks stderr thousands of times,
+# and a process a check is most of what the check costs
 stderr_has() {
-	grep -qF -- "$1" "$T/err" || { echo "stderr lacks '$1':"; cat "$T/err"; return 1; }
+	sh_err= sh_lines=0
+	while IFS= read -r sh_line || [ -n "$sh_line" ]; do
+		sh_err="$sh_err$sh_line
+"
+		sh_lines=$((sh_lines + 1))
+		[ "$sh_lines" -lt 500 ] || break	# a long log: grep reads it
+	done <"$T/err"
+	if [ "$sh_lines" -ge 500 ]; then
+		grep -qF -- "$1" "$T/err" && return 0
+	else
+		case $sh_err in *"$1"*) return 0 ;; esac
+	fi
+	echo "stderr lacks '$1':"
+	cat "$T/err"
+	return 1
 }
 
 # unchanged FILE: FILE is byte for byte what snapshot FILE saved
@@ -254,7 +270,16 @@ stderr_has() {
 # with --stdout); prints what the terminal saw, exits with CMD's status
 on_tty() { python3 "$top/tests/helpers/on-tty.py" "$@"; }
 snapshot() { store_json "$1" >"$T/.snapshot"; }
-unchanged() { store_json "$1" | cmp "$T/.snapshot" -; }
+unchanged() {
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_pg "$1"; then
+		store_json "$1" | cmp "$T/.snapshot" -
+	elif [ -e "$1" ]; then
+		cmp "$T/.snapshot" "$1"	# no cat between: one process, not two
+	else
+		cmp "$T/.snapshot" /dev/null	# a store not written yet is empty
+	fi
+}
 
 # test_file 'name' 'commands': a case about the store's file itself, skipped
 # on another engine
