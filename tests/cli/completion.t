@@ -131,17 +131,36 @@ test_expect 'zsh: the completion function loads and names every command' '
 
 commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 
+# one zsh session (tests/helpers/zsh-complete.zsh: zsh with compinit takes
+# about half a second to start here) answers every zsh case below: line I
+# of the first $ncommands is "convctl CMD -" for the I-th command (its
+# answer in zopt.I), then the lines of the ids case
+ncommands=$(echo $commands | wc -w)
+set --
+for c in $commands; do set -- "$@" "convctl $c -"; done
+zsh_rc=0
+timeout 120 zsh -f "$top/tests/helpers/zsh-complete.zsh" "$comp" "$T/zopt" \
+    "$@" "convctl -s $T/other.json show " "convctl --store=$T/other.json show " \
+    "convctl resume " "export CONVCTL_STORE=$T/other.json" "convctl fork " \
+    >"$T/zsh.err" 2>&1 || zsh_rc=$?
+set --
+# zsh_answered I: what zsh offered for line I, sorted, once each; fails
+# saying how when the session did not end well
+zsh_answered() {
+	[ "$zsh_rc" -eq 0 ] ||
+	    { echo "zsh-complete.zsh: exit status $zsh_rc"; cat "$T/zsh.err"; return 1; }
+	sort -u "$T/zopt.$1" | sed '/^$/d'
+}
+
 # every command's options, as bash's above: what "convctl CMD -" offers is
 # what CMD -h lists, in zsh (one shell for all) and in fish
 test_expect 'zsh: the options of every command are those it -h lists' '
-	set -- &&
-	for c in $commands; do set -- "$@" "convctl $c -"; done &&
-	rm -f zopt.* && timeout 120 zsh -f "$top/tests/helpers/zsh-complete.zsh" \
-	    "$comp" "$T/zopt" "$@" && i=0 &&
+	i=0 &&
 	for c in $commands; do
 		i=$((i + 1)) && help_options "$c" >want &&
 		# (run offers -- too, before CMD)
-		sort -u "zopt.$i" | sed "/^$/d; /^--*$/d" >got &&
+		zsh_answered $i >answered &&
+		sed "/^--*$/d" answered >got &&
 		test_cmp want got || { echo "zsh: convctl $c -"; exit 1; }
 	done
 '
@@ -172,22 +191,16 @@ test_expect 'fish: completes commands, options, roles and ids' '
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	test_cmp want got
 '
-# complete_zsh LINE: what zsh offers at the end of LINE, sorted, once each
-complete_zsh() {
-	rm -f "$T/zsh.out" && touch "$T/zsh.out" &&
-	timeout 30 zsh -f "$top/tests/helpers/zsh-complete.zsh" "$comp" \
-	    "$T/zsh.out" "$1" && sort -u "$T/zsh.out" | sed '/^$/d'
-}
-
 # issue 15: ids of the store the line names, for the new commands too
+# (lines $ncommands + 1 to + 5 of the zsh session above)
 test_expect 'zsh: ids from the store -s names, else CONVCTL_STORE' '
-	complete_zsh "convctl -s $T/other.json show " >got &&
+	zsh_answered $((ncommands + 1)) >got &&
 	test "$(cat got)" = conv-1770278400000 &&
-	complete_zsh "convctl --store=$T/other.json show " >got &&
+	zsh_answered $((ncommands + 2)) >got &&
 	test "$(cat got)" = conv-1770278400000 &&
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
-	complete_zsh "convctl resume " >got && test_cmp want got &&
-	CONVCTL_STORE=$T/other.json complete_zsh "convctl fork " >got &&
+	zsh_answered $((ncommands + 3)) >got && test_cmp want got &&
+	zsh_answered $((ncommands + 5)) >got &&
 	test "$(cat got)" = conv-1770278400000
 '
 

@@ -1,7 +1,9 @@
 # zsh-complete.zsh COMPDIR OUT LINE...: what zsh's completion offers for
 # each LINE (the cursor at its end), typed in one pseudo-terminal: each
 # candidate compadd is given, a line of OUT (a candidate may come twice);
-# with several LINEs, those of the I-th go to OUT.I
+# with several LINEs, those of the I-th go to OUT.I. A LINE "export
+# NAME=VALUE" is run as a command, not completed (its OUT.I stays empty):
+# the completions after it see NAME's new value
 zmodload zsh/zpty || exit 2
 compdir=$1 out=$2
 shift 2
@@ -21,6 +23,11 @@ for line; do
 	f=$out
 	[ $# -eq 1 ] || f=$out.$i
 	: >>$f
+	if [[ $line == export\ * ]]; then
+		zpty -w z "$line; print -r -- \${:-SE}T$i"
+		zpty -r z got "*SET$i*" || exit 2
+		continue
+	fi
 	zpty -w z "__out=${(q)f}; print -r -- \${:-SE}T$i"
 	zpty -r z got "*SET$i*" || exit 2
 	zpty -n -w z "$line"$'\t'
