@@ -29,9 +29,15 @@ complete_bash() {
 help_options() {
 	[ -e "$T/options.$1" ] || {
 		convctl "$1" -h >"$T/help" &&
-		{ head -n 1 "$T/help" | grep -oE '(\[| )--?[a-zA-Z][a-z-]*' | tr -d '[ ';
-		  grep -oE '^ {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*' "$T/help" |
-		    tr -d ' ' | tr ',' '\n'; } | sort -u >"$T/options.new" &&
+		awk 'NR == 1 { s = $0
+			while (match(s, /(\[| )--?[a-zA-Z][a-z-]*/)) {
+				print substr(s, RSTART + 1, RLENGTH - 1)
+				s = substr(s, RSTART + RLENGTH)
+			} }
+		    match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
+			o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
+			n = split(o, a, ","); for (i = 1; i <= n; i++) print a[i]
+		    }' "$T/help" | sort -u >"$T/options.new" &&
 		mv "$T/options.new" "$T/options.$1"
 	} && cat "$T/options.$1"
 }
@@ -46,31 +52,7 @@ test_expect 'bash: the first word completes to every command and help' '
 
 commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 
-# help_options of every command found at once (a process costs milliseconds
-# here, and help_options runs ten): its cache, $T/options.C, filled by the
-# same expressions over every command's -h ("C:OPTION" lines, sorted: C
-# holds no ":", so each command's lines keep sort -u's order); left empty,
-# for help_options to fill, unless every command has options
-set --
-for c in $commands; do
-	convctl "$c" -h >"$T/help.$c" && set -- "$@" "$T/help.$c"
-done
-{ awk -v lines="$T/help.lines" 'FNR == 1 {
-	c = FILENAME; sub(/.*\/help\./, "", c); s = $0
-	while (match(s, /(\[| )--?[a-zA-Z][a-z-]*/)) {
-		print c ":" substr(s, RSTART + 1, RLENGTH - 1)
-		s = substr(s, RSTART + RLENGTH)
-	} }
-	{ print c ":" $0 > lines }' "$@" &&
-  grep -oE "^[a-z-]*: {2,6}(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*" "$T/help.lines" |
-    tr -d " " | awk -F: '{ n = split($2, o, ",")
-	for (i = 1; i <= n; i++) print $1 ":" o[i] }'; } | sort -u |
-    awk -F: -v dir="$T" '{ print $2 > (dir "/options." $1) }'
-for c in $commands; do
-	[ -s "$T/options.$c" ] || { rm -f "$T"/options.*; break; }
-done
-set --
-# and what bash offers for "convctl C -", for every command, from one bash
+# what bash offers for "convctl C -", for every command, from one bash
 # (the function called as bash calls it, once for each, COMPREPLY unset):
 # bopt.C
 bash -c '
