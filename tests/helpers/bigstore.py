@@ -26,5 +26,7 @@ for i in range(n + (1 if active else 0)):
                   "endedAt": None if i == n else ts(t + 10000),
                   "title": "t%d" % i, "summary": None, "messages": msgs,
                   "x-unknown": {"kept": i}})
-json.dump({"version": 1, "conversations": convs, "extra": [1, 2]},
-          sys.stdout, ensure_ascii=False)
+# dumps, not dump: dump writes through the pure-Python encoder, bit by
+# bit, and takes twice as long for the same bytes
+sys.stdout.write(json.dumps({"version": 1, "conversations": convs,
+                             "extra": [1, 2]}, ensure_ascii=False))
