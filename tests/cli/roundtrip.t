@@ -20,11 +20,16 @@ is_pg "$S" && [ -z "${ROUNDTRIP_STORES:-}" ] && N=$(counts 3 15)
 # a long idle timeout: add joins the active conversation
 export CONVCTL_NOW=2026-03-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=1000000
 
-# each: gen a store, run the writer, check it against the one before
+# the N stores, gen$i.json for seed i, made once (one python) for every case
+i=0 && set --
+while [ "$i" -lt "$N" ]; do set -- "$@" "$i" "$T/gen$i.json"; i=$((i + 1)); done
+$RT gen "$@"
+
+# each: seed a store, run the writer, check it against the one before
 trials() {
 	i=0
 	while [ "$i" -lt "$N" ]; do
-		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		store_seed "$S" <"gen$i.json" &&
 		store_json "$S" >before.json && "$@" >/dev/null &&
 		store_json "$S" >after.json && $RT check before.json after.json ||
 		{ echo "seed $i"; return 1; }
@@ -48,10 +53,10 @@ test_expect 'add, then end, then add again: still kept' '
 test_expect 'copy: every value kept in the copy, keys holding NUL too' '
 	i=0 &&
 	while [ "$i" -lt "$N" ]; do
-		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		store_seed "$S" <"gen$i.json" &&
 		copy=$(store_at "copy$i") &&
 		convctl copy "$S" "$copy" 2>/dev/null && store_json "$copy" >copied.json &&
-		$RT check gen.json copied.json || { echo "seed $i"; exit 1; }
+		$RT check "gen$i.json" copied.json || { echo "seed $i"; exit 1; }
 		i=$((i + 1))
 	done
 '
@@ -59,9 +64,9 @@ test_expect 'copy: every value kept in the copy, keys holding NUL too' '
 test_expect 'show --format json: a conversation as stored, number texts included' '
 	i=0 &&
 	while [ "$i" -lt "$N" ]; do
-		$RT gen "$i" gen.json && store_seed "$S" <gen.json &&
+		store_seed "$S" <"gen$i.json" &&
 		convctl show --format json c0 >c0.json &&
-		$RT conv gen.json c0 c0.json || { echo "seed $i"; exit 1; }
+		$RT conv "gen$i.json" c0 c0.json || { echo "seed $i"; exit 1; }
 		i=$((i + 1))
 	done
 '

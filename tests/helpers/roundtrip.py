@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """roundtrip.py - random stores through convctl, compared by an independent parser.
 
-  roundtrip.py gen SEED FILE     writes a random store: unknown fields at every
+  roundtrip.py gen SEED FILE...  writes a random store: unknown fields at every
                                  level (top, conversation, message, nested)
                                  holding numbers of every shape, strings with
-                                 NUL and keys with NUL, whitespace or not
+                                 NUL and keys with NUL, whitespace or not;
+                                 SEED FILE again for each store more
   roundtrip.py check OLD NEW     NEW is OLD after a write: every value and every
                                  number's text kept, the active conversation
                                  only grown (messages appended, endedAt set),
@@ -146,8 +147,9 @@ def check(old_path, new_path):
 
 def main():
     if sys.argv[1] == "gen":
-        with open(sys.argv[3], "w", encoding="utf-8") as f:
-            f.write(Gen(int(sys.argv[2])).store() + "\n")
+        for seed, path in zip(sys.argv[2::2], sys.argv[3::2]):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(Gen(int(seed)).store() + "\n")
     elif sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "conv":
