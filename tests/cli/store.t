@@ -98,11 +98,11 @@ test_expect 'unknown fields at every level survive writes' '
 	convctl add --at 2026-06-01T00:00:00Z new >/dev/null &&
 	jq -S "{top, lastMigrated, after, c0: .conversations[0],
 	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" orig.json >want &&
+	# the store read once: the same fields, then c1 rating and how many
 	store_json "$S" | jq -S "{top, lastMigrated, after, c0: .conversations[0],
-	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" >got &&
-	test_cmp want got &&
-	test "$(q ".conversations[1].rating")" = 5 &&
-	test "$(q ".conversations | length")" = 3
+	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])},
+	    .conversations[1].rating, (.conversations | length)" >got &&
+	printf "5\n3\n" >>want && test_cmp want got
 '
 
 test_expect 'a SmartHole conversationData object without version loads and is written back whole' '
@@ -120,9 +120,9 @@ test_expect 'a SmartHole conversationData object without version loads and is wr
 	convctl show >out && grep -qx "conversation conv-1738700000000" out &&
 	convctl add --at 2025-02-04T20:14:00Z --role assistant "Added eggs." >id &&
 	echo conv-1738700000000 >want && test_cmp want id &&
-	test "$(q .version)" = 1 &&
-	jq -S . orig.json >want &&
-	store_json "$S" | jq -S "del(.version) | .conversations[1].messages |= .[:-1]" >got &&
+	jq -S . orig.json >want && echo 1 >>want &&
+	store_json "$S" | jq -S "(del(.version) | .conversations[1].messages |= .[:-1]),
+	    .version" >got &&
 	test_cmp want got
 '
 
@@ -213,10 +213,13 @@ test_expect 'writers running at once lose nothing' '
 	failed=0 &&
 	for p in $pids; do wait $p || failed=$((failed + 1)); done &&
 	test $failed -eq 0 &&
-	test "$(q ".conversations | length")" = 1 &&
-	test "$(q ".conversations[0].messages | length")" = 16 &&
-	test "$(q "[.conversations[0].messages[].content] | unique | length")" = 16 &&
-	test "$(q "[.conversations[0].messages[].id] | unique | length")" = 16
+	test "$(q "(.conversations | length),
+	    (.conversations[0].messages | length),
+	    ([.conversations[0].messages[].content] | unique | length),
+	    ([.conversations[0].messages[].id] | unique | length)")" = "1
+16
+16
+16"
 '
 
 test_file 'a temporary file left by a killed writer is removed by the next' '
