@@ -9,18 +9,18 @@ file_store_only "the upgrade test restores its own PostgreSQL fixture"
 
 fixture=$top/tests/fixtures/pg/store-v1.sql
 # restore SCHEMA [DB]: the fixture's store as schema SCHEMA of database DB
+# (one psql)
 restore() {
 	psql "$PG_URI${2:+&dbname=$2}" -X -q -v ON_ERROR_STOP=1 -f "$fixture" \
-	    >/dev/null &&
-	psql "$PG_URI${2:+&dbname=$2}" -X -q -v ON_ERROR_STOP=1 \
-	    -c "alter schema convctl rename to $1"
+	    -c "alter schema convctl rename to $1" >/dev/null
 }
-version() {
-	psql_as "select value from $1.meta where key = 'schema_version'"
-}
-has_index() {
-	psql_as "select count(*) from pg_indexes where schemaname = '$1' and
-	    indexname = 'messages_text'"
+# state SCHEMA [SQL]: "VERSION INDEXES": its schema version and whether it
+# has the trigram index (1) or not (0); then SQL's rows: one psql
+state() {
+	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 -c "select (select value
+	    from $1.meta where key = 'schema_version') || ' ' || (select count(*)
+	    from pg_indexes where schemaname = '$1' and indexname =
+	    'messages_text')" ${2:+-c "$2"}
 }
 
 test_pg 'a reader reads a version 1 store as it is, and does not upgrade it' '
@@ -30,7 +30,7 @@ test_pg 'a reader reads a version 1 store as it is, and does not upgrade it' '
 	test "$(jq length recent)" = 4 &&
 	convctl -s "$U" search -E "milk|Привет" >found &&
 	test "$(wc -l <found)" -ge 3 &&
-	test "$(version up1)" = 1 && test "$(has_index up1)" = 0
+	test "$(state up1)" = "1 0"
 '
 
 test_pg 'the first writer upgrades it to version 2 in place, nothing lost' '
@@ -38,7 +38,7 @@ test_pg 'the first writer upgrades it to version 2 in place, nothing lost' '
 	convctl copy "$U" - >before &&
 	test "$(jq "[.conversations[].messages[]] | length" before)" = 16 &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$U" add "after the upgrade" &&
-	test "$(version up1)" = 2 && test "$(has_index up1)" = 1 &&
+	test "$(state up1)" = "2 1" &&
 	convctl copy "$U" - >after &&
 	jq "(.conversations[] | select(.endedAt == null) | .messages) |= .[:-1]" \
 	    after >after-less &&
@@ -58,14 +58,15 @@ test_pg 'eight writers at once on a version 1 store: upgraded once, every add th
 	done &&
 	wait &&
 	test ! -s "$T/failed" &&
-	test "$(version up8)" = 2 && test "$(has_index up8)" = 1 &&
-	test "$(psql_as "select count(*) from up8.messages")" = 24 &&
-	test "$(psql_as "select count(*) from up8.meta")" = 1
+	test "$(state up8 "select count(*) from up8.messages;
+	    select count(*) from up8.meta")" = "2 1
+24
+1"
 '
 
 test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, and search answers alike' '
-	psql_as "create database noext" &&
-	psql_as "create role bob login" &&
+	psql "$PG_URI" -X -q -v ON_ERROR_STOP=1 -c "create database noext" \
+	    -c "create role bob login" &&
 	restore upb noext &&
 	psql "$PG_URI&dbname=noext" -X -q -v ON_ERROR_STOP=1 \
 	    -c "alter schema upb owner to bob" \
@@ -75,9 +76,9 @@ test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, 
 	    -c "alter table upb.messages owner to bob" &&
 	B="$PG_URI&dbname=noext&user=bob&schema=upb" &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$B" add "after the upgrade" &&
-	test "$(psql "$PG_URI&dbname=noext" -XAtc "select value from upb.meta")" = 2 &&
-	test "$(psql "$PG_URI&dbname=noext" -XAtc "select count(*) from pg_extension
-	    where extname = '"'pg_trgm'"'")" = 0 &&
+	test "$(psql "$PG_URI&dbname=noext" -XAt -c "select value from upb.meta" \
+	    -c "select count(*) from pg_extension where extname = '"'pg_trgm'"'")" = "2
+0" &&
 	for q in milk SESSION "日本" byte; do
 		convctl -s "$B" search --json "$q" >b.out &&
 		convctl -s "$PG_URI&schema=up1" search --json "$q" >a.out &&
