@@ -38,9 +38,10 @@ while i < len(data):
         time.sleep(0.05)
 EOP
 
-# last_roles: the roles of the latest conversation's messages, one a line
+# last_roles: the roles of the latest conversation's messages, one a line,
+# from what message_is showed last ($T/shown)
 last_roles() {
-	convctl show --format json | jq -r '.messages[].role'
+	jq -r '.messages[].role' "$T/shown"
 }
 
 # 1.5 MB in make check and on PostgreSQL (the spool is read the same
