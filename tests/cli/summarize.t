@@ -21,10 +21,11 @@ MARKDOWN='[{"reply": "<think>they want a summary</think>\nHere you go:\n\n**Titl
 SLOW='[{"delay": 4, "reply": "TITLE: Too late\nSUMMARY: Too late."}]'
 HELD="[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Adding milk to the grocery list\nSUMMARY: Milk was added.\"}]"
 
-# an HTTPS stub with a self-signed certificate for 127.0.0.1
+# an HTTPS stub with a self-signed certificate for 127.0.0.1 (an EC key:
+# made in 30 ms, where RSA 2048 takes 200)
 TLS=
-if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" \
-    -out "$T/cert.pem" -days 2 -subj /CN=127.0.0.1 \
+if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+    -nodes -keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1; then
 	stub_start tls --tls-cert "$T/cert.pem" --tls-key "$T/key.pem"
 	TLS=https://127.0.0.1:$(cat "$T/tls.port")
