@@ -18,8 +18,9 @@ bad_stores() {
 
 # one line a category; under a slow wrapper the largest are left out.
 # TEST_FULL=1 (make check-all, CI) or BADINPUT_FULL=1 (make stress) tries
-# every input; without it (make check), the two largest categories try one
-# input in 16 (truncated) and in 12 (types), and the big store holds a 10 MB
+# every input; without it (make check), the three largest categories try
+# one input in 16 (truncated), in 12 (types) and in 3 (utf8: each of its
+# 15 bad sequences in one or two of its 4 places), and the big store holds a 10 MB
 # message, not 50, and is given to recent and add only, not to all ten
 # commands (about 7 s each at 50 MB). Under a
 # wrapper (valgrind: each command ~0.8 s), one input in 40 of each category
@@ -34,6 +35,7 @@ for c in $cats; do
 		case $c in
 		truncated) stride=16 ;;
 		types) stride=12 ;;
+		utf8) stride=3 ;;
 		esac
 	fi
 	test_file "bad stores: ${c##*/}" "bad_stores '$c' $stride"
