@@ -156,16 +156,20 @@ check-all: CHECK_PG = $(PG_CLI)
 check-all: export TEST_FULL = 1
 CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
 	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG)))
-# the slowest files, on either engine, start first, longest first, so that
-# the short ones fill the processors at the end (only an order: a file not
-# named here runs all the same)
-SLOW_TESTS = tests/cli/badinput.t tests/cli/deb.t pg:tests/cli/roundtrip.t \
-	pg:tests/cli/concurrency.t tests/cli/pg.t pg:tests/cli/run-stdin-spool.t \
-	pg:tests/cli/badinput.t pg:tests/cli/security.t tests/cli/roundtrip.t \
-	tests/cli/meta.t tests/cli/examples.t tests/cli/index.t \
-	pg:tests/cli/summarize.t tests/cli/summarize.t tests/cli/paths.t \
-	pg:tests/cli/add.t pg:tests/cli/run.t tests/cli/concurrency.t \
-	tests/cli/crash.t tests/cli/completion.t
+# the slowest files, on either engine, start first, longest first (in
+# make check or check-all, whichever is longer), so that the short ones fill
+# the processors at the end (only an order: a file not named here runs all
+# the same)
+SLOW_TESTS = tests/cli/badinput.t tests/cli/search-prefilter.t \
+	pg:tests/cli/concurrency.t tests/cli/concurrency.t tests/cli/pg.t \
+	pg:tests/cli/run-stdin-spool.t pg:tests/cli/roundtrip.t \
+	tests/cli/roundtrip.t tests/cli/deb.t tests/cli/crash.t \
+	pg:tests/cli/security.t tests/cli/pg-pooler.t pg:tests/cli/summarize.t \
+	tests/cli/summarize.t tests/cli/examples.t tests/cli/completion.t \
+	pg:tests/cli/badinput.t pg:tests/cli/run-spool.t pg:tests/cli/run.t \
+	tests/cli/index.t tests/cli/pg-connect.t pg:tests/cli/add.t \
+	tests/cli/paths.t tests/cli/build.t tests/cli/pg-failover.t \
+	tests/cli/meta.t
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN)
