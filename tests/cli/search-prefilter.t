@@ -10,7 +10,7 @@
 # full counts, TEST_FULL=1; 12 queries each). On PostgreSQL the search is
 # SQL (the same text condition, over a trigram index): random stores of
 # another seed (3 in make check, where each search there is a process and
-# a connection, and was 5; as many as above at full counts), copied into a
+# a connection; as many as above at full counts), copied into a
 # cluster of this file's own, answer every query, with filters, as the file
 # does with every conversation parsed (at full counts the file's fast path
 # is compared on those too; make check leaves that to the case before).
