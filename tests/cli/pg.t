@@ -8,7 +8,7 @@ file_store_only "pg.t compares both engines itself"
 . "$top/tests/pg.sh"
 
 F=$T/store.json
-# 4 writers of 6 adds (8 of 8 before; each add a process and a connection),
+# 4 writers of 6 adds (each add a process and a connection, on a server),
 # 12 kills (12 writers of 30 adds and 40 kills at full counts, TEST_FULL=1)
 writers=$(counts "1 2 3 4" "1 2 3 4 5 6 7 8 9 10 11 12")
 adds=$(counts 6 30) kills=$(counts 12 40)
