@@ -13,7 +13,8 @@
 #   $PG_TCP             the same over TCP, with the password $PG_PASSWORD
 #                       (it too ends in a query: add "&schema=NAME")
 #   pg_ctl_as ARGS...   pg_ctl on the cluster (stop -m immediate, start ...)
-#   psql_as SQL         runs SQL on the cluster, prints rows unaligned
+#   psql_as SQL...      runs each SQL in turn on the cluster, in one psql
+#                       (one process, one connection), prints rows unaligned
 #   test_pg 'name' 'commands'  test_expect, or a skip saying $PG_SKIP
 #                       (with tests/lib.sh)
 PG_SKIP=
@@ -40,7 +41,8 @@ pg_ctl_as() {
 }
 
 psql_as() {
-	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+	for sql; do set -- "$@" -c "$sql"; shift; done
+	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 "$@"
 }
 
 test_pg() {

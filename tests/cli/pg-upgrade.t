@@ -17,10 +17,9 @@ restore() {
 # state SCHEMA [SQL]: "VERSION INDEXES": its schema version and whether it
 # has the trigram index (1) or not (0); then SQL's rows: one psql
 state() {
-	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 -c "select (select value
-	    from $1.meta where key = 'schema_version') || ' ' || (select count(*)
-	    from pg_indexes where schemaname = '$1' and indexname =
-	    'messages_text')" ${2:+-c "$2"}
+	psql_as "select (select value from $1.meta where key = 'schema_version')
+	    || ' ' || (select count(*) from pg_indexes where schemaname = '$1' and
+	    indexname = 'messages_text')" ${2:+"$2"}
 }
 
 test_pg 'a reader reads a version 1 store as it is, and does not upgrade it' '
@@ -65,8 +64,7 @@ test_pg 'eight writers at once on a version 1 store: upgraded once, every add th
 '
 
 test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, and search answers alike' '
-	psql "$PG_URI" -X -q -v ON_ERROR_STOP=1 -c "create database noext" \
-	    -c "create role bob login" &&
+	psql_as "create database noext" "create role bob login" &&
 	restore upb noext &&
 	psql "$PG_URI&dbname=noext" -X -q -v ON_ERROR_STOP=1 \
 	    -c "alter schema upb owner to bob" \

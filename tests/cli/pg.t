@@ -23,12 +23,6 @@ test_pg_timed() {
 	fi
 }
 P="$PG_URI&schema=parity"
-# psql_all SQL...: psql_as with each SQL in turn, in one psql (one process,
-# one connection), their rows one after another
-psql_all() {
-	for sql; do set -- "$@" -c "$sql"; shift; done
-	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 "$@"
-}
 fix=$top/tests/fixtures/migrate
 
 # each command of a scripted session, what it printed and its exit status,
@@ -105,7 +99,7 @@ test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 '
 
 test_pg 'the database holds a row per conversation and per message' '
-	psql_all "select count(*) from parity.conversations" \
+	psql_as "select count(*) from parity.conversations" \
 	    "select count(*) from parity.messages" >rows &&
 	convctl -s "$P" copy "$P" - | jq "(.conversations | length),
 	    ([.conversations[].messages[]] | length)" >want &&
@@ -177,7 +171,7 @@ test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes bac
 	grep -q "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
 	convctl copy "$R" - >back && test_cmp want back &&
-	psql_all "select count(*) from bulk.messages" "select string_agg(id,
+	psql_as "select count(*) from bulk.messages" "select string_agg(id,
 	    '"','"' order by pos) from (select id, pos from bulk.conversations
 	    order by pos limit 3) x" >rows &&
 	test "$(cat rows)" = "$(printf "800\nc\t1,c\t2,c\t3")" &&
@@ -234,7 +228,7 @@ if [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
 			convctl copy "$T/empty.json" "$PG_URI&schema=$s" 2>/dev/null &&
 			set -- "$@" "drop index $s.messages_text" || exit 1
 		done &&
-		psql_all "$@" &&
+		psql_as "$@" &&
 		for n in 50 250; do
 			python3 "$top/bench/gen.py" $n 7 "$T/gen$n.json" >/dev/null &&
 			convctl copy "$T/gen$n.json" "$PG_URI&schema=gen$n" 2>/dev/null &&
