@@ -78,9 +78,9 @@ reader() {
 }
 acked() { cat "$T"/acked.* 2>/dev/null | wc -l; }
 # the adds acknowledged before the primary is stopped, and again after the
-# standby's promotion, before the writers stop: 4 each in make check (10
-# before; the 4 writers and 2 readers loop all the while), 10 at full
-# counts (TEST_FULL=1)
+# standby's promotion, before the writers stop (the 4 writers and 2
+# readers loop all the while): 4 each in make check, 10 at full counts
+# (TEST_FULL=1)
 enough=$(counts 4 10)
 
 # a reader may meet the primary as it stops, mid-handshake ("server closed
