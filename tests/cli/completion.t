@@ -9,19 +9,25 @@ mkdir -p "$T/bin"
 ln -s "$CONVCTL_BIN" "$T/bin/convctl"
 PATH=$T/bin:$PATH
 
-# complete_bash WORD...: COMPREPLY, sorted, for the words typed, the cursor
-# in the last one
+# complete.bash, for bash to source after convctl.bash: complete_words
+# WORD... prints COMPREPLY, a word a line, for the words typed, the cursor
+# in the last one, _convctl called as bash calls it
+cat >"$T/complete.bash" <<'EOF'
+complete_words() {
+	unset COMPREPLY
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	_convctl
+	printf "%s\n" "${COMPREPLY[@]}"
+}
+EOF
+
+# complete_bash WORD...: what complete_words prints, sorted, no empty line
 complete_bash() {
-	bash -c '
-		. "$1" || exit 1
-		shift
-		COMP_WORDS=("$@")
-		COMP_CWORD=$(($# - 1))
-		COMP_LINE="$*"
-		COMP_POINT=${#COMP_LINE}
-		_convctl
-		printf "%s\n" "${COMPREPLY[@]}"
-	' sh "$comp/convctl.bash" "$@" | sed '/^$/d' | sort
+	bash -c '. "$1" && . "$2" || exit 1; shift 2; complete_words "$@"' sh \
+	    "$comp/convctl.bash" "$T/complete.bash" "$@" | sed '/^$/d' | sort
 }
 
 # the options convctl CMD -h names, in its usage line and its option lines
@@ -52,23 +58,14 @@ test_expect 'bash: the first word completes to every command and help' '
 
 commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 
-# what bash offers for "convctl C -", for every command, from one bash
-# (the function called as bash calls it, once for each, COMPREPLY unset):
+# what bash offers for "convctl C -", for every command, from one bash:
 # bopt.C
 bash -c '
-	. "$1" || exit 1
-	dir=$2
-	shift 2
-	for c; do
-		unset COMPREPLY
-		COMP_WORDS=(convctl "$c" -)
-		COMP_CWORD=2
-		COMP_LINE="convctl $c -"
-		COMP_POINT=${#COMP_LINE}
-		_convctl
-		printf "%s\n" "${COMPREPLY[@]}" >"$dir/bopt.$c"
-	done
-' sh "$comp/convctl.bash" "$T" $commands
+	. "$1" && . "$2" || exit 1
+	dir=$3
+	shift 3
+	for c; do complete_words convctl "$c" - >"$dir/bopt.$c"; done
+' sh "$comp/convctl.bash" "$T/complete.bash" "$T" $commands
 
 for c in $commands; do
 	test_expect "bash: the options of $c are those $c -h lists" '
