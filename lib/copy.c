@@ -81,6 +81,8 @@ copy_one(struct conv *c, void *arg, struct error *e)
 			return error_set(e, "conversation '%s' is in both '%s' "
 			    "and '%s', and differs", conv_id(c),
 			    store_path(cp->src), store_path(cp->dst));
+		/* the same: not kept, so that memory holds a batch here too */
+		conv_unload(cp->dst, d);
 		cp->res->skipped++;
 		return 0;
 	}

@@ -396,6 +396,18 @@ conv_load(struct store *st, struct conv *c, struct error *e)
 	return st->engine->load_body(st, c, e);
 }
 
+void
+conv_unload(struct store *st, struct conv *c)
+{
+	if (c->obj == NULL || c->head == NULL || st->engine->load_body == NULL)
+		return;
+	json_decref(c->obj);
+	c->obj = NULL;
+	c->id = c->own[0];
+	c->title = c->own[1];
+	c->summary = c->own[2];
+}
+
 struct conv *
 store_get(struct store *st, const char *id, struct error *e)
 {

@@ -67,6 +67,10 @@ int store_load_id(struct store *, const char *id, struct error *); /* 0: found o
 int store_load_ended(struct store *, size_t limit, int bodies, struct error *);
 int store_load_all(struct store *, struct error *);	/* every one, whole */
 int conv_load(struct store *, struct conv *, struct error *);
+/* lets go of what conv_load() brought of c, which nothing has changed
+ * since: c is listed again, as store_load_ended() left it (a conversation
+ * loaded whole keeps its body) */
+void conv_unload(struct store *, struct conv *);
 /* the conversation id, loaded: NULL and e ("no conversation 'ID' in
  * 'STORE'") when there is none */
 struct conv *store_get(struct store *, const char *id, struct error *);
