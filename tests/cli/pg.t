@@ -217,8 +217,9 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 # rows written into the transaction a batch at a time, and a conversation
 # the destination has already let go of once compared, so a store five
 # times bigger takes no more memory to copy, anew or again; loaded whole,
-# each conversation's JSON takes three times its bytes (not under a wrapper, whose own memory
-# blurs it, nor a sanitizer's build, whose allocator keeps what is freed).
+# each conversation's JSON takes three times its bytes (not under a
+# wrapper, whose own memory blurs it, nor a sanitizer's build, whose
+# allocator keeps what is freed).
 # The stores copied from and to are made empty first and their trigram
 # index dropped: the server's work on it (3 s of the 250 conversations'
 # 3.5) is no part of the client's memory
@@ -230,16 +231,19 @@ if [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
 			set -- "$@" "drop index $s.messages_text" || exit 1
 		done &&
 		psql_as "$@" &&
+		for n in 50 250; do
+			python3 "$top/bench/gen.py" $n 7 "$T/gen$n.json" >/dev/null &&
+			convctl copy "$T/gen$n.json" "$PG_URI&schema=gen$n" 2>/dev/null ||
+			    return 1
+		done &&
+		# gen50 into again50, gen250 into again250, and that once more
 		for n in 50 250 250-again; do
-			from=gen${n%-again} to=again${n%-again} &&
-			{ [ "$n" != "${n%-again}" ] ||
-			    { python3 "$top/bench/gen.py" $n 7 "$T/gen$n.json" >/dev/null &&
-			    convctl copy "$T/gen$n.json" "$PG_URI&schema=gen$n" 2>/dev/null; }; } &&
 			python3 -c "import resource, subprocess, sys
 p = subprocess.run(sys.argv[1:])
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" \
-			    "$CONVCTL_BIN" copy "$PG_URI&schema=$from" \
-			    "$PG_URI&schema=$to" >"$T/rss$n" 2>"$T/err$n" || return 1
+			    "$CONVCTL_BIN" copy "$PG_URI&schema=gen${n%-again}" \
+			    "$PG_URI&schema=again${n%-again}" >"$T/rss$n" 2>"$T/err$n" ||
+			    return 1
 		done &&
 		grep -q "copied 0 conversations.*; 250 there already" "$T/err250-again" &&
 		grow=$(( $(wc -c <"$T/gen250.json") - $(wc -c <"$T/gen50.json") )) &&
