@@ -66,10 +66,9 @@ same_message(json_t *a, json_t *b)
  * and nothing different, else c's messages from *from on
  */
 static json_t *
-new_messages(struct store *st, json_t *c, size_t *from)
+new_messages(struct conv *cv, json_t *c, size_t *from)
 {
-	json_t *stored = json_object_get(conv_json(store_find(st, json_str(c,
-	    "id", NULL))), "messages");
+	json_t *stored = json_object_get(conv_json(cv), "messages");
 	json_t *msgs = json_object_get(c, "messages"), *add;
 	size_t i, n = json_array_size(msgs), have = json_array_size(stored);
 
@@ -90,20 +89,27 @@ new_messages(struct store *st, json_t *c, size_t *from)
  * conversation has not into res->grown, and 2 (the stored messages from
  * where the two part are replaced by the source's, so the conversation is
  * what a fresh import would give); 1 when it has nothing new; 0 when it was
- * not imported
+ * not imported; -1 when the stored one cannot be read (e says why)
  */
 static int
 grown(struct store *st, struct migrate_result *res, struct mig_source *s,
-    json_t *c, json_t *ids)
+    json_t *c, json_t *ids, struct error *e)
 {
 	const char *id = json_str(c, "id", NULL);
+	struct conv *cv = store_find(st, id);
 	json_t *add;
 	size_t from;
 
-	if (store_find(st, id) == NULL || json_object_get(ids, id) == NULL)
+	if (cv == NULL || json_object_get(ids, id) == NULL)
 		return 0;
-	if ((add = new_messages(st, c, &from)) == NULL)
+	if (conv_load(st, cv, e) < 0)
+		return -1;
+	add = new_messages(cv, c, &from);
+	/* compared: let go of, unless it grows (mig_grow() changes it) */
+	if (add == NULL) {
+		conv_unload(st, cv);
 		return 1;
+	}
 	json_array_append_new(res->grown, json_pack("{s:s, s:o, s:I, s:O?, "
 	    "s:s}", "id", id, "messages", add, "from", (json_int_t)from,
 	    "endedAt", json_object_get(c, "endedAt"), "file", s->name));
@@ -111,14 +117,15 @@ grown(struct store *st, struct migrate_result *res, struct mig_source *s,
 	return 2;
 }
 
-void
-mig_known(struct store *st, struct migrate_result *res, json_t *imports)
+int
+mig_known(struct store *st, struct migrate_result *res, json_t *imports,
+    struct error *e)
 {
 	json_t *hashes = json_object(), *ids = json_object(), *c, *when;
 	char h[SHA256_HEX_LEN];
 	struct mig_source *s;
 	size_t k, i, before;
-	int g;
+	int g, rc = -1;
 
 	ledger_sets(imports, hashes, ids);
 	for (k = 0; k < res->nsrc; k++) {
@@ -132,7 +139,9 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports)
 			json_array_insert_new(s->hashes, 0, json_string(h));
 			when = json_object_get(hashes, h);
 			g = when == NULL && json_is_true(json_array_get(s->own,
-			    i)) ? grown(st, res, s, c, ids) : 0;
+			    i)) ? grown(st, res, s, c, ids, e) : 0;
+			if (g < 0)
+				goto out;
 			if (when == NULL && g == 0)
 				continue;
 			if (json_is_string(when) && s->before == NULL)
@@ -151,8 +160,11 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports)
 				s->before = xstrdup("the same conversations");
 		}
 	}
+	rc = 0;
+out:
 	json_decref(hashes);
 	json_decref(ids);
+	return rc;
 }
 
 int

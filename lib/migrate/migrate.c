@@ -418,7 +418,11 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	res->imported = json_object();
 	res->grown = json_array();
 	*out = res;
-	if (store_load_all(st, e) < 0 || mig_ledger(st, &imports, e) < 0)
+	/* the stored conversations listed, not read: their ids are what an
+	 * import needs, and mig_known() reads the few it compares */
+	if (store_load_active(st, e) < 0 ||
+	    store_load_ended(st, SIZE_MAX, 0, e) < 0 ||
+	    mig_ledger(st, &imports, e) < 0)
 		return -1;
 	if (rq->data != NULL)	/* read by the caller: standard input, a pipe */
 		add_source(res, rq->path);
@@ -447,7 +451,8 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 		if (res->nsrc > 1 && rq->progress != NULL)
 			rq->progress(rq->progress_arg, rq->path, k + 1, res->nsrc);
 	}
-	mig_known(st, res, imports);
+	if (mig_known(st, res, imports, e) < 0)
+		return -1;
 	for (k = 0; k < res->nsrc; k++)
 		if (res->src[k].status == SRC_NEW)
 			res->nnew++;

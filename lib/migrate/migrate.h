@@ -31,9 +31,11 @@ void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
  * messages' hash in the ledger), and those of the source's own ids imported
  * before and still in the store, whose messages past where they part from
  * the stored ones (position by position) go to res->grown; a
- * source left with nothing is SRC_BEFORE
+ * source left with nothing is SRC_BEFORE. Those stored conversations are
+ * read whole to compare (-1: one could not be), and kept only when they grow.
  */
-void mig_known(struct store *, struct migrate_result *, json_t *imports);
+int mig_known(struct store *, struct migrate_result *, json_t *imports,
+    struct error *);
 /* res->grown's messages into their conversations in st, each in place of
  * the stored ones from its "from" on (said in a note) */
 int mig_grow(struct store *, struct migrate_result *, struct error *);

@@ -224,6 +224,13 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 # index dropped: the server's work on it (3 s of the 250 conversations'
 # 3.5) is no part of the client's memory
 if [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
+	# peak_rss CMD...: CMD's peak resident memory in KB (what it prints
+	# on standard output is not kept), -1 when it failed
+	peak_rss() {
+		python3 -c "import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" "$@"
+	}
 	test_pg 'copy holds a batch of conversations in memory, not the store, copying anew or again' '
 		echo "{\"version\":1,\"conversations\":[]}" >"$T/empty.json" &&
 		set -- && for s in gen50 again50 gen250 again250; do
@@ -238,10 +245,7 @@ if [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
 		done &&
 		# gen50 into again50, gen250 into again250, and that once more
 		for n in 50 250 250-again; do
-			python3 -c "import resource, subprocess, sys
-p = subprocess.run(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" \
-			    "$CONVCTL_BIN" copy "$PG_URI&schema=gen${n%-again}" \
+			peak_rss "$CONVCTL_BIN" copy "$PG_URI&schema=gen${n%-again}" \
 			    "$PG_URI&schema=again${n%-again}" >"$T/rss$n" 2>"$T/err$n" ||
 			    return 1
 		done &&
@@ -254,9 +258,24 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 
 		convctl copy "$PG_URI&schema=again250" - >"$T/back" &&
 		convctl copy "$T/gen250.json" - >"$T/want" && test_cmp "$T/want" "$T/back"
 	'
+	# migrate lists the store's conversations and reads only those it
+	# compares: into the 250 it takes no more memory than into the 50
+	test_pg 'migrate into a store five times bigger takes no more memory' '
+		for n in 50 250; do
+			peak_rss "$CONVCTL_BIN" -s "$PG_URI&schema=again$n" migrate \
+			    "$top/tests/fixtures/migrate/smarthole-history.json" \
+			    >"$T/mig$n" 2>"$T/migerr$n" || return 1
+		done &&
+		grow=$(( $(wc -c <"$T/gen250.json") - $(wc -c <"$T/gen50.json") )) &&
+		echo "peak RSS of migrate $(cat "$T/mig50") KB into 50 conversations, $(cat "$T/mig250") KB into 250 ($grow bytes more)" &&
+		test "$(cat "$T/mig50")" -gt 0 &&
+		test $(( ($(cat "$T/mig250") - $(cat "$T/mig50")) * 1024 )) -lt $((grow / 4)) &&
+		test "$(psql_as "select count(*) from again250.conversations")" = 251
+	'
 else
-	test_n=$((test_n + 1))
-	echo "ok $test_n # SKIP copy's memory: not measured under a wrapper or a sanitizer"
+	test_n=$((test_n + 2))
+	echo "ok $((test_n - 1)) # SKIP copy's memory: not measured under a wrapper or a sanitizer"
+	echo "ok $test_n # SKIP migrate's memory: not measured under a wrapper or a sanitizer"
 fi
 
 test_pg 'a write the database refuses, sent with the next query, is reported; nothing is stored' '
