@@ -43,7 +43,7 @@ test_expect 'all passing: exit 0' '
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
 	test "$(wc -l <out)" -eq 3 &&
 	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time" out &&
+	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\)\{0,1\}" out &&
 	test "$(tail -n 1 out)" = "1 passed, 0 failed" || { cat out; exit 1; }
 '
 
@@ -55,7 +55,18 @@ test_expect 'each file says its processor time; the total line adds them' '
 	cpu=$(sed -n "s|^\[./2\] t/burn.t: 1 passed ([0-9]* s, \([0-9.]*\) s CPU)\$|\1|p" out) &&
 	test -n "$cpu" && test "$cpu" != 0.0 &&
 	grep -qx "\[./2\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "2 files in [0-9]* s, [0-9]* s of processor time" out || { cat out t/burn.t; exit 1; }
+	grep -qx "2 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\)\{0,1\}" out || { cat out t/burn.t; exit 1; }
+'
+
+# the total line counts the processes started while the files ran: a file
+# that starts 60 shows at least 60 (the machine may start others meanwhile)
+test_expect 'the total line counts the processes started' '
+	test -r /proc/stat || { echo "# no /proc/stat: not counted"; exit 0; }
+	printf "%s\n" "i=0; while [ \$i -lt 60 ]; do /bin/true; i=\$((i + 1)); done" \
+	    "echo \"ok 1 - forks\"" "echo 1..1" >t/forks.t &&
+	TEST_JOBS=1 sh "$top/scripts/run-tests" t/forks.t >out &&
+	n=$(sed -n "s/^1 files in .*, \([0-9]*\) processes started\$/\1/p" out) &&
+	test -n "$n" && test "$n" -ge 60 || { cat out t/forks.t; exit 1; }
 '
 
 # in a git work tree, a test that writes there (as tests once wrote a file
