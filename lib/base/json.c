@@ -60,6 +60,15 @@ json_is_text(const json_t *v)
 	return json_is_string(v) && json_number_text_of(v, NULL) == NULL;
 }
 
+const char *
+json_name(const json_t *v)
+{
+	if (!json_is_text(v) || memchr(json_string_value(v), '\0',
+	    json_string_length(v)) != NULL)
+		return NULL;
+	return json_string_value(v);
+}
+
 /* jansson's allocations; a block of BUF_PREFAULT bytes or more, a long
  * message's copy, is about to be written all through */
 static void *

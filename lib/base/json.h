@@ -37,6 +37,10 @@ json_t *json_number_text(const char *text, size_t len);
 const char *json_number_text_of(const json_t *v, size_t *len);
 /* v is a string, not a number text */
 int json_is_text(const json_t *v);
+/* v's text when v is a string (not a number text) without a NUL byte, else
+ * NULL: a name or a word to compare whole, which a C string comparison
+ * would cut at the NUL */
+const char *json_name(const json_t *v);
 /* where jansson's error je in text[0..len) is: the 1-based line and byte
  * column of the offending byte (past the last one at the end of the file) */
 void json_error_place(const char *text, size_t len, const json_error_t *je,

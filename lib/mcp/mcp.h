@@ -28,7 +28,7 @@ void mcp_free(struct mcp_server *);
 /*
  * One message, line[0..len) without its newline: the reply, a JSON-RPC
  * message on one line and its newline, appended to out; nothing for a
- * notification or a response.
+ * notification, a response or a line of blanks (no message).
  */
 void mcp_handle(struct mcp_server *, const char *line, size_t len,
     struct buf *out);

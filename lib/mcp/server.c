@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tools.h"
+#include "../store/scan.h"	/* scan_json(): JSON as the store reads it */
 
 /* JSON-RPC 2.0's error codes */
 enum {
@@ -102,18 +103,35 @@ reply(struct buf *out, json_t *id, json_t *result)
 	    "result", result));
 }
 
+/* v's text as a message shows it, its NUL bytes and controls escaped as in
+ * JSON; it lives in b, which the caller frees */
+static const char *
+shown(struct buf *b, const json_t *v)
+{
+	buf_adds(b, "");
+	json_escape(b, json_string_value(v), json_string_length(v));
+	return b->data;
+}
+
+/* name (json_name()'s, NULL: none) is want, whole */
+static int
+is(const char *name, const char *want)
+{
+	return name != NULL && strcmp(name, want) == 0;
+}
+
 static json_t *
 initialize(json_t *params)
 {
-	const char *want = json_string_value(json_object_get(params,
+	const char *want = json_name(json_object_get(params,
 	    "protocolVersion"));
 	const char *v = mcp_versions[0];
 	size_t i;
 
 	/* the one asked for when spoken, else the newest (the client
 	 * disconnects when it speaks none of ours) */
-	for (i = 0; want != NULL && mcp_versions[i] != NULL; i++)
-		if (strcmp(want, mcp_versions[i]) == 0)
+	for (i = 0; mcp_versions[i] != NULL; i++)
+		if (is(want, mcp_versions[i]))
 			v = mcp_versions[i];
 	return json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s, s:s}, s:s}",
 	    "protocolVersion", v, "capabilities", "tools", "listChanged", 0,
@@ -130,7 +148,7 @@ find_tool(const char *name)
 	size_t i;
 
 	for (i = 0; i < mcp_ntools; i++)
-		if (strcmp(mcp_tools[i].name, name) == 0)
+		if (is(name, mcp_tools[i].name))
 			return &mcp_tools[i];
 	return NULL;
 }
@@ -142,18 +160,21 @@ call_tool(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
 	json_t *args = json_object_get(params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_answer a = { { 0 }, NULL, 0 };
+	struct buf b = { 0 };
 	json_t *empty = NULL, *res;
 
-	if (!json_is_string(name)) {
+	if (!json_is_text(name)) {
 		reply_error(out, id, RPC_INVALID_PARAMS, "tools/call: params "
 		    "need the tool's name as a string");
 		return;
 	}
-	if ((t = find_tool(json_string_value(name))) == NULL ||
+	/* a name holding a NUL byte names no tool */
+	if ((t = find_tool(json_name(name))) == NULL ||
 	    (t->writes && s->cf.read_only)) {
 		reply_error(out, id, RPC_INVALID_PARAMS, "unknown tool '%s'%s",
-		    json_string_value(name), t != NULL ?
+		    shown(&b, name), t != NULL ?
 		    " (it writes, and the server is read-only)" : "");
+		buf_free(&b);
 		return;
 	}
 	if (args != NULL && !json_is_object(args)) {
@@ -175,74 +196,109 @@ call_tool(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
 	buf_free(&a.text);
 }
 
-/* a request's id: a string or a whole number */
+/* a request's id: a string or a whole number (MCP allows no other; one
+ * past int64_t, or a real, is read as a number text, and refused) */
 static int
 valid_id(const json_t *id)
 {
-	return json_is_string(id) || json_is_integer(id);
+	return json_is_text(id) || json_is_integer(id);
+}
+
+/* a line of JSON whitespace only: no message (the blank line between two) */
+static int
+blank(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/*
+ * The message line[0..len) holds: jansson's reading, else, where jansson
+ * refuses only what JSON allows (an integer past int64_t, a real past the
+ * double's range, a key holding a NUL byte), the store's (scan_json(), a
+ * number kept as its text), so a valid message is never a parse error.
+ * NULL, and the -32700 reply appended to out, when it is not JSON.
+ */
+static json_t *
+parse(const char *line, size_t len, struct buf *out)
+{
+	json_error_t je;
+	json_t *msg;
+	int ln, col;
+
+	if ((msg = json_loadb(line, len, JSON_LOAD_FLAGS | JSON_DECODE_ANY,
+	    &je)) != NULL || (msg = scan_json(line, len)) != NULL)
+		return msg;
+	json_error_place(line, len, &je, &ln, &col);
+	reply_error(out, NULL, RPC_PARSE_ERROR, "parse error at column %d: %s",
+	    col, je.text);
+	return NULL;
 }
 
 void
 mcp_handle(struct mcp_server *s, const char *line, size_t len,
     struct buf *out)
 {
-	json_t *msg, *id, *params;
-	json_error_t je;
-	const char *method;
-	int ln, col;
+	json_t *msg, *id, *method, *params;
+	struct buf b = { 0 };
+	const char *name;
 
-	msg = json_loadb(line, len, JSON_LOAD_FLAGS | JSON_DECODE_ANY,
-	    &je);
-	if (msg == NULL) {
-		json_error_place(line, len, &je, &ln, &col);
-		reply_error(out, NULL, RPC_PARSE_ERROR, "parse error at "
-		    "column %d: %s", col, je.text);
+	/* the transport frames messages by newlines; an empty frame holds
+	 * none, and there is nothing to answer */
+	if (blank(line, len) || (msg = parse(line, len, out)) == NULL)
 		return;
-	}
 	id = json_object_get(msg, "id");
-	method = json_string_value(json_object_get(msg, "method"));
+	method = json_object_get(msg, "method");
 	params = json_object_get(msg, "params");
 	/* a batch (an array) was dropped from the protocol in 2025-06-18 */
-	if (!json_is_object(msg) || json_object_get(msg, "jsonrpc") == NULL ||
-	    !json_is_string(json_object_get(msg, "jsonrpc")) ||
-	    strcmp(json_string_value(json_object_get(msg, "jsonrpc")),
-	    "2.0") != 0) {
+	if (!json_is_object(msg) ||
+	    !is(json_name(json_object_get(msg, "jsonrpc")), "2.0")) {
 		reply_error(out, valid_id(id) ? id : NULL, RPC_INVALID_REQUEST,
 		    "invalid request: not a JSON-RPC 2.0 message object");
 		goto out;
 	}
-	if (method == NULL) {
+	if (!json_is_text(method)) {
 		/* a response: we send no requests; a bad message otherwise */
 		if (json_object_get(msg, "result") == NULL &&
 		    json_object_get(msg, "error") == NULL)
 			reply_error(out, valid_id(id) ? id : NULL,
-			    RPC_INVALID_REQUEST, "invalid request: no method");
+			    RPC_INVALID_REQUEST, "invalid request: %s",
+			    method == NULL ? "no method" :
+			    "the method must be a string");
 		goto out;
 	}
 	if (id == NULL)
 		goto out;	/* a notification: nothing is answered */
 	if (!valid_id(id)) {
 		reply_error(out, NULL, RPC_INVALID_REQUEST, "invalid request: "
-		    "the id must be a string or a whole number");
+		    "the id must be a string or a whole number from "
+		    "-9223372036854775808 to 9223372036854775807");
 		goto out;
 	}
 	if (params != NULL && !json_is_object(params)) {
 		reply_error(out, id, RPC_INVALID_PARAMS, "%s: params must be "
-		    "an object", method);
+		    "an object", shown(&b, method));
 		goto out;
 	}
-	if (strcmp(method, "initialize") == 0)
+	/* compared whole: a name holding a NUL byte is none of these */
+	name = json_name(method);
+	if (is(name, "initialize"))
 		reply(out, id, initialize(params));
-	else if (strcmp(method, "ping") == 0)
+	else if (is(name, "ping"))
 		reply(out, id, json_object());
-	else if (strcmp(method, "tools/list") == 0)
+	else if (is(name, "tools/list"))
 		reply(out, id, json_incref(s->tools));
-	else if (strcmp(method, "tools/call") == 0)
+	else if (is(name, "tools/call"))
 		call_tool(s, id, params, out);
 	else
 		reply_error(out, id, RPC_METHOD_NOT_FOUND, "method not found: "
-		    "'%s'", method);
+		    "'%s'", shown(&b, method));
 out:
+	buf_free(&b);
 	json_decref(msg);
 }
 

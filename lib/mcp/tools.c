@@ -65,28 +65,34 @@ bad(struct mcp_answer *a, const char *name, const char *what, const json_t *v)
 	return -1;
 }
 
-/* every argument given is one of known[], NULL-ended */
+/* every argument given is one of known[], NULL-ended: its whole name (a
+ * key may hold a NUL byte, and then is none of them) */
 static int
 args_known(json_t *args, const char *const *known, struct mcp_answer *a)
 {
+	struct buf name = { 0 };
 	const char *key;
+	size_t i, len;
 	json_t *v;
-	size_t i;
 
-	json_object_foreach(args, key, v) {
+	json_object_keylen_foreach(args, key, len, v) {
 		for (i = 0; known[i] != NULL; i++)
-			if (strcmp(key, known[i]) == 0)
+			if (strlen(known[i]) == len &&
+			    memcmp(key, known[i], len) == 0)
 				break;
 		if (known[i] == NULL) {
-			fail(a, "unknown argument '%s'", key);
+			buf_adds(&name, "");
+			json_escape(&name, key, len);
+			fail(a, "unknown argument '%s'", name.data);
+			buf_free(&name);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* a string argument without NUL bytes; *out NULL when absent (and not
- * required) */
+/* a string argument without NUL bytes (json_name(): what it names or
+ * chooses is compared whole); *out NULL when absent (and not required) */
 static int
 arg_str(json_t *args, const char *name, int required, const char **out,
     struct mcp_answer *a)
@@ -101,10 +107,9 @@ arg_str(json_t *args, const char *name, int required, const char **out,
 		}
 		return 0;
 	}
-	if (!json_is_string(v) ||
-	    strlen(json_string_value(v)) != json_string_length(v))
-		return bad(a, name, "a string", v);
-	*out = json_string_value(v);
+	if ((*out = json_name(v)) == NULL)
+		return bad(a, name, json_is_text(v) ? "a string without a NUL "
+		    "character" : "a string", v);
 	return 0;
 }
 
@@ -164,12 +169,13 @@ arg_strv(json_t *args, const char *name, int required, const char ***out,
 	if (!json_is_array(v))
 		return bad(a, name, "an array of strings", v);
 	json_array_foreach(v, i, s)
-		if (!json_is_string(s) ||
-		    strlen(json_string_value(s)) != json_string_length(s))
-			return bad(a, name, "an array of strings", v);
+		if (json_name(s) == NULL)
+			return bad(a, name, json_is_text(s) ? "an array of "
+			    "strings without a NUL character" :
+			    "an array of strings", v);
 	*out = xmalloc((json_array_size(v) + 1) * sizeof(**out));
 	json_array_foreach(v, i, s)
-		(*out)[i] = json_string_value(s);
+		(*out)[i] = json_name(s);
 	*n = json_array_size(v);
 	return 0;
 }
@@ -512,7 +518,7 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "missing argument 'text'");
 		goto out;
 	}
-	if (!json_is_string(text)) {
+	if (!json_is_text(text)) {
 		bad(a, "text", "a string", text);
 		goto out;
 	}

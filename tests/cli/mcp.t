@@ -238,6 +238,58 @@ test_expect 'a message that is not a request object gets -32600' '
 	for i in 1 2 3 4; do answer $i out | jq -e ".error.code == -32600" || exit 1; done
 '
 
+test_expect 'an id JSON allows but no request may have gets -32600 with id null, not -32700' '
+	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":12345678901234567890123,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":-1E-400,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"ping\"}" &&
+	for i in 1 2 3 4; do
+		answer $i out | jq -e ".id == null and .error.code == -32600 and (.error.message | test(\"id must be\"))" || exit 1
+	done &&
+	answer 5 out | grep -q "\"id\":9223372036854775807,\"result\":{}" &&
+	test "$(wc -l <out)" -eq 5
+'
+
+test_expect 'numbers past jansson'\''s range in arguments are bad arguments, not bad JSON' '
+	mcp_lines "$(call recent "{\"limit\":1e400}" 1)" \
+	    "$(call search "{\"query\":123456789012345678901234567890}" 2)" \
+	    "$(call add "{\"text\":1e400}" 3)" &&
+	answer 1 out | jq -e ".id == 1 and .result.isError and .result.content[0].text == \"argument '\''limit'\'' expects a whole number from 0 to 100000000, not 1e400\"" &&
+	answer 2 out | jq -e ".id == 2 and .result.isError and .result.content[0].text == \"argument '\''query'\'' expects a string, not 123456789012345678901234567890\"" &&
+	answer 3 out | jq -e ".id == 3 and .result.isError and .result.content[0].text == \"argument '\''text'\'' expects a string, not 1e400\""
+'
+
+test_expect 'a blank or whitespace-only line is no message: no answer, and the next is answered' '
+	printf "\n \t \n\r\n%s\n\n" "$ping" | convctl mcp >out 2>err &&
+	test "$(wc -l <out)" -eq 1 && answer 1 out | jq -e ".id == 7 and .result == {}" &&
+	test ! -s err
+'
+
+test_expect 'names are whole strings: a NUL in a method, jsonrpc, tool, argument or value name matches nothing' '
+	snapshot "$S" &&
+	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\\u0000xyz\",\"params\":{\"name\":\"recent\"}}" \
+	    "{\"jsonrpc\":\"2.0\\u0000\",\"id\":2,\"method\":\"ping\"}" \
+	    "$(call "recent\\u0000x" "{}" 3)" \
+	    "$(call recent "{\"limit\\u0000x\":1}" 4)" \
+	    "$(call show "{\"format\":\"json\\u0000x\"}" 5)" \
+	    "$(call add "{\"text\":\"x\",\"role\":\"user\\u0000x\"}" 6)" \
+	    "$(call add "{\"text\":\"x\",\"tools\":[\"a\\u0000b\"]}" 7)" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\\u0000x\"}}" \
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\\u0000\"}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\\u0000\",\"params\":[]}" &&
+	answer 1 out | jq -e ".id == 1 and .error.code == -32601 and .error.message == \"method not found: '\''tools/call\\\\u0000xyz'\''\"" &&
+	answer 2 out | jq -e ".id == 2 and .error.code == -32600" &&
+	answer 3 out | jq -e ".id == 3 and .error.code == -32602 and .error.message == \"unknown tool '\''recent\\\\u0000x'\''\"" &&
+	answer 4 out | jq -e ".id == 4 and .result.isError and .result.content[0].text == \"unknown argument '\''limit\\\\u0000x'\''\"" &&
+	answer 5 out | jq -e ".id == 5 and .result.isError and (.result.content[0].text | startswith(\"argument '\''format'\'' expects a string without a NUL character, not \"))" &&
+	answer 6 out | jq -e ".id == 6 and .result.isError and (.result.content[0].text | startswith(\"argument '\''role'\'' expects a string without a NUL character\"))" &&
+	answer 7 out | jq -e ".id == 7 and .result.isError and (.result.content[0].text | startswith(\"argument '\''tools'\'' expects an array of strings without a NUL character\"))" &&
+	answer 8 out | jq -e ".id == 8 and .result.protocolVersion == \"2025-11-25\"" &&
+	answer 9 out | jq -e ".id == 9 and .error.code == -32602 and .error.message == \"ping\\\\u0000: params must be an object\"" &&
+	test "$(wc -l <out)" -eq 9 && unchanged "$S"
+'
+
 test_expect 'initialize agrees on the client'\''s version, else the newest' '
 	for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05 1999-01-01; do
 		mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"$v\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}" &&
