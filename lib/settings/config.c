@@ -9,15 +9,13 @@
 
 #include "../internal.h"
 
-/* a key keeps its last four characters when it is long enough to spare them */
+/* a secret shows nothing of itself, not even its length, as git's
+ * credential helpers and gh show nothing of a token: where it came from
+ * (the source shown beside it) tells which key is in use */
 static void
-mask(struct buf *b, const char *v)
+mask(struct buf *b)
 {
-	size_t len = strlen(v);
-
 	buf_adds(b, "********");
-	if (len >= 16)
-		buf_adds(b, v + len - 4);
 }
 
 /* the templates add --template finds, after the settings: "template.NAME
@@ -87,7 +85,7 @@ settings_render(struct buf *b, const struct settings *set, int json)
 		v.len = 0;
 		buf_adds(&v, "");
 		if (val != NULL && r->type == SETTING_SECRET)
-			mask(&v, val);
+			mask(&v);
 		else if (val != NULL && s == SET_STORE) {
 			shown = store_shown(val);
 			buf_adds(&v, shown);
