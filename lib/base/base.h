@@ -45,6 +45,10 @@ size_t error_printable_n(char *out, size_t size, const char *s, size_t len);
 struct buf;
 void buf_add_printable(struct buf *, const char *s);
 void buf_add_quoted_word(struct buf *, const char *s);
+/* error.c: a URL as a message or convctl config shows it: the password of
+ * its user information (scheme://user:PASSWORD@host/...) as ***; any other
+ * text as it is */
+void buf_add_url(struct buf *, const char *url);
 /* a one-line label (a title, a tag) given by a person: no control character
  * (C0, DEL, C1), at most max characters; -1 and e saying which character,
  * or how long, else 0. UTF-8 is checked elsewhere */

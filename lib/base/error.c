@@ -135,6 +135,31 @@ buf_add_printable(struct buf *b, const char *s)
 	free(out);
 }
 
+void
+buf_add_url(struct buf *b, const char *url)
+{
+	const char *auth = strstr(url, "://"), *end, *at, *colon;
+
+	if (auth == NULL) {
+		buf_adds(b, url);
+		return;
+	}
+	auth += 3;
+	end = auth + strcspn(auth, "/?#");
+	/* the user information taken to the authority's last '@': no part of
+	 * a password holding one unencoded is shown */
+	for (at = end; at > auth && at[-1] != '@'; at--)
+		;
+	colon = at > auth ? memchr(auth, ':', (size_t)(at - 1 - auth)) : NULL;
+	if (colon == NULL) {
+		buf_adds(b, url);
+		return;
+	}
+	buf_add(b, url, (size_t)(colon + 1 - url));
+	buf_adds(b, "***");
+	buf_adds(b, at - 1);
+}
+
 /* as add_printable, but in double quotes (\" and \\ inside) unless it is
  * one plain word: printable, none of space , " \ # */
 void

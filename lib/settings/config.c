@@ -1,7 +1,8 @@
 /*
  * config.c - the effective settings as `convctl config` shows them: each
  * value (a default computed from other settings too), where it came from,
- * secrets masked here so no caller can forget.
+ * secrets masked here so no caller can forget: the API keys whole, a URL's
+ * password (the store's, api_base's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ settings_render(struct buf *b, const struct settings *set, int json)
 			buf_adds(&v, shown);
 			free(shown);
 		} else if (val != NULL)
-			buf_adds(&v, val);
+			buf_add_url(&v, val);	/* api_base's password hidden */
 		if (json) {
 			o = json_pack("{s:o, s:s, s:s, s:b, s:o, s:o}", "value",
 			    val ? json_string(v.data) : json_null(),

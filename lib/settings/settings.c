@@ -455,24 +455,35 @@ settings_invalid(const struct settings *st, enum setting s, const char *what,
 {
 	const struct setting_row *r = &setting_table[s];
 	const char *v = settings_get(st, s);
+	struct buf shown = { 0 };
 
-	if (v == NULL)
-		v = "";
+	/* a URL's password is not shown, nor a secret */
+	if (r->type == SETTING_SECRET)
+		buf_adds(&shown, "********");
+	else
+		buf_add_url(&shown, v != NULL ? v : "");
+	v = shown.data;
 	switch (st->source[s]) {
 	case SRC_FLAG:
 		/* named as it was typed: --idle-timeout, not idle_timeout */
 		if (r->flag != NULL)
-			return error_set(e, "invalid --%s '%s': %s", r->flag, v,
-			    what);
-		return error_set(e, "invalid -%c '%s': %s", r->letter, v, what);
+			error_set(e, "invalid --%s '%s': %s", r->flag, v, what);
+		else
+			error_set(e, "invalid -%c '%s': %s", r->letter, v, what);
+		break;
 	case SRC_ENV:
-		return error_set(e, "invalid %s '%s': %s", r->env, v, what);
+		error_set(e, "invalid %s '%s': %s", r->env, v, what);
+		break;
 	case SRC_FILE:
-		return error_set(e, "invalid %s '%s' in '%s': %s", r->key, v,
+		error_set(e, "invalid %s '%s' in '%s': %s", r->key, v,
 		    st->config_path, what);
+		break;
 	default:
-		return error_set(e, "invalid %s '%s': %s", r->key, v, what);
+		error_set(e, "invalid %s '%s': %s", r->key, v, what);
+		break;
 	}
+	buf_free(&shown);
+	return -1;
 }
 
 int

@@ -440,10 +440,11 @@ curl_start(struct error *e)
 	return 0;
 }
 
-/* sets up the handle for one attempt */
+/* sets up the handle for one attempt at url (shown: as messages show it) */
 static int
-setup(const struct llm_config *cf, const char *url, const char *body,
-    struct curl_slist *headers, struct reply *r, char *errbuf, struct error *e)
+setup(const struct llm_config *cf, const char *url, const char *shown,
+    const char *body, struct curl_slist *headers, struct reply *r,
+    char *errbuf, struct error *e)
 {
 	CURL *h = handle;
 	CURLcode c = CURLE_OK;
@@ -480,8 +481,8 @@ setup(const struct llm_config *cf, const char *url, const char *body,
 		SET(CURLOPT_CAINFO, cf->ca_bundle);
 #undef SET
 	if (c != CURLE_OK)
-		return error_set(e, "cannot set up the request to '%s': %s", url,
-		    curl.easy_strerror(c));
+		return error_set(e, "cannot set up the request to '%s': %s",
+		    shown, curl.easy_strerror(c));
 	return 0;
 }
 
@@ -615,12 +616,14 @@ pause_before_retry(const struct llm_config *cf, long i, long attempts,
 }
 
 /*
- * One request, tried again on a failure another try may mend: 0 with *text,
- * -2 for a reply cut at the token limit, else -1; e says why.
+ * One request to url, tried again on a failure another try may mend: 0 with
+ * *text, -2 for a reply cut at the token limit, else -1; e says why, naming
+ * the URL as shown (its password hidden, buf_add_url()).
  */
 static int
-exchange(const struct llm_config *cf, const char *url, const char *body,
-    struct curl_slist *headers, char **text, struct error *e)
+exchange(const struct llm_config *cf, const char *url, const char *shown,
+    const char *body, struct curl_slist *headers, char **text,
+    struct error *e)
 {
 	char errbuf[CURL_ERROR_SIZE];
 	struct buf why = { 0 };
@@ -631,20 +634,20 @@ exchange(const struct llm_config *cf, const char *url, const char *body,
 	CURLcode c;
 	int rc = -1;
 
-	log_request(cf, url, body);
+	log_request(cf, shown, body);
 	for (i = 1; i <= attempts; i++) {
 		buf_free(&r.body);
 		r.too_big = 0;
 		errbuf[0] = '\0';
 		why.len = 0;
 		after = -1;
-		if (setup(cf, url, body, headers, &r, errbuf, e) < 0)
+		if (setup(cf, url, shown, body, headers, &r, errbuf, e) < 0)
 			goto out;
 		c = curl.easy_perform(handle);
 		if (c == CURLE_OK) {
-			next = http_reply(cf, url, &r, &why, &after);
+			next = http_reply(cf, shown, &r, &why, &after);
 			if (next == ATTEMPT_REPLY) {
-				rc = llm_reply_text(cf->api, url, r.body.data,
+				rc = llm_reply_text(cf->api, shown, r.body.data,
 				    r.body.len, text, e);
 				goto out;
 			}
@@ -653,11 +656,11 @@ exchange(const struct llm_config *cf, const char *url, const char *body,
 		} else {
 			if (r.too_big)
 				buf_addf(&why, "reply from '%s' is larger than "
-				    "%d bytes", url, MAX_REPLY);
+				    "%d bytes", shown, MAX_REPLY);
 			else {
 				lower_first_word(errbuf);
 				buf_addf(&why, "request to '%s' failed: %s",
-				    url, *errbuf ? errbuf :
+				    shown, *errbuf ? errbuf :
 				    curl.easy_strerror(c));
 			}
 			say(cf, "< %s", why.data);
@@ -686,7 +689,7 @@ int
 llm_chat(const struct llm_config *cf, const char *system, const char *user,
     char **text, struct error *e)
 {
-	struct buf url = { 0 };
+	struct buf url = { 0 }, shown = { 0 };
 	struct curl_slist *headers = NULL;
 	char *body = NULL, first[sizeof(e->msg)];
 	int rc = -1, bad;
@@ -697,28 +700,30 @@ llm_chat(const struct llm_config *cf, const char *system, const char *user,
 	if (handle == NULL && (handle = curl.easy_init()) == NULL)
 		return error_set(e, "cannot start libcurl: out of memory");
 	chat_url(&url, cf);
+	buf_add_url(&shown, url.data);
 	headers = make_headers(cf, &bad);
 	if (bad) {
 		error_set(e, "cannot set up the request to '%s': out of memory",
-		    url.data);
+		    shown.data);
 		goto out;
 	}
 	body = request_body(cf, system, user,
 	    cf->api == LLM_ANTHROPIC ? FIRST_MAX_TOKENS : 0);
-	if ((rc = exchange(cf, url.data, body, headers, text, e)) != -2)
+	if ((rc = exchange(cf, url.data, shown.data, body, headers, text, e)) != -2)
 		goto out;
 	say(cf, "the reply was cut at the token limit: asking again with "
 	    "max_tokens %d", RETRY_MAX_TOKENS);
 	free(body);
 	body = request_body(cf, system, user, RETRY_MAX_TOKENS);
 	memcpy(first, e->msg, sizeof(first));
-	if ((rc = exchange(cf, url.data, body, headers, text, e)) == -2)
+	if ((rc = exchange(cf, url.data, shown.data, body, headers, text, e)) == -2)
 		error_set(e, "%s, and again when asked with max_tokens %d",
 		    first, RETRY_MAX_TOKENS);
 out:
 	if (headers != NULL)
 		curl.slist_free_all(headers);
 	buf_free(&url);
+	buf_free(&shown);
 	free(body);
 	return rc < 0 ? -1 : 0;
 }

@@ -176,4 +176,25 @@ test_expect 'the API key never shows from summarize, end, migrate --summarize (s
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
+test_expect 'a password in api_base never shows: config, a refused or failed request, --verbose, a bad URL' '
+	pw=pw-FAKE-URL-9d2e &&
+	canary_seed &&
+	for base in "$(echo "$STUB/v1" | sed "s|://|://u:$pw@|")" \
+	    "$(echo "$REFUSED" | sed "s|://|://u:$pw@|")"; do
+		stub_script "$(printf "%s\n" "$REPLIES" | sed -n 2p)" &&
+		for v in "" --verbose; do
+			canary_run summarize $v --summarizer openai --api-base "$base" &&
+			! grep -F -- "$pw" "$T/o" "$T/e" && grep -qF "u:***@127.0.0.1" "$T/e" ||
+			    { cat "$T/e"; exit 1; }
+		done
+	done &&
+	CONVCTL_API_BASE="https://u:$pw@api.example/v1" convctl config >out &&
+	CONVCTL_API_BASE="https://u:$pw@api.example/v1" convctl config --json >out.json &&
+	! grep -F -- "$pw" out out.json &&
+	grep -q "^api_base  *https://u:\*\*\*@api.example/v1  (environment CONVCTL_API_BASE)" out &&
+	jq -e ".settings.api_base.value == \"https://u:***@api.example/v1\"" out.json >/dev/null &&
+	fails_with 1 convctl summarize --pending --summarizer openai --api-base "ftp://u:$pw@api.example/v1" &&
+	stderr_has "invalid --api-base '\''ftp://u:***@api.example/v1'\''" && ! grep -F -- "$pw" "$T/err"
+'
+
 test_done

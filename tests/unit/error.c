@@ -56,6 +56,28 @@ main(void)
 	    "a character that does not fit");
 	is_str(out, "ab\xe6\x97\xa5", "is left out whole");
 
+	{
+		static const char *const urls[][2] = {
+			{ "https://u:pw@h.example/v1", "https://u:***@h.example/v1" },
+			{ "http://u:p@w@h:8080?q=a@b", "http://u:***@h:8080?q=a@b" },
+			{ "https://:pw@h/", "https://:***@h/" },
+			{ "https://u@h/v1", "https://u@h/v1" },
+			{ "https://h/v1?key=a:b@c", "https://h/v1?key=a:b@c" },
+			{ "http://u:pw@", "http://u:***@" },
+			{ "h.example:8080/v1", "h.example:8080/v1" },
+			{ "", "" },
+		};
+		struct buf b = { 0 };
+
+		for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+			b.len = 0;
+			buf_add_url(&b, urls[i][0]);
+			is_str(b.data, urls[i][1], "buf_add_url: a URL's password "
+			    "as ***, nothing else changed");
+		}
+		buf_free(&b);
+	}
+
 	/* every byte: what comes out has no control character */
 	for (i = 1, ctl = 0; i < 256; i++) {
 		char s[2] = { (char)i, '\0' };
