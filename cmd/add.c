@@ -10,8 +10,8 @@
 
 static const struct cmd_option options[] = {
 	{ 'r', "role", "ROLE", "user, assistant, system or tool (user)", 0 },
-	{ 0, "tool", "NAME", "a tool used for this message; repeatable",
-	    OPTF_REPEAT },
+	{ 0, "tool", "NAME", "a tool used for this message; repeatable, at "
+	    "most 100, each one line of at most 100 characters", OPTF_REPEAT },
 	{ 0, "at", "TIME", "the message's time, ISO 8601, not before the last "
 	    "message nor 5 minutes after the clock (now; a clock behind the last "
 	    "message records it at that message's time)", 0 },
@@ -79,7 +79,7 @@ print_added(void *arg, struct store *st, const struct ending_result *ending)
 		cmd_error(a->ctx, "note: template '%s' not used: the message "
 		    "went to conversation '%s', already started", a->tname,
 		    a->res.conv_id);
-	printf("%s\n", a->res.conv_id);
+	cmd_put_line(stdout, a->res.conv_id);
 	fflush(stdout);
 	return 0;
 }
@@ -111,7 +111,8 @@ add_exec(struct ctx *ctx)
 		    role, role_list());
 	if (lifecycle_idle_timeout(&ctx->settings, &a.rq.idle_timeout, &e) < 0)
 		return cmd_fail(ctx, &e);
-	a.rq.tools = args_all(&ctx->args, "tool", &a.rq.ntools);
+	if ((rc = cmd_tools(ctx, &a.rq.tools, &a.rq.ntools)) != 0)
+		return rc;
 	a.rq.dedupe_key = args_get(&ctx->args, "dedupe-key");
 	a.rq.expect_conv = args_get(&ctx->args, "expect-conversation");
 	/* --at is checked before anything is read */

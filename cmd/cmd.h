@@ -149,6 +149,12 @@ int cmd_colour(const struct ctx *, int *on);
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* cmd_print has said that stdout failed: main.c need not say it again */
 int cmd_stdout_reported(void);
+/* s (an id, a title the store holds) as one printable line, then a
+ * newline, to f: buf_add_printable's escapes, never a raw control character */
+void cmd_put_line(FILE *f, const char *s);
+/* --tool NAME...: the tool names, each one printable line of at most
+ * TOOL_MAX_CHARS, at most TOOL_MAX_COUNT of them; else a usage error */
+int cmd_tools(const struct ctx *, const char *const **tools, size_t *n);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */

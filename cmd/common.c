@@ -47,6 +47,34 @@ cmd_summarizer_options_init(void)
 	cmd_setting_options(cmd_summarizer_options + 1, SETTING_SUMMARY);
 }
 
+void
+cmd_put_line(FILE *f, const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_add_printable(&b, s);
+	buf_addc(&b, '\n');
+	fwrite(b.data, 1, b.len, f);
+	buf_free(&b);
+}
+
+int
+cmd_tools(const struct ctx *ctx, const char *const **tools, size_t *n)
+{
+	struct error e;
+	size_t i;
+
+	*tools = args_all(&ctx->args, "tool", n);
+	/* a typo of the command line, found before the store is opened, as
+	 * tag's; conv_add() checks the whole rule (tool_names_check) */
+	if (label_count_check("--tool name", *n, TOOL_MAX_COUNT, &e) < 0)
+		return cmd_usage_error(ctx, "%s", e.msg);
+	for (i = 0; i < *n; i++)
+		if (label_check("tool name", (*tools)[i], TOOL_MAX_CHARS, &e) < 0)
+			return cmd_usage_error(ctx, "%s", e.msg);
+	return 0;
+}
+
 int
 cmd_number(const struct ctx *ctx, const char *name, long min, long max,
     long *out)

@@ -31,7 +31,7 @@ print_ended(void *arg, struct store *st, const struct ending_result *res)
 	}
 	if (res->ended_at > a->now)	/* not when it was idle: no skew */
 		cmd_skew_warning(a->ctx, a->now, res->ended_at, "ended");
-	printf("%s\n", res->ended);
+	cmd_put_line(stdout, res->ended);
 	return 0;
 }
 

@@ -71,8 +71,10 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 	    "conversation%s, %zu of them just imported; see 'convctl prune'",
 	    settings_get(&ctx->settings, SET_MAX_CONVERSATIONS),
 	    dry_run ? "would remove" : "removed", n, n == 1 ? "" : "s", mine);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "  %s\n", ids[i]);
+	for (i = 0; i < n; i++) {
+		fputs("  ", stderr);
+		cmd_put_line(stderr, ids[i]);
+	}
 }
 
 /* before the import is written: it will take the store over the limit */

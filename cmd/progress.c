@@ -18,12 +18,22 @@ now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* what and the item (a file's name, a conversation's id) escaped: the one
+ * escape sent is ours */
 static void
 draw(struct progress *p)
 {
-	fprintf(stderr, "\r\033[Kconvctl: %s: %s %zu/%zu%s%s", p->ctx->cmd->name,
-	    p->what, p->done, p->total, p->item != NULL ? " " : "",
-	    p->item != NULL ? p->item : "");
+	struct buf line = { 0 };
+
+	buf_add_printable(&line, p->what);
+	buf_addf(&line, " %zu/%zu", p->done, p->total);
+	if (p->item != NULL) {
+		buf_addc(&line, ' ');
+		buf_add_printable(&line, p->item);
+	}
+	fprintf(stderr, "\r\033[Kconvctl: %s: %s", p->ctx->cmd->name,
+	    line.data);
+	buf_free(&line);
 	fflush(stderr);
 	p->shown = 1;
 	p->last_ms = now_ms();

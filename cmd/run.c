@@ -14,7 +14,8 @@ static const struct cmd_option options[] = {
 	{ 0, "prompt", "TEXT", "the prompt, given to CMD as its last argument "
 	    "(standard input, passed on to CMD's, when absent)", 0 },
 	{ 0, "tool", "NAME", "a tool CMD used, recorded with its answer; "
-	    "repeatable", OPTF_REPEAT },
+	    "repeatable, at most 100, each one line of at most 100 characters",
+	    OPTF_REPEAT },
 	{ 0, "context", "FORMAT", "first write to CMD's standard input the "
 	    "active conversation as convctl prompt --format FORMAT prints it "
 	    "(text), then a blank line", OPTF_OPTIONAL },
@@ -275,8 +276,7 @@ make_exchange(struct ctx *ctx, struct exchange *ex, const struct buf *said)
 	    .len = chomp(text, said->len) };
 	ex->reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
 	    .idle_timeout = idle };
-	ex->reply.tools = args_all(&ctx->args, "tool", &ex->reply.ntools);
-	return 0;
+	return cmd_tools(ctx, &ex->reply.tools, &ex->reply.ntools);
 }
 
 /* CMD and its arguments, then TEXT (--prompt) as its last when given;

@@ -67,20 +67,22 @@ message_text_check(size_t len, long bad, struct error *e)
 	return 0;
 }
 
+int
+tool_names_check(const char *const *tools, size_t n, struct error *e)
+{
+	return label_list_check("tool name", tools, n, TOOL_MAX_CHARS,
+	    TOOL_MAX_COUNT, e);
+}
+
 /* what a message must be before anything is looked at */
 static int
 check_request(const struct add_request *rq, struct error *e)
 {
-	size_t i;
-
 	if (message_text_check(rq->len, rq->len == 0 ? -1 :
 	    utf8_invalid_at(rq->text, rq->len), e) < 0)
 		return -1;
-	for (i = 0; i < rq->ntools; i++)
-		if (*rq->tools[i] == '\0' ||
-		    utf8_invalid_at(rq->tools[i], strlen(rq->tools[i])) >= 0)
-			return error_set(e, "tool name '%s' is empty or not UTF-8",
-			    rq->tools[i]);
+	if (tool_names_check(rq->tools, rq->ntools, e) < 0)
+		return -1;
 	if (rq->dedupe_key != NULL && (*rq->dedupe_key == '\0' ||
 	    utf8_invalid_at(rq->dedupe_key, strlen(rq->dedupe_key)) >= 0))
 		return error_set(e, "dedupe key '%s' is empty or not UTF-8",

@@ -242,20 +242,12 @@ conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
 }
 
 /* tags[0..n) as the store keeps them: strings, not empty, UTF-8, one line
- * of at most TAG_MAX_CHARS */
+ * of at most TAG_MAX_CHARS (the rule tool names share: label_list_check) */
 static int
 check_tags(char *const *tags, size_t n, struct error *e)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (*tags[i] == '\0' ||
-		    utf8_invalid_at(tags[i], strlen(tags[i])) >= 0)
-			return error_set(e, "tag '%s' is empty or not UTF-8",
-			    tags[i]);
-		else if (label_check("tag", tags[i], TAG_MAX_CHARS, e) < 0)
-			return -1;
-	return 0;
+	return label_list_check("tag", (const char *const *)tags, n,
+	    TAG_MAX_CHARS, (size_t)-1, e);
 }
 
 int
@@ -314,7 +306,8 @@ render_switch(struct buf *b, struct conv *c, const char *ended, int json)
 	json_t *o;
 
 	if (!json) {
-		buf_addf(b, "%s\n", conv_id(c));
+		buf_add_printable(b, conv_id(c));
+		buf_addc(b, '\n');
 		return;
 	}
 	o = json_pack("{s:s, s:s?, s:O?}", "id", conv_id(c), "ended", ended,

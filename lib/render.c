@@ -28,7 +28,9 @@ speaker(const char *role)
 	return "Assistant";
 }
 
-/* "a, b" of a message's toolsUsed, or "" */
+/* "a, b" of a message's toolsUsed, or "": each name escaped as
+ * buf_add_printable does, so a stored name (an older convctl, a hand-edited
+ * store) can never start a line that reads as the next message */
 static void
 add_tools(struct buf *b, json_t *m, const char *before, const char *after)
 {
@@ -41,7 +43,8 @@ add_tools(struct buf *b, json_t *m, const char *before, const char *after)
 	json_array_foreach(tools, i, t) {
 		if (i > 0)
 			buf_adds(b, ", ");
-		buf_adds(b, json_string_value(t));
+		buf_add_printable_n(b, json_string_value(t),
+		    json_string_length(t));
 	}
 	buf_adds(b, after);
 }
@@ -333,7 +336,7 @@ add_time_or(struct buf *b, int64_t ms, const char *none)
 	buf_adds(b, ts);
 }
 
-/* head, then stored text (a title, a summary) as one printable line, never
+/* head, then stored text (an id, a title, a summary) as one printable line, never
  * a raw control character: an import or an older convctl may have stored
  * a newline, a tab or an escape (--json carries it as it is); then tail */
 static void
@@ -399,7 +402,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		buf_addc(b, '\n');
 		return 0;
 	case FMT_TEXT:
-		buf_addf(b, "conversation %s\n", conv_id(c));
+		add_line(b, "conversation ", conv_id(c), "\n");
 		if (conv_title(c))
 			add_line(b, "Title:    ", conv_title(c), "\n");
 		buf_adds(b, "Started:  ");
@@ -416,8 +419,8 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 		if (conv_title(c))
 			add_line(b, "# ", conv_title(c), "\n\n");
 		else
-			buf_addf(b, "# Conversation %s\n\n", conv_id(c));
-		buf_addf(b, "- **Id:** %s\n- **Started:** ", conv_id(c));
+			add_line(b, "# Conversation ", conv_id(c), "\n\n");
+		add_line(b, "- **Id:** ", conv_id(c), "\n- **Started:** ");
 		add_time_or(b, conv_started(c), "");
 		buf_adds(b, "\n- **Ended:** ");
 		add_time_or(b, conv_ended(c), "active");
@@ -450,8 +453,8 @@ render_recent(struct buf *b, struct conv **v, size_t n, int json)
 	if (!json) {
 		for (i = 0; i < n; i++) {
 			ts_format(conv_ended(v[i]), ended);
-			buf_addf(b, "%s\t%s\t%zu\t", conv_id(v[i]), ended,
-			    conv_message_count(v[i]));
+			add_line(b, "", conv_id(v[i]), "\t");
+			buf_addf(b, "%s\t%zu\t", ended, conv_message_count(v[i]));
 			add_line(b, "", conv_title(v[i]) ? conv_title(v[i]) : "",
 			    "");
 			add_marks(b, v[i]);
@@ -486,7 +489,7 @@ render_ids(struct buf *b, char *const *ids, size_t n, int json)
 
 	if (!json) {
 		for (i = 0; i < n; i++)
-			buf_addf(b, "%s\n", ids[i]);
+			add_line(b, "", ids[i], "\n");
 		return;
 	}
 	arr = json_array();

@@ -1350,7 +1350,7 @@ search_render(struct buf *b, const struct search_result *r, int json,
 			role = role_name(h->role);
 			n = strlen(h->conv_id);
 			buf_reserve(b, n + TS_LEN + 16 + h->len);
-			buf_add(b, h->conv_id, n);
+			buf_add_printable_n(b, h->conv_id, n);
 			buf_addc(b, '\t');
 			buf_adds(b, ts);
 			buf_addc(b, '\t');

@@ -44,15 +44,28 @@ size_t error_printable_n(char *out, size_t size, const char *s, size_t len);
  * is taken for one */
 struct buf;
 void buf_add_printable(struct buf *, const char *s);
+void buf_add_printable_n(struct buf *, const char *s, size_t len);
 void buf_add_quoted_word(struct buf *, const char *s);
 /* error.c: a URL as a message or convctl config shows it: the password of
  * its user information (scheme://user:PASSWORD@host/...) as ***; any other
  * text as it is */
 void buf_add_url(struct buf *, const char *url);
-/* a one-line label (a title, a tag) given by a person: no control character
- * (C0, DEL, C1), at most max characters; -1 and e saying which character,
- * or how long, else 0. UTF-8 is checked elsewhere */
+/* a one-line label (a title, a tag, a tool name) given by a person: no
+ * control character (C0, DEL, C1), at most max characters; -1 and e saying
+ * which character, or how long, else 0. UTF-8 is checked elsewhere */
 int label_check(const char *what, const char *s, size_t max, struct error *);
+/* n labels (tags, a message's tool names) by one rule: at most max_count of
+ * them (label_count_check), each not empty, UTF-8, and label_check's;
+ * what is singular ("tag"), the count's message adds an s */
+int label_count_check(const char *what, size_t n, size_t max_count,
+    struct error *);
+int label_list_check(const char *what, const char *const *v, size_t n,
+    size_t max_chars, size_t max_count, struct error *);
+/* s made a label that passes label_check: escaped as error_printable does
+ * it (NUL bytes too: s is len bytes), then cut to max characters (new
+ * memory); for text a person did not type (an import), where refusing it
+ * would lose the rest */
+char *label_tidy(const char *s, size_t len, size_t max);
 
 /* buf.c: a growing byte buffer; the data is always NUL-terminated */
 struct buf {

@@ -125,14 +125,20 @@ error_errno(struct error *e, const char *fmt, ...)
 }
 
 void
-buf_add_printable(struct buf *b, const char *s)
+buf_add_printable_n(struct buf *b, const char *s, size_t len)
 {
-	size_t len = strlen(s), n;
 	char *out = xmalloc(4 * len + 1);	/* \xHH for every byte at most */
+	size_t n;
 
 	n = error_printable_n(out, 4 * len + 1, s, len);
 	buf_add(b, out, n);
 	free(out);
+}
+
+void
+buf_add_printable(struct buf *b, const char *s)
+{
+	buf_add_printable_n(b, s, strlen(s));
 }
 
 void
@@ -218,4 +224,45 @@ label_check(const char *what, const char *s, size_t max, struct error *e)
 		return error_set(e, "%s is %zu characters long; at most %zu are "
 		    "taken", what, chars, max);
 	return 0;
+}
+
+int
+label_count_check(const char *what, size_t n, size_t max_count,
+    struct error *e)
+{
+	if (n > max_count)
+		return error_set(e, "%zu %ss given; at most %zu are taken", n,
+		    what, max_count);
+	return 0;
+}
+
+int
+label_list_check(const char *what, const char *const *v, size_t n,
+    size_t max_chars, size_t max_count, struct error *e)
+{
+	size_t i;
+
+	if (label_count_check(what, n, max_count, e) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (*v[i] == '\0' || utf8_invalid_at(v[i], strlen(v[i])) >= 0)
+			return error_set(e, "%s '%s' is empty or not UTF-8", what,
+			    v[i]);
+		else if (label_check(what, v[i], max_chars, e) < 0)
+			return -1;
+	return 0;
+}
+
+char *
+label_tidy(const char *s, size_t len, size_t max)
+{
+	size_t chars = 0, i;
+	char *out = xmalloc(4 * len + 1);
+
+	error_printable_n(out, 4 * len + 1, s, len);
+	for (i = 0; out[i] != '\0'; i++)
+		if (((unsigned char)out[i] & 0xc0) != 0x80 && chars++ == max)
+			break;
+	out[i] = '\0';
+	return out;
 }

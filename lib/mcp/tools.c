@@ -513,6 +513,11 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		goto out;
 	rq.tools = tools;
 	rq.role = (enum conv_role)role;
+	/* conv_add() checks it too; here it is named as the argument */
+	if (tool_names_check(rq.tools, rq.ntools, &e) < 0) {
+		fail(a, "argument 'tools': %s", e.msg);
+		goto out;
+	}
 	/* the text may hold NUL bytes, as add's standard input may */
 	if ((text = json_object_get(args, "text")) == NULL) {
 		fail(a, "missing argument 'text'");

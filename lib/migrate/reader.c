@@ -191,6 +191,69 @@ unique_ids(struct mig_reader *r, json_t *c)
 }
 
 /*
+ * Tool names by the rule add keeps (tool_names_check), said per message:
+ * a name that is not one printable line of at most TOOL_MAX_CHARS is kept
+ * escaped and cut (label_tidy), an empty one and those past TOOL_MAX_COUNT
+ * are left out. Tidied, not refused: a source's names are not the user's
+ * typing, and the rest of the history is worth having. A name no text
+ * output can show raw, and none that forges a line of a prompt.
+ */
+static void
+tidy_tools(struct mig_reader *r, json_t *c)
+{
+	json_t *msgs = json_object_get(c, "messages"), *m, *tools, *t, *kept;
+	struct error e;
+	const char *name;
+	size_t i, j, len, dropped, tidied;
+	char *tidy;
+
+	json_array_foreach(msgs, i, m) {
+		tools = json_object_get(m, "toolsUsed");
+		/* fine as it is, or no array of strings: the shape's to say */
+		if (!json_is_array(tools) || json_array_size(tools) == 0)
+			continue;
+		json_array_foreach(tools, j, t)
+			if (!json_is_string(t))
+				break;
+		if (j < json_array_size(tools))
+			continue;
+		kept = json_array();
+		dropped = tidied = 0;
+		json_array_foreach(tools, j, t) {
+			name = json_string_value(t);
+			len = json_string_length(t);
+			if (json_array_size(kept) == TOOL_MAX_COUNT || len == 0) {
+				dropped++;
+				continue;
+			}
+			if (strlen(name) == len && label_check("tool name", name,
+			    TOOL_MAX_CHARS, &e) == 0) {
+				json_array_append(kept, t);
+				continue;
+			}
+			if (strlen(name) != len)
+				error_set(&e, "tool name has a NUL byte");
+			tidy = label_tidy(name, len, TOOL_MAX_CHARS);
+			mig_note(r, "'%s': conversation '%s': message %zu: %s; "
+			    "kept as '%s'", r->src->file, json_str(c, "id", NULL),
+			    i + 1, e.msg, tidy);
+			json_array_append_new(kept, json_string(tidy));
+			free(tidy);
+			tidied++;
+		}
+		if (dropped > 0)
+			mig_note(r, "'%s': conversation '%s': message %zu: %zu "
+			    "tool %s left out (empty, or past the %d a message "
+			    "keeps)", r->src->file, json_str(c, "id", NULL), i + 1,
+			    dropped, dropped == 1 ? "name" : "names", TOOL_MAX_COUNT);
+		if (dropped > 0 || tidied > 0)
+			json_object_set_new(m, "toolsUsed", kept);
+		else
+			json_decref(kept);
+	}
+}
+
+/*
  * --split: a conversation cut where its messages are further apart than the
  * idle timeout. The first piece keeps the id and every field; the others are
  * ID-2, ID-3… with their own times and "splitFrom" naming the first.
@@ -204,6 +267,7 @@ mig_add(struct mig_reader *r, json_t *c, int own, int splittable)
 	size_t i, start = 0, n = json_array_size(msgs), k = 1;
 
 	unique_ids(r, c);
+	tidy_tools(r, c);
 	if (!r->rq->split || !splittable || n < 2) {
 		push(r->src, c, own);
 		return;

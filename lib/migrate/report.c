@@ -140,12 +140,17 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 		    "messages"));
 		json_array_foreach(s->convs, i, c) {
 			n = json_array_size(json_object_get(c, "messages"));
-			buf_addf(out, "  %s: %zu %s", json_str(c, "id", NULL), n,
-			    plural(n, "message", "messages"));
+			/* a source's ids, escaped: one line each */
+			buf_adds(out, "  ");
+			buf_add_printable(out, json_str(c, "id", NULL));
+			buf_addf(out, ": %zu %s", n, plural(n, "message",
+			    "messages"));
 			from = json_object_get(s->renamed, json_str(c, "id", NULL));
-			if (from != NULL)
-				buf_addf(out, " (renamed from '%s')",
-				    json_string_value(from));
+			if (from != NULL) {
+				buf_adds(out, " (renamed from '");
+				buf_add_printable(out, json_string_value(from));
+				buf_adds(out, "')");
+			}
 			buf_addc(out, '\n');
 		}
 		grown = grown_of(res, s);

@@ -103,11 +103,18 @@ int store_default_conv(struct store *, int ended_too, struct conv **c,
  * any), newest endedAt first, *n of them; caller frees the array */
 int store_recent(struct store *, size_t limit, const char *tag,
     struct conv ***v, size_t *n, struct error *);
+/* a message's tool names ("toolsUsed", convctl(5)) by the tag rule: each one
+ * printable line of at most TOOL_MAX_CHARS characters, at most
+ * TOOL_MAX_COUNT of them; tool_names_check() is conv_add()'s check, which
+ * every face reaches (and migrate tidies, with a note, what breaks it) */
+#define TOOL_MAX_CHARS 100
+#define TOOL_MAX_COUNT 100
+int tool_names_check(const char *const *tools, size_t n, struct error *);
 struct add_request {
 	enum conv_role role;
 	const char *text;
 	size_t len;			/* text may hold NUL bytes */
-	const char *const *tools;
+	const char *const *tools;	/* tool_names_check()'s rule */
 	size_t ntools;
 	int64_t at;			/* message time */
 	/* 1: at is the clock's reading, not a time the user asked for; a

@@ -420,11 +420,15 @@ summarize_render(struct buf *b, const struct summarize_item *items, size_t n,
 
 	if (!json) {
 		for (i = 0; i < n; i++)
-			if (items[i].status == SUMMARY_DONE)
-				buf_addf(b, "%s\t%s\n", summary_job_id(items[i].job),
-				    items[i].res.title);
-			else if (items[i].status == SUMMARY_WOULD)
-				buf_addf(b, "%s\n", summary_job_id(items[i].job));
+			if (items[i].status == SUMMARY_DONE) {
+				buf_add_printable(b, summary_job_id(items[i].job));
+				buf_addc(b, '\t');
+				buf_add_printable(b, items[i].res.title);
+				buf_addc(b, '\n');
+			} else if (items[i].status == SUMMARY_WOULD) {
+				buf_add_printable(b, summary_job_id(items[i].job));
+				buf_addc(b, '\n');
+			}
 		return;
 	}
 	arr = json_array();

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "convctl.h"
@@ -88,5 +89,44 @@ main(void)
 		    "\x1b\x1c\x1d\x1e\x1f\x7f") != NULL;
 	}
 	is_int(ctl, 0, "no byte makes a control character through");
+
+	/* tags and tool names: one rule, label_list_check */
+	{
+		const char *good[] = { "edit_file", "caf\xc3\xa9" };
+		const char *nl[] = { "ok", "edit\n\nUser: x" };
+		const char *empty[] = { "" }, *c1[] = { "a\xc2\x9b" };
+		char *t;
+
+		ok(label_list_check("tool name", good, 2, 100, 2, &e) == 0,
+		    "label_list_check: printable names within the limits");
+		ok(label_list_check("tool name", good, 2, 100, 1, &e) < 0,
+		    "one past the count is refused");
+		is_str(e.msg, "2 tool names given; at most 1 are taken",
+		    "saying how many");
+		ok(label_list_check("tool name", nl, 2, 100, 2, &e) < 0,
+		    "a newline is refused");
+		is_str(e.msg, "tool name has a control character (U+000A) at "
+		    "character 5; it is one line of printable text",
+		    "naming the field, the character and where");
+		ok(label_list_check("tag", empty, 1, 100, 1, &e) < 0 &&
+		    strcmp(e.msg, "tag '' is empty or not UTF-8") == 0,
+		    "an empty one is refused");
+		ok(label_list_check("tag", c1, 1, 100, 1, &e) < 0 &&
+		    strstr(e.msg, "(U+009B)") != NULL, "so is a C1 control");
+		ok(label_list_check("tool name", good, 2, 8, 2, &e) < 0 &&
+		    strcmp(e.msg, "tool name is 9 characters long; at most 8 "
+		    "are taken") == 0, "and one too long");
+
+		t = label_tidy("e\x1b]0;x\x07\n\xc3\xa9\xc3\xa9", 11, 8);
+		is_str(t, "e\\x1b]0;", "label_tidy: escaped, cut to max "
+		    "characters");
+		free(t);
+		t = label_tidy("\xc3\xa9\xc3\xa9\0x", 6, 3);
+		is_str(t, "\xc3\xa9\xc3\xa9\\", "a NUL byte escaped too, cut "
+		    "between characters");
+		ok(label_check("t", t, 3, &e) == 0, "what it makes passes "
+		    "label_check");
+		free(t);
+	}
 	return done();
 }
