@@ -149,6 +149,10 @@ int cmd_colour(const struct ctx *, int *on);
 int cmd_print(const struct ctx *, const char *s, size_t len);
 /* cmd_print has said that stdout failed: main.c need not say it again */
 int cmd_stdout_reported(void);
+/* standard output is a terminal: a message's content is written for it,
+ * its control characters escaped (buf_add_for_terminal); to a pipe or a
+ * file it is written as it is */
+int cmd_terminal(void);
 /* s (an id, a title the store holds) as one printable line, then a
  * newline, to f: buf_add_printable's escapes, never a raw control character */
 void cmd_put_line(FILE *f, const char *s);

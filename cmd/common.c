@@ -47,6 +47,12 @@ cmd_summarizer_options_init(void)
 	cmd_setting_options(cmd_summarizer_options + 1, SETTING_SUMMARY);
 }
 
+int
+cmd_terminal(void)
+{
+	return isatty(STDOUT_FILENO);
+}
+
 void
 cmd_put_line(FILE *f, const char *s)
 {

@@ -19,7 +19,7 @@ static const struct cmd_option options[] = {
 static int
 prompt_exec(struct ctx *ctx)
 {
-	struct prompt_request rq = { FMT_TEXT, -1, -1, 0 };
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0 };
 	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
 	struct store *st = NULL;
 	struct buf out = { 0 };
@@ -36,6 +36,7 @@ prompt_exec(struct ctx *ctx)
 	    (rc = cmd_number(ctx, "max-tokens", 0, 1L << 40,
 	    &rq.max_tokens)) != 0))
 		return rc;
+	rq.terminal = cmd_terminal();
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
 	if (id != NULL && (c = cmd_conv(ctx, st, id, &rc)) == NULL)

@@ -89,7 +89,7 @@ search_exec(struct ctx *ctx)
 	store_close(st);
 	st = NULL;
 	rc = search_render(&out, &res, args_has(&ctx->args, "json"), colour,
-	    print, ctx);
+	    cmd_terminal(), print, ctx);
 out:
 	buf_free(&out);
 	search_result_free(&res);

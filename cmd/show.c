@@ -49,7 +49,7 @@ show_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = pick(ctx, st, &c)) != 0)
 		goto out;
-	if (render_conv(&out, c, f, &e) < 0) {
+	if (render_conv(&out, c, f, cmd_terminal(), &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}

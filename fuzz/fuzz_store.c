@@ -61,7 +61,8 @@ render_all(struct store *st)
 	size_t i, n;
 
 	for (i = 0; i < store_count(st); i++)
-		render_conv(&out, store_conv(st, i), fmts[i % 5], &e);
+		render_conv(&out, store_conv(st, i), fmts[i % 5], (int)(i & 1),
+		    &e);
 	ended = store_ended(st, &n);
 	render_recent(&out, ended, n, 1);
 	render_recent(&out, ended, n, 0);

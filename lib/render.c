@@ -49,22 +49,32 @@ add_tools(struct buf *b, json_t *m, const char *before, const char *after)
 	buf_adds(b, after);
 }
 
+/* s[0..len) of a message's content: as it is, or for a terminal */
 static void
-add_content(struct buf *b, json_t *m)
+add_text(struct buf *b, const char *s, size_t len, int terminal)
+{
+	if (terminal)
+		buf_add_for_terminal(b, s, len);
+	else
+		buf_add(b, s, len);
+}
+
+static void
+add_content(struct buf *b, json_t *m, int terminal)
 {
 	size_t len;
 	const char *s = json_str(m, "content", &len);
 
-	buf_add(b, s, len);
+	add_text(b, s, len, terminal);
 }
 
 /* one message as SmartHole's context prompt writes it */
 static void
-message_text(struct buf *b, json_t *m)
+message_text(struct buf *b, json_t *m, int terminal)
 {
 	buf_addf(b, "[%s]\n%s: ", json_str(m, "timestamp", NULL),
 	    speaker(json_str(m, "role", NULL)));
-	add_content(b, m);
+	add_content(b, m, terminal);
 	add_tools(b, m, " [used: ", "]");
 }
 
@@ -75,7 +85,7 @@ message_text(struct buf *b, json_t *m)
  * reader takes the backslash off)
  */
 static void
-add_content_markdown(struct buf *b, json_t *m)
+add_content_markdown(struct buf *b, json_t *m, int terminal)
 {
 	size_t len, k;
 	const char *s = json_str(m, "content", &len), *end = s + len, *nl;
@@ -89,16 +99,16 @@ add_content_markdown(struct buf *b, json_t *m)
 			nl = end;
 		else
 			nl++;
-		buf_add(b, s, (size_t)(nl - s));
+		add_text(b, s, (size_t)(nl - s), terminal);
 	}
 }
 
 static void
-message_markdown(struct buf *b, json_t *m)
+message_markdown(struct buf *b, json_t *m, int terminal)
 {
 	buf_addf(b, "### %s · %s\n\n", speaker(json_str(m, "role", NULL)),
 	    json_str(m, "timestamp", NULL));
-	add_content_markdown(b, m);
+	add_content_markdown(b, m, terminal);
 	add_tools(b, m, "\n\n*Tools used: ", "*");
 }
 
@@ -117,7 +127,7 @@ message_openai(struct buf *b, json_t *m)
 		role = "user";
 		buf_adds(&content, "Tool output:\n");
 	}
-	add_content(&content, m);
+	add_content(&content, m, 0);
 	o = json_pack("{s:s, s:s%}", "role", role, "content", content.data,
 	    content.len);
 	if (call != NULL)
@@ -147,7 +157,7 @@ message_tokens(json_t *m, const char *content, size_t len)
 		json_object_set_new(copy, "content", json_stringn(content, len));
 		m = copy;
 	}
-	message_text(&b, m);
+	message_text(&b, m, 0);
 	t = tokens_estimate(b.data, b.len);
 	buf_free(&b);
 	json_decref(copy);
@@ -293,9 +303,9 @@ render_prompt(struct buf *b, struct conv *c, struct prompt_request *rq,
 			if (i > 0)
 				buf_adds(b, "\n\n");
 			if (rq->format == FMT_TEXT)
-				message_text(b, m);
+				message_text(b, m, rq->terminal);
 			else
-				message_markdown(b, m);
+				message_markdown(b, m, rq->terminal);
 		}
 		buf_addc(b, '\n');
 		break;
@@ -390,10 +400,11 @@ add_organized(struct buf *b, struct conv *c, int markdown)
 }
 
 int
-render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
+render_conv(struct buf *b, struct conv *c, enum format f, int terminal,
+    struct error *e)
 {
 	json_t *msgs = json_object_get(conv_json(c), "messages"), *m;
-	void (*message)(struct buf *, json_t *);
+	void (*message)(struct buf *, json_t *, int);
 	size_t i;
 
 	switch (f) {
@@ -437,7 +448,7 @@ render_conv(struct buf *b, struct conv *c, enum format f, struct error *e)
 	/* the header, then each message after a blank line */
 	json_array_foreach(msgs, i, m) {
 		buf_addc(b, '\n');
-		message(b, m);
+		message(b, m, terminal);
 		buf_addc(b, '\n');
 	}
 	return 0;

@@ -10,7 +10,10 @@
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
 extern const struct name_table render_formats[];	/* "text", ... */
-int render_conv(struct buf *out, struct conv *, enum format, struct error *);
+/* terminal: out goes to a terminal, and the messages' content is written
+ * with buf_add_for_terminal (as it is otherwise) */
+int render_conv(struct buf *out, struct conv *, enum format, int terminal,
+    struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
 /* one id a line, or a JSON array of them */
 void render_ids(struct buf *out, char *const *ids, size_t n, int json);
@@ -26,6 +29,7 @@ struct prompt_request {
 	long last;			/* newest N non-system messages; <0: all */
 	long max_tokens;		/* <0: no limit */
 	size_t cut;			/* out: code points cut, 0: none */
+	int terminal;			/* as render_conv's */
 };
 /* the estimate --max-tokens uses: a token for every 4 code points, rounded
  * up, of each message as the text format writes it */
@@ -70,7 +74,8 @@ int search_run(struct store *, const struct search *,
     const struct search_request *, struct search_result *, struct error *);
 void search_result_free(struct search_result *);
 /*
- * ID TIME ROLE LINE, tab-separated, the matches in bold red when colour;
+ * ID TIME ROLE LINE, tab-separated, the matches in bold red when colour,
+ * the line as render_conv's terminal says;
  * or a JSON array of {id, messageId, timestamp, role, lineNumber, line,
  * match, matches: [[start, end]…]} (byte offsets into line). Made in out
  * and given to flush(arg, bytes, len) 64 KiB at a time, and at the end
@@ -78,6 +83,7 @@ void search_result_free(struct search_result *);
  * returned.
  */
 int search_render(struct buf *out, const struct search_result *, int json,
-    int colour, int (*flush)(void *, const char *, size_t), void *arg);
+    int colour, int terminal, int (*flush)(void *, const char *, size_t),
+    void *arg);
 
 #endif

@@ -1282,22 +1282,33 @@ search_result_free(struct search_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* s[0..len) of a line: as it is, or for a terminal */
 static void
-add_marked(struct buf *b, const struct search_hit *h, int colour)
+add_text(struct buf *b, const char *s, size_t len, int terminal)
+{
+	if (terminal)
+		buf_add_for_terminal(b, s, len);
+	else
+		buf_add(b, s, len);
+}
+
+static void
+add_marked(struct buf *b, const struct search_hit *h, int colour,
+    int terminal)
 {
 	size_t at = 0, i;
 
 	for (i = 0; i < h->nmatch; i++) {
 		if (!colour || h->match[i].end == h->match[i].start)
 			continue;
-		buf_add(b, h->line + at, h->match[i].start - at);
+		add_text(b, h->line + at, h->match[i].start - at, terminal);
 		buf_adds(b, "\033[1;31m");
-		buf_add(b, h->line + h->match[i].start,
-		    h->match[i].end - h->match[i].start);
+		add_text(b, h->line + h->match[i].start,
+		    h->match[i].end - h->match[i].start, terminal);
 		buf_adds(b, "\033[m");
 		at = h->match[i].end;
 	}
-	buf_add(b, h->line + at, h->len - at);
+	add_text(b, h->line + at, h->len - at, terminal);
 }
 
 /* one hit as a JSON object */
@@ -1329,7 +1340,8 @@ add_json(struct buf *b, const struct search_hit *h)
 
 int
 search_render(struct buf *b, const struct search_result *r, int json,
-    int colour, int (*flush)(void *, const char *, size_t), void *arg)
+    int colour, int terminal, int (*flush)(void *, const char *, size_t),
+    void *arg)
 {
 	char ts[TS_LEN];
 	const struct search_hit *h;
@@ -1356,7 +1368,7 @@ search_render(struct buf *b, const struct search_result *r, int json,
 			buf_addc(b, '\t');
 			buf_adds(b, role);
 			buf_addc(b, '\t');
-			add_marked(b, h, colour);
+			add_marked(b, h, colour, terminal);
 			buf_addc(b, '\n');
 		}
 		if (b->len >= RENDER_CHUNK) {

@@ -46,6 +46,11 @@ struct buf;
 void buf_add_printable(struct buf *, const char *s);
 void buf_add_printable_n(struct buf *, const char *s, size_t len);
 void buf_add_quoted_word(struct buf *, const char *s);
+/* multi-line text (a message's content) for a terminal: as it is but each
+ * control character that is not a newline, a tab or a carriage return
+ * before a newline, escaped as buf_add_printable does it; no ESC, CSI or
+ * OSC sequence (a title set, the clipboard written) gets through */
+void buf_add_for_terminal(struct buf *, const char *s, size_t len);
 /* error.c: a URL as a message or convctl config shows it: the password of
  * its user information (scheme://user:PASSWORD@host/...) as ***; any other
  * text as it is */

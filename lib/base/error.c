@@ -136,6 +136,32 @@ buf_add_printable_n(struct buf *b, const char *s, size_t len)
 }
 
 void
+buf_add_for_terminal(struct buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	const unsigned char *run = p;
+	size_t n;
+
+	while (p < end) {
+		if (*p == 0x7f || (*p < 0x20 && *p != '\n' && *p != '\t' &&
+		    !(*p == '\r' && p + 1 < end && p[1] == '\n')))
+			n = 1;
+		else if (p[0] == 0xc2 && p + 1 < end && p[1] >= 0x80 &&
+		    p[1] < 0xa0)
+			n = 2;	/* C1, U+0080 to U+009F: CSI is U+009B */
+		else {
+			p++;
+			continue;
+		}
+		buf_add(b, run, (size_t)(p - run));
+		buf_add_printable_n(b, (const char *)p, n);
+		p += n;
+		run = p;
+	}
+	buf_add(b, run, (size_t)(p - run));
+}
+
+void
 buf_add_printable(struct buf *b, const char *s)
 {
 	buf_add_printable_n(b, s, strlen(s));

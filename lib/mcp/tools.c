@@ -345,8 +345,8 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	search_render(&scratch, &res, 0, 0, keep, &a->text);
-	search_render(&scratch, &res, 1, 0, keep, &json);
+	search_render(&scratch, &res, 0, 0, 0, keep, &a->text);
+	search_render(&scratch, &res, 1, 0, 0, keep, &json);
 	structured_from(a, "hits", &json);
 out:
 	buf_free(&scratch);
@@ -426,7 +426,7 @@ tool_show(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		return;
 	if ((c = pick(st, id, 1, a)) == NULL)
 		goto out;
-	if (render_conv(&a->text, c, f, &e) < 0) {
+	if (render_conv(&a->text, c, f, 0, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
 	}
@@ -441,7 +441,7 @@ tool_context(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "id", "format", "last",
 	    "max_tokens", NULL };
-	struct prompt_request rq = { FMT_TEXT, -1, -1, 0 }, orq;
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0 }, orq;
 	struct store *st;
 	struct conv *c = NULL;
 	struct buf json = { 0 };

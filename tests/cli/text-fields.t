@@ -180,4 +180,24 @@ test_expect 'a stored id, title, tags and tool names print escaped: show, prompt
 	convctl show --json | jq -e --slurpfile s "$T/seed2.json" ".messages[0].toolsUsed == \$s[0].conversations[1].messages[0].toolsUsed and .id == \$s[0].conversations[1].id" >/dev/null
 '
 
+# a message's content is what was said, newlines and all: as it is to a
+# pipe or a file, and on a terminal with its control characters escaped
+test_expect 'on a terminal, show, prompt and search escape the content'\''s control characters' '
+	export CONVCTL_STORE=$(store_at tty) &&
+	printf "see \033]52;c;cHduZWQ=\007 and \033[2J\r\nnext\rover \302\233x\tend" |
+	    CONVCTL_NOW=2026-02-04T12:00:00Z convctl add >/dev/null &&
+	seen="see \\x1b]52;c;cHduZWQ=\\x07 and \\x1b[2J" &&
+	for c in show "show -f markdown" prompt "prompt -f markdown" "search --color never see" "search --color never over"; do
+		on_tty "$CONVCTL_BIN" $c >tty &&
+		! grep -q "$esc" tty || { echo "$c:"; cat -v tty; exit 1; }
+		case $c in
+		"search --color never see") grep -qF "$seen" tty ;;
+		"search --color never over") grep -qF "next\\rover \\xc2\\x9bx$(printf "\t")end" tty ;;
+		*) grep -qF "$seen" tty && grep -qF "next\\rover \\xc2\\x9bx$(printf "\t")end" tty ;;
+		esac || { echo "$c:"; cat -v tty; exit 1; }
+	done &&
+	convctl show >got && grep -q "$esc]52;c;cHduZWQ=$(printf "\007") and" got &&
+	convctl search see >got && grep -q "$esc]52" got
+'
+
 test_done
