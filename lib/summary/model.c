@@ -44,14 +44,21 @@ summary_prompt(const struct summary_job *j, long max)
 		s = json_str(m, "content", &len);
 		for (k = 0; k < len; k++)	/* a NUL would end the request text */
 			buf_addc(&text, s[k] != '\0' ? s[k] : ' ');
+		/* the names escaped, as prompt writes them: none forges a
+		 * message line of the model's input */
 		tools = json_object_get(m, "toolsUsed");
-		json_array_foreach(tools, k, t)
-			buf_addf(&text, "%s%s%s", k ? ", " : " [used: ",
-			    json_string_value(t),
-			    k + 1 == json_array_size(tools) ? "]" : "");
+		json_array_foreach(tools, k, t) {
+			buf_adds(&text, k ? ", " : " [used: ");
+			buf_add_printable_n(&text, json_string_value(t),
+			    json_string_length(t));
+			if (k + 1 == json_array_size(tools))
+				buf_addc(&text, ']');
+		}
 	}
-	buf_addf(&out, "Conversation %s, %zu message%s:\n\n", j->id,
-	    json_array_size(msgs), json_array_size(msgs) == 1 ? "" : "s");
+	buf_adds(&out, "Conversation ");
+	buf_add_printable(&out, j->id);
+	buf_addf(&out, ", %zu message%s:\n\n", json_array_size(msgs),
+	    json_array_size(msgs) == 1 ? "" : "s");
 	total = utf8_count(text.data ? text.data : "", text.len);
 	if (max < 2 || total <= (size_t)max) {
 		buf_add(&out, text.data ? text.data : "", text.len);

@@ -119,7 +119,8 @@ tools_sentence(struct buf *b, json_t *msgs)
 			}
 			if (i > 0)
 				buf_adds(b, ", ");
-			buf_adds(b, json_string_value(t));
+			buf_add_printable_n(b, json_string_value(t),
+			    json_string_length(t));
 		}
 		buf_addc(b, '.');
 	}
