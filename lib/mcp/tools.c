@@ -782,6 +782,9 @@ out:
 #define STRINGS(d) "{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
 	"\"description\":\"" d "\"}"
 #define NULLABLE "{\"type\":[\"string\",\"null\"]}"
+/* a limit's number as text: NUMBER(TOOL_MAX_COUNT) is "100" */
+#define NUMBER(n) NUMBER_(n)
+#define NUMBER_(n) #n
 #define CONV_LIST "{\"type\":\"array\",\"items\":{\"type\":\"object\"," \
 	"\"properties\":{\"id\":{\"type\":\"string\"},\"title\":" NULLABLE \
 	",\"summary\":" NULLABLE ",\"startedAt\":{\"type\":\"string\"}," \
@@ -844,7 +847,8 @@ const struct mcp_tool mcp_tools[] = {
 	    "id (convctl add).",
 	    OBJ("\"text\":" STR("the message") ",\"role\":" ENUM(ROLES,
 	    "whose message (user)") ",\"tools\":" STRINGS("tools used for "
-	    "this message"), "\"text\""),
+	    "this message: at most " NUMBER(TOOL_MAX_COUNT) ", each one line "
+	    "of at most " NUMBER(TOOL_MAX_CHARS) " characters"), "\"text\""),
 	    OUT("\"id\":{\"type\":\"string\"}", "\"id\""),
 	    1, tool_add },
 	{ "end", "End the conversation",
