@@ -182,6 +182,7 @@ make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
 		return cmd_fail(ctx, &e);
 	rq->path = ctx->args.argv[0];
 	rq->split = args_has(&ctx->args, "split");
+	rq->dry_run = args_has(&ctx->args, "dry-run");
 	rq->skip_bad = args_has(&ctx->args, "skip-bad");
 	rq->rename_conflicts = args_has(&ctx->args, "rename-conflicts");
 	if ((rc = cmd_now(ctx, &rq->now)) != 0 ||
@@ -340,7 +341,9 @@ const struct cmd_entry cmd_migrate_entry = {
 	.notes =
 	    "A source imported before (the same SHA-256) is skipped; of one\n"
 	    "changed since, conversations imported before are left out and\n"
-	    "those grown get their new messages. An empty source is not\n"
+	    "those grown get their new messages; a message not from the\n"
+	    "source (added or edited since) is never taken out, and those of\n"
+	    "the source it replaces are named. An empty source is not\n"
 	    "recorded. On any error nothing is imported (--skip-bad: the rest\n"
 	    "is). The format is told by content: see convctl-migrate(1) for\n"
 	    "the order. A progress line is shown on standard\n"

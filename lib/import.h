@@ -22,6 +22,7 @@ struct migrate_request {
 	enum migrate_format format;	/* MIGRATE_DETECT: from name and content */
 	int rename_conflicts;		/* a taken id gets -2, -3…; else an error */
 	int split;			/* cut at gaps longer than idle_timeout */
+	int dry_run;			/* notes say what would be done */
 	/* a bad source, record or line is skipped, and named in a note,
 	 * rather than failing the run */
 	int skip_bad;

@@ -38,31 +38,31 @@ const struct mig_format mig_formats[] = {
 	/* our own first: a store, or one conversation as show writes it, in
 	 * JSON or in Markdown */
 	{ "convctl", MIGRATE_CONVCTL, NULL, 0, mig_detect_convctl,
-	    mig_read_convctl, NULL },
+	    mig_read_convctl, NULL, 1 },
 	{ "markdown", MIGRATE_MARKDOWN, md_suffixes, 0, NULL,
-	    mig_read_markdown, mig_sniff_markdown },
+	    mig_read_markdown, mig_sniff_markdown, 0 },
 	/* arrays whose first item says whose they are, before messages */
 	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
-	    mig_read_chatgpt, NULL },
-	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL },
+	    mig_read_chatgpt, NULL, 0 },
+	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL, 0 },
 	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
-	    mig_read_messages, NULL },
+	    mig_read_messages, NULL, 0 },
 	{ "smarthole", MIGRATE_SMARTHOLE, NULL, 0, mig_detect_smarthole,
-	    mig_read_smarthole, NULL },
+	    mig_read_smarthole, NULL, 1 },
 	{ "aiwhisperer", MIGRATE_AIWHISPERER, NULL, 0, mig_detect_aiwhisperer,
-	    mig_read_aiwhisperer, NULL },
+	    mig_read_aiwhisperer, NULL, 0 },
 	{ "chatsidian", MIGRATE_CHATSIDIAN, NULL, 0, mig_detect_chatsidian,
-	    mig_read_chatsidian, NULL },
+	    mig_read_chatsidian, NULL, 0 },
 	/* JSON lines, told by their first lines that say whose they are */
 	{ "claude", MIGRATE_CLAUDE, NULL, 1, mig_detect_claude,
-	    mig_read_claude, NULL },
+	    mig_read_claude, NULL, 0 },
 	{ "codex", MIGRATE_CODEX, NULL, 1, mig_detect_codex, mig_read_codex,
-	    NULL },
+	    NULL, 0 },
 	/* last: any object with a "role" is a log of one record, and any
 	 * other JSON lines are this */
 	{ "jsonl", MIGRATE_JSONL, jsonl_suffixes, 1, mig_detect_jsonl,
-	    mig_read_jsonl, NULL },
-	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL, NULL },
+	    mig_read_jsonl, NULL, 0 },
+	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL, NULL, 0 },
 };
 
 const struct mig_format *

@@ -28,6 +28,10 @@ struct mig_format {
 	/* a format of text, not JSON: 1 when text is this format (tried
 	 * before any JSON is parsed); read as text, never parsed */
 	int (*sniff)(const char *text, size_t len);
+	/* 1: its conversations are a store's, taken as they are, so their
+	 * messages carry no mark of the source (known.c); a re-import keeps
+	 * every stored message of theirs */
+	int as_is;
 };
 
 /* formats.c */

@@ -2,15 +2,19 @@
  * known.c - what of a source migrate imported before, told by content rather
  * than by the file's bytes: a conversation whose messages hash to one the
  * imports ledger holds is left out, and one of the source's own ids that an
- * earlier import brought in, changed since, is made what a fresh import
- * gives: its new messages appended, or, where the source's branch parts from
- * the stored one (an answer regenerated), the stored messages from there on
- * replaced. So a live file (SmartHole's data.json, a session still being
- * written) changed elsewhere imports nothing twice and fails on nothing.
+ * earlier import brought in, changed since, is brought up to what a fresh
+ * import gives: its new messages added, and where the source's branch
+ * parts from the stored one (an answer regenerated) the source's messages
+ * it no longer has replaced. A message that did not come from the source
+ * (added with add, run or MCP: no mark; edited: a mark that no longer
+ * matches) is never taken out nor changed. So a live file (SmartHole's
+ * data.json, a session still being written) changed elsewhere imports
+ * nothing twice, fails on nothing, and loses nothing of the user's.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats.h"
 #include "migrate.h"
 
 void
@@ -42,54 +46,261 @@ ledger_sets(json_t *imports, json_t *hashes, json_t *ids)
 	}
 }
 
-/* a and b are the same message, their times aside: a source of messages
- * without a time of their own gives them the time of each import. As JSON
- * text: a number the store read back is its text, not jansson's real */
+/* m as compact JSON, its mark left out, and its time too when no_time */
+static void
+dump_message(struct buf *b, json_t *m, int no_time)
+{
+	json_t *x = json_object(), *v;
+	const char *key;
+	size_t klen;
+
+	json_object_keylen_foreach(m, key, klen, v)
+		if (!(klen == strlen(MIG_MARK) && memcmp(key, MIG_MARK, klen) ==
+		    0) && !(no_time && klen == strlen("timestamp") &&
+		    memcmp(key, "timestamp", klen) == 0))
+			json_object_setn_nocheck(x, key, klen, v);
+	json_dump_buf(b, x);
+	json_decref(x);
+}
+
+/* the first MIG_MARK_LEN hex digits of the SHA-256 of m, its mark aside */
+static void
+mark_of(json_t *m, char out[MIG_MARK_LEN + 1])
+{
+	char h[SHA256_HEX_LEN];
+	struct buf b = { 0 };
+
+	dump_message(&b, m, 0);
+	sha256_hex(b.data ? b.data : "", b.len, h);
+	buf_free(&b);
+	memcpy(out, h, MIG_MARK_LEN);
+	out[MIG_MARK_LEN] = '\0';
+}
+
+void
+mig_mark(json_t *m)
+{
+	char mark[MIG_MARK_LEN + 1];
+
+	mark_of(m, mark);
+	json_object_set_new(m, MIG_MARK, json_string(mark));
+}
+
+enum mig_origin
+mig_origin(json_t *m)
+{
+	const char *have = json_str(m, MIG_MARK, NULL);
+	char mark[MIG_MARK_LEN + 1];
+
+	if (have == NULL)
+		return ORIGIN_OWN;
+	mark_of(m, mark);
+	return strcmp(have, mark) == 0 ? ORIGIN_SOURCE : ORIGIN_EDITED;
+}
+
+/* a and b are the same message, their times (a source of messages without
+ * a time of their own gives them the time of each import) and marks aside.
+ * As JSON text: a number the store read back is its text, not jansson's real */
 static int
 same_message(json_t *a, json_t *b)
 {
-	json_t *x = json_clone(a), *y = json_clone(b);
+	struct buf x = { 0 }, y = { 0 };
 	int same;
 
-	json_object_del(x, "timestamp");
-	json_object_del(y, "timestamp");
-	same = json_same(x, y);
-	json_decref(x);
-	json_decref(y);
+	dump_message(&x, a, 1);
+	dump_message(&y, b, 1);
+	same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+	buf_free(&x);
+	buf_free(&y);
 	return same;
 }
 
+/* stored message m, of origin o, stands for the source's s: the source's
+ * as imported for one just like it, any other (edited since, or without a
+ * mark) for one of its id too */
+static int
+stands_for(json_t *m, enum mig_origin o, json_t *s)
+{
+	const char *a = json_str(m, "id", NULL), *b = json_str(s, "id", NULL);
+
+	if (o != ORIGIN_SOURCE && a != NULL && b != NULL && strcmp(a, b) == 0)
+		return 1;
+	return same_message(m, s);
+}
+
+/* the time of m in ms; 0 when it has none (the store's shape says it has) */
+static int64_t
+time_of(json_t *m)
+{
+	int64_t t;
+
+	return ts_parse(json_str(m, "timestamp", NULL), &t) < 0 ? 0 : t;
+}
+
+/* mine and theirs, each in its order, into out by time; a tie goes to mine */
+static void
+merge_by_time(json_t *out, json_t *mine, json_t *theirs)
+{
+	size_t i = 0, k = 0, n = json_array_size(mine),
+	    m = json_array_size(theirs);
+
+	while (i < n || k < m)
+		if (k == m || (i < n && time_of(json_array_get(mine, i)) <=
+		    time_of(json_array_get(theirs, k))))
+			json_array_append(out, json_array_get(mine, i++));
+		else
+			json_array_append(out, json_array_get(theirs, k++));
+	json_array_clear(mine);
+}
+
 /*
- * c, of the source's own id, imported before: how its messages differ from
- * the stored conversation's, position by position (ids alone may repeat):
- * *from is where they part; NULL when c has nothing past the stored ones
- * and nothing different, else c's messages from *from on
+ * Where stored message m (of origin o) is in the source's messages msgs,
+ * looked for from position `at` on: there if it stands for that one (the
+ * source grew, or nothing changed), else at the next message of its id
+ * (one deleted since lies between). -1: not in them. idx: id -> positions,
+ * cur: id -> how many of those lie before `at`, so each is passed once.
+ */
+static long
+find_in(json_t *msgs, size_t at, json_t *m, enum mig_origin o, json_t *idx,
+    json_t *cur)
+{
+	const char *id = json_str(m, "id", NULL);
+	json_t *pos;
+	size_t c, j;
+
+	if (at < json_array_size(msgs) && stands_for(m, o,
+	    json_array_get(msgs, at)))
+		return (long)at;
+	if (id == NULL || (pos = json_object_get(idx, id)) == NULL)
+		return -1;
+	c = (size_t)json_integer_value(json_object_get(cur, id));
+	while (c < json_array_size(pos) &&
+	    (size_t)json_integer_value(json_array_get(pos, c)) < at)
+		c++;
+	json_object_set_new(cur, id, json_integer((json_int_t)c));
+	if (c == json_array_size(pos))
+		return -1;
+	j = (size_t)json_integer_value(json_array_get(pos, c));
+	return stands_for(m, o, json_array_get(msgs, j)) ? (long)j : -1;
+}
+
+/* what a report calls message k (0-based) of stored: its id, or #POSITION */
+static json_t *
+message_name(json_t *stored, size_t k)
+{
+	const char *id = json_str(json_array_get(stored, k), "id", NULL);
+	struct buf b = { 0 };
+	json_t *v;
+
+	if (id != NULL)
+		return json_string(id);
+	buf_addf(&b, "#%zu", k + 1);
+	v = json_string(b.data);
+	buf_free(&b);
+	return v;
+}
+
+/*
+ * c, of the source's own id, imported before, against the stored
+ * conversation: NULL when c has nothing the store lacks; else
+ * {messages: c's messages to add, replaced: [names], kept: N, merged: the
+ * conversation's messages after}. The stored messages that stand for one
+ * of c's (the same message, or one edited since in place of it) are kept
+ * in place, in c's order; a message that is not the source's as it was
+ * imported (added with add, run or MCP, edited, or imported before marks
+ * were kept) is never taken out; those that are the source's but c's
+ * current branch no longer has are replaced; c's messages the store lacks
+ * go in between the stored ones they lie between, by time among the
+ * messages not the source's. So the source's messages are c's, in c's
+ * order, and nothing else is lost.
  */
 static json_t *
-new_messages(struct conv *cv, json_t *c, size_t *from)
+merge(struct conv *cv, json_t *c)
 {
 	json_t *stored = json_object_get(conv_json(cv), "messages");
-	json_t *msgs = json_object_get(c, "messages"), *add;
-	size_t i, n = json_array_size(msgs), have = json_array_size(stored);
+	json_t *msgs = json_object_get(c, "messages"), *idx = json_object();
+	json_t *cur = json_object(), *merged, *add, *replaced, *mine, *theirs;
+	json_t *adopted;
+	json_t *pos, *m, *r = NULL;
+	size_t ns = json_array_size(stored), n = json_array_size(msgs);
+	size_t k, j, at = 0, next = 0, kept = 0, aligned = 0;
+	enum mig_origin *origin = xmalloc((ns + 1) * sizeof(*origin));
+	long *anchor = xmalloc((ns + 1) * sizeof(*anchor));
+	const char *id;
 
-	for (i = 0; i < n && i < have && same_message(json_array_get(stored, i),
-	    json_array_get(msgs, i)); i++)
-		;
-	*from = i;
-	if (i == n)	/* an older copy of what is stored: nothing new */
-		return NULL;
+	json_array_foreach(msgs, j, m)
+		if ((id = json_str(m, "id", NULL)) != NULL) {
+			if ((pos = json_object_get(idx, id)) == NULL)
+				json_object_set_new(idx, id, pos = json_array());
+			json_array_append_new(pos, json_integer((json_int_t)j));
+		}
+	for (k = 0; k < ns; k++) {
+		origin[k] = mig_origin(json_array_get(stored, k));
+		anchor[k] = find_in(msgs, at, json_array_get(stored, k),
+		    origin[k], idx, cur);
+		if (anchor[k] >= 0) {
+			at = (size_t)anchor[k] + 1;
+			aligned++;
+		}
+	}
+	if (aligned == n)	/* an older copy of what is stored: nothing new */
+		goto out;
+	merged = json_array();
 	add = json_array();
-	for (; i < n; i++)
-		json_array_append(add, json_array_get(msgs, i));
-	return add;
+	replaced = json_array();
+	adopted = json_array();
+	mine = json_array();
+	theirs = json_array();
+	for (k = 0; k <= ns; k++) {
+		if (k < ns && anchor[k] < 0) {
+			if (origin[k] == ORIGIN_SOURCE)
+				json_array_append_new(replaced,
+				    message_name(stored, k));
+			else {
+				json_array_append(mine, json_array_get(stored,
+				    k));
+				kept++;
+			}
+			continue;
+		}
+		/* c's messages up to this one the store has (or to its end) */
+		for (j = k < ns ? (size_t)anchor[k] : n; next < j; next++) {
+			json_array_append(theirs, json_array_get(msgs, next));
+			json_array_append(add, json_array_get(msgs, next));
+		}
+		next++;
+		merge_by_time(merged, mine, theirs);
+		json_array_clear(theirs);
+		if (k < ns) {
+			m = json_array_get(stored, k);
+			json_array_append(merged, m);
+			/* one without a mark that is the source's exactly was
+			 * imported before marks were kept: it gets one */
+			if (origin[k] == ORIGIN_OWN && same_message(m,
+			    json_array_get(msgs, (size_t)anchor[k])))
+				json_array_append(adopted, m);
+			else if (origin[k] != ORIGIN_SOURCE)
+				kept++;
+		}
+	}
+	r = json_pack("{s:o, s:o, s:I, s:o, s:o}", "messages", add,
+	    "replaced", replaced, "kept", (json_int_t)kept, "merged", merged,
+	    "adopted", adopted);
+	json_decref(mine);
+	json_decref(theirs);
+out:
+	free(origin);
+	free(anchor);
+	json_decref(idx);
+	json_decref(cur);
+	return r;
 }
 
 /*
  * c, of the source's own id, imported before: what it has that the stored
- * conversation has not into res->grown, and 2 (the stored messages from
- * where the two part are replaced by the source's, so the conversation is
- * what a fresh import would give); 1 when it has nothing new; 0 when it was
- * not imported; -1 when the stored one cannot be read (e says why)
+ * conversation has not into res->grown (merge() says how the two become
+ * one), and 2; 1 when it has nothing new; 0 when it was not imported; -1
+ * when the stored one cannot be read (e says why)
  */
 static int
 grown(struct store *st, struct migrate_result *res, struct mig_source *s,
@@ -97,23 +308,24 @@ grown(struct store *st, struct migrate_result *res, struct mig_source *s,
 {
 	const char *id = json_str(c, "id", NULL);
 	struct conv *cv = store_find(st, id);
-	json_t *add;
-	size_t from;
+	json_t *g;
 
 	if (cv == NULL || json_object_get(ids, id) == NULL)
 		return 0;
 	if (conv_load(st, cv, e) < 0)
 		return -1;
-	add = new_messages(cv, c, &from);
 	/* compared: let go of, unless it grows (mig_grow() changes it) */
-	if (add == NULL) {
+	if ((g = merge(cv, c)) == NULL) {
 		conv_unload(st, cv);
 		return 1;
 	}
-	json_array_append_new(res->grown, json_pack("{s:s, s:o, s:I, s:O?, "
-	    "s:s}", "id", id, "messages", add, "from", (json_int_t)from,
-	    "endedAt", json_object_get(c, "endedAt"), "file", s->name));
-	s->messages += json_array_size(add);
+	json_object_set_new(g, "id", json_string(id));
+	json_object_set(g, "endedAt", json_object_get(c, "endedAt"));
+	json_object_set_new(g, "file", json_string(s->name));
+	json_object_set_new(g, "marks", json_boolean(!mig_format(
+	    s->format)->as_is));
+	json_array_append_new(res->grown, g);
+	s->messages += json_array_size(json_object_get(g, "messages"));
 	return 2;
 }
 
@@ -167,37 +379,70 @@ out:
 	return rc;
 }
 
+/* the names in a, as 'a', 'b' */
+static void
+names(struct buf *b, json_t *a)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+		buf_addf(b, "%s'%s'", i > 0 ? ", " : "", json_string_value(v));
+}
+
 int
 mig_grow(struct store *st, struct migrate_result *res, struct error *e)
 {
-	json_t *g, *conv, *msgs, *m;
+	json_t *g, *conv, *m, *replaced, *end, *was;
+	struct buf list = { 0 };
 	struct conv *cv;
-	size_t i, k, from, cut;
+	size_t i, k, cut;
+	int64_t a, b;
 
 	json_array_foreach(res->grown, i, g) {
 		cv = store_find(st, json_str(g, "id", NULL));
 		conv = conv_json(cv);
-		msgs = json_object_get(conv, "messages");
-		from = (size_t)json_integer_value(json_object_get(g, "from"));
-		if ((cut = json_array_size(msgs) - from) > 0) {
+		replaced = json_object_get(g, "replaced");
+		if ((cut = json_array_size(replaced)) > 0) {
+			list.len = 0;
+			names(&list, replaced);
 			mig_notes_add(res->notes, "'%s': conversation '%s': %zu "
-			    "message%s replaced by the source's current branch",
-			    json_str(g, "file", NULL), json_str(g, "id", NULL),
-			    cut, cut == 1 ? "" : "s");
-			while (json_array_size(msgs) > from)
-				json_array_remove(msgs, from);
+			    "message%s from the source %s by its current "
+			    "branch: %s", json_str(g, "file", NULL),
+			    json_str(g, "id", NULL), cut, cut == 1 ? "" : "s",
+			    res->rq->dry_run ? "would be replaced" : "replaced",
+			    list.data);
 		}
-		json_array_foreach(json_object_get(g, "messages"), k, m)
-			json_array_append(msgs, m);
-		/* an ended conversation ends where its source now does */
+		/* the source's messages marked: those added, and those
+		 * stored unmarked (imported before marks were kept) that are
+		 * the source's exactly; a message of one's own never */
+		if (json_is_true(json_object_get(g, "marks"))) {
+			json_array_foreach(json_object_get(g, "messages"), k, m)
+				mig_mark(m);
+			json_array_foreach(json_object_get(g, "adopted"), k, m)
+				mig_mark(m);
+		}
+		json_object_set(conv, "messages", json_object_get(g, "merged"));
+		/* an ended conversation ends where its source now does, or,
+		 * holding messages not the source's, where it did if later */
+		end = json_object_get(g, "endedAt");
 		if (!json_is_null(json_object_get(conv, "endedAt")) &&
-		    json_is_string(json_object_get(g, "endedAt")))
-			json_object_set(conv, "endedAt", json_object_get(g,
-			    "endedAt"));
+		    json_is_string(end)) {
+			was = json_object_get(conv, "endedAt");
+			if (json_integer_value(json_object_get(g, "kept")) > 0 &&
+			    json_is_string(was) &&
+			    ts_parse(json_string_value(end), &a) == 0 &&
+			    ts_parse(json_string_value(was), &b) == 0 && b > a)
+				end = was;
+			json_object_set(conv, "endedAt", end);
+		}
 		if (conv_validate(conv, json_str(g, "id", NULL), e) < 0 ||
-		    conv_refresh(cv, e) < 0)
+		    conv_refresh(cv, e) < 0) {
+			buf_free(&list);
 			return -1;
+		}
 		res->ngrown += json_array_size(json_object_get(g, "messages"));
 	}
+	buf_free(&list);
 	return 0;
 }

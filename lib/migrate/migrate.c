@@ -376,8 +376,8 @@ validate_all(const struct migrate_result *res, struct error *e)
 static int
 append_all(struct store *st, struct migrate_result *res, struct error *e)
 {
-	json_t *c;
-	size_t k, i;
+	json_t *c, *m;
+	size_t k, i, j;
 
 	for (k = 0; k < res->nsrc; k++)
 		json_array_foreach(res->src[k].convs, i, c) {
@@ -388,6 +388,14 @@ append_all(struct store *st, struct migrate_result *res, struct error *e)
 			    json_is_string(json_object_get(c, "title")) &&
 			    !json_is_string(json_object_get(c, "summary")))
 				conv_mark_title_given(c);
+			/* a conversation of the source's own id may be
+			 * imported again: its messages say they are the
+			 * source's (known.c), but in a store taken as it is */
+			if (json_is_true(json_array_get(res->src[k].own, i)) &&
+			    !mig_format(res->src[k].format)->as_is)
+				json_array_foreach(json_object_get(c, "messages"),
+				    j, m)
+					mig_mark(m);
 			if (store_append(st, json_incref(c), e) == NULL)
 				return -1;
 			/* a summary on a conversation the source did not name

@@ -24,20 +24,35 @@ struct migrate_result {
 
 /* known.c: what was imported before, by content */
 
+/*
+ * A message a source gave carries MIG_MARK, the first MIG_MARK_LEN hex
+ * digits of the SHA-256 of itself as compact JSON, the mark left out: so a
+ * re-import tells the source's messages from those added since (no mark)
+ * and those edited since (a mark that no longer matches).
+ */
+#define MIG_MARK	"importHash"
+#define MIG_MARK_LEN	16
+enum mig_origin { ORIGIN_OWN, ORIGIN_SOURCE, ORIGIN_EDITED };
+/* m marked as the source's, as it is now */
+void mig_mark(json_t *m);
+enum mig_origin mig_origin(json_t *m);
+
 /* the SHA-256 of conv's messages as JSON: the same messages, the same hash */
 void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
 /*
  * leaves out of each new source the conversations imported before (their
  * messages' hash in the ledger), and those of the source's own ids imported
- * before and still in the store, whose messages past where they part from
- * the stored ones (position by position) go to res->grown; a
- * source left with nothing is SRC_BEFORE. Those stored conversations are
- * read whole to compare (-1: one could not be), and kept only when they grow.
+ * before and still in the store, whose new messages go to res->grown
+ * ({id, messages: the new ones, replaced: [the names of the source's that
+ * its branch no longer has], kept: N not the source's, merged: the
+ * messages after, adopted, marks, endedAt, file}); a source left with
+ * nothing is SRC_BEFORE. Those stored conversations are read whole to
+ * compare (-1: one could not be), and kept only when they grow.
  */
 int mig_known(struct store *, struct migrate_result *, json_t *imports,
     struct error *);
-/* res->grown's messages into their conversations in st, each in place of
- * the stored ones from its "from" on (said in a note) */
+/* res->grown's messages into their conversations in st, the source's
+ * messages replaced named in a note */
 int mig_grow(struct store *, struct migrate_result *, struct error *);
 
 /* ledger.c: the store's "imports", a record of each source by its SHA-256 */

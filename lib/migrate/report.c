@@ -25,7 +25,8 @@ imported_among(const struct migrate_result *res, char *const *ids, size_t n)
 	return k;
 }
 
-/* the conversations of s that grew: [{id, messages: N}] */
+/* the conversations of s that grew: [{id, messages: N, replaced: [ID],
+ * kept: N}] */
 static json_t *
 grown_of(const struct migrate_result *res, const struct mig_source *s)
 {
@@ -34,10 +35,40 @@ grown_of(const struct migrate_result *res, const struct mig_source *s)
 
 	json_array_foreach(res->grown, i, g)
 		if (strcmp(json_str(g, "file", NULL), s->name) == 0)
-			json_array_append_new(out, json_pack("{s:O, s:I}", "id",
-			    json_object_get(g, "id"), "messages", (json_int_t)
-			    json_array_size(json_object_get(g, "messages"))));
+			json_array_append_new(out, json_pack("{s:O, s:I, s:O, "
+			    "s:O}", "id", json_object_get(g, "id"), "messages",
+			    (json_int_t)json_array_size(json_object_get(g,
+			    "messages")), "replaced", json_object_get(g,
+			    "replaced"), "kept", json_object_get(g, "kept")));
 	return out;
+}
+
+/* a grown conversation's lines: what is added, what replaced, what kept */
+static void
+grown_lines(struct buf *out, json_t *c, int dry_run)
+{
+	json_t *replaced = json_object_get(c, "replaced"), *v;
+	size_t n = (size_t)json_integer_value(json_object_get(c, "messages"));
+	size_t kept = (size_t)json_integer_value(json_object_get(c, "kept"));
+	size_t i, cut = json_array_size(replaced);
+
+	buf_addf(out, "  %s: %zu new %s, %s (imported before, grown since)\n",
+	    json_str(c, "id", NULL), n, plural(n, "message", "messages"),
+	    dry_run ? "would be added" : "added");
+	if (cut > 0) {
+		buf_addf(out, "  %s: %zu %s from the source %s by its current "
+		    "branch:", json_str(c, "id", NULL), cut, plural(cut,
+		    "message", "messages"), dry_run ? "would be replaced" :
+		    "replaced");
+		json_array_foreach(replaced, i, v)
+			buf_addf(out, "%s '%s'", i > 0 ? "," : "",
+			    json_string_value(v));
+		buf_addc(out, '\n');
+	}
+	if (kept > 0)
+		buf_addf(out, "  %s: %zu %s not from the source (added or "
+		    "edited since) kept\n", json_str(c, "id", NULL), kept,
+		    plural(kept, "message", "messages"));
 }
 
 static const char *const status_names[] = { "imported", "already-imported",
@@ -155,11 +186,7 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 		}
 		grown = grown_of(res, s);
 		json_array_foreach(grown, i, c)
-			buf_addf(out, "  %s: %lld new %s, added (imported before, "
-			    "grown since)\n", json_str(c, "id", NULL), (long long)
-			    json_integer_value(json_object_get(c, "messages")),
-			    plural((size_t)json_integer_value(json_object_get(c,
-			    "messages")), "message", "messages"));
+			grown_lines(out, c, dry_run);
 		json_decref(grown);
 		if (s->known > 0)
 			buf_addf(out, "  %zu %s imported before; left out\n",

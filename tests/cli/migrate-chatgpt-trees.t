@@ -43,7 +43,7 @@ test_expect 'an answer regenerated since the last import: the current branch, ne
 	export CONVCTL_STORE=$(store_at regen) &&
 	convctl migrate "$F/regenerated-before.json" >/dev/null &&
 	convctl migrate "$F/regenerated-after.json" >out 2>err &&
-	grep -q "conversation '\''c-regen'\'': 1 message replaced by the source'\''s current branch" err &&
+	grep -q "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''" err &&
 	msgs c-regen >got &&
 	export CONVCTL_STORE=$(store_at fresh) &&
 	convctl migrate "$F/regenerated-after.json" >/dev/null &&

@@ -54,7 +54,7 @@ test_expect 'a summary added since is kept when the session grows again' '
 	jq ".conversations[0].summary = \"PID work.\"" c.json >c2 && mv c2 c.json &&
 	echo "{\"type\":\"user\",\"sessionId\":\"$S\",\"uuid\":\"u-11\",\"timestamp\":\"2025-09-16T07:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"Fixed.\"}}" >>$S.jsonl &&
 	convctl -s c.json migrate --json $S.jsonl >out.json &&
-	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1}]" &&
+	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":0}]" &&
 	test "$(jq -c "[.conversations, .messages, .grownMessages]" out.json)" = "[0,0,1]" &&
 	test "$(jq -r ".conversations[0].summary" c.json)" = "PID work." &&
 	test "$(jq ".conversations[0].messages | length" c.json)" = 9

@@ -1,0 +1,95 @@
+#!/bin/sh
+# convctl migrate again: a message that did not come from the source (added
+# with add, run or MCP, or edited since) is never removed nor changed, and
+# what a re-import replaces is named, by id, before it is done (issue 40)
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+
+# one more line of session $S, into $S.jsonl: uuid $1, time $2, content $3
+session_line() {
+	printf '{"type":"user","sessionId":"%s","uuid":"%s","timestamp":"%s","message":{"role":"user","content":"%s"}}\n' \
+	    "$S" "$1" "$2" "$3" >>$S.jsonl
+}
+
+# the store's conversation $1 as lines: ID<tab>CONTENT (its start), then
+# endedAt; an id convctl made (m-TIME-RANDOM) as m-ID
+conv_lines() {
+	store_json | jq -r --arg id "$1" '.conversations[] | select(.id == $id) |
+	    (.messages[] | "\(.id)\t\(.content | .[0:24])"), "ended \(.endedAt)"' |
+	    sed "s/^m-[0-9a-f-]*/m-ID/"
+}
+
+test_expect 'a note added to an imported session survives the session growing' '
+	cp "$F/claude/-home-aiko-src-kiln/$S.jsonl" $S.jsonl &&
+	convctl migrate $S.jsonl >/dev/null &&
+	convctl resume $S >/dev/null &&
+	convctl add "my own note" >/dev/null &&
+	CONVCTL_NOW=2026-06-01T12:05:00Z convctl end --no-summary >/dev/null &&
+	session_line u-9 2025-09-15T07:00:00.000Z "It overshoots again." &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl migrate --dry-run $S.jsonl >dry 2>dryerr &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl migrate --dry-run --json $S.jsonl >dry.json 2>/dev/null &&
+	convctl migrate $S.jsonl >out 2>err &&
+	! grep -q replaced dryerr && ! grep -q replaced err && ! grep -q replaced dry &&
+	grep -qx "  $S: 1 new message, would be added (imported before, grown since)" dry &&
+	grep -qx "  $S: 1 message not from the source (added or edited since) kept" dry &&
+	test "$(jq -c ".sources[0].grown" dry.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":1}]" &&
+	grep -qx "  $S: 1 new message, added (imported before, grown since)" out &&
+	conv_lines $S >got &&
+	tail -n 3 got >tail &&
+	printf "u-9\tIt overshoots again.\nm-ID\tmy own note\nended 2026-06-01T12:05:00.000Z\n" >want &&
+	test_cmp want tail &&
+	test "$(wc -l <got)" = 9
+'
+
+test_expect 'a message edited since is kept as edited, and not imported again beside it' '
+	convctl edit $S a6c1f0de-0000-4000-8000-000000000008 "Thanks, in my words." &&
+	session_line u-10 2025-09-16T07:00:00.000Z "Still fine." &&
+	convctl migrate --json $S.jsonl >out.json 2>err &&
+	! grep -q replaced err &&
+	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":2}]" &&
+	conv_lines $S >got &&
+	grep -qx "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
+	! grep -q "that fixed it" got &&
+	grep -q "^u-10	Still fine.$" got &&
+	grep -q "	my own note$" got &&
+	test "$(wc -l <got)" = 10
+'
+
+test_expect 'an answer regenerated: --dry-run, --json and the report name the replaced message; the note stays' '
+	export CONVCTL_STORE=$(store_at regen) &&
+	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
+	convctl resume c-regen >/dev/null &&
+	convctl add "remember the tram 28" >/dev/null &&
+	convctl end --no-summary >/dev/null &&
+	snapshot "$CONVCTL_STORE" &&
+	convctl migrate --dry-run "$F/chatgpt-trees/regenerated-after.json" >dry 2>dryerr &&
+	convctl migrate --dry-run --json "$F/chatgpt-trees/regenerated-after.json" >dry.json 2>/dev/null &&
+	unchanged "$CONVCTL_STORE" &&
+	grep -qx "  c-regen: 1 message from the source would be replaced by its current branch: '\''a-old'\''" dry &&
+	grep -q "conversation '\''c-regen'\'': 1 message from the source would be replaced by its current branch: '\''a-old'\''$" dryerr &&
+	test "$(jq -c ".sources[0].grown, .dryRun" dry.json | tr "\n" " ")" = "[{\"id\":\"c-regen\",\"messages\":1,\"replaced\":[\"a-old\"],\"kept\":1}] true " &&
+	convctl migrate "$F/chatgpt-trees/regenerated-after.json" >out 2>err &&
+	grep -qx "  c-regen: 1 message from the source replaced by its current branch: '\''a-old'\''" out &&
+	grep -q "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''$" err &&
+	conv_lines c-regen >got &&
+	printf "q1\tThree days in Lisbon: wh\na-new\tDay 1 Baixa and Alfama, \nm-ID\tremember the tram 28\nended 2026-06-01T12:00:00.000Z\n" >want &&
+	test_cmp want got
+'
+
+test_expect 'a store imported before messages were marked: nothing of it is taken out' '
+	export CONVCTL_STORE=$(store_at legacy) &&
+	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
+	store_json | jq "del(.conversations[].messages[].importHash)" >seed.json &&
+	store_seed <seed.json &&
+	convctl migrate "$F/chatgpt-trees/regenerated-after.json" >out 2>err &&
+	! grep -q replaced out err &&
+	conv_lines c-regen | cut -f1 | tr "\n" " " >got &&
+	test "$(cat got)" = "q1 a-old a-new ended 2025-02-04T17:27:40.000Z "
+'
+
+test_done
