@@ -137,7 +137,8 @@ time_of(json_t *m)
 	return ts_parse(json_str(m, "timestamp", NULL), &t) < 0 ? 0 : t;
 }
 
-/* mine and theirs, each in its order, into out by time; a tie goes to mine */
+/* mine and theirs, each in its order, into out by time (a tie goes to
+ * mine), and both emptied */
 static void
 merge_by_time(json_t *out, json_t *mine, json_t *theirs)
 {
@@ -151,6 +152,7 @@ merge_by_time(json_t *out, json_t *mine, json_t *theirs)
 		else
 			json_array_append(out, json_array_get(theirs, k++));
 	json_array_clear(mine);
+	json_array_clear(theirs);
 }
 
 /*
@@ -177,7 +179,7 @@ find_in(json_t *msgs, size_t at, json_t *m, enum mig_origin o, json_t *idx,
 	while (c < json_array_size(pos) &&
 	    (size_t)json_integer_value(json_array_get(pos, c)) < at)
 		c++;
-	json_object_set_new(cur, id, json_integer((json_int_t)c));
+	json_object_set_new_nocheck(cur, id, json_integer((json_int_t)c));
 	if (c == json_array_size(pos))
 		return -1;
 	j = (size_t)json_integer_value(json_array_get(pos, c));
@@ -231,7 +233,8 @@ merge(struct conv *cv, json_t *c)
 	json_array_foreach(msgs, j, m)
 		if ((id = json_str(m, "id", NULL)) != NULL) {
 			if ((pos = json_object_get(idx, id)) == NULL)
-				json_object_set_new(idx, id, pos = json_array());
+				json_object_set_new_nocheck(idx, id,
+				    pos = json_array());
 			json_array_append_new(pos, json_integer((json_int_t)j));
 		}
 	for (k = 0; k < ns; k++) {
@@ -270,7 +273,6 @@ merge(struct conv *cv, json_t *c)
 		}
 		next++;
 		merge_by_time(merged, mine, theirs);
-		json_array_clear(theirs);
 		if (k < ns) {
 			m = json_array_get(stored, k);
 			json_array_append(merged, m);
