@@ -22,11 +22,12 @@ conv_lines() {
 	    sed "s/^m-[0-9a-f-]*/m-ID/"
 }
 
-test_expect 'a note added to an imported session survives the session growing' '
+test_expect 'a note and an exchange added to an imported session survive the session growing' '
 	cp "$F/claude/-home-aiko-src-kiln/$S.jsonl" $S.jsonl &&
 	convctl migrate $S.jsonl >/dev/null &&
 	convctl resume $S >/dev/null &&
 	convctl add "my own note" >/dev/null &&
+	convctl run --prompt "what next?" -- sh -c "echo lower ki" sh >/dev/null &&
 	CONVCTL_NOW=2026-06-01T12:05:00Z convctl end --no-summary >/dev/null &&
 	session_line u-9 2025-09-15T07:00:00.000Z "It overshoots again." &&
 	snapshot "$CONVCTL_STORE" &&
@@ -36,14 +37,14 @@ test_expect 'a note added to an imported session survives the session growing' '
 	convctl migrate $S.jsonl >out 2>err &&
 	! grep -q replaced dryerr && ! grep -q replaced err && ! grep -q replaced dry &&
 	grep -qx "  $S: 1 new message, would be added (imported before, grown since)" dry &&
-	grep -qx "  $S: 1 message not from the source (added or edited since) kept" dry &&
-	test "$(jq -c ".sources[0].grown" dry.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":1}]" &&
+	grep -qx "  $S: 3 messages not from the source (added or edited since) kept" dry &&
+	test "$(jq -c ".sources[0].grown" dry.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":3}]" &&
 	grep -qx "  $S: 1 new message, added (imported before, grown since)" out &&
 	conv_lines $S >got &&
-	tail -n 3 got >tail &&
-	printf "u-9\tIt overshoots again.\nm-ID\tmy own note\nended 2026-06-01T12:05:00.000Z\n" >want &&
+	tail -n 5 got >tail &&
+	printf "u-9\tIt overshoots again.\nm-ID\tmy own note\nm-ID\twhat next?\nm-ID\tlower ki\nended 2026-06-01T12:05:00.000Z\n" >want &&
 	test_cmp want tail &&
-	test "$(wc -l <got)" = 9
+	test "$(wc -l <got)" = 11
 '
 
 test_expect 'a message edited since is kept as edited, and not imported again beside it' '
@@ -51,20 +52,22 @@ test_expect 'a message edited since is kept as edited, and not imported again be
 	session_line u-10 2025-09-16T07:00:00.000Z "Still fine." &&
 	convctl migrate --json $S.jsonl >out.json 2>err &&
 	! grep -q replaced err &&
-	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":2}]" &&
+	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":4}]" &&
 	conv_lines $S >got &&
 	grep -qx "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
 	! grep -q "that fixed it" got &&
 	grep -q "^u-10	Still fine.$" got &&
 	grep -q "	my own note$" got &&
-	test "$(wc -l <got)" = 10
+	test "$(wc -l <got)" = 12
 '
 
-test_expect 'an answer regenerated: --dry-run, --json and the report name the replaced message; the note stays' '
+test_expect 'an answer regenerated: --dry-run, --json and the report name the replaced message; a note added by MCP stays' '
 	export CONVCTL_STORE=$(store_at regen) &&
 	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
 	convctl resume c-regen >/dev/null &&
-	convctl add "remember the tram 28" >/dev/null &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"text\":\"remember the tram 28\"}}}" |
+	    convctl mcp >mcp.out &&
+	grep -q "\"result\"" mcp.out && ! grep -q "\"isError\":true" mcp.out &&
 	convctl end --no-summary >/dev/null &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl migrate --dry-run "$F/chatgpt-trees/regenerated-after.json" >dry 2>dryerr &&
