@@ -79,28 +79,65 @@ add_source(struct migrate_result *res, const char *file)
 	s->hashes = json_array();
 }
 
-/* how deep collect_dir() looks: Codex's sessions/YYYY/MM/DD/ is 3 */
+/* how deep collect_tree() looks: Codex's sessions/YYYY/MM/DD/ is 3 */
 #define DIR_DEPTH 4
+
+/* the directories a walk has read, by device and inode, each once */
+struct walk {
+	struct migrate_result *res;
+	struct stat self;		/* the store's file */
+	int have_self;
+	struct seen {
+		dev_t dev;
+		ino_t ino;
+		char *path;		/* as the walk first reached it */
+		int open;		/* being read: a way back to it is a loop */
+	} *seen;
+	size_t nseen;
+};
+
+/* the directory sb names, read before or being read; else NULL */
+static struct seen *
+walk_seen(struct walk *w, const struct stat *sb)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen; i++)
+		if (w->seen[i].dev == sb->st_dev && w->seen[i].ino == sb->st_ino)
+			return &w->seen[i];
+	return NULL;
+}
 
 /*
  * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
  * name, and those of the directories in it (Claude Code's projects/DIR/,
  * Codex's sessions/YYYY/MM/DD/), in name order; never the store itself,
- * should it live there
+ * should it live there. Links are followed, but each directory is read once:
+ * a link back to a directory being read (a loop) or to one read already is
+ * said in a note and skipped, so that links to "." cannot multiply the walk.
  */
 static int
-collect_tree(struct migrate_result *res, const char *dir, const char *store,
+collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
     int depth, struct error *e)
 {
 	struct dirent **names = NULL;
-	struct stat sb, self;
-	int have_self = stat(store, &self) == 0;
+	struct stat sb;
 	struct buf p = { 0 };
+	struct seen *old;
 	const char *n;
+	size_t me;
 	int i, count, rc = -1;
 
-	if ((count = scandir(dir, &names, NULL, alphasort)) < 0)
-		return error_errno(e, "cannot read directory '%s'", dir);
+	w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof(*w->seen));
+	me = w->nseen++;
+	w->seen[me].dev = dsb->st_dev;
+	w->seen[me].ino = dsb->st_ino;
+	w->seen[me].path = xstrdup(dir);
+	w->seen[me].open = 1;
+	if ((count = scandir(dir, &names, NULL, alphasort)) < 0) {
+		error_errno(e, "cannot read directory '%s'", dir);
+		goto out;
+	}
 	for (i = 0; i < count; i++) {
 		n = names[i]->d_name;
 		if (n[0] == '.')
@@ -111,30 +148,61 @@ collect_tree(struct migrate_result *res, const char *dir, const char *store,
 			error_errno(e, "cannot read '%s'", p.data);
 			goto out;
 		}
-		if (have_self && sb.st_dev == self.st_dev &&
-		    sb.st_ino == self.st_ino)
+		if (w->have_self && sb.st_dev == w->self.st_dev &&
+		    sb.st_ino == w->self.st_ino)
 			continue;
 		if (S_ISDIR(sb.st_mode)) {
+			if ((old = walk_seen(w, &sb)) != NULL) {
+				mig_notes_add(w->res->notes, old->open ?
+				    "'%s': a loop, back to '%s', which holds it: "
+				    "skipped" : "'%s': the same directory as "
+				    "'%s', read already: skipped",
+				    p.data, old->path);
+				continue;
+			}
 			buf_adds(&p, "/events.jsonl");
 			if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode))
-				add_source(res, p.data);
+				add_source(w->res, p.data);
 			else if (depth < DIR_DEPTH) {
 				p.len -= strlen("/events.jsonl");
 				p.data[p.len] = '\0';
-				if (collect_tree(res, p.data, store, depth + 1,
+				if (stat(p.data, &sb) < 0) {
+					error_errno(e, "cannot read '%s'",
+					    p.data);
+					goto out;
+				}
+				if (collect_tree(w, p.data, &sb, depth + 1,
 				    e) < 0)
 					goto out;
 			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
 		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
-			add_source(res, p.data);
+			add_source(w->res, p.data);
 	}
 	rc = 0;
 out:
+	w->seen[me].open = 0;
 	for (i = 0; i < count; i++)
 		free(names[i]);
 	free(names);
 	buf_free(&p);
+	return rc;
+}
+
+/* the sources of the directory dir (sb its stat) */
+static int
+collect_dir(struct migrate_result *res, const char *dir,
+    const struct stat *sb, const char *store, struct error *e)
+{
+	struct walk w = { res, { 0 }, 0, NULL, 0 };
+	size_t i;
+	int rc;
+
+	w.have_self = stat(store, &w.self) == 0;
+	rc = collect_tree(&w, dir, sb, 0, e);
+	for (i = 0; i < w.nseen; i++)
+		free(w.seen[i].path);
+	free(w.seen);
 	return rc;
 }
 
@@ -437,7 +505,7 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	else if (stat(rq->path, &sb) < 0)
 		return error_errno(e, "cannot read '%s'", rq->path);
 	else if (S_ISDIR(sb.st_mode)) {
-		if (collect_tree(res, rq->path, store_path(st), 0, e) < 0)
+		if (collect_dir(res, rq->path, &sb, store_path(st), e) < 0)
 			return -1;
 		if (res->nsrc == 0)
 			return error_set(e, "'%s': no .json or .jsonl files in it "

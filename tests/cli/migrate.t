@@ -103,6 +103,29 @@ test_expect 'a directory holding the store does not import the store' '
 	! grep -q "store.json:" out
 '
 
+test_expect 'links in a directory: each directory read once, a loop named and skipped' '
+	export CONVCTL_STORE=$(store_at loops) &&
+	mkdir loops loops/proj loops/proj/deep &&
+	cp "$F/sessions/sess-9f3e.jsonl" loops/ &&
+	cp -R "$F/sessions/sess-2b61" loops/ &&
+	cp "$F/messages.json" loops/proj/chat.json &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		ln -s . loops/self$i || return 1
+	done &&
+	ln -s ../.. loops/proj/deep/up && ln -s proj loops/proj2 &&
+	convctl migrate loops >out 2>err &&
+	grep -qx "imported 3 conversations (16 messages) from 3 sources" out &&
+	! grep -q "the same bytes" out &&
+	grep -qx "convctl: migrate: '\''loops/self1'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
+	grep -qx "convctl: migrate: '\''loops/self20'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
+	grep -qx "convctl: migrate: '\''loops/proj/deep/up'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
+	grep -qx "convctl: migrate: '\''loops/proj2'\'': the same directory as '\''loops/proj'\'', read already: skipped" err &&
+	test "$(wc -l <err)" -eq 22 &&
+	store_json | jq -c "[.conversations[].id] | sort" >got &&
+	echo "[\"conv-1772359200000\",\"sess-2b61\",\"sess-9f3e\"]" >want &&
+	test_cmp want got
+'
+
 test_expect 'messages: one conversation; tool calls, parts and bare strings' '
 	convctl -s m.json migrate "$F/messages.json" >out &&
 	grep -q "messages, 1 conversation, 8 messages" out &&
