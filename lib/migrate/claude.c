@@ -7,17 +7,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "formats.h"
 
+/* a line of the session's tree: a message, or another line with a uuid
+ * (attachments, system notices) that messages may name as their parent */
+struct claude_node {
+	char *uuid, *parent;	/* NULL when the line has none */
+	int64_t ms;		/* its time, 0 when it has none */
+	size_t line;
+	json_t *msg;		/* the message it makes; NULL for other lines */
+	char *reply;		/* an assistant's message.id */
+	ssize_t up;		/* its parent's node, -1 for a root */
+};
+
 struct claude_state {
 	json_t *msgs;
+	struct claude_node *node;	/* in file order */
+	size_t nnode, nmsg;
 	char *session;		/* the first line's sessionId */
 	char *title;		/* the last "summary" or "ai-title" line's text */
 	char *custom;		/* the last "custom-title" line's: given by hand,
 				 * it wins over the others */
-	const char *reply;	/* the last message's message.id, when it is an
-				 * assistant's: the reply it is part of */
 };
 
 /* a line that names the session: "summary" (Claude Code 1.x), "custom-title"
@@ -148,6 +160,138 @@ claude_blocks(struct mig_reader *r, json_t *blocks, size_t line,
 	return 0;
 }
 
+/* rec's place in the tree, with msg (a reference, taken) when it makes one */
+static void
+claude_node(struct claude_state *st, json_t *rec, size_t line, int64_t ms,
+    json_t *msg, const char *reply)
+{
+	struct claude_node *n;
+	const char *s;
+
+	st->node = xrealloc(st->node, (st->nnode + 1) * sizeof(*st->node));
+	n = &st->node[st->nnode++];
+	memset(n, 0, sizeof(*n));
+	n->uuid = (s = json_str(rec, "uuid", NULL)) ? xstrdup(s) : NULL;
+	n->parent = (s = json_str(rec, "parentUuid", NULL)) ? xstrdup(s) : NULL;
+	n->ms = ms;
+	n->line = line;
+	n->msg = msg;
+	n->reply = reply ? xstrdup(reply) : NULL;
+}
+
+/* a node's place among its siblings: parent, then time, then line */
+struct claude_key {
+	ssize_t up;
+	int64_t ms;
+	size_t line, k;
+};
+
+static int
+claude_key_cmp(const void *a, const void *b)
+{
+	const struct claude_key *x = a, *y = b;
+
+	if (x->up != y->up)
+		return x->up < y->up ? -1 : 1;
+	if (x->ms != y->ms)
+		return x->ms < y->ms ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* node k's message into st->msgs: a later line of the reply the last
+ * message is part of (the same message.id) folds into it */
+static void
+claude_emit(struct claude_state *st, size_t k, const char **reply)
+{
+	struct claude_node *n = &st->node[k];
+	json_t *last;
+
+	if (n->msg == NULL)
+		return;
+	if (n->reply != NULL && *reply != NULL && strcmp(n->reply, *reply) ==
+	    0) {
+		last = json_array_get(st->msgs, json_array_size(st->msgs) - 1);
+		claude_fold(last, n->msg);
+	} else
+		json_array_append(st->msgs, n->msg);
+	*reply = n->reply;
+}
+
+/*
+ * the messages in the order Claude Code reads them: each line follows the
+ * line its parentUuid names, so a file written out of order, or a line that
+ * names a parent written after it, reads as the conversation went. Where the
+ * chain says nothing (the roots: no parentUuid, or one not in the file, and
+ * the lines that follow one line, such as the branches an edit or a retry
+ * makes), earlier times come first, then earlier lines. Every line is taken,
+ * each once: a branch is not left out, and a cycle of parentUuids is read from
+ * its first line.
+ */
+static void
+claude_order(struct claude_state *st)
+{
+	struct claude_key *key;
+	size_t *first, *stack, i, j, k, top = 0;
+	unsigned char *done;
+	const char *reply = NULL;
+	json_t *ids = json_object(), *v;
+
+	if (st->nnode == 0)
+		goto out;
+	for (i = 0; i < st->nnode; i++)
+		if (st->node[i].uuid != NULL &&
+		    json_object_get(ids, st->node[i].uuid) == NULL)
+			json_object_set_new(ids, st->node[i].uuid,
+			    json_integer((json_int_t)i));
+	key = xmalloc(st->nnode * sizeof(*key));
+	for (i = 0; i < st->nnode; i++) {
+		v = st->node[i].parent ? json_object_get(ids,
+		    st->node[i].parent) : NULL;
+		st->node[i].up = v != NULL && (size_t)json_integer_value(v) !=
+		    i ? (ssize_t)json_integer_value(v) : -1;
+		key[i] = (struct claude_key){ st->node[i].up, st->node[i].ms,
+		    st->node[i].line, i };
+	}
+	qsort(key, st->nnode, sizeof(*key), claude_key_cmp);
+	/* counted: key[first[k + 1] .. first[k + 2]) are node k's children,
+	 * key[first[0] .. first[1]) the roots */
+	first = xmalloc((st->nnode + 2) * sizeof(*first));
+	memset(first, 0, (st->nnode + 2) * sizeof(*first));
+	for (i = 0; i < st->nnode; i++)
+		first[key[i].up + 2]++;
+	for (i = 1; i < st->nnode + 2; i++)
+		first[i] += first[i - 1];
+	stack = xmalloc(st->nnode * sizeof(*stack));
+	done = xmalloc(st->nnode);
+	memset(done, 0, st->nnode);
+	for (i = first[1]; i-- > first[0];)
+		stack[top++] = key[i].k;
+	for (j = 0;; ) {
+		while (top > 0) {
+			k = stack[--top];
+			if (done[k])
+				continue;
+			done[k] = 1;
+			claude_emit(st, k, &reply);
+			for (i = first[k + 2]; i-- > first[k + 1];)
+				if (!done[key[i].k])
+					stack[top++] = key[i].k;
+		}
+		/* a cycle no root leads to: from its first line */
+		while (j < st->nnode && done[j])
+			j++;
+		if (j == st->nnode)
+			break;
+		stack[top++] = j;
+	}
+	free(done);
+	free(stack);
+	free(first);
+	free(key);
+out:
+	json_decref(ids);
+}
+
 /* one line: a message when it is a user's or the assistant's */
 static int
 claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
@@ -170,8 +314,17 @@ claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 	if (st->session == NULL && (s = json_str(rec, "sessionId", NULL)))
 		st->session = xstrdup(s);
 	claude_title(st, type, rec);
-	if (strcmp(type, "user") != 0 && strcmp(type, "assistant") != 0)
-		return 0;	/* titles, snapshots, system notices */
+	if (strcmp(type, "user") != 0 && strcmp(type, "assistant") != 0) {
+		/* titles, snapshots, system notices: not messages, but a
+		 * message may follow one in the tree */
+		if (json_str(rec, "uuid", NULL) != NULL) {
+			if (mig_time_of(json_object_get(rec, "timestamp"),
+			    &ms) < 0)
+				ms = 0;
+			claude_node(st, rec, line, ms, NULL, NULL);
+		}
+		return 0;
+	}
 	role = type;
 	m = json_object_get(rec, "message");
 	if (!json_is_object(m))
@@ -196,7 +349,7 @@ claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 	if ((s = json_str(rec, "uuid", NULL)) != NULL)
 		buf_adds(&id, s);
 	else
-		mig_message_id(&id, ms, json_array_size(st->msgs));
+		mig_message_id(&id, ms, st->nmsg);
 	msg = mig_message(id.data, ms, role, text.data ? text.data : "",
 	    text.len);
 	mig_set_tools(msg, tools);
@@ -213,16 +366,8 @@ claude_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 		json_object_set(msg, "imported", keep);
 	json_decref(keep);
 	s = strcmp(role, "assistant") == 0 ? json_str(m, "id", NULL) : NULL;
-	if (s != NULL && st->reply != NULL && strcmp(s, st->reply) == 0) {
-		claude_fold(json_array_get(st->msgs, json_array_size(st->msgs) -
-		    1), msg);
-		json_decref(msg);
-	} else
-		json_array_append_new(st->msgs, msg);
-	/* the reply's id, as the message now last holds it */
-	st->reply = s != NULL ? json_str(json_object_get(json_object_get(
-	    json_array_get(st->msgs, json_array_size(st->msgs) - 1),
-	    "imported"), "message"), "id", NULL) : NULL;
+	claude_node(st, rec, line, ms, msg, s);
+	st->nmsg++;
 	rc = 0;
 out:
 	json_decref(tools);
@@ -238,16 +383,25 @@ mig_read_claude(struct mig_reader *r, const struct mig_input *in,
 {
 	struct claude_state st = { 0 };
 	json_t *c;
+	size_t i;
 	int rc = -1;
 
 	st.msgs = json_array();
 	if (mig_lines(r, in->text, in->len, claude_line, &st, e) < 0)
 		goto out;
+	claude_order(&st);
 	rc = 0;
 	if ((c = mig_session_of(r, st.session ? st.session : r->src->session,
 	    st.msgs, st.custom ? st.custom : st.title)) != NULL)
 		mig_add(r, c, 1, 1);
 out:
+	for (i = 0; i < st.nnode; i++) {
+		free(st.node[i].uuid);
+		free(st.node[i].parent);
+		free(st.node[i].reply);
+		json_decref(st.node[i].msg);
+	}
+	free(st.node);
 	json_decref(st.msgs);
 	free(st.session);
 	free(st.title);

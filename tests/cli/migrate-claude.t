@@ -54,4 +54,30 @@ test_expect 'a bad line: an error naming file and line; --skip-bad names it and 
 	test "$(jq ".conversations[0].messages | length" k.json)" = 6
 '
 
+test_expect 'lines out of order: read as Claude Code does, each after its parentUuid, then by time' '
+	export CONVCTL_STORE=$(store_at order) &&
+	convctl migrate "$F/claude-order.jsonl" >out &&
+	grep -q "claude, 1 conversation, 5 messages" out &&
+	o=5e55a0de-0000-4000-8000-00000000c1a0 &&
+	convctl show --format json $o >c.json &&
+	jq -c "[.startedAt, .endedAt, .title], [.messages[] | [.id[-1:], .role, .timestamp, .content, .toolsUsed]], .messages[1].imported.uuids" c.json >got &&
+	cat >want <<-\END &&
+	["2026-03-02T08:00:00.000Z","2026-03-02T08:00:06.000Z","Kiln temperature"]
+	[["1","user","2026-03-02T08:00:00.000Z","Is the kiln at temperature?",null],["3","assistant","2026-03-02T08:00:01.000Z","Checking the thermocouple log.",["Read"]],["5","tool","2026-03-02T08:00:03.000Z","08:00 1222 C",null],["6","assistant","2026-03-02T08:00:04.000Z","Yes: 1222 °C.",null],["7","assistant","2026-03-02T08:00:06.000Z","Yes, 1222 °C (asked again).",null]]
+	["0e0de000-0000-4000-8000-000000000003","0e0de000-0000-4000-8000-000000000004"]
+	END
+	test_cmp want got
+'
+
+test_expect 'a cycle of parentUuids: every line read once, from the first line of it' '
+	export CONVCTL_STORE=$(store_at cycle) &&
+	sed "s/\"parentUuid\":null/\"parentUuid\":\"0e0de000-0000-4000-8000-000000000007\"/" \
+	    "$F/claude-order.jsonl" >cycle.jsonl &&
+	convctl migrate cycle.jsonl >out &&
+	grep -q "claude, 1 conversation, 5 messages" out &&
+	store_json | jq -c "[.conversations[0].messages[] | .id[-1:]]" >got &&
+	echo "[\"7\",\"1\",\"3\",\"5\",\"6\"]" >want &&
+	test_cmp want got
+'
+
 test_done
