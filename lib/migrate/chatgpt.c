@@ -5,6 +5,7 @@
  * interface (reader.h) and nothing of the run.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,55 +89,136 @@ orphan(struct mig_reader *r, json_t *map, const char *at, const char *id)
 	return 1;
 }
 
-/* without a current node, where the walk down starts: the node without a
- * parent, else one whose parent is missing (said so); NULL when none */
-static const char *
-chatgpt_root(struct mig_reader *r, json_t *map, const char *at)
+/* without a current node, where the walks down start: every node without a
+ * parent, then every one whose parent is missing (said so), in the mapping's
+ * order */
+static json_t *
+chatgpt_roots(struct mig_reader *r, json_t *map, const char *at)
 {
+	json_t *roots = json_array(), *node;
 	const char *key;
-	json_t *node;
 
 	json_object_foreach(map, key, node)
 		if (parent_of(node) == NULL)
-			return key;
+			json_array_append_new(roots, json_string(key));
 	json_object_foreach(map, key, node)
 		if (orphan(r, map, at, key))
-			return key;
-	return NULL;
+			json_array_append_new(roots, json_string(key));
+	return roots;
 }
 
-/* without a current node: from the root, the last child at each step */
+/*
+ * from root down, the last child at each step, onto path; seen: the nodes
+ * taken, each with the number of the walk that took it (walk), so that a
+ * node this walk took before is a cycle, and one an earlier walk took (a
+ * child two nodes list) ends the branch: its messages are there already
+ */
+static int
+chatgpt_branch(struct mig_reader *r, json_t *map, const char *at,
+    const char *root, json_int_t walk, json_t *seen, json_t *path,
+    struct error *e)
+{
+	json_t *node, *kids = NULL, *was;
+	const char *id = root, *prev = NULL;
+
+	for (; id != NULL; prev = id, id = json_string_value(
+	    json_array_get(kids, json_array_size(kids) - 1))) {
+		if ((was = json_object_get(seen, id)) != NULL) {
+			if (json_integer_value(was) < walk)
+				break;
+			return mig_bad(r, e, "%s.mapping.%s.children: a cycle at "
+			    "'%.100s'", at, prev, id);
+		}
+		if ((node = json_object_get(map, id)) == NULL)
+			break;
+		json_object_set_new(seen, id, json_integer(walk));
+		json_array_append_new(path, json_string(id));
+		kids = json_object_get(node, "children");
+	}
+	return 0;
+}
+
+/* the time of the first node of path whose message has one; INT64_MAX when
+ * none has */
+static int64_t
+branch_time(json_t *map, json_t *path)
+{
+	json_t *v;
+	int64_t ms;
+	size_t i;
+
+	json_array_foreach(path, i, v)
+		if (mig_time_of(json_object_get(json_object_get(json_object_get(
+		    map, json_string_value(v)), "message"), "create_time"),
+		    &ms) == 0)
+			return ms;
+	return INT64_MAX;
+}
+
+/*
+ * without a current node: from the root, the last child at each step. A
+ * mapping with more than one root (nodes without a parent, or whose parent
+ * is missing) has a branch of each taken, whole, one after another, the
+ * branch whose first message is earliest first (a stable order: the
+ * mapping's, for equal times), and says so: no root's messages are left out
+ */
 static json_t *
 chatgpt_walk_down(struct mig_reader *r, json_t *map, const char *at,
     struct error *e)
 {
-	json_t *path = json_array(), *seen = json_object(), *node, *kids = NULL;
-	const char *id = chatgpt_root(r, map, at), *prev = NULL;
+	json_t *roots = chatgpt_roots(r, map, at), *seen = json_object();
+	json_t *branches = json_array(), *path = NULL, *b, *v;
+	struct buf names = { 0 };
+	int64_t *t = NULL, tk;
+	size_t n = json_array_size(roots), i, j, k;
 
-	if (id == NULL) {
+	if (n == 0) {
 		mig_bad(r, e, "%s.mapping: no root (a node without a parent)",
 		    at);
-		goto bad;
+		goto out;
 	}
-	for (; id != NULL; prev = id, id = json_string_value(
-	    json_array_get(kids, json_array_size(kids) - 1))) {
-		if (json_object_get(seen, id) != NULL) {
-			mig_bad(r, e, "%s.mapping.%s.children: a cycle at '%.100s'",
-			    at, prev, id);
-			goto bad;
+	t = xmalloc(n * sizeof(*t));
+	for (i = 0; i < n; i++) {
+		b = json_array();
+		json_array_append_new(branches, b);
+		if (chatgpt_branch(r, map, at, json_string_value(json_array_get(
+		    roots, i)), (json_int_t)i, seen, b, e) < 0)
+			goto out;
+		t[i] = branch_time(map, b);
+	}
+	/* insertion sort by time, stable: a mapping has few roots */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			tk = t[j], t[j] = t[j - 1], t[j - 1] = tk;
+			b = json_incref(json_array_get(branches, j));
+			json_array_set(branches, j, json_array_get(branches,
+			    j - 1));
+			json_array_set_new(branches, j - 1, b);
+			b = json_incref(json_array_get(roots, j));
+			json_array_set(roots, j, json_array_get(roots, j - 1));
+			json_array_set_new(roots, j - 1, b);
 		}
-		if ((node = json_object_get(map, id)) == NULL)
-			break;
-		json_object_set_new(seen, id, json_true());
-		json_array_append_new(path, json_string(id));
-		kids = json_object_get(node, "children");
+	if (n > 1) {
+		for (i = 0; i < n && i < 5; i++)
+			buf_addf(&names, "%s'%.100s'", i > 0 ? ", " : "",
+			    json_string_value(json_array_get(roots, i)));
+		if (n > 5)
+			buf_addf(&names, " and %zu more", n - 5);
+		mig_note(r, "'%s': %s.mapping: no current_node and %zu roots "
+		    "(%s): the branch of each imported, one after another, the "
+		    "earliest first", r->src->file, at, n, names.data);
 	}
+	path = json_array();
+	json_array_foreach(branches, i, b)
+		json_array_foreach(b, k, v)
+			json_array_append(path, v);
+out:
+	free(t);
+	buf_free(&names);
+	json_decref(branches);
+	json_decref(roots);
 	json_decref(seen);
 	return path;
-bad:
-	json_decref(seen);
-	json_decref(path);
-	return NULL;
 }
 
 /* the node ids from the root to current_node (or, without one, the last

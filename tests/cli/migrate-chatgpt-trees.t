@@ -39,6 +39,23 @@ test_expect 'the same tree with current_node: the same messages' '
 	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
 '
 
+test_expect 'two roots, no current_node: the branch of each imported, the earliest first, said so' '
+	export CONVCTL_STORE=$(store_at roots) &&
+	convctl migrate "$F/two-roots.json" >out 2>err &&
+	grep -qx "convctl: migrate: '\''$F/two-roots.json'\'': \[0\].mapping: no current_node and 2 roots ('\''a1'\'', '\''b1'\''): the branch of each imported, one after another, the earliest first" err &&
+	grep -q "1 conversation, 4 messages" out &&
+	test "$(msgs c-two-roots)" = "[[\"a1\",\"When does the train leave?\"],[\"a2\",\"Friday at 07:40.\"],[\"b1\",\"And the return?\"],[\"b2\",\"Sunday at 18:05.\"]]"
+'
+
+test_expect 'a root and a node whose parent is missing: both branches, the missing parent said' '
+	export CONVCTL_STORE=$(store_at roots2) &&
+	jq ".[0].mapping.a1.parent = \"gone\"" "$F/two-roots.json" >r2.json &&
+	convctl migrate r2.json >out 2>err &&
+	grep -q "\[0\].mapping.a1: its parent '\''gone'\'' is not in the mapping; taken as the root" err &&
+	grep -q "no current_node and 2 roots ('\''a1'\'', '\''b1'\'')" err &&
+	test "$(msgs c-two-roots | jq -c "map(.[0])")" = "[\"a1\",\"a2\",\"b1\",\"b2\"]"
+'
+
 test_expect 'an answer regenerated since the last import: the current branch, never a mix' '
 	export CONVCTL_STORE=$(store_at regen) &&
 	convctl migrate "$F/regenerated-before.json" >/dev/null &&
