@@ -306,6 +306,11 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 		mig_set_tools(msg, tools);
 		json_decref(tools);
 	}
+	/* one part, the text: the message's content is that string itself,
+	 * which the part kept under "imported" shares rather than copies */
+	v = json_object_get(json_object_get(m, "content"), "parts");
+	if (json_array_size(v) == 1 && json_is_string(json_array_get(v, 0)))
+		json_object_set(msg, "content", json_array_get(v, 0));
 	keep = json_object();
 	mig_keep_extra(keep, m, mapped);
 	json_object_set_new(msg, "imported", keep);
@@ -396,6 +401,22 @@ mig_read_chatgpt(struct mig_reader *r, const struct mig_input *in,
 	json_t *conv;
 	size_t i, n = json_array_size(in->root);
 
+	/* an item at a time, each let go of once read: the export is never
+	 * held parsed whole */
+	for (i = 0; in->root == NULL && i < in->nitems; i++) {
+		if ((conv = mig_item(r, in, i, e)) == NULL)
+			return -1;
+		if (chatgpt_conversation(r, conv, i, e) < 0) {
+			json_decref(conv);
+			if (!r->rq->skip_bad)
+				return -1;
+			mig_skipped(r, e);
+		} else
+			json_decref(conv);
+		mig_progress(r, i + 1, in->nitems);
+	}
+	if (in->root == NULL && in->items != NULL)
+		return 0;
 	if (!json_is_array(in->root))
 		return mig_bad(r, e, "expected an array of conversations at the "
 		    "top (ChatGPT's conversations.json)");

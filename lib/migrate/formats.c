@@ -38,31 +38,31 @@ const struct mig_format mig_formats[] = {
 	/* our own first: a store, or one conversation as show writes it, in
 	 * JSON or in Markdown */
 	{ "convctl", MIGRATE_CONVCTL, NULL, 0, mig_detect_convctl,
-	    mig_read_convctl, NULL, 1 },
+	    mig_read_convctl, NULL, 1, 0 },
 	{ "markdown", MIGRATE_MARKDOWN, md_suffixes, 0, NULL,
-	    mig_read_markdown, mig_sniff_markdown, 0 },
+	    mig_read_markdown, mig_sniff_markdown, 0, 0 },
 	/* arrays whose first item says whose they are, before messages */
 	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
-	    mig_read_chatgpt, NULL, 0 },
-	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL, 0 },
+	    mig_read_chatgpt, NULL, 0, 1 },
+	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL, 0, 0 },
 	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
-	    mig_read_messages, NULL, 0 },
+	    mig_read_messages, NULL, 0, 0 },
 	{ "smarthole", MIGRATE_SMARTHOLE, NULL, 0, mig_detect_smarthole,
-	    mig_read_smarthole, NULL, 1 },
+	    mig_read_smarthole, NULL, 1, 0 },
 	{ "aiwhisperer", MIGRATE_AIWHISPERER, NULL, 0, mig_detect_aiwhisperer,
-	    mig_read_aiwhisperer, NULL, 0 },
+	    mig_read_aiwhisperer, NULL, 0, 0 },
 	{ "chatsidian", MIGRATE_CHATSIDIAN, NULL, 0, mig_detect_chatsidian,
-	    mig_read_chatsidian, NULL, 0 },
+	    mig_read_chatsidian, NULL, 0, 0 },
 	/* JSON lines, told by their first lines that say whose they are */
 	{ "claude", MIGRATE_CLAUDE, NULL, 1, mig_detect_claude,
-	    mig_read_claude, NULL, 0 },
+	    mig_read_claude, NULL, 0, 0 },
 	{ "codex", MIGRATE_CODEX, NULL, 1, mig_detect_codex, mig_read_codex,
-	    NULL, 0 },
+	    NULL, 0, 0 },
 	/* last: any object with a "role" is a log of one record, and any
 	 * other JSON lines are this */
 	{ "jsonl", MIGRATE_JSONL, jsonl_suffixes, 1, mig_detect_jsonl,
-	    mig_read_jsonl, NULL, 0 },
-	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL, NULL, 0 },
+	    mig_read_jsonl, NULL, 0, 0 },
+	{ NULL, MIGRATE_DETECT, NULL, 0, NULL, NULL, NULL, 0, 0 },
 };
 
 const struct mig_format *
@@ -266,4 +266,35 @@ mig_detect(struct mig_reader *r, const char *text, size_t len, json_t **root,
 		*root = NULL;
 	}
 	return 0;
+}
+
+int
+mig_detect_items(struct mig_reader *r, struct mig_input *in)
+{
+	const struct mig_format *f = mig_format(r->rq->format), *g;
+	json_t *first, *probe;
+	struct mig_span *v;
+	size_t n;
+
+	if (f != NULL ? !f->items : by_sniff(in->text, in->len) != NULL ||
+	    by_name(r->src->file) != NULL)
+		return 0;
+	if (mig_array_items(in->text, in->len, &v, &n) < 0)
+		return 0;
+	/* the formats' detect() look at an array's first item */
+	first = json_loadb(in->text + v[0].off, v[0].len, JSON_LOAD_FLAGS |
+	    JSON_DECODE_ANY, NULL);
+	probe = json_array();
+	if (first != NULL)
+		json_array_append_new(probe, first);
+	g = f != NULL ? f : first != NULL ? by_shape(probe) : NULL;
+	json_decref(probe);
+	if (g == NULL || !g->items) {
+		free(v);
+		return 0;
+	}
+	r->src->format = g->id;
+	in->items = v;
+	in->nitems = n;
+	return 1;
 }

@@ -32,6 +32,10 @@ struct mig_format {
 	 * messages carry no mark of the source (known.c); a re-import keeps
 	 * every stored message of theirs */
 	int as_is;
+	/* a top-level array read an item at a time: read() is given
+	 * in->items, the items' bytes, and parses each (mig_item()), so that
+	 * the source is never held parsed whole */
+	int items;
 };
 
 /* formats.c */
@@ -44,6 +48,15 @@ const struct mig_format *mig_format(enum migrate_format);
  */
 int mig_detect(struct mig_reader *, const char *text, size_t len,
     json_t **root, struct error *);
+/*
+ * before mig_detect(): 1 when in->text is a top-level array of a format read
+ * an item at a time (rq->format, else the shape of its first item, where
+ * neither the name nor a text format says otherwise), with r->src->format
+ * and in->items, in->nitems set (the caller frees in->items); 0: read it as
+ * mig_detect() tells
+ */
+int mig_detect_items(struct mig_reader *, struct mig_input *);
+
 
 /* smarthole.c: conversations already in the store's shape, the
  * "conversations" of data (SmartHole's PersistedConversations, a convctl

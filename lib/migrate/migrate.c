@@ -295,11 +295,13 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 		rc = 0;
 		goto out;
 	}
-	if (mig_detect(&r, in.text, in.len, &root, e) < 0)
+	if (!mig_detect_items(&r, &in) &&
+	    mig_detect(&r, in.text, in.len, &root, e) < 0)
 		goto out;
 	in.root = root;
 	rc = mig_format(s->format)->read(&r, &in, e);
 out:
+	free(in.items);
 	json_decref(root);
 	buf_free(&text);
 	return rc;

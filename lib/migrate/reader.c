@@ -574,6 +574,99 @@ bad_line(struct mig_reader *r, size_t line, const json_error_t *je,
 	    je->text);
 }
 
+json_t *
+mig_item(struct mig_reader *r, const struct mig_input *in, size_t i,
+    struct error *e)
+{
+	const struct mig_span *it = &in->items[i];
+	json_error_t je, whole;
+	json_t *v;
+	int line, column;
+
+	v = json_loadb(in->text + it->off, it->len, JSON_LOAD_FLAGS |
+	    JSON_DECODE_ANY, &je);
+	if (v != NULL)
+		return v;
+	/* the whole text's error, as a source parsed whole gets it */
+	if ((v = json_loadb(in->text, in->len, JSON_LOAD_FLAGS, &whole)) !=
+	    NULL) {
+		json_decref(v);
+		mig_bad(r, e, "[%zu]: %s", i, je.text);
+		return NULL;
+	}
+	json_error_place(in->text, in->len, &whole, &line, &column);
+	error_set(e, "'%s':%d:%d: %s", r->src->file, line, column, whole.text);
+	return NULL;
+}
+
+/* how deep mig_array_items() lets an item nest: below jansson's limit
+ * (2048), counting the array, so an item parses alone as in the array */
+#define ITEM_DEPTH 2000
+
+static const char *
+skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+int
+mig_array_items(const char *text, size_t len, struct mig_span **v, size_t *n)
+{
+	const char *p = text, *end = text + len, *start, *last;
+	struct mig_span *items = NULL;
+	size_t depth, k = 0, cap = 0;
+
+	p = skip_blanks(p, end);
+	if (p == end || *p++ != '[')
+		return -1;
+	for (;;) {
+		start = p = skip_blanks(p, end);
+		for (depth = 0; p < end; p++) {
+			if (*p == '"') {
+				for (p++; p < end && *p != '"'; p++)
+					if (*p == '\\')
+						p++;
+				if (p >= end)
+					goto no;
+			} else if (*p == '{' || *p == '[') {
+				if (++depth > ITEM_DEPTH)
+					goto no;
+			} else if (*p == '}' || *p == ']') {
+				if (depth == 0)
+					break;
+				depth--;
+			} else if (*p == ',' && depth == 0)
+				break;
+		}
+		if (p == end || *p == '}')
+			goto no;
+		for (last = p; last > start && (last[-1] == ' ' ||
+		    last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r');)
+			last--;
+		if (last == start)	/* [], [1,,2], [1,] */
+			goto no;
+		if (k == cap) {
+			cap = cap ? 2 * cap : 64;
+			items = xrealloc(items, cap * sizeof(*items));
+		}
+		items[k].off = (size_t)(start - text);
+		items[k++].len = (size_t)(last - start);
+		if (*p++ == ']')
+			break;
+	}
+	if (skip_blanks(p, end) != end)
+		goto no;
+	*v = items;
+	*n = k;
+	return 0;
+no:
+	free(items);
+	return -1;
+}
+
 /* each line's JSON value to each(), parsed and freed one at a time */
 int
 mig_lines(struct mig_reader *r, const char *text, size_t len,

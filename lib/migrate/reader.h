@@ -43,11 +43,20 @@ struct mig_reader {
 	json_t *notes;			/* strings */
 };
 
+/* one item of a top-level JSON array, by its bytes in the text */
+struct mig_span {
+	size_t off, len;
+};
+
 /* what a reader reads: the source's bytes, and their JSON when parsed whole */
 struct mig_input {
 	const char *text;		/* never NULL */
 	size_t len;
-	json_t *root;			/* NULL for a format that reads lines */
+	json_t *root;			/* NULL for a format that reads lines,
+					 * or items */
+	struct mig_span *items;		/* a format read an item at a time
+					 * (formats.h): the array's items */
+	size_t nitems;
 };
 
 /* reader.c: handing conversations to the run, notes and progress */
@@ -77,6 +86,16 @@ void mig_notes_add(json_t *notes, const char *fmt, ...)
 int mig_lines(struct mig_reader *, const char *text, size_t len,
     int (*each)(struct mig_reader *, void *arg, json_t *rec, size_t line,
     struct error *), void *arg, struct error *);
+
+/* the items of text, when it is one JSON array of values as far as a scan of
+ * its brackets and strings can tell: 0, *v (malloc'd) and *n; -1 when it is
+ * not, or is empty, or nests deeper than jansson parses: parse it whole */
+int mig_array_items(const char *text, size_t len, struct mig_span **v,
+    size_t *n);
+/* item i of in->items parsed (the caller's reference); NULL with e set as
+ * parsing the whole text sets it, naming the line and column */
+json_t *mig_item(struct mig_reader *, const struct mig_input *, size_t i,
+    struct error *);
 
 /* reader.c: times */
 
