@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""table.py RAW RSS WORKDIR - the benchmark's one table, as Markdown.
+"""table.py RAW RSS WORKDIR [IMPORT] - the benchmark's one table, as Markdown.
 
 RAW lines: command, N, which (convctl, floor, jq, python), median wall ms,
 mean CPU ms (user + system).
@@ -7,6 +7,8 @@ RSS lines: command, N, peak RSS in KiB. WORKDIR holds base-N.json.
 Rows whose "which" is "stream" make a second table: `convctl run -- cat`
 against the plain `cat` it wraps (BASE says which), and against its floor:
 that cat, then "stream-floor", `floor write` of the store the run left.
+IMPORT lines: command, source bytes, peak RSS in KiB, the store's bytes: a
+table of each import's peak memory over its source's size (target: 3x).
 """
 import os
 import sys
@@ -21,6 +23,7 @@ BASE = {"run --prompt FILE -- cat": "cat FILE",
 
 def main():
     raw, rss, work = sys.argv[1:4]
+    imports = sys.argv[4] if len(sys.argv) > 4 else None
     t = {}
     cpu = {}
     for line in open(raw, encoding="utf-8"):
@@ -72,6 +75,27 @@ def main():
             ", ".join(notes)))
     stream(t, cpu, mem)
     ratios(t, cpu)
+    if imports:
+        imported(imports)
+
+
+IMPORT_TARGET = 3
+
+
+def imported(path):
+    """migrate's peak RSS against its source's size (issue 40, item 11)"""
+    rows = [line.rstrip("\n").split("\t") for line in open(path, encoding="utf-8")
+            if line.strip()]
+    if not rows:
+        return
+    print()
+    print("| import | source MiB | store MiB | peak RSS MiB | x source | target |")
+    print("|---|---|---|---|---|---|")
+    for cmd, size, kb, store in rows:
+        r = int(kb) * 1024 / int(size)
+        print("| %s | %.1f | %.1f | %.1f | %.2f | <= %dx %s |" % (
+            cmd, int(size) / 2**20, int(store) / 2**20, int(kb) / 1024, r,
+            IMPORT_TARGET, "ok" if r <= IMPORT_TARGET else "MISSED"))
 
 
 def stream(t, cpu, mem):
