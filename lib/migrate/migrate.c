@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,24 +89,30 @@ struct walk {
 	struct stat self;		/* the store's file */
 	int have_self;
 	struct seen {
-		dev_t dev;
-		ino_t ino;
 		char *path;		/* as the walk first reached it */
 		int open;		/* being read: a way back to it is a loop */
 	} *seen;
-	size_t nseen;
+	size_t nseen, cap;
+	json_t *by_inode;		/* "DEV:INO" -> its index in seen */
 };
+
+/* the key of the directory sb names in w->by_inode */
+static const char *
+walk_key(char key[64], const struct stat *sb)
+{
+	snprintf(key, 64, "%ju:%ju", (uintmax_t)sb->st_dev,
+	    (uintmax_t)sb->st_ino);
+	return key;
+}
 
 /* the directory sb names, read before or being read; else NULL */
 static struct seen *
 walk_seen(struct walk *w, const struct stat *sb)
 {
-	size_t i;
+	char key[64];
+	json_t *i = json_object_get(w->by_inode, walk_key(key, sb));
 
-	for (i = 0; i < w->nseen; i++)
-		if (w->seen[i].dev == sb->st_dev && w->seen[i].ino == sb->st_ino)
-			return &w->seen[i];
-	return NULL;
+	return i != NULL ? &w->seen[json_integer_value(i)] : NULL;
 }
 
 /*
@@ -125,13 +132,17 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 	struct buf p = { 0 };
 	struct seen *old;
 	const char *n;
+	char key[64];
 	size_t me;
 	int i, count, rc = -1;
 
-	w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof(*w->seen));
+	if (w->nseen == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		w->seen = xrealloc(w->seen, w->cap * sizeof(*w->seen));
+	}
 	me = w->nseen++;
-	w->seen[me].dev = dsb->st_dev;
-	w->seen[me].ino = dsb->st_ino;
+	json_object_set_new(w->by_inode, walk_key(key, dsb),
+	    json_integer((json_int_t)me));
 	w->seen[me].path = xstrdup(dir);
 	w->seen[me].open = 1;
 	if ((count = scandir(dir, &names, NULL, alphasort)) < 0) {
@@ -194,7 +205,7 @@ static int
 collect_dir(struct migrate_result *res, const char *dir,
     const struct stat *sb, const char *store, struct error *e)
 {
-	struct walk w = { res, { 0 }, 0, NULL, 0 };
+	struct walk w = { res, { 0 }, 0, NULL, 0, 0, json_object() };
 	size_t i;
 	int rc;
 
@@ -203,6 +214,7 @@ collect_dir(struct migrate_result *res, const char *dir,
 	for (i = 0; i < w.nseen; i++)
 		free(w.seen[i].path);
 	free(w.seen);
+	json_decref(w.by_inode);
 	return rc;
 }
 
