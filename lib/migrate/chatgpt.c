@@ -155,6 +155,22 @@ branch_time(json_t *map, json_t *path)
 	return INT64_MAX;
 }
 
+/* a branch's place: its first time, then its root's place in the mapping */
+struct branch_key {
+	int64_t ms;
+	size_t i;
+};
+
+static int
+branch_cmp(const void *a, const void *b)
+{
+	const struct branch_key *x = a, *y = b;
+
+	if (x->ms != y->ms)
+		return x->ms < y->ms ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 /*
  * without a current node: from the root, the last child at each step. A
  * mapping with more than one root (nodes without a parent, or whose parent
@@ -169,39 +185,29 @@ chatgpt_walk_down(struct mig_reader *r, json_t *map, const char *at,
 	json_t *roots = chatgpt_roots(r, map, at), *seen = json_object();
 	json_t *branches = json_array(), *path = NULL, *b, *v;
 	struct buf names = { 0 };
-	int64_t *t = NULL, tk;
-	size_t n = json_array_size(roots), i, j, k;
+	struct branch_key *key = NULL;
+	size_t n = json_array_size(roots), i, k;
 
 	if (n == 0) {
 		mig_bad(r, e, "%s.mapping: no root (a node without a parent)",
 		    at);
 		goto out;
 	}
-	t = xmalloc(n * sizeof(*t));
+	key = xmalloc(n * sizeof(*key));
 	for (i = 0; i < n; i++) {
 		b = json_array();
 		json_array_append_new(branches, b);
 		if (chatgpt_branch(r, map, at, json_string_value(json_array_get(
 		    roots, i)), (json_int_t)i, seen, b, e) < 0)
 			goto out;
-		t[i] = branch_time(map, b);
+		key[i].ms = branch_time(map, b);
+		key[i].i = i;
 	}
-	/* insertion sort by time, stable: a mapping has few roots */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
-			tk = t[j], t[j] = t[j - 1], t[j - 1] = tk;
-			b = json_incref(json_array_get(branches, j));
-			json_array_set(branches, j, json_array_get(branches,
-			    j - 1));
-			json_array_set_new(branches, j - 1, b);
-			b = json_incref(json_array_get(roots, j));
-			json_array_set(roots, j, json_array_get(roots, j - 1));
-			json_array_set_new(roots, j - 1, b);
-		}
+	qsort(key, n, sizeof(*key), branch_cmp);
 	if (n > 1) {
 		for (i = 0; i < n && i < 5; i++)
 			buf_addf(&names, "%s'%.100s'", i > 0 ? ", " : "",
-			    json_string_value(json_array_get(roots, i)));
+			    json_string_value(json_array_get(roots, key[i].i)));
 		if (n > 5)
 			buf_addf(&names, " and %zu more", n - 5);
 		mig_note(r, "'%s': %s.mapping: no current_node and %zu roots "
@@ -209,11 +215,11 @@ chatgpt_walk_down(struct mig_reader *r, json_t *map, const char *at,
 		    "earliest first", r->src->file, at, n, names.data);
 	}
 	path = json_array();
-	json_array_foreach(branches, i, b)
-		json_array_foreach(b, k, v)
+	for (i = 0; i < n; i++)
+		json_array_foreach(json_array_get(branches, key[i].i), k, v)
 			json_array_append(path, v);
 out:
-	free(t);
+	free(key);
 	buf_free(&names);
 	json_decref(branches);
 	json_decref(roots);

@@ -25,7 +25,7 @@ struct claude_node {
 struct claude_state {
 	json_t *msgs;
 	struct claude_node *node;	/* in file order */
-	size_t nnode, nmsg;
+	size_t nnode, cap, nmsg;
 	char *session;		/* the first line's sessionId */
 	char *title;		/* the last "summary" or "ai-title" line's text */
 	char *custom;		/* the last "custom-title" line's: given by hand,
@@ -168,7 +168,10 @@ claude_node(struct claude_state *st, json_t *rec, size_t line, int64_t ms,
 	struct claude_node *n;
 	const char *s;
 
-	st->node = xrealloc(st->node, (st->nnode + 1) * sizeof(*st->node));
+	if (st->nnode == st->cap) {
+		st->cap = st->cap ? 2 * st->cap : 64;
+		st->node = xrealloc(st->node, st->cap * sizeof(*st->node));
+	}
 	n = &st->node[st->nnode++];
 	memset(n, 0, sizeof(*n));
 	n->uuid = (s = json_str(rec, "uuid", NULL)) ? xstrdup(s) : NULL;
