@@ -104,7 +104,8 @@ const struct cmd_entry cmd_search_entry = {
 	.options = options,
 	.operands = "QUERY",
 	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "QUERY", "text to find in the lines of messages", 0 },
+		{ 0, NULL, "QUERY", "text to find in the lines of messages, at "
+		    "most " NUM_TEXT(SEARCH_QUERY_MAX_CHARS) " characters", 0 },
 		{ 0 },
 	},
 	.min_args = 1, .max_args = 1,

@@ -40,8 +40,14 @@ int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
 
 /* search.c: lines of messages that match a query, in every conversation */
 struct search;
+/* the longest query taken, in characters, by every face (convctl-search(1),
+ * convctl-mcp(1)): a paragraph pasted whole fits; compiling a regular
+ * expression costs some 200 bytes of memory a byte of it (glibc's regcomp()),
+ * a plain ASCII query next to none */
+#define SEARCH_QUERY_MAX_CHARS 4096
 /* a plain query (regex 0) or a POSIX extended regular expression; case is
- * ignored unless match_case */
+ * ignored unless match_case; a query longer than SEARCH_QUERY_MAX_CHARS is
+ * refused */
 int search_compile(struct search **, const char *query, int regex,
     int match_case, struct error *);
 void search_free(struct search *);

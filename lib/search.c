@@ -42,8 +42,11 @@ struct search {
 	/* UTF-8 of the characters beyond ASCII that fold to one of lit's
 	 * letters (U+017F matches s): a conversation holding one is parsed */
 	char (*fold)[5];
+	char *fold_of;		/* the letter (lower case) each folds to */
 	size_t nfold;
-	int literal;		/* the query is lit, ASCII text, whole */
+	int literal;		/* the query is lit, ASCII text, whole: no
+				 * regcomp(), whose tree costs some 200 bytes
+				 * a byte of the query */
 	int prefilter;		/* 0: CONVCTL_SEARCH_NO_PREFILTER=1 */
 };
 
@@ -218,6 +221,8 @@ find_folds(struct search *s)
 		    s->litlen) == NULL)
 			continue;
 		s->fold = xrealloc(s->fold, (s->nfold + 1) * sizeof(*s->fold));
+		s->fold_of = xrealloc(s->fold_of, s->nfold + 1);
+		s->fold_of[s->nfold] = (char)ascii_lower((unsigned char)u);
 		utf8_put(s->fold[s->nfold++], cp);
 	}
 	return 1;
@@ -280,19 +285,39 @@ prefilter_make(struct search *s, const char *pattern, int icase)
 	}
 }
 
+/* pattern compiled into s->re; for errors, query as the user wrote it */
+static int
+re_compile(struct search *s, const char *pattern, const char *query,
+    int flags, struct error *e)
+{
+	char msg[256];
+	int rc;
+
+	if ((rc = regcomp(&s->re, pattern, flags)) != 0) {
+		regerror(rc, &s->re, msg, sizeof(msg));
+		return error_set(e, "invalid regular expression '%s': %s", query,
+		    msg);
+	}
+	s->compiled = 1;
+	return 0;
+}
+
 int
 search_compile(struct search **out, const char *query, int regex,
     int match_case, struct error *e)
 {
 	struct search *s;
 	struct buf pat = { 0 };
-	char msg[256];
+	size_t chars;
 	const char *p;
-	int rc, flags = REG_EXTENDED;
+	int flags = REG_EXTENDED;
 
 	*out = NULL;
 	if (*query == '\0')
 		return error_set(e, "empty query");
+	if ((chars = utf8_count(query, strlen(query))) > SEARCH_QUERY_MAX_CHARS)
+		return error_set(e, "query is %zu characters long; at most %d "
+		    "are taken", chars, SEARCH_QUERY_MAX_CHARS);
 	if (!regex)
 		for (p = query; *p; p++) {
 			if (strchr(ERE_SPECIAL, *p) != NULL)
@@ -305,20 +330,23 @@ search_compile(struct search **out, const char *query, int regex,
 		flags |= REG_ICASE;
 	s = xmalloc(sizeof(*s));
 	memset(s, 0, sizeof(*s));
-	if ((rc = regcomp(&s->re, pat.data, flags)) != 0) {
-		regerror(rc, &s->re, msg, sizeof(msg));
-		error_set(e, "invalid regular expression '%s': %s", query, msg);
-		free(s);
-		buf_free(&pat);
-		return -1;
-	}
-	s->compiled = 1;
+	/* the prefilter reads an expression known to be well formed */
+	if (regex && re_compile(s, pat.data, query, flags, e) < 0)
+		goto fail;
 	prefilter_make(s, pat.data, !match_case);
-	/* plain ASCII text: the run every match holds is the whole query */
+	/* plain ASCII text: the run every match holds is the whole query,
+	 * found by find_all() without the matcher */
 	s->literal = !regex && s->litlen == strlen(query);
+	if (!regex && !s->literal &&
+	    re_compile(s, pat.data, query, flags, e) < 0)
+		goto fail;
 	buf_free(&pat);
 	*out = s;
 	return 0;
+fail:
+	buf_free(&pat);
+	search_free(s);
+	return -1;
 }
 
 /* x[0..s->litlen) is s->lit, in ASCII case or not as s says */
@@ -642,6 +670,7 @@ search_free(struct search *s)
 		regfree(&s->re);
 	free(s->lit);
 	free(s->fold);
+	free(s->fold_of);
 	free(s);
 }
 
@@ -721,12 +750,60 @@ find_re(const struct search *s, const char *line, size_t len,
 	return found;
 }
 
+/* the length of the character at p (before end) that the matcher takes
+ * for q, a character of s->lit; 0: it does not */
+static size_t
+lit_char_at(const struct search *s, const char *p, const char *end, char q)
+{
+	size_t i, l;
+
+	if ((unsigned char)*p < 0x80)
+		return (s->icase ? ascii_lower((unsigned char)*p) :
+		    (unsigned char)*p) == (unsigned char)q;
+	for (i = 0; i < s->nfold; i++)
+		if (s->fold_of[i] == q && (l = strlen(s->fold[i])) <=
+		    (size_t)(end - p) && memcmp(p, s->fold[i], l) == 0)
+			return l;
+	return 0;
+}
+
+/*
+ * find_all() of an ASCII query in a line holding characters beyond ASCII
+ * that fold to its letters: at each character, leftmost first, each of
+ * s->lit's characters matched by an ASCII one in either case (as the
+ * matcher compares towupper()s) or by one of s->fold.
+ */
+static size_t
+find_lit_folded(const struct search *s, const char *line, size_t len,
+    struct collect *k)
+{
+	const char *p = line, *q, *end = line + len;
+	size_t found = 0, i, l;
+
+	while (p < end) {
+		for (q = p, i = 0; i < s->litlen && q < end &&
+		    (l = lit_char_at(s, q, end, s->lit[i])) > 0; i++)
+			q += l;
+		if (i == s->litlen) {
+			match_add(k, (size_t)(p - line), (size_t)(q - line));
+			found++;
+			p = q;
+			continue;
+		}
+		do
+			p++;
+		while (p < end && ((unsigned char)*p & 0xc0) == 0x80);
+	}
+	return found;
+}
+
 /*
  * The matches in line[0..len), into k; how many. Where the query is ASCII
- * text (s->literal) and the line holds no character the matcher folds to
- * one of its letters, they are where s->lit is, as the matcher finds them:
- * leftmost, one after the other; else the matcher is asked. A line that
- * lacks what every match holds is not looked at further.
+ * text (s->literal), they are where s->lit is, as the matcher would find
+ * them: leftmost, one after the other (by find_lit_folded() in a line that
+ * holds a character folding to one of its letters); else the matcher is
+ * asked. A line that lacks what every match holds is not looked at
+ * further.
  */
 static size_t
 find_all(const struct search *s, const char *line, size_t len,
@@ -741,8 +818,10 @@ find_all(const struct search *s, const char *line, size_t len,
 	fold = has_fold(s, line, len);
 	if (!fold && !has_lit(s, line, len))
 		return 0;
-	if (!s->literal || fold)
+	if (!s->literal)
 		return find_re(s, line, len, k);
+	if (fold)
+		return find_lit_folded(s, line, len, k);
 	while ((at = find_lit(s, p, (size_t)(end - p))) != NULL) {
 		match_add(k, (size_t)(at - line), (size_t)(at - line) + s->litlen);
 		found++;
@@ -957,24 +1036,6 @@ sent_message(void *arg, const char *conv, int64_t pos, size_t seq,
 	return x->rq->max >= 0 && x->k->n >= (size_t)x->rq->max;
 }
 
-/* the lower-case letter each of s's fold characters folds to */
-static char *
-fold_letters(const struct search *s)
-{
-	char *of = xmalloc(s->nfold + 1);
-	mbstate_t ps;
-	wchar_t w;
-	size_t i;
-
-	for (i = 0; i < s->nfold; i++) {
-		memset(&ps, 0, sizeof(ps));
-		w = 0;
-		mbrtowc(&w, s->fold[i], strlen(s->fold[i]), &ps);
-		of[i] = (char)ascii_lower((unsigned char)towupper((wint_t)w));
-	}
-	return of;
-}
-
 /* asks the engine for the messages that may match: 1 done, 0 the engine
  * cannot (scan), -1 */
 static int
@@ -987,13 +1048,11 @@ search_engine(struct store *st, const struct search *s,
 	    .until = rq->until, .tag = rq->tag, .tool = rq->tool,
 	    .newest = rq->max >= 0 };
 	struct sent x = { s, rq, k };
-	char *of = fold_letters(s);
 	int rc;
 
-	q.fold_of = of;
+	q.fold_of = s->fold_of;
 	rc = store_search(st, &q, sent_message, &x, e);
 	k->msgno = 0;
-	free(of);
 	return rc;
 }
 

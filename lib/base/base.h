@@ -71,6 +71,10 @@ int label_list_check(const char *what, const char *const *v, size_t n,
  * memory); for text a person did not type (an import), where refusing it
  * would lose the rest */
 char *label_tidy(const char *s, size_t len, size_t max);
+/* a limit's number as a string literal, for help text and schemas made from
+ * its one definition */
+#define NUM_TEXT(x) NUM_TEXT_(x)
+#define NUM_TEXT_(x) #x
 
 /* buf.c: a growing byte buffer; the data is always NUL-terminated */
 struct buf {

@@ -797,8 +797,10 @@ const struct mcp_tool mcp_tools[] = {
 	{ "search", "Search messages",
 	    "Lines of messages in every conversation that match a query, "
 	    "oldest first (convctl search).",
-	    OBJ("\"query\":" STR("text to find; case is ignored unless "
-	    "case_sensitive") ",\"regex\":" BOOL("query is a POSIX extended "
+	    OBJ("\"query\":{\"type\":\"string\",\"maxLength\":"
+	    NUM_TEXT(SEARCH_QUERY_MAX_CHARS) ",\"description\":\"text to "
+	    "find, at most " NUM_TEXT(SEARCH_QUERY_MAX_CHARS) " characters; "
+	    "case is ignored unless case_sensitive\"},\"regex\":" BOOL("query is a POSIX extended "
 	    "regular expression") ",\"case_sensitive\":" BOOL("tell upper "
 	    "from lower case") ",\"role\":" ENUM(ROLES, "only messages of "
 	    "this role") ",\"since\":" STR("only messages at or after this "

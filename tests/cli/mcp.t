@@ -317,6 +317,17 @@ test_expect 'bad arguments are isError answers naming the argument, nothing writ
 	unchanged "$S"
 '
 
+# issue 40: the limits of a query and of tags, each refused in the words
+# the command line uses, before the store is locked
+test_expect 'a query over 4096 characters is refused as the CLI refuses it' '
+	q=$(printf "%4097s" "" | tr " " q) &&
+	mcp_lines "$(call search "{\"query\":\"$q\"}" 1)" \
+	    "$(call search "{\"query\":\"${q#q}\",\"regex\":true}" 2)" &&
+	fails_with 2 convctl search "$q" && sed "s/^convctl: search: /argument '\''query'\'': /;q" "$T/err" >want &&
+	answer 1 out | jq -r "select(.result.isError) | .result.content[0].text" >got && test_cmp want got &&
+	answer 2 out | jq -e ".result.isError == false" >/dev/null
+'
+
 test_expect 'a request over the size limit is refused before it is all sent, then the next is answered' '
 	CONVCTL_MAX_MESSAGE_BYTES=1000 python3 "$top/tests/helpers/mcp-session.py" too-large "$CONVCTL_BIN"
 '

@@ -118,6 +118,21 @@ test_expect 'a bad pattern, role or time is a usage error' '
 	fails_with 2 convctl search --since yesterday x && stderr_has "--since" &&
 	fails_with 2 convctl search "" && stderr_has "empty query"
 '
+# issue 40: a query is bounded, in characters, the same for the CLI and MCP
+# (mcp.t); a plain ASCII one is found without the regular expression matcher
+test_expect 'a query of 4096 characters is taken, one of 4097 refused naming the limit' '
+	a4096=$(printf "%4096s" "" | tr " " a) && e4096=$(printf "%4096s" "" | sed "s/ /é/g") &&
+	CONVCTL_NOW=2026-02-05T09:00:04Z convctl add "x${a4096}y
+é${e4096}" >/dev/null &&
+	convctl search --json "$a4096" | jq -e "length == 1 and .[0].matches == [[1, 4097]]" >/dev/null &&
+	convctl search --json -E "$a4096" | jq -e "length == 1 and .[0].matches == [[1, 4097]]" >/dev/null &&
+	convctl search --json "$e4096" | jq -e "length == 1 and .[0].matches == [[0, 8192]]" >/dev/null &&
+	fails_with 2 convctl search "${a4096}a" &&
+	stderr_has "convctl: search: query is 4097 characters long; at most 4096 are taken" &&
+	fails_with 2 convctl search -E "é${e4096}" &&
+	stderr_has "convctl: search: query is 4097 characters long; at most 4096 are taken"
+'
+
 # issue 15: Chatsidian's "filter by tools used"
 test_expect '--tool keeps only messages whose toolsUsed names that tool' '
 	export CONVCTL_STORE=$(store_at tools) &&
