@@ -20,12 +20,11 @@ tag_exec(struct ctx *ctx)
 	struct buf out = { 0 };
 	struct conv *c;
 	struct error e;
-	int rc, changed, i;
+	int rc, changed;
 
 	/* a typo of the command line, found before the store is opened */
-	for (i = 1; i < ctx->args.argc; i++)
-		if (label_check("tag", ctx->args.argv[i], TAG_MAX_CHARS, &e) < 0)
-			return cmd_usage_error(ctx, "%s", e.msg);
+	if (tags_check(ctx->args.argv + 1, (size_t)ctx->args.argc - 1, &e) < 0)
+		return cmd_usage_error(ctx, "%s", e.msg);
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
 	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
@@ -53,7 +52,9 @@ const struct cmd_entry cmd_tag_entry = {
 	.operands = "ID TAG...",
 	.operand_help = (const struct cmd_option[]){
 		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "TAG", "a tag, one line of at most 100 characters", 0 },
+		{ 0, NULL, "TAG", "a tag, one line of at most "
+		    NUM_TEXT(TAG_MAX_CHARS) " characters; at most "
+		    NUM_TEXT(TAGS_MAX) " a call, and on a conversation", 0 },
 		{ 0 },
 	},
 	.notes = "Prints the conversation's tags after, one a line.\n",

@@ -241,13 +241,55 @@ conv_fork(struct store *st, struct conv *src, long upto, int64_t now,
 	return store_append(st, obj, e);
 }
 
-/* tags[0..n) as the store keeps them: strings, not empty, UTF-8, one line
- * of at most TAG_MAX_CHARS (the rule tool names share: label_list_check) */
+int
+tags_check(char *const *tags, size_t n, struct error *e)
+{
+	size_t i;
+
+	if (label_count_check("tag", n, TAGS_MAX, e) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (label_check("tag", tags[i], TAG_MAX_CHARS, e) < 0)
+			return -1;
+	return 0;
+}
+
+/* tags[0..n) as the store keeps them: tags_check()'s, and not empty, UTF-8
+ * (the rule tool names share) */
 static int
 check_tags(char *const *tags, size_t n, struct error *e)
 {
 	return label_list_check("tag", (const char *const *)tags, n,
-	    TAG_MAX_CHARS, (size_t)-1, e);
+	    TAG_MAX_CHARS, TAGS_MAX, e);
+}
+
+/* each given tag takes away the first of its copies in t not taken yet:
+ * one pass over t, the given ones counted in a hash table (set) */
+static void
+tags_remove(json_t *obj, json_t *t, json_t *set, char *const *tags,
+    size_t n, int *changed)
+{
+	json_t *kept = json_array(), *v, *left;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		left = json_object_get(set, tags[i]);
+		json_object_set_new_nocheck(set, tags[i], json_integer(left ?
+		    json_integer_value(left) + 1 : 1));
+	}
+	json_array_foreach(t, i, v) {
+		if (json_is_text(v) && (left = json_object_get(set,
+		    json_string_value(v))) != NULL &&
+		    json_integer_value(left) > 0) {
+			json_integer_set(left, json_integer_value(left) - 1);
+			*changed = 1;
+			continue;
+		}
+		json_array_append(kept, v);
+	}
+	if (*changed)
+		json_object_set(obj, F_TAGS, kept);
+	json_decref(kept);
 }
 
 int
@@ -255,7 +297,9 @@ conv_tag(struct conv *c, char *const *tags, size_t n, int remove,
     int *changed, struct error *e)
 {
 	json_t *obj = conv_json(c), *t = json_object_get(obj, F_TAGS), *v;
-	size_t i, j;
+	json_t *set = NULL, *add = NULL;
+	size_t i;
+	int rc = -1;
 
 	*changed = 0;
 	if (check_tags(tags, n, e) < 0)
@@ -263,28 +307,45 @@ conv_tag(struct conv *c, char *const *tags, size_t n, int remove,
 	if (t != NULL && !json_is_array(t))
 		return error_set(e, "conversation '%s': its tags are not an array; "
 		    "left as they are", conv_id(c));
-	if (t == NULL) {
-		if (remove)
-			return 0;
-		t = json_array();
-		json_object_set_new(obj, F_TAGS, t);
+	if (t == NULL && remove)
+		return 0;
+	set = json_object();
+	if (remove) {
+		tags_remove(obj, t, set, tags, n, changed);
+		rc = 0;
+		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < json_array_size(t); j++) {
-			v = json_array_get(t, j);
-			if (json_is_text(v) &&
-			    strcmp(json_string_value(v), tags[i]) == 0)
-				break;
+	/* those it has, then each given one not among them, once */
+	add = json_array();
+	json_array_foreach(t, i, v)
+		if (json_is_text(v))
+			json_object_set_nocheck(set, json_string_value(v),
+			    json_true());
+	for (i = 0; i < n; i++)
+		if (json_object_get(set, tags[i]) == NULL) {
+			json_object_set_nocheck(set, tags[i], json_true());
+			json_array_append_new(add, json_string(tags[i]));
 		}
-		if (remove && j < json_array_size(t)) {
-			json_array_remove(t, j);
-			*changed = 1;
-		} else if (!remove && j == json_array_size(t)) {
-			json_array_append_new(t, json_string(tags[i]));
-			*changed = 1;
-		}
+	if (json_array_size(add) > 0 &&
+	    json_array_size(t) + json_array_size(add) > TAGS_MAX) {
+		error_set(e, "conversation '%s' would have %zu tags; at most %d "
+		    "are kept on one", conv_id(c), json_array_size(t) +
+		    json_array_size(add), TAGS_MAX);
+		goto out;
 	}
-	return 0;
+	if (json_array_size(add) > 0) {
+		if (t == NULL) {
+			t = json_array();
+			json_object_set_new(obj, F_TAGS, t);
+		}
+		json_array_extend(t, add);
+		*changed = 1;
+	}
+	rc = 0;
+out:
+	json_decref(set);
+	json_decref(add);
+	return rc;
 }
 
 int

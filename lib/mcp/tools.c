@@ -748,6 +748,11 @@ tool_tag(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "argument 'tags' expects at least one tag");
 		goto out;
 	}
+	/* as the command line: refused before the store's lock is taken */
+	if (tags_check((char *const *)tags, n, &e) < 0) {
+		fail(a, "argument 'tags': %s", e.msg);
+		goto out;
+	}
 	if ((st = open_store(cf, STORE_WRITE, a)) == NULL ||
 	    (c = pick(st, id, 1, a)) == NULL)
 		goto out;
@@ -872,7 +877,10 @@ const struct mcp_tool mcp_tools[] = {
 	    "Adds tags to a conversation, or removes them; the tags it has "
 	    "after (convctl tag).",
 	    OBJ(ID_ARG("the conversation, active or ended") ",\"tags\":"
-	    STRINGS("tags, any text but empty") ",\"remove\":" BOOL("remove "
+	    "{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+	    "\"maxItems\":" NUM_TEXT(TAGS_MAX) ",\"description\":\"at most "
+	    NUM_TEXT(TAGS_MAX) " tags, each one line of at most "
+	    NUM_TEXT(TAG_MAX_CHARS) " characters\"}" ",\"remove\":" BOOL("remove "
 	    "the tags instead"), "\"id\",\"tags\""),
 	    OUT("\"tags\":{\"type\":\"array\",\"items\":{\"type\":"
 	    "\"string\"}}", "\"tags\""),

@@ -295,6 +295,12 @@ int64_t conv_idle_from(struct conv *);
  * neither may hold a control character (label_check) */
 #define TITLE_MAX_CHARS 500
 #define TAG_MAX_CHARS 100
+/* the most tags one call of conv_tag() names, and a conversation it adds to
+ * may hold (convctl-tag(1)) */
+#define TAGS_MAX 100
+/* tags[0..n) as a person may give them: at most TAGS_MAX, each by
+ * label_check(); what a command line refuses as a usage error */
+int tags_check(char *const *tags, size_t n, struct error *);
 /* sets the title and marks it as set by hand */
 int conv_set_title(struct conv *, const char *title, struct error *);
 /* ended c active again at now, its title and summary marked stale; fails
@@ -312,7 +318,9 @@ int conv_edit(struct conv *, long i, const char *text, size_t len,
  * copies of src's messages 0..upto with new ids; fails when one is active */
 struct conv *conv_fork(struct store *, struct conv *src, long upto,
     int64_t now, struct error *);
-/* adds tags[0..n) not there yet, or removes those there; *changed: any */
+/* adds tags[0..n) not there yet (tags_check()'s, not empty; refused when c
+ * would hold more than TAGS_MAX), or removes those there; *changed: any.
+ * Linear in n and c's tags */
 int conv_tag(struct conv *, char *const *tags, size_t n, int remove,
     int *changed, struct error *);
 int conv_pin(struct conv *, int on, int *changed);

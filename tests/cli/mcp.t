@@ -328,6 +328,14 @@ test_expect 'a query over 4096 characters is refused as the CLI refuses it' '
 	answer 2 out | jq -e ".result.isError == false" >/dev/null
 '
 
+test_expect 'over 100 tags are refused as the CLI refuses them, nothing written' '
+	snapshot "$S" && id=$(convctl recent -n 1 | cut -f 1) && test -n "$id" &&
+	mcp_lines "$(call tag "{\"id\":\"$id\",\"tags\":[$(seq -f "\"t%g\"" -s , 101)]}" 1)" &&
+	fails_with 2 convctl tag $id $(seq -f t%g 101) && sed "s/^convctl: tag: /argument '\''tags'\'': /;q" "$T/err" >want &&
+	answer 1 out | jq -r "select(.result.isError) | .result.content[0].text" >got &&
+	test_cmp want got && unchanged "$S"
+'
+
 test_expect 'a request over the size limit is refused before it is all sent, then the next is answered' '
 	CONVCTL_MAX_MESSAGE_BYTES=1000 python3 "$top/tests/helpers/mcp-session.py" too-large "$CONVCTL_BIN"
 '

@@ -52,4 +52,28 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && grep -q "Milk for the office$" out
 '
+# issue 40: bounded and linear; one MCP call is bounded alike (mcp.t)
+test_expect '100 tags a call and a conversation are taken; 101 are refused naming the limit' '
+	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "a third" >/dev/null &&
+	c=conv-1770206400000 &&
+	convctl tag $c $(seq -f t%g 100) >out && test "$(wc -l <out)" -eq 100 &&
+	snapshot "$CONVCTL_STORE" &&
+	fails_with 2 convctl tag $c $(seq -f u%g 101) &&
+	stderr_has "convctl: tag: 101 tags given; at most 100 are taken" &&
+	fails_with 1 convctl tag $c t5 new &&
+	stderr_has "convctl: tag: conversation '\''$c'\'' would have 101 tags; at most 100 are kept on one" &&
+	unchanged "$CONVCTL_STORE" &&
+	convctl tag $c t1 t100 >out && test "$(wc -l <out)" -eq 100 &&
+	convctl tag --remove $c t1 t1 t50 >out && test "$(wc -l <out)" -eq 98 &&
+	convctl tag $c new >out && test "$(sed -n "1p;49p;99p" out | tr "\n" " ")" = "t2 t51 new "
+'
+
+test_expect 'a conversation another tool gave more tags keeps them; removing takes each given copy once' '
+	store_json "$CONVCTL_STORE" | jq -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
+	store_seed <s3 &&
+	convctl tag $a x7 >out && test "$(wc -l <out)" -eq 152 &&
+	fails_with 1 convctl tag $a y && stderr_has "would have 153 tags; at most 100" &&
+	convctl tag --json --remove $a x3 x3 x149 >out &&
+	jq -e "length == 149 and (map(select(. == \"x3\")) | length) == 1 and .[-1] == \"x3\" and (index(\"x149\") == null)" out >/dev/null
+'
 test_done
