@@ -43,7 +43,7 @@ struct search;
 /* the longest query taken, in characters, by every face (convctl-search(1),
  * convctl-mcp(1)): a paragraph pasted whole fits; compiling a regular
  * expression costs some 200 bytes of memory a byte of it (glibc's regcomp()),
- * a plain ASCII query next to none */
+ * a plain query 12 bytes a character */
 #define SEARCH_QUERY_MAX_CHARS 4096
 /* a plain query (regex 0) or a POSIX extended regular expression; case is
  * ignored unless match_case; a query longer than SEARCH_QUERY_MAX_CHARS is

@@ -2,9 +2,12 @@
  * search.c - lines of messages that match, across every conversation; reads
  * the loaded store only, never the file, and prints nothing.
  *
- * One matcher for both kinds of query: a plain query is escaped into a POSIX
- * extended regular expression, so case folding (REG_ICASE) works the same
- * for both, by the C library's rules for the current LC_CTYPE.
+ * One rule of case for both kinds of query, the C library's for the
+ * current LC_CTYPE: an expression is compiled by regcomp() (REG_ICASE), a
+ * plain query matched character by character as glibc's regexec() compares
+ * them (towupper() of both), without regcomp()'s tree of some 200 bytes a
+ * byte of the query (find_plain()); in a locale that is not UTF-8, or with
+ * the prefilter off, it is escaped into an expression instead.
  *
  * Before a conversation is parsed, its bytes as the engine read them are
  * looked at (the prefilter): a run of characters every match must hold,
@@ -16,6 +19,7 @@
  */
 #include <langinfo.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -23,6 +27,7 @@
 
 #include "internal.h"
 #include "base/plain.h"	/* HAVE_SSE2_PATH */
+#include "base/utf8.h"
 #include "store/scan.h"	/* scan_conv_each(): the messages of bytes */
 
 /* the characters a plain query's are escaped from */
@@ -44,10 +49,14 @@ struct search {
 	char (*fold)[5];
 	char *fold_of;		/* the letter (lower case) each folds to */
 	size_t nfold;
-	int literal;		/* the query is lit, ASCII text, whole: no
-				 * regcomp(), whose tree costs some 200 bytes
-				 * a byte of the query */
+	int literal;		/* the query is lit, ASCII text, whole */
 	int prefilter;		/* 0: CONVCTL_SEARCH_NO_PREFILTER=1 */
+	/* a plain query, matched by find_plain(), not compiled: regcomp()'s
+	 * tree costs some 200 bytes a byte of the query */
+	int plain;
+	uint32_t *wq;		/* its characters, towupper()'d when icase */
+	size_t *kmp;		/* wq's prefix function */
+	size_t wm;		/* how many */
 };
 
 static unsigned char
@@ -285,6 +294,66 @@ prefilter_make(struct search *s, const char *pattern, int icase)
 	}
 }
 
+/* the character at *pp, which it passes; a byte that starts no valid
+ * UTF-8 sequence is a value no character has, passed alone */
+static uint32_t
+char_next(const unsigned char **pp, const unsigned char *end)
+{
+	const unsigned char *p = *pp;
+	uint32_t cp;
+	size_t n, i;
+
+	if (*p < 0x80 || (n = utf8_seq(p, end)) == 0) {
+		*pp = p + 1;
+		return *p < 0x80 ? *p : 0x110000u + *p;
+	}
+	cp = *p & (0xffu >> (n + 1));
+	for (i = 1; i < n; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	*pp = p + n;
+	return cp;
+}
+
+/* c as the matcher compares it: towupper()'d when case is ignored */
+static uint32_t
+char_key(uint32_t c, int icase)
+{
+	return icase && c < 0x110000u ? (uint32_t)towupper((wint_t)c) : c;
+}
+
+/*
+ * A plain query to be matched as the matcher would, without it: in a
+ * UTF-8 locale (glibc compares characters, by towupper() when case is
+ * ignored: U+017F long s matches s), of valid UTF-8, and not when the
+ * prefilter is off (CONVCTL_SEARCH_NO_PREFILTER=1: the matcher answers
+ * everything, for search-prefilter.t to compare with).
+ */
+static void
+plain_make(struct search *s, const char *query, int icase)
+{
+	const unsigned char *p = (const unsigned char *)query, *end;
+	size_t n = strlen(query), i, j;
+
+	if (!s->prefilter || strcmp(nl_langinfo(CODESET), "UTF-8") != 0 ||
+	    utf8_invalid_at(query, n) >= 0)
+		return;
+	end = p + n;
+	s->wq = xmalloc(n * sizeof(*s->wq));
+	while (p < end)
+		s->wq[s->wm++] = char_key(char_next(&p, end), icase);
+	s->kmp = xmalloc(s->wm * sizeof(*s->kmp));
+	s->kmp[0] = 0;
+	for (i = 1, j = 0; i < s->wm; i++) {
+		while (j > 0 && s->wq[i] != s->wq[j])
+			j = s->kmp[j - 1];
+		if (s->wq[i] == s->wq[j])
+			j++;
+		s->kmp[i] = j;
+	}
+	s->plain = 1;
+	s->icase = icase;
+}
+
 /* pattern compiled into s->re; for errors, query as the user wrote it */
 static int
 re_compile(struct search *s, const char *pattern, const char *query,
@@ -335,9 +404,11 @@ search_compile(struct search **out, const char *query, int regex,
 		goto fail;
 	prefilter_make(s, pat.data, !match_case);
 	/* plain ASCII text: the run every match holds is the whole query,
-	 * found by find_all() without the matcher */
+	 * found by find_all() with no more than memchr() */
 	s->literal = !regex && s->litlen == strlen(query);
-	if (!regex && !s->literal &&
+	if (!regex)
+		plain_make(s, query, !match_case);
+	if (!regex && !s->plain &&
 	    re_compile(s, pat.data, query, flags, e) < 0)
 		goto fail;
 	buf_free(&pat);
@@ -671,6 +742,8 @@ search_free(struct search *s)
 	free(s->lit);
 	free(s->fold);
 	free(s->fold_of);
+	free(s->wq);
+	free(s->kmp);
 	free(s);
 }
 
@@ -750,60 +823,49 @@ find_re(const struct search *s, const char *line, size_t len,
 	return found;
 }
 
-/* the length of the character at p (before end) that the matcher takes
- * for q, a character of s->lit; 0: it does not */
-static size_t
-lit_char_at(const struct search *s, const char *p, const char *end, char q)
-{
-	size_t i, l;
-
-	if ((unsigned char)*p < 0x80)
-		return (s->icase ? ascii_lower((unsigned char)*p) :
-		    (unsigned char)*p) == (unsigned char)q;
-	for (i = 0; i < s->nfold; i++)
-		if (s->fold_of[i] == q && (l = strlen(s->fold[i])) <=
-		    (size_t)(end - p) && memcmp(p, s->fold[i], l) == 0)
-			return l;
-	return 0;
-}
-
 /*
- * find_all() of an ASCII query in a line holding characters beyond ASCII
- * that fold to its letters: at each character, leftmost first, each of
- * s->lit's characters matched by an ASCII one in either case (as the
- * matcher compares towupper()s) or by one of s->fold.
+ * find_all() of a plain query (s->plain): every place its characters are,
+ * leftmost first, one after the other, compared as the matcher compares
+ * them (char_key()). Knuth-Morris-Pratt: each character of the line is
+ * looked at once, whatever the query, and nothing is allocated.
  */
 static size_t
-find_lit_folded(const struct search *s, const char *line, size_t len,
+find_plain(const struct search *s, const char *line, size_t len,
     struct collect *k)
 {
-	const char *p = line, *q, *end = line + len;
-	size_t found = 0, i, l;
+	const unsigned char *p = (const unsigned char *)line, *end = p + len;
+	const unsigned char *start;
+	size_t j = 0, found = 0, i;
+	uint32_t c;
 
 	while (p < end) {
-		for (q = p, i = 0; i < s->litlen && q < end &&
-		    (l = lit_char_at(s, q, end, s->lit[i])) > 0; i++)
-			q += l;
-		if (i == s->litlen) {
-			match_add(k, (size_t)(p - line), (size_t)(q - line));
-			found++;
-			p = q;
+		c = char_key(char_next(&p, end), s->icase);
+		while (j > 0 && c != s->wq[j])
+			j = s->kmp[j - 1];
+		if (c == s->wq[j])
+			j++;
+		if (j < s->wm)
 			continue;
-		}
-		do
-			p++;
-		while (p < end && ((unsigned char)*p & 0xc0) == 0x80);
+		/* back over the match's wm characters, each valid UTF-8 */
+		for (start = p, i = 0; i < s->wm; i++)
+			do
+				start--;
+			while (((unsigned char)*start & 0xc0) == 0x80);
+		match_add(k, (size_t)(start - (const unsigned char *)line),
+		    (size_t)(p - (const unsigned char *)line));
+		found++;
+		j = 0;
 	}
 	return found;
 }
 
 /*
- * The matches in line[0..len), into k; how many. Where the query is ASCII
- * text (s->literal), they are where s->lit is, as the matcher would find
- * them: leftmost, one after the other (by find_lit_folded() in a line that
- * holds a character folding to one of its letters); else the matcher is
- * asked. A line that lacks what every match holds is not looked at
- * further.
+ * The matches in line[0..len), into k; how many. A line that lacks what
+ * every match holds is not looked at further. Where the query is ASCII
+ * text (s->literal) and the line holds no character the matcher folds to
+ * one of its letters, they are where s->lit is: leftmost, one after the
+ * other; else a plain query's are find_plain()'s, an expression's the
+ * matcher's.
  */
 static size_t
 find_all(const struct search *s, const char *line, size_t len,
@@ -813,21 +875,23 @@ find_all(const struct search *s, const char *line, size_t len,
 	size_t found = 0;
 	int fold;
 
-	if (s->litlen == 0)
-		return find_re(s, line, len, k);
-	fold = has_fold(s, line, len);
-	if (!fold && !has_lit(s, line, len))
-		return 0;
-	if (!s->literal)
-		return find_re(s, line, len, k);
-	if (fold)
-		return find_lit_folded(s, line, len, k);
-	while ((at = find_lit(s, p, (size_t)(end - p))) != NULL) {
-		match_add(k, (size_t)(at - line), (size_t)(at - line) + s->litlen);
-		found++;
-		p = at + s->litlen;
+	if (s->litlen > 0) {
+		fold = has_fold(s, line, len);
+		if (!fold && !has_lit(s, line, len))
+			return 0;
+		if (s->literal && !fold) {
+			while ((at = find_lit(s, p, (size_t)(end - p))) != NULL) {
+				match_add(k, (size_t)(at - line),
+				    (size_t)(at - line) + s->litlen);
+				found++;
+				p = at + s->litlen;
+			}
+			return found;
+		}
 	}
-	return found;
+	if (s->plain)
+		return find_plain(s, line, len, k);
+	return find_re(s, line, len, k);
 }
 
 /* each matching line of text[0..len), a message's content, into k */

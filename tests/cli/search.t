@@ -133,6 +133,19 @@ test_expect 'a query of 4096 characters is taken, one of 4097 refused naming the
 	stderr_has "convctl: search: query is 4097 characters long; at most 4096 are taken"
 '
 
+# a plain query is matched without regcomp(), so without its tree's memory,
+# character by character as glibc's matcher compares them; unlike it, not
+# losing its place after a character whose upper case is longer in UTF-8
+test_expect 'a plain query beyond ASCII finds every match, also after U+023F' '
+	CONVCTL_NOW=2026-02-05T09:00:05Z convctl add "ȿé ɐÉ ⱥé ſé" >/dev/null &&
+	convctl search --json "é" | jq -ce ".[-1].matches" >got &&
+	echo "[[2,4],[7,9],[13,15],[18,20]]" >want && test_cmp want got &&
+	convctl search --json "sé" | jq -ce ".[-1].matches" >got &&
+	echo "[[16,20]]" >want && test_cmp want got &&
+	convctl search --json --case-sensitive "É" | jq -ce ".[-1].matches" >got &&
+	echo "[[7,9]]" >want && test_cmp want got
+'
+
 # issue 15: Chatsidian's "filter by tools used"
 test_expect '--tool keeps only messages whose toolsUsed names that tool' '
 	export CONVCTL_STORE=$(store_at tools) &&
