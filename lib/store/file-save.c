@@ -5,7 +5,10 @@
  * flushed to disk, renamed over the store and the directory flushed, so a
  * crash at any instant leaves the old store or the new one. The text is made
  * as pieces: conversations that were not changed go back as the bytes they
- * were in the old file, with one writev.
+ * were in the old file, with one writev. The pieces are written to the
+ * temporary file as they are made, whenever the text made here reaches
+ * SPILL_AT bytes, so a store of many new conversations (an import) is never
+ * held as text whole beside them.
  *
  * It knows the file's layout and the conversations' bytes (file.h), but
  * not how the file was read or checked, nor the path's links, nor the lock;
@@ -86,7 +89,15 @@ struct pieces {
 	int merge;		/* old bytes in memory are fs->data's */
 	struct index_build *ix;	/* what is written, for its index; or NULL */
 	int ix_bad;		/* something written could not be indexed */
+	/* where the pieces go as they are made (save_file()), or -1: kept
+	 * whole (store_text()) */
+	int fd, old;		/* the temporary file, the old file */
+	const struct store *st;	/* whose spools the pieces may copy from */
+	int werr;		/* the errno of a write that failed, or 0 */
 };
+
+/* the text made here that is written out before more is made */
+#define SPILL_AT (1024 * 1024)
 
 static void
 piece_add(struct pieces *o, const char *p, size_t off, size_t len, int file)
@@ -240,24 +251,61 @@ piece_rec(struct store *st, struct pieces *o, const char *sep, size_t i)
 		    INDEX_CANONICAL | sep_flags(sep));
 }
 
+static int write_pieces(int fd, int old, const struct store *st,
+    struct pieces *o);
+
+/*
+ * The pieces so far written to the temporary file and let go of, once the
+ * text made here is SPILL_AT bytes or more (never between a conversation's
+ * text and the scan of it for the index): 0, or -1 with o->werr set.
+ */
+static int
+spill(struct pieces *o)
+{
+	if (o->fd < 0 || o->text.len < SPILL_AT)
+		return 0;
+	if (write_pieces(o->fd, o->old, o->st, o) < 0) {
+		o->werr = errno ? errno : EIO;
+		return -1;
+	}
+	o->n = 0;
+	o->text.len = 0;
+	return 0;
+}
+
+/*
+ * A record the old file does not hold as jansson writes it, loaded, to be
+ * written so (before the temporary file is made: its errors are the old
+ * file's).
+ */
+static int
+load_uncanonical(struct store *st, struct error *e)
+{
+	struct file_state *fs = st->be;
+	size_t i;
+
+	for (i = 0; fs->ix != NULL && i < fs->ix->n; i++)
+		if (!fs->got[i] && !(fs->ix->rec[i].flags & INDEX_CANONICAL) &&
+		    file_load_rec(st, i, e) < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * With an index, the conversations in stored order: each record of the old
  * file as loaded (and maybe changed), gone (removed) or as it is there, then
- * the new ones. A record the old file does not hold as jansson writes it is
- * loaded first, to be written so.
+ * the new ones (after load_uncanonical()). 1: some, 0: none,
+ * -1: a write failed (o->werr).
  */
 static int
-conversations_indexed(struct store *st, struct pieces *o, struct error *e)
+conversations_indexed(struct store *st, struct pieces *o)
 {
 	struct file_state *fs = st->be;
 	const struct index *ix = fs->ix;
 	struct conv **at, **fresh;
 	size_t i, k = 0, nout = 0;
+	int rc = -1;
 
-	for (i = 0; i < ix->n; i++)
-		if (!fs->got[i] && !(ix->rec[i].flags & INDEX_CANONICAL) &&
-		    file_load_rec(st, i, e) < 0)
-			return -1;
 	at = xmalloc((ix->n + 1) * sizeof(*at));
 	memset(at, 0, (ix->n + 1) * sizeof(*at));
 	fresh = xmalloc((st->n + 1) * sizeof(*fresh));
@@ -267,21 +315,32 @@ conversations_indexed(struct store *st, struct pieces *o, struct error *e)
 		else
 			fresh[k++] = st->conv[i];
 	qsort(fresh, k, sizeof(*fresh), conv_by_pos);
-	for (i = 0; i < ix->n; i++)
+	for (i = 0; i < ix->n; i++) {
 		if (at[i] != NULL)
 			piece_conv(st, o, nout++ ? SEP_NEXT : SEP_FIRST, at[i]);
 		else if (!fs->got[i])
 			piece_rec(st, o, nout++ ? SEP_NEXT : SEP_FIRST, i);
-	for (i = 0; i < k; i++)
+		if (spill(o) < 0)
+			goto out;
+	}
+	for (i = 0; i < k; i++) {
 		piece_conv(st, o, nout++ ? SEP_NEXT : SEP_FIRST, fresh[i]);
+		if (spill(o) < 0)
+			goto out;
+	}
+	rc = nout > 0;
+out:
 	free(at);
 	free(fresh);
-	return nout > 0;
+	return rc;
 }
 
-/* the file's text: one conversation a line, so a diff or grep stays readable */
+/*
+ * the file's text: one conversation a line, so a diff or grep stays
+ * readable; -1: a write of what was made so far failed (o->werr)
+ */
 static int
-serialize(struct store *st, struct pieces *o, struct error *e)
+serialize(struct store *st, struct pieces *o)
 {
 	struct file_state *fs = st->be;
 	const char *key;
@@ -299,11 +358,14 @@ serialize(struct store *st, struct pieces *o, struct error *e)
 	}
 	piece_add(o, NULL, off, o->text.len - off, IN_MEMORY);
 	if (o->to_file) {
-		if ((any = conversations_indexed(st, o, e)) < 0)
+		if ((any = conversations_indexed(st, o)) < 0)
 			return -1;
 	} else {
-		for (i = 0; i < st->n; i++)
+		for (i = 0; i < st->n; i++) {
 			piece_conv(st, o, i ? SEP_NEXT : SEP_FIRST, st->conv[i]);
+			if (spill(o) < 0)
+				return -1;
+		}
 		any = st->n > 0;
 	}
 	piece_text(o, any ? "\n  ]" : "]", any ? 4 : 1);
@@ -530,9 +592,12 @@ save_file(struct store *st, struct error *e)
 	memset(&ix, 0, sizeof(ix));
 	text.to_file = fs->ix != NULL;
 	text.merge = fs->ix == NULL;
+	text.fd = -1;
+	text.old = fs->fd;
+	text.st = st;
 	if (fs->ixpath != NULL)
 		text.ix = &ix;
-	if (serialize(st, &text, e) < 0)
+	if (load_uncanonical(st, e) < 0)
 		goto out;
 	buf_addf(&tmp, "%s/.%s" TEMP_MARK "XXXXXX", dir, basename(copy));
 	/* mkstemp: a fresh unpredictable name, created 0600, never a planted link */
@@ -542,6 +607,12 @@ save_file(struct store *st, struct error *e)
 	}
 	if (keep_owner(st, fd, e) < 0)
 		goto out;
+	text.fd = fd;
+	if (serialize(st, &text) < 0) {
+		errno = text.werr;
+		error_errno(e, "cannot write '%s'", tmp.data);
+		goto out;
+	}
 	if (write_pieces(fd, fs->fd, st, &text) < 0) {
 		error_errno(e, "cannot write '%s'", tmp.data);
 		goto out;
@@ -602,6 +673,7 @@ store_text(struct store *st, struct buf *b, struct error *e)
 	int rc;
 
 	memset(&text, 0, sizeof(text));
+	text.fd = -1;
 	if (store_spool_fill(st, e) < 0)	/* text in memory only */
 		return -1;
 	/* another engine's conversations are never the file's bytes */
@@ -609,7 +681,7 @@ store_text(struct store *st, struct buf *b, struct error *e)
 	    st->engine->bytes_are_text(st);
 	if (store_load_all(st, e) < 0)
 		return -1;
-	rc = serialize(st, &text, e);
+	rc = serialize(st, &text);
 	for (i = 0; rc == 0 && i < text.n; i++)
 		buf_add(b, text.v[i].p ? text.v[i].p : text.text.data +
 		    text.v[i].off, text.v[i].len);

@@ -42,6 +42,24 @@ test_expect 'file size limit hit mid-write (EFBIG): clear error, nothing changed
 	done
 '
 
+# a large write goes out as it is made, a megabyte at a time
+# (lib/store/file-save.c): a limit past the first megabyte fails a later
+# part of it, with the store's index and without, and leaves the same
+python3 "$top/bench/gen-chatgpt.py" 3 5 "$T/export.json"
+test_expect 'a 3 MB import failing past its first megabyte written (EFBIG): clear error, nothing changed' '
+	for how in index no-index; do
+		cp "$T/before.json" "$CONVCTL_STORE" && snapshot "$CONVCTL_STORE" &&
+		if [ $how = index ]; then convctl recent >/dev/null; fi &&
+		(ulimit -f 3000 &&
+		    fails_with 1 convctl migrate "$T/export.json") || { echo "$how: status"; exit 1; }
+		stderr_has "convctl: migrate: cannot write " &&
+		stderr_has "File too large" &&
+		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "$how"; exit 1; }
+	done &&
+	convctl migrate "$T/export.json" >/dev/null &&
+	test $(wc -c <"$CONVCTL_STORE") -gt 3000000
+'
+
 # end writes the end with its offline summary, in one write: a limit that
 # the end alone fits and the end with the summary does not leaves the
 # conversation ended, exactly as end --no-summary leaves it, with status 3
