@@ -86,11 +86,14 @@ test_expect 'read a conversation at a time: bad JSON in a later one names the wh
 
 # migrate's memory: an export is read a conversation at a time, each let go
 # of once converted, never parsed whole (the whole tree took 7.6 times the
-# export's size, 4.7 without it, on this one); a 10 MB export of
-# bench/gen-chatgpt.py peaks below 6 times its size (not under a wrapper,
-# whose own memory blurs it)
+# export's size on this one), and the store's text is written as it is made,
+# never held whole (4.86 times with it held); a 10 MB export of
+# bench/gen-chatgpt.py peaks at 4.44 times its size, and must stay below 4.7
+# (not under a wrapper, whose own memory blurs it). Peak RSS is the same to
+# 0.1 % from run to run; the margin is 6 %, not more, so that the store's
+# text held whole again fails this
 if [ -z "${CONVCTL_WRAPPER:-}" ]; then
-	test_expect 'a 10 MB export peaks below 6 times its size' '
+	test_expect 'a 10 MB export peaks below 4.7 times its size' '
 		python3 "$top/bench/gen-chatgpt.py" 10 7 big.json &&
 		size=$(wc -c <big.json) &&
 		CONVCTL_MAX_CONVERSATIONS=100000 python3 -c "import resource, subprocess, sys
@@ -99,7 +102,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 
 		    "$CONVCTL_BIN" -s big-store.json migrate big.json >rss &&
 		echo "peak RSS $(cat rss) KB, export $size bytes" &&
 		test "$(cat rss)" -gt 0 &&
-		test $(( $(cat rss) * 1024 )) -lt $(( size * 6 ))
+		test $(( $(cat rss) * 1024 * 10 )) -lt $(( size * 47 ))
 	'
 else
 	test_n=$((test_n + 1))
