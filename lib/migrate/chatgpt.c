@@ -419,6 +419,7 @@ mig_read_chatgpt(struct mig_reader *r, const struct mig_input *in,
 			mig_skipped(r, e);
 		} else
 			json_decref(conv);
+		mig_item_done(r, in, i);
 		mig_progress(r, i + 1, in->nitems);
 	}
 	if (in->root == NULL && in->items != NULL)

@@ -270,12 +270,31 @@ duplicate(struct migrate_result *res, size_t k)
 	return 0;
 }
 
+/* a byte order mark (Windows editors write one) is not JSON */
+static void
+no_bom(struct buf *text)
+{
+	if (text->len >= 3 && memcmp(text->data, "\xef\xbb\xbf", 3) == 0) {
+		memmove(text->data, text->data + 3, text->len - 2);
+		text->len -= 3;
+	}
+}
+
+int
+mig_source_again(struct mig_reader *r, struct buf *text, struct error *e)
+{
+	if (source_text(r->rq, r->src, text, e) < 0)
+		return -1;
+	no_bom(text);
+	return 0;
+}
+
 static int
 read_source(struct migrate_result *res, size_t k, json_t *imports,
     struct error *e)
 {
 	struct mig_source *s = &res->src[k];
-	struct mig_reader r = { res->rq, s, res->notes };
+	struct mig_reader r = { res->rq, s, res->notes, 0 };
 	struct mig_input in = { 0 };
 	struct buf text = { 0 }, id = { 0 };
 	json_t *root = NULL;
@@ -293,12 +312,9 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 		rc = 0;
 		goto out;
 	}
-	/* a byte order mark (Windows editors write one) is not JSON */
-	if (text.len >= 3 && memcmp(text.data, "\xef\xbb\xbf", 3) == 0) {
-		memmove(text.data, text.data + 3, text.len - 2);
-		text.len -= 3;
-	}
+	no_bom(&text);
 	in.text = text.data ? text.data : "";
+	in.own = text.data;
 	in.len = text.len;
 	/* nothing but blanks: nothing to import, whatever the format */
 	if (strspn(in.text, " \t\r\n") == in.len) {

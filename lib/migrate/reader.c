@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "reader.h"
 
@@ -580,6 +582,9 @@ mig_item(struct mig_reader *r, const struct mig_input *in, size_t i,
 {
 	const struct mig_span *it = &in->items[i];
 	json_error_t je, whole;
+	struct buf again = { 0 };
+	const char *text = in->text;
+	size_t len = in->len;
 	json_t *v;
 	int line, column;
 
@@ -587,16 +592,47 @@ mig_item(struct mig_reader *r, const struct mig_input *in, size_t i,
 	    JSON_DECODE_ANY, &je);
 	if (v != NULL)
 		return v;
-	/* the whole text's error, as a source parsed whole gets it */
-	if ((v = json_loadb(in->text, in->len, JSON_LOAD_FLAGS, &whole)) !=
-	    NULL) {
+	/* the whole text's error, as a source parsed whole gets it (read
+	 * again where its first items' bytes were let go of) */
+	if (r->gone > 0) {
+		if (mig_source_again(r, &again, e) < 0)
+			return NULL;
+		text = again.data ? again.data : "";
+		len = again.len;
+	}
+	if ((v = json_loadb(text, len, JSON_LOAD_FLAGS, &whole)) != NULL) {
 		json_decref(v);
 		mig_bad(r, e, "[%zu]: %s", i, je.text);
-		return NULL;
+	} else {
+		json_error_place(text, len, &whole, &line, &column);
+		error_set(e, "'%s':%d:%d: %s", r->src->file, line, column,
+		    whole.text);
 	}
-	json_error_place(in->text, in->len, &whole, &line, &column);
-	error_set(e, "'%s':%d:%d: %s", r->src->file, line, column, whole.text);
+	buf_free(&again);
 	return NULL;
+}
+
+/* what mig_item_done() gives back at once, at least */
+#define GIVE_BACK (4 << 20)
+
+void
+mig_item_done(struct mig_reader *r, const struct mig_input *in, size_t i)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t base = (uintptr_t)in->own, from, to;
+
+	if (in->own == NULL || page == 0 || (page & (page - 1)) != 0)
+		return;
+	from = (base + r->gone + page - 1) & ~(uintptr_t)(page - 1);
+	to = (base + (i + 1 < in->nitems ? in->items[i + 1].off : in->len)) &
+	    ~(uintptr_t)(page - 1);
+	if (to < from + GIVE_BACK)
+		return;
+	/* the pages read as zeros if touched again: the text before the next
+	 * item is never looked at again, but by mig_item()'s error, which
+	 * reads the source again */
+	if (madvise((void *)from, to - from, MADV_DONTNEED) == 0)
+		r->gone = to - base;
 }
 
 /* how deep mig_array_items() lets an item nest: below jansson's limit

@@ -41,6 +41,8 @@ struct mig_reader {
 	const struct migrate_request *rq;
 	struct mig_source *src;
 	json_t *notes;			/* strings */
+	size_t gone;			/* the bytes at the start of the input's
+					 * text let go of (mig_item_done()) */
 };
 
 /* one item of a top-level JSON array, by its bytes in the text */
@@ -57,6 +59,8 @@ struct mig_input {
 	struct mig_span *items;		/* a format read an item at a time
 					 * (formats.h): the array's items */
 	size_t nitems;
+	char *own;			/* text, when it is the run's to let
+					 * go of (mig_item_done()); or NULL */
 };
 
 /* reader.c: handing conversations to the run, notes and progress */
@@ -96,6 +100,13 @@ int mig_array_items(const char *text, size_t len, struct mig_span **v,
  * parsing the whole text sets it, naming the line and column */
 json_t *mig_item(struct mig_reader *, const struct mig_input *, size_t i,
     struct error *);
+/* item i of in->items converted: the pages of the text before the next item
+ * given back to the system, a few megabytes at a time, so that the export's
+ * bytes and the conversations made of them are not held whole together; an
+ * error's place is then found in the source read again */
+void mig_item_done(struct mig_reader *, const struct mig_input *, size_t i);
+/* migrate.c: the source's bytes again, as read_source() reads them */
+int mig_source_again(struct mig_reader *, struct buf *, struct error *);
 
 /* reader.c: times */
 
