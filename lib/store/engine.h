@@ -155,5 +155,8 @@ void store_push(struct store *, struct conv *);
 int conv_by_pos(const void *, const void *);
 /* the loaded conversation with this id, or NULL (no engine is asked) */
 struct conv *store_loaded(struct store *, const char *id);
+/* -1 and e: the writers' lock of the store called name not had within
+ * wait seconds, ERROR_TEMPORARY (exit 75: another writer holds it) */
+int store_locked(const char *name, double wait, struct error *);
 
 #endif

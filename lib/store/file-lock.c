@@ -47,9 +47,7 @@ wait_lock(int fd, const char *lock, const char *name, double wait,
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return error_errno(e, "cannot lock '%s'", lock);
 		if (waited >= wait)
-			return error_set(e, "store '%s' is locked by another "
-			    "convctl; gave up after %g seconds (see --wait)",
-			    name, wait);
+			return store_locked(name, wait, e);
 		nanosleep(&nap, NULL);
 		waited += nap.tv_nsec / 1e9;
 		if (nap.tv_nsec < 100 * 1000000)

@@ -75,6 +75,9 @@ static const struct pg_verdict verdicts[] = {
 	{ "08", NULL, PG_AGAIN, NOT_THERE },
 	{ "40001", NULL, PG_AGAIN, NULL },
 	{ "40P01", NULL, PG_AGAIN, NULL },
+	/* lock_timeout, from --wait: another writer holds the lock (the
+	 * message is store_locked()'s) */
+	{ "55P03", NULL, PG_AGAIN, NULL },
 	{ NULL, "timeout expired", PG_AGAIN, "the server did not answer "
 	    "within connect_timeout (10 seconds unless the URI or "
 	    "PGCONNECT_TIMEOUT sets it); exit 75 means try again later" },
@@ -158,8 +161,7 @@ pg_error(struct store *st, PGresult *r, const char *what, struct error *e)
 	struct buf b = { 0 };
 
 	if (state != NULL && strcmp(state, "55P03") == 0)
-		error_set(e, "store '%s' is locked by another convctl; gave up "
-		    "after the wait (see --wait)", st->path);
+		store_locked(st->path, ps->wait, e);
 	else {
 		first_line(st, &b, r != NULL && pq.status(ps->conn) ==
 		    CONNECTION_OK ? pq.result_error_message(r) :
@@ -537,8 +539,7 @@ try_lock(struct store *st, struct error *e)
 	got = *pq.getvalue(r, 0, 0) == 't';
 	pq.clear(r);
 	if (!got)
-		return error_set(e, "store '%s' is locked by another convctl; "
-		    "gave up after 0 seconds (see --wait)", st->path);
+		return store_locked(st->path, 0, e);
 	return 0;
 }
 

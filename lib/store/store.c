@@ -233,6 +233,20 @@ store_loaded(struct store *st, const char *id)
 	return NULL;
 }
 
+/*
+ * The writers' lock not had within the wait, on any engine: the one
+ * message, and exit 75, as the lock is another writer's and passes
+ */
+int
+store_locked(const char *name, double wait, struct error *e)
+{
+	error_set(e, "store '%s' is locked by another convctl; gave up after "
+	    "%g seconds (nothing was written; try again, or raise --wait)",
+	    name, wait);
+	e->kind = ERROR_TEMPORARY;
+	return -1;
+}
+
 struct conv *
 store_active(struct store *st)
 {

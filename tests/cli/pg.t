@@ -339,15 +339,17 @@ unhold() {
 	    where query like '%pg_sleep(600)%' and pid <> pg_backend_pid()" >/dev/null
 }
 
-test_pg_timed '--wait bounds the wait for another writer, then exit 1' '
+test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try again)' '
 	W="$PG_URI&schema=waiting" &&
 	convctl -s "$W" recent &&
 	{ psql "$PG_URI" -X -q -c "begin" -c "select
 	    pg_advisory_xact_lock(hashtext('"'convctl:waiting'"'))" -c "select
 	    pg_sleep(600)" -c "commit" >/dev/null 2>&1 & } &&
 	wait_until holding &&
-	fails_with 1 convctl -s "$W" --wait 1 add hi &&
-	stderr_has "locked by another convctl" &&
+	fails_with 75 convctl -s "$W" --wait 1 add hi &&
+	stderr_has "store '"'"'$W'"'"' is locked by another convctl; gave up after 1 seconds (nothing was written; try again, or raise --wait)" &&
+	fails_with 75 convctl -s "$W" --wait 0 add hi &&
+	stderr_has "is locked by another convctl; gave up after 0 seconds (nothing was written; try again" &&
 	unhold && { wait || true; } &&
 	convctl -s "$W" --wait 5 add hi
 '

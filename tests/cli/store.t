@@ -180,15 +180,15 @@ hold_lock() {
 }
 release() { kill $holder; wait $holder 2>/dev/null; true; }
 
-test_file 'a lock held longer than --wait is an error; the store stays' '
+test_file 'a lock held longer than --wait is exit 75, try again; the store stays' '
 	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	snapshot "$S" &&
 	hold_lock &&
 	check() {
-		fails_with 1 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
-		stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds" &&
-		CONVCTL_WAIT=0 fails_with 1 convctl end &&
-		stderr_has "is locked" &&
+		fails_with 75 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
+		stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds (nothing was written; try again, or raise --wait)" &&
+		CONVCTL_WAIT=0 fails_with 75 convctl end &&
+		stderr_has "is locked by another convctl; gave up after 0 seconds (nothing was written; try again" &&
 		unchanged "$S"
 	}
 	check; rc=$?; release; test $rc -eq 0 &&
