@@ -555,6 +555,29 @@ not_made(PGresult *r)
 }
 
 /*
+ * A writer's transaction holds the writers' lock, and the server keeps it
+ * for as long as it keeps the transaction: with its own settings, for as
+ * long as its side of a connection whose client went silent lives (many
+ * minutes) or, for a client that froze, forever. So the server is bounded
+ * too, for this transaction only (SET LOCAL, as set_config(..., true) is;
+ * a pooler's server connection gets its settings back at its end): a
+ * transaction left idle is ended, and the connection is given up when its
+ * data goes unacknowledged or its keepalives unanswered, each within about
+ * the default --wait, so the other writers go on. A bound the server, the
+ * role or the client (PGOPTIONS) set lower is kept; a setting the server
+ * does not have (tcp_user_timeout before PostgreSQL 12) is left out. Each
+ * value is in the setting's own unit (ms, s); pg_settings shows the TCP
+ * ones as the socket has them (its default for 0, 0 on a unix socket).
+ */
+#define WRITER_BOUNDS "SELECT set_config(name, CASE WHEN setting::bigint " \
+	"BETWEEN 1 AND bound THEN setting ELSE bound::text END, true) " \
+	"FROM pg_settings JOIN (VALUES " \
+	"('idle_in_transaction_session_timeout', 10000), " \
+	"('tcp_user_timeout', 10000), ('tcp_keepalives_idle', 5), " \
+	"('tcp_keepalives_interval', 2), ('tcp_keepalives_count', 3)) " \
+	"AS b(name, bound) USING (name)"
+
+/*
  * The command's transaction: a reader's REPEATABLE READ, one snapshot; a
  * writer's holds the writers' lock from its start, waiting up to the wait
  * for the writer before to finish. With first (the command's first query,
@@ -581,7 +604,7 @@ begin(struct store *st, const char *first, const char *what, PGresult **r,
 		    "SET LOCAL jit = off");
 	else
 		buf_adds(&sql, "BEGIN; SET LOCAL client_min_messages = warning; "
-		    "SET LOCAL jit = off");
+		    "SET LOCAL jit = off; " WRITER_BOUNDS);
 	if (st->mode == STORE_WRITE && ps->wait > 0)
 		buf_addf(&sql, "; SET LOCAL lock_timeout = %ld; SELECT "
 		    "pg_advisory_xact_lock(hashtext(%s))",
@@ -593,8 +616,8 @@ begin(struct store *st, const char *first, const char *what, PGresult **r,
 	text = sql_for(st, sql.data);
 	res = pq.exec(ps->conn, text);
 	free(text);
-	if (!one_trip && (res == NULL || pq.result_status(res) !=
-	    PGRES_COMMAND_OK)) {
+	if (!one_trip && (res == NULL || (pq.result_status(res) !=
+	    PGRES_COMMAND_OK && pq.result_status(res) != PGRES_TUPLES_OK))) {
 		pg_error(st, res, ask, e);
 		goto out;
 	}

@@ -354,6 +354,38 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try agai
 	convctl -s "$W" --wait 5 add hi
 '
 
+# root_locked GRANTED: a session holds the store's root table (true), or a
+# writer waits on it (false), inside its transaction and so with the writers'
+# lock
+root_locked() {
+	test "$(psql_as "select count(*) from pg_locks l join pg_class c on
+	    c.oid = l.relation where c.relname = 'root' and l.granted = $1")" = 1
+}
+
+# a host that froze, as a writer stopped (SIGSTOP) holding the lock: the
+# server ends its transaction once it has been idle convctl's bound (10 s)
+test_pg_timed 'a writer frozen holding the lock: the next writer goes on within about the default --wait; woken, the frozen one exits 75, not stored' '
+	F="$PG_URI&schema=frozen" &&
+	convctl -s "$F" add first >/dev/null &&
+	{ psql "$PG_URI" -X -q -c "begin" -c "lock table frozen.root in
+	    access exclusive mode" -c "select pg_sleep(600)" -c "commit" \
+	    >/dev/null 2>&1 & } &&
+	wait_until "root_locked true" || exit 1
+	"$CONVCTL_BIN" -s "$F" --wait 60 add frozen >/dev/null 2>frozen.err 3>&- &
+	frozen=$!
+	wait_until "root_locked false" && kill -STOP $frozen && unhold
+	held=$? began=$(date +%s)
+	convctl -s "$F" --wait 30 add after >/dev/null
+	after=$? took=$(($(date +%s) - began))
+	kill -CONT $frozen; wait $frozen; rc=$?	# whatever happened before
+	test "$held" = 0 && echo "# the next writer waited $took s" >&3 &&
+	test "$after" = 0 && test "$took" -le 20 &&
+	echo "frozen: exit $rc" && cat frozen.err && test "$rc" = 75 &&
+	grep -q "nothing was written; try again" frozen.err &&
+	test "$(psql_as "select string_agg(doc->>'"'content'"', '"','"' order by seq)
+	    from frozen.messages")" = first,after
+' 3>&1
+
 test_pg_timed "$(echo $writers | wc -w) writers x $adds adds over the socket and TCP: each message once, one conversation" '
 	C="$PG_URI&schema=many" CT="$PG_TCP&schema=many" &&
 	for w in $writers; do
