@@ -87,6 +87,8 @@ cmd_summarize_exit(enum summarize_outcome o)
 		return EXIT_OK;
 	case SUMMARIZE_DONE_SOME:
 		return EXIT_PARTIAL;
+	case SUMMARIZE_AGAIN:
+		return EXIT_TEMPFAIL;
 	case SUMMARIZE_DONE_NONE:
 		break;
 	}

@@ -147,8 +147,10 @@ flush(struct batch *b)
 	if (lifecycle_begin(b->rq->settings, STORE_WRITE, &st, &e) < 0) {
 		report(b, SUMMARIZE_ERROR, 0, 0, NULL, e.msg);
 		for (i = 0; i < b->n; i++)
-			if (b->unstored[i])
+			if (b->unstored[i]) {
 				not_stored(b, i);
+				b->items[i].again = e.kind == ERROR_TEMPORARY;
+			}
 		return;
 	}
 	for (i = 0; i < b->n; i++)
@@ -205,7 +207,7 @@ make_one(struct batch *b, size_t i)
 static enum summarize_outcome
 outcome(const struct summarize_item *items, size_t n)
 {
-	size_t i, done = 0, failed = 0;
+	size_t i, done = 0, failed = 0, again = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!items[i].todo)
@@ -213,12 +215,17 @@ outcome(const struct summarize_item *items, size_t n)
 		if (items[i].status == SUMMARY_DONE ||
 		    items[i].status == SUMMARY_WOULD)
 			done++;
-		else
+		else {
 			failed++;
+			again += items[i].status == SUMMARY_FAILED &&
+			    items[i].again;
+		}
 	}
 	if (failed == 0)
 		return SUMMARIZE_DONE_ALL;
-	return done > 0 ? SUMMARIZE_DONE_SOME : SUMMARIZE_DONE_NONE;
+	if (done > 0)
+		return SUMMARIZE_DONE_SOME;
+	return again == failed ? SUMMARIZE_AGAIN : SUMMARIZE_DONE_NONE;
 }
 
 /* every item failed until done, or skipped; how many are to do */
@@ -232,6 +239,7 @@ begin(struct batch *b)
 	for (i = 0; i < b->n; i++) {
 		b->items[i].status = b->items[i].todo ? SUMMARY_FAILED :
 		    SUMMARY_SKIPPED;
+		b->items[i].again = 0;
 		ntodo += b->items[i].todo != 0;
 	}
 	report(b, SUMMARIZE_BEGIN, 0, ntodo, NULL, NULL);

@@ -128,6 +128,10 @@ struct summarize_item {
 	enum summary_status status;
 	struct summary_result res;	/* SUMMARY_DONE */
 	char *error;			/* why not: FAILED, CHANGED, GONE */
+	int again;			/* FAILED as the store could not be
+					 * written now (ERROR_TEMPORARY: its
+					 * lock held past the wait, a server
+					 * gone): a new try may store it */
 };
 enum summarize_event_kind {
 	SUMMARIZE_BEGIN,	/* total: the items to summarize */
@@ -161,6 +165,7 @@ enum summarize_outcome {
 	SUMMARIZE_DONE_ALL,	/* every item to do was done (or would be) */
 	SUMMARIZE_DONE_SOME,
 	SUMMARIZE_DONE_NONE,
+	SUMMARIZE_AGAIN,	/* none done, each failed only for now (again) */
 };
 /*
  * Summarizes items[i] with todo set while no lock is held, then stores each

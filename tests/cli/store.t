@@ -202,6 +202,20 @@ test_file 'readers do not need the lock' '
 	test $rc -eq 0 && grep -q "^User: second" out
 '
 
+test_file 'a summary made while another writer holds the lock past --wait: exit 75, try again; the store stays' '
+	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
+	CONVCTL_NOW=2026-01-01T00:01:00Z convctl end --no-summary >/dev/null &&
+	snapshot "$S" && id=$(q ".conversations[0].id") &&
+	hold_lock &&
+	CONVCTL_WAIT=0 fails_with 75 convctl summarize --summarizer offline "$id"
+	rc=$?; release; test $rc -eq 0 &&
+	stderr_has "is locked by another convctl; gave up after 0 seconds (nothing was written; try again" &&
+	stderr_has "summary of '\''$id'\'' not stored" &&
+	unchanged "$S" &&
+	convctl summarize --summarizer offline "$id" >/dev/null &&
+	test "$(q ".conversations[0].title")" = First
+'
+
 test_expect 'writers running at once lose nothing' '
 	store_rm "$S" &&
 	i=0 && pids= &&
