@@ -171,7 +171,7 @@ test_file 'a directory that cannot be written is an error; the store stays' '
 # hold_lock: another process takes the store's lock and keeps it until
 # release; util-linux flock(1) takes it the way convctl does
 hold_lock() {
-	rm -f "$T/.held" &&
+	rm -f "$T/.held" || return 1	# not in the background, with the holder
 	( exec 9>"$S.lock" && flock -x 9 && touch "$T/.held" && exec sleep 120 ) &
 	holder=$!
 	n=0
