@@ -221,9 +221,10 @@ enum summary_setup cmd_summary_setup(struct ctx *, struct summary_config *,
 void cmd_summarize_report(void *progress, const struct summarize_event *);
 /* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
 int cmd_summarize_exit(enum summarize_outcome);
-/* ending_run for add, end, resume, fork and run, its summaries reported on
- * stderr: 0, EXIT_PARTIAL (the one ended is pending, said), the status a
- * callback stopped it with, or the failure's (said) */
+/* common.c: ending_run for add, end, resume, fork and run, its summaries
+ * reported on stderr and its result said: 0, EXIT_PARTIAL (the one ended is
+ * pending, said), the status a callback stopped it with, or the failure's
+ * (said) */
 int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
 
 /*

@@ -95,43 +95,6 @@ cmd_summarize_exit(enum summarize_outcome o)
 	return EXIT_FAIL;
 }
 
-int
-cmd_ending(struct ctx *ctx, struct ending_request *rq,
-    struct ending_result *res)
-{
-	struct progress progress = { .ctx = ctx };
-	struct error e;
-	int rc = 0;
-
-	rq->settings = &ctx->settings;
-	rq->report = cmd_summarize_report;
-	rq->report_arg = &progress;
-	switch (ending_run(rq, res, &e)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		cmd_error(ctx, "%s", e.msg);
-		rc = EXIT_USAGE;
-		break;
-	case ENDING_FAILED:
-		rc = cmd_fail(ctx, &e);
-		break;
-	case ENDING_STOPPED:
-		rc = res->stopped;
-		break;
-	case ENDING_PENDING:
-		if (rq->setup_error != NULL)
-			cmd_error(ctx, "no summary: %s", rq->setup_error);
-		progress_done(&progress);
-		cmd_error(ctx, "'%s' is ended; its summary is pending (convctl "
-		    "summarize --pending)", res->ended);
-		rc = EXIT_PARTIAL;
-		break;
-	case ENDING_DONE:
-		break;
-	}
-	progress_done(&progress);
-	return rc;
-}
-
 /* the conversations asked for, copied out of the store; 0 or exit status */
 static int
 pick(struct ctx *ctx, struct summarize_item **items, size_t *n)

@@ -19,7 +19,8 @@ struct ending {
 	size_t n;		/* items[0] is the one ended, or no job */
 	int64_t idle;		/* the idle timeout, ms */
 	int local;		/* the summaries are made under the lock */
-	struct buf held;	/* their errors' texts, each with its NUL */
+	struct buf held;	/* their errors: id and text, each with its NUL
+				 * (an empty id: none) */
 };
 
 static void
@@ -58,8 +59,11 @@ held_report(void *arg, const struct summarize_event *ev)
 {
 	struct ending *en = arg;
 
-	if (ev->kind == SUMMARIZE_ERROR)
+	if (ev->kind == SUMMARIZE_ERROR) {
+		buf_add(&en->held, ev->id ? ev->id : "", ev->id ?
+		    strlen(ev->id) + 1 : 1);
 		buf_add(&en->held, ev->msg, strlen(ev->msg) + 1);
+	}
 	else if (en->rq->report != NULL)
 		en->rq->report(en->rq->report_arg, ev);
 }
@@ -73,6 +77,9 @@ held_flush(struct ending *en, int say)
 
 	for (at = 0; say && en->rq->report != NULL && at < en->held.len;
 	    at += strlen(en->held.data + at) + 1) {
+		ev.id = *(en->held.data + at) != '\0' ? en->held.data + at :
+		    NULL;
+		at += strlen(en->held.data + at) + 1;
 		ev.msg = en->held.data + at;
 		en->rq->report(en->rq->report_arg, &ev);
 	}
@@ -244,11 +251,27 @@ summarize_after(struct ending *en)
 	return ENDING_DONE;
 }
 
+/* what done in part says: why the summary is pending, and what to do */
+static void
+pending_lines(const struct ending_request *rq, struct ending_result *res)
+{
+	struct buf b = { 0 };
+	size_t n = 0;
+
+	if (rq->setup_error != NULL) {
+		buf_addf(&b, "no summary: %s", rq->setup_error);
+		res->pending[n++] = buf_detach(&b);
+	}
+	buf_addf(&b, "'%s' is ended; its summary is pending (convctl "
+	    "summarize --pending)", res->ended);
+	res->pending[n] = buf_detach(&b);
+}
+
 enum ending_status
-ending_run(const struct ending_request *rq, struct ending_result *res,
-    struct error *e)
+ending_run(const struct ending_request *rq, struct ending_result *res)
 {
 	struct ending en = { .rq = rq, .res = res, .n = 1 };
+	struct error *e = &res->error;
 	int rc, jobs = rq->cf != NULL && !rq->dry_run;
 
 	memset(res, 0, sizeof(*res));
@@ -262,7 +285,7 @@ ending_run(const struct ending_request *rq, struct ending_result *res,
 	}
 	if (rq->kind != ENDING_IDLE &&
 	    lifecycle_idle_timeout(rq->settings, &en.idle, e) < 0)
-		return ENDING_FAILED;
+		return res->status = ENDING_FAILED;
 	rc = write_once(&en, jobs, e);
 	if (rc == END_UNWRITTEN) {
 		/* the end alone, its summaries pending */
@@ -283,12 +306,20 @@ ending_run(const struct ending_request *rq, struct ending_result *res,
 	rc = summarize_after(&en);
 out:
 	clear(&en);
-	return (enum ending_status)rc;
+	if (rc == ENDING_PENDING)
+		pending_lines(rq, res);
+	return res->status = (enum ending_status)rc;
 }
 
 void
 ending_result_free(struct ending_result *res)
 {
+	size_t i;
+
 	free(res->ended);
 	res->ended = NULL;
+	for (i = 0; res->pending[i] != NULL; i++) {
+		free(res->pending[i]);
+		res->pending[i] = NULL;
+	}
 }

@@ -11,6 +11,33 @@
 #include "store/store.h"
 #include "summary/summarize.h"
 
+enum ending_status {
+	ENDING_BAD_STORE = -2,	/* the store path names no store file (see
+				 * lifecycle_begin): nothing done */
+	ENDING_FAILED = -1,	/* res->error says why: nothing written */
+	ENDING_DONE,		/* written, and each summary asked for made */
+	ENDING_STOPPED,		/* check or change said no, nothing
+				 * written; or committed did, after the
+				 * write, no summary made (res->stopped) */
+	ENDING_PENDING,		/* written, but the summary of res->ended is
+				 * pending (reported): done in part */
+};
+/* what an ending did, the same for every face: each prints it its way */
+struct ending_result {
+	enum ending_status status;	/* as ending_run returns it */
+	struct error error;	/* ENDING_FAILED, ENDING_BAD_STORE: why */
+	char *ended;		/* the conversation ended, or NULL; owned */
+	int64_t ended_at;	/* its endedAt */
+	/* ENDING_PENDING, done in part (exit status 3): the lines that say
+	 * why and what to do, NULL-ended; owned */
+	char *pending[3];
+	/* set by the change: the one its idle boundary ended (ENDING_IDLE),
+	 * valid while the store is open */
+	const char *idle_ended;
+	int unchanged;		/* set by the change: nothing to write */
+	int stopped;		/* the change's own status (ENDING_STOPPED) */
+};
+
 enum ending_kind {
 	/* end: the active conversation ended at now; then summarized with
 	 * those among the SUMMARIZE_PENDING_WINDOW that ended last that have
@@ -24,16 +51,6 @@ enum ending_kind {
 	 * the write when summary_at_idle_end says so, and a summary that
 	 * fails leaves it pending with a warning */
 	ENDING_IDLE,
-};
-
-struct ending_result {
-	char *ended;		/* the conversation ended, or NULL; owned */
-	int64_t ended_at;	/* its endedAt */
-	/* set by the change: the one its idle boundary ended (ENDING_IDLE),
-	 * valid while the store is open */
-	const char *idle_ended;
-	int unchanged;		/* set by the change: nothing to write */
-	int stopped;		/* the change's own status (ENDING_STOPPED) */
 };
 
 struct ending_request {
@@ -66,20 +83,10 @@ struct ending_request {
 	void (*report)(void *arg, const struct summarize_event *);
 	void *report_arg;
 };
-enum ending_status {
-	ENDING_BAD_STORE = -2,	/* the store path names no store file (see
-				 * lifecycle_begin): nothing done */
-	ENDING_FAILED = -1,	/* e says why: nothing written */
-	ENDING_DONE,		/* written, and each summary asked for made */
-	ENDING_STOPPED,		/* check or change said no, nothing
-				 * written; or committed did, after the
-				 * write, no summary made (res->stopped) */
-	ENDING_PENDING,		/* written, but the summary of res->ended is
-				 * pending (reported): done in part */
-};
-/* res is filled (ending_result_free); see the kinds for what each does */
+/* res is filled (ending_result_free), its status returned; see the kinds
+ * for what each does */
 enum ending_status ending_run(const struct ending_request *,
-    struct ending_result *, struct error *);
+    struct ending_result *);
 void ending_result_free(struct ending_result *);
 
 #endif

@@ -489,32 +489,70 @@ summary_report(void *arg, const struct summarize_event *ev)
 		    ev->msg);
 }
 
+/* add's change under the lock: the message, perhaps past the idle
+ * boundary; its id answered once written */
+struct adding {
+	const struct mcp_config *cf;
+	struct mcp_answer *a;
+	struct add_request rq;
+	struct add_result res;
+};
+
+static int
+add_message(void *arg, struct store *st, struct ending_result *ending)
+{
+	struct adding *ad = arg;
+	struct error e;
+
+	/* the clock read under the lock, as add does */
+	if (ts_now(&ad->rq.at, &e) < 0 ||
+	    conv_add(st, &ad->rq, &ad->res, &e) != ADD_DONE) {
+		fail(ad->a, "%s", e.msg);
+		return 1;
+	}
+	ending->idle_ended = ad->res.ended_id;
+	ending->unchanged = ad->res.duplicate;
+	return 0;
+}
+
+static int
+added(void *arg, struct store *st, const struct ending_result *ending)
+{
+	struct adding *ad = arg;
+
+	(void)st;
+	(void)ending;
+	buf_addf(&ad->a->text, "%s\n", ad->res.conv_id);
+	ad->a->structured = json_pack("{s:s}", "id", ad->res.conv_id);
+	return 0;
+}
+
 static void
 tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "text", "role", "tools", NULL };
-	struct add_request rq = { .role = ROLE_USER, .clock = 1 };
-	struct summarize_request srq = { .report = summary_report,
-	    .report_arg = (void *)cf, .settings = cf->settings };
-	struct summarize_item ended = { 0 };
+	struct adding ad = { .cf = cf, .a = a,
+	    .rq = { .role = ROLE_USER, .clock = 1 } };
+	struct ending_request er = { .kind = ENDING_IDLE,
+	    .settings = cf->settings, .change = add_message,
+	    .committed = added, .arg = &ad, .report = summary_report,
+	    .report_arg = (void *)cf };
+	struct ending_result res = { 0 };
 	struct summary_config sc;
-	struct add_result res;
-	struct store *st = NULL;
 	struct error e;
 	json_t *text;
 	const char **tools = NULL;
-	char *id = NULL;
 	long idle, max;
 	int role = ROLE_USER;
 
 	if (args_known(args, known, a) < 0 ||
 	    arg_role(args, "role", &role, a) < 0 ||
-	    arg_strv(args, "tools", 0, &tools, &rq.ntools, a) < 0)
+	    arg_strv(args, "tools", 0, &tools, &ad.rq.ntools, a) < 0)
 		goto out;
-	rq.tools = tools;
-	rq.role = (enum conv_role)role;
+	ad.rq.tools = tools;
+	ad.rq.role = (enum conv_role)role;
 	/* conv_add() checks it too; here it is named as the argument */
-	if (tool_names_check(rq.tools, rq.ntools, &e) < 0) {
+	if (tool_names_check(ad.rq.tools, ad.rq.ntools, &e) < 0) {
 		fail(a, "argument 'tools': %s", e.msg);
 		goto out;
 	}
@@ -527,180 +565,88 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		bad(a, "text", "a string", text);
 		goto out;
 	}
-	rq.text = json_string_value(text);
-	rq.len = json_string_length(text);
+	ad.rq.text = json_string_value(text);
+	ad.rq.len = json_string_length(text);
 	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
 	    settings_long(cf->settings, SET_MAX_MESSAGE_BYTES, &max, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	if (rq.len > (size_t)max) {
+	if (ad.rq.len > (size_t)max) {
 		fail(a, "argument 'text' is larger than the limit of %ld bytes "
 		    "(the max_message_bytes setting)", max);
 		goto out;
 	}
-	if (message_text_check(rq.len, utf8_invalid_at(rq.text, rq.len),
-	    &e) < 0) {
+	if (message_text_check(ad.rq.len, utf8_invalid_at(ad.rq.text,
+	    ad.rq.len), &e) < 0) {
 		fail(a, "argument 'text': %s", e.msg);
 		goto out;
 	}
-	rq.idle_timeout = (int64_t)idle * 60000;
-	if ((st = open_store(cf, STORE_WRITE, a)) == NULL)
-		goto out;
-	/* the clock read under the lock, as add does */
-	if (ts_now(&rq.at, &e) < 0 || conv_add(st, &rq, &res, &e) != ADD_DONE) {
-		fail(a, "%s", e.msg);
-		goto out;
-	}
-	/* the conversation the idle boundary ended, summarized after the
-	 * write as add does it (summary_at_idle_end) */
-	if (res.ended_id != NULL &&
-	    summary_config_load(&sc, cf->settings, &e) == 0 &&
-	    summary_at_idle_end(&sc, cf->settings, &e) > 0)
-		ended.job = summary_job_new(store_find(st, res.ended_id));
-	if (commit(cf, st, a) < 0)
-		goto out;
-	id = xstrdup(res.conv_id);
-	if (ended.job != NULL && store_find(st, summary_job_id(ended.job)) ==
-	    NULL)
-		summarize_item_clear(&ended);	/* the rolling limit took it */
-	store_close(st);
-	st = NULL;
-	buf_addf(&a->text, "%s\n", id);
-	a->structured = json_pack("{s:s}", "id", id);
-	if (ended.job != NULL) {
-		srq.cf = &sc;
-		ended.todo = 1;
-		if (summarize_run(&srq, &ended, 1) != SUMMARIZE_DONE_ALL)
-			warn(cf, "warning: '%s', ended by the idle timeout, has "
-			    "no summary yet (convctl summarize --pending)",
-			    summary_job_id(ended.job));
+	ad.rq.idle_timeout = (int64_t)idle * 60000;
+	/* the one the idle boundary ends summarized after the write, as add
+	 * does it (lib/ending.c) */
+	if (summary_config_load(&sc, cf->settings, &e) == 0)
+		er.cf = &sc;
+	switch (ending_run(&er, &res)) {
+	case ENDING_BAD_STORE:
+	case ENDING_FAILED:
+		fail(a, "%s", res.error.msg);
+		break;
+	case ENDING_STOPPED:	/* add_message said why */
+	case ENDING_PENDING:	/* not for an idle end: a warning */
+	case ENDING_DONE:
+		break;
 	}
 out:
-	summarize_item_clear(&ended);
-	store_close(st);
+	ending_result_free(&res);
 	free(tools);
-	free(id);
-}
-
-/*
- * As end does, under the lock: the active conversation ended (*ended its id;
- * NULL: none was), and with srq the summaries to make: items[0] its own,
- * then those among the window that ended last still without one (*n
- * counts items); with local they are made here and written with the end.
- * 0, or -1 (said); -2: the end and its local summaries could not be written
- * together, nothing was: the end alone is to be tried.
- */
-static int
-end_write(const struct mcp_config *cf, int64_t now, long idle,
-    const struct summarize_request *srq, int local,
-    struct summarize_item *items, size_t *n, char **ended,
-    struct mcp_answer *a)
-{
-	struct store *st;
-	struct error e;
-	const char *id;
-	int rc = 0;
-
-	if ((st = open_store(cf, STORE_WRITE, a)) == NULL)
-		return -1;
-	switch (conv_end(st, now, (int64_t)idle * 60000, &id, &e)) {
-	case END_NOTHING_ACTIVE:
-		id = NULL;
-		break;
-	case END_FAILED:
-		fail(a, "%s", e.msg);
-		rc = -1;
-		goto out;
-	case END_DONE:
-		*ended = xstrdup(id);	/* the rolling limit may drop it */
-		break;
-	}
-	if (srq != NULL) {
-		if (*ended != NULL)
-			items[0].job = summary_job_new(store_find(st, *ended));
-		items[0].todo = items[0].job != NULL;
-		if (summarize_pending_window(st, SUMMARIZE_PENDING_WINDOW,
-		    *ended, items, n, &e) < 0)
-			warn(cf, "warning: %s", e.msg);
-	}
-	if (srq != NULL && local && (*ended != NULL || *n > 1)) {
-		/* a store that cannot be written now cannot take the end
-		 * alone either */
-		if ((rc = summarize_local(st, srq, items, *n, &e)) == -2) {
-			fail(a, "%s", e.msg);
-			rc = -1;
-		} else if (rc < 0)
-			rc = -2;
-	} else if (*ended != NULL)
-		rc = commit(cf, st, a);
-out:
-	store_close(st);	/* no lock is held while summarizing */
-	return rc;
 }
 
 static void
 tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { NULL };
-	struct summarize_request srq = { .report = summary_report,
-	    .report_arg = (void *)cf, .settings = cf->settings };
-	struct summarize_item items[SUMMARIZE_PENDING_WINDOW + 1];
+	struct ending_request rq = { .kind = ENDING_END,
+	    .settings = cf->settings, .report = summary_report,
+	    .report_arg = (void *)cf };
+	struct ending_result res = { 0 };
 	struct summary_config sc;
 	struct error e, se;
-	char *ended = NULL;
-	int64_t now;
-	size_t n = 1, none = 1, i;
-	long idle;
-	int ok, want, local, rc, pending = 0;
+	size_t i;
 
-	memset(items, 0, sizeof(items));
 	if (args_known(args, known, a) < 0)
 		return;
-	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
-	    ts_now(&now, &e) < 0) {
+	if (ts_now(&rq.now, &e) < 0) {
 		fail(a, "%s", e.msg);
 		return;
 	}
 	/* a bad summary setting must not keep conversations from ending */
-	ok = summary_config_load(&sc, cf->settings, &se) == 0;
-	srq.cf = &sc;
-	want = ok && sc.kind != SUMMARY_NONE;
-	local = want && summary_local(&sc);
-	rc = end_write(cf, now, idle, want ? &srq : NULL, local, items, &n,
-	    &ended, a);
-	if (rc == -2) {		/* the end alone, as end does */
-		free(ended);
-		ended = NULL;
-		rc = end_write(cf, now, idle, NULL, 0, items, &none, &ended, a);
-		pending = ended != NULL;
-	} else if (rc == 0 && want) {
-		if (!local && (ended != NULL || n > 1))
-			summarize_run(&srq, items, n);
-		/* the others failing leave them pending, as they were */
-		pending = ended != NULL && items[0].status != SUMMARY_DONE;
-	}
-	if (rc < 0)
+	if (summary_config_load(&sc, cf->settings, &se) < 0)
+		rq.setup_error = se.msg;
+	else if (sc.kind != SUMMARY_NONE)
+		rq.cf = &sc;
+	switch (ending_run(&rq, &res)) {
+	case ENDING_BAD_STORE:
+	case ENDING_FAILED:
+		fail(a, "%s", res.error.msg);
 		goto out;
-	if (ended == NULL) {
+	case ENDING_STOPPED:	/* no callback to stop it */
+	case ENDING_PENDING:
+	case ENDING_DONE:
+		break;
+	}
+	if (res.ended == NULL) {
 		warn(cf, "no active conversation");
 		a->structured = json_pack("{s:n, s:b}", "id", "summaryPending", 0);
 		goto out;
 	}
-	if (!ok) {
-		warn(cf, "no summary: %s", se.msg);
-		pending = 1;
-	}
-	if (pending)
-		warn(cf, "'%s' is ended; its summary is pending (convctl "
-		    "summarize --pending)", ended);
-	buf_addf(&a->text, "%s\n", ended);
-	a->structured = json_pack("{s:s, s:b}", "id", ended, "summaryPending",
-	    pending);
+	for (i = 0; res.pending[i] != NULL; i++)
+		warn(cf, "%s", res.pending[i]);
+	buf_addf(&a->text, "%s\n", res.ended);
+	a->structured = json_pack("{s:s, s:b}", "id", res.ended, "summaryPending",
+	    res.status == ENDING_PENDING);
 out:
-	for (i = 0; i < n; i++)
-		summarize_item_clear(&items[i]);
-	free(ended);
+	ending_result_free(&res);
 }
 
 static void
