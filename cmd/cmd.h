@@ -219,11 +219,9 @@ enum summary_setup cmd_summary_setup(struct ctx *, struct summary_config *,
 /* a summarize_request.report, its argument a struct progress: the progress
  * line, and each error and --verbose line on stderr */
 void cmd_summarize_report(void *progress, const struct summarize_event *);
-/* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
-int cmd_summarize_exit(enum summarize_outcome);
-/* common.c: ending_run for add, end, resume, fork and run, its summaries
- * reported on stderr and its result said: 0, EXIT_PARTIAL (the one ended is
- * pending, said), the status a callback stopped it with, or the failure's
+/* common.c: ending_run for add, end, resume, fork, run and migrate, its
+ * summaries reported on stderr and its result said: 0, EXIT_PARTIAL (done
+ * in part, said), the status a callback stopped it with, or the failure's
  * (said) */
 int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
 

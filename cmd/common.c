@@ -391,8 +391,8 @@ cmd_colour(const struct ctx *ctx, int *on)
 	return 0;
 }
 
-/* lib/ending.c's ending_run, which holds the whole protocol; here only its
- * result said and turned into the exit status */
+/* lib/ending.c's ending_run, which holds the whole protocol (for migrate
+ * too); here only its result said and turned into the exit status */
 int
 cmd_ending(struct ctx *ctx, struct ending_request *rq,
     struct ending_result *res)
@@ -406,7 +406,7 @@ cmd_ending(struct ctx *ctx, struct ending_request *rq,
 	rq->report_arg = &progress;
 	switch (ending_run(rq, res)) {
 	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		cmd_error(ctx, "%s", res->error.msg);
+		cmd_fail(ctx, &res->error);
 		rc = EXIT_USAGE;
 		break;
 	case ENDING_FAILED:

@@ -128,31 +128,6 @@ summary_setup(struct ctx *ctx, struct summary_config *cf)
 	return 0;
 }
 
-/* summarizes the jobs, and takes them: their slots are left NULL */
-static int
-summarize_jobs(struct ctx *ctx, const struct summary_config *cf,
-    struct summary_job **jobs, size_t n)
-{
-	struct summarize_request rq = { .cf = cf, .settings = &ctx->settings,
-	    .report = cmd_summarize_report };
-	struct progress progress = { .ctx = ctx };
-	struct summarize_item *items = xmalloc((n + 1) * sizeof(*items));
-	size_t i;
-	int rc;
-
-	memset(items, 0, (n + 1) * sizeof(*items));
-	for (i = 0; i < n; i++) {
-		items[i].job = jobs[i];
-		items[i].todo = 1;
-		jobs[i] = NULL;
-	}
-	rq.report_arg = &progress;
-	rc = cmd_summarize_exit(summarize_run(&rq, items, n));
-	progress_done(&progress);
-	summarize_items_free(items, n);
-	return rc;
-}
-
 /* path's bytes, path "-" standard input: read before the store is locked */
 static int
 read_early(const char *path, size_t max, struct buf *b, struct error *e)
@@ -199,30 +174,6 @@ make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
 	return 0;
 }
 
-/*
- * An import that changed the store: what the rolling limit removes is said
- * before it is written (--dry-run: what it would remove, nothing written).
- * *pruned (strv_free) and *n: the ids removed. 0, or the exit status
- */
-static int
-commit_import(struct ctx *ctx, struct store *st, struct migrate_result *res,
-    int dry_run, char ***pruned, size_t *n)
-{
-	struct commit_report limit;
-	struct error e;
-
-	if (lifecycle_commit_preview(st, &ctx->settings, &limit, &e) < 0)
-		return cmd_fail(ctx, &e);
-	if (dry_run) {
-		*pruned = limit.pruned;
-		*n = limit.npruned;
-		return 0;
-	}
-	warn_limit(ctx, res, limit.limit, limit.npruned, limit.pruned);
-	strv_free(limit.pruned);
-	return cmd_commit_pruned(ctx, st, pruned, n);
-}
-
 /* the notes, what the rolling limit removed and the report, printed */
 static int
 print_report(struct ctx *ctx, struct migrate_result *res, int dry_run,
@@ -243,86 +194,114 @@ print_report(struct ctx *ctx, struct migrate_result *res, int dry_run,
 	return rc;
 }
 
-/* --summarize: the conversations imported, summarized with the store
- * (*st) closed first, no lock held; 0 or EXIT_PARTIAL (said) */
-static int
-summarize_imported(struct ctx *ctx, struct store **st,
-    const struct migrate_result *res, const struct summary_config *cf,
-    char **pruned, size_t npruned, int dry_run)
-{
-	struct summary_job **jobs;
-	size_t njobs = 0, i;
-	int rc = 0;
+/* the import through lib/ending.c: migrate_run under the lock, one
+ * commit, the report, the lock released, then --summarize's summaries */
+struct importing {
+	struct ctx *ctx;
+	struct migrate_request rq;
+	struct reading prog;
+	struct migrate_result *res;
+	const struct summary_config *cf;
+	int dry_run;
+	char **would;		/* --dry-run: what the rolling limit would
+				 * remove (nwould) */
+	size_t nwould;
+};
 
-	jobs = migrate_summary_jobs(*st, res, cf, pruned, npruned, &njobs);
-	if (dry_run) {
-		cmd_error(ctx, "--dry-run: %zu conversation%s would be summarized "
-		    "by the %s summarizer; nothing is sent", njobs,
-		    njobs == 1 ? "" : "s", enum_name(summary_kinds, cf->kind));
-		goto out;
+/* under the lock: the import; what the rolling limit will remove said
+ * before it is written (--dry-run: kept, nothing written) */
+static int
+import(void *arg, struct store *st, struct ending_result *ending)
+{
+	struct importing *im = arg;
+	struct ctx *ctx = im->ctx;
+	struct commit_report limit;
+	struct error e;
+	int rc;
+
+	/* on error the store in memory may hold part of it: it is not saved */
+	rc = migrate_run(st, &im->rq, &im->res, &e);
+	progress_done(&im->prog.line);
+	if (rc < 0)
+		return cmd_fail(ctx, &e);
+	if ((ending->unchanged = !migrate_changed(im->res)))
+		return 0;
+	if (lifecycle_commit_preview(st, &ctx->settings, &limit, &e) < 0)
+		return cmd_fail(ctx, &e);
+	if (im->dry_run) {
+		im->would = limit.pruned;
+		im->nwould = limit.npruned;
+		return 0;
 	}
-	store_close(*st);	/* no lock is held while summarizing */
-	*st = NULL;
-	if (njobs > 0 && summarize_jobs(ctx, cf, jobs, njobs) != EXIT_OK) {
-		cmd_error(ctx, "the import stands; 'convctl summarize --pending' "
-		    "summarizes those left without a summary, 'convctl summarize "
-		    "ID --force' one that kept migrate's");
-		rc = EXIT_PARTIAL;
-	}
-out:
-	for (i = 0; i < njobs; i++)
-		summary_job_free(jobs[i]);
-	free(jobs);
-	return rc;
+	warn_limit(ctx, im->res, limit.limit, limit.npruned, limit.pruned);
+	strv_free(limit.pruned);
+	return 0;
+}
+
+/* after the write, the lock held: the report */
+static int
+imported(void *arg, struct store *st, const struct ending_result *ending)
+{
+	struct importing *im = arg;
+
+	(void)st;
+	if (im->dry_run)
+		return print_report(im->ctx, im->res, 1, im->would, im->nwould);
+	return print_report(im->ctx, im->res, 0, ending->pruned,
+	    ending->npruned);
+}
+
+/* --summarize: the conversations imported that want a summary */
+static struct summary_job **
+to_summarize(void *arg, struct store *st, const struct ending_result *ending,
+    size_t *n)
+{
+	struct importing *im = arg;
+
+	if (im->dry_run)
+		return migrate_summary_jobs(st, im->res, im->cf, im->would,
+		    im->nwould, n);
+	return migrate_summary_jobs(st, im->res, im->cf, ending->pruned,
+	    ending->npruned, n);
 }
 
 static int
 migrate_exec(struct ctx *ctx)
 {
-	struct migrate_request rq = { .format = MIGRATE_DETECT };
-	struct reading prog = { .ctx = ctx };
-	struct migrate_result *res = NULL;
+	struct importing im = { .ctx = ctx,
+	    .rq = { .format = MIGRATE_DETECT }, .prog = { .ctx = ctx } };
+	struct ending_request er = { .kind = ENDING_IMPORT, .change = import,
+	    .committed = imported, .jobs = to_summarize, .arg = &im };
+	struct ending_result ending = { 0 };
 	struct summary_config cf;
 	const char *fmt = args_get(&ctx->args, "format");
-	int dry_run = args_has(&ctx->args, "dry-run");
 	int summarize = args_has(&ctx->args, "summarize");
-	struct store *st = NULL;
 	struct buf input = { 0 };
-	struct error e;
-	char **pruned = NULL;
-	size_t npruned = 0;
 	int rc;
 
-	if (fmt != NULL && migrate_format_parse(fmt, &rq.format) < 0)
+	if (fmt != NULL && migrate_format_parse(fmt, &im.rq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
 		    fmt, migrate_format_list());
 	if ((rc = summary_setup(ctx, &cf)) != 0 ||
-	    (rc = make_request(ctx, &rq, &input)) != 0)
+	    (rc = make_request(ctx, &im.rq, &input)) != 0)
 		goto out;
-	rq.progress = reading;
-	rq.progress_arg = &prog;
-	if ((rc = cmd_open(ctx, dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
-		goto out;
-	/* on error the store in memory may hold part of it: it is not saved */
-	rc = migrate_run(st, &rq, &res, &e);
-	progress_done(&prog.line);
-	buf_free(&prog.what);
-	if (rc < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
-	}
-	if (migrate_changed(res) && (rc = commit_import(ctx, st, res, dry_run,
-	    &pruned, &npruned)) != 0)
-		goto out;
-	if ((rc = print_report(ctx, res, dry_run, pruned, npruned)) == 0 &&
-	    summarize && migrate_changed(res))
-		rc = summarize_imported(ctx, &st, res, &cf, pruned, npruned,
-		    dry_run);
+	im.rq.progress = reading;
+	im.rq.progress_arg = &im.prog;
+	im.dry_run = er.dry_run = args_has(&ctx->args, "dry-run");
+	if (summarize)
+		im.cf = er.cf = &cf;
+	rc = cmd_ending(ctx, &er, &ending);
+	if (rc == 0 && im.dry_run && summarize && !ending.unchanged)
+		cmd_error(ctx, "--dry-run: %zu conversation%s would be "
+		    "summarized by the %s summarizer; nothing is sent",
+		    ending.njobs, ending.njobs == 1 ? "" : "s",
+		    enum_name(summary_kinds, cf.kind));
 out:
+	ending_result_free(&ending);
 	buf_free(&input);
-	strv_free(pruned);
-	migrate_free(res);
-	store_close(st);
+	buf_free(&im.prog.what);
+	strv_free(im.would);
+	migrate_free(im.res);
 	return rc;
 }
 

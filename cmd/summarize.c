@@ -79,8 +79,9 @@ cmd_summarize_report(void *arg, const struct summarize_event *ev)
 	}
 }
 
-int
-cmd_summarize_exit(enum summarize_outcome o)
+/* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */
+static int
+summarize_exit(enum summarize_outcome o)
 {
 	switch (o) {
 	case SUMMARIZE_DONE_ALL:
@@ -161,7 +162,7 @@ summarize_exec(struct ctx *ctx)
 	rq.settings = &ctx->settings;
 	rq.dry_run = args_has(&ctx->args, "dry-run");
 	rq.report_arg = &progress;
-	rc = cmd_summarize_exit(summarize_run(&rq, items, n));
+	rc = summarize_exit(summarize_run(&rq, items, n));
 	progress_done(&progress);
 	summarize_render(&out, items, n, args_has(&ctx->args, "json"));
 	if ((prc = cmd_print(ctx, out.data ? out.data : "", out.len)) != 0)

@@ -1,8 +1,8 @@
 /*
  * ending.c - a conversation's end and its summaries, for end, resume, fork,
- * add and run alike: under the lock the end (or the command's change that
- * crosses the idle boundary), one commit, the lock released, then the
- * summaries. A local summarizer's summaries of an end are made under the
+ * add and run alike (and migrate's import and its summaries): under the
+ * lock the end (or the command's change that crosses the idle boundary),
+ * one commit, the lock released, then the summaries. A local summarizer's summaries of an end are made under the
  * lock and written with it, in one write; a model is asked only after the
  * write, with no lock held. A summary never undoes nor holds up the end.
  */
@@ -21,6 +21,8 @@ struct ending {
 	int local;		/* the summaries are made under the lock */
 	struct buf held;	/* their errors: id and text, each with its NUL
 				 * (an empty id: none) */
+	struct summary_job **jobs;	/* IMPORT: to summarize (njobs) */
+	size_t njobs;
 };
 
 static void
@@ -146,10 +148,43 @@ to_write(const struct ending *en)
 		return en->res->ended != NULL;
 	case ENDING_SWITCH:
 		return !en->rq->dry_run;
+	case ENDING_IMPORT:
+		if (en->rq->dry_run)
+			return 0;
+		break;
 	case ENDING_IDLE:
 		break;
 	}
 	return !en->res->unchanged;
+}
+
+/* 1: the kind ends the active conversation itself */
+static int
+ends(const struct ending_request *rq)
+{
+	return rq->kind == ENDING_END || rq->kind == ENDING_SWITCH;
+}
+
+/* the write: summarize_commit's, reporting what the rolling limit removed;
+ * an import's keeps their ids for the caller to name */
+static enum commit_status
+commit(struct ending *en, struct store *st, struct error *e)
+{
+	struct commit_report r;
+	enum commit_status rc;
+
+	if (en->rq->kind != ENDING_IMPORT)
+		return summarize_commit(st, &en->srq, e);
+	if ((rc = lifecycle_commit(st, en->rq->settings, &r, e)) ==
+	    COMMIT_FAILED) {
+		strv_free(r.pruned);
+		return rc;
+	}
+	if (rc == COMMIT_UNFLUSHED)
+		note(en, "warning: %s", e->msg);
+	en->res->pruned = r.pruned;
+	en->res->npruned = r.npruned;
+	return rc;
 }
 
 /* END_UNWRITTEN: the end and its local summaries could not be written
@@ -175,8 +210,7 @@ write_once(struct ending *en, int jobs, struct error *e)
 		rc = ENDING_STOPPED;
 		goto out;
 	}
-	if (rq->kind != ENDING_IDLE &&
-	    (rc = end_active(en, st, e)) != ENDING_DONE)
+	if (ends(rq) && (rc = end_active(en, st, e)) != ENDING_DONE)
 		goto out;
 	if (rq->change != NULL &&
 	    (en->res->stopped = rq->change(rq->arg, st, en->res)) != 0) {
@@ -185,7 +219,7 @@ write_once(struct ending *en, int jobs, struct error *e)
 	}
 	if (jobs && rq->kind == ENDING_IDLE)
 		idle_job(en, st);
-	else if (jobs)
+	else if (jobs && ends(rq))
 		end_jobs(en, st);
 	rc = ENDING_DONE;
 	if (en->local && (en->res->ended != NULL || en->n > 1)) {
@@ -196,14 +230,17 @@ write_once(struct ending *en, int jobs, struct error *e)
 			rc = rc == -2 ? ENDING_FAILED : END_UNWRITTEN;
 			goto out;
 		}
-	} else if (to_write(en) &&
-	    summarize_commit(st, &en->srq, e) == COMMIT_FAILED) {
+	} else if (to_write(en) && commit(en, st, e) == COMMIT_FAILED) {
 		rc = ENDING_FAILED;
 		goto out;
 	}
 	if (rq->committed != NULL &&
 	    (en->res->stopped = rq->committed(rq->arg, st, en->res)) != 0)
 		rc = ENDING_STOPPED;
+	else if (rq->kind == ENDING_IMPORT && rq->cf != NULL &&
+	    !en->res->unchanged && rq->jobs != NULL)
+		en->jobs = rq->jobs(rq->arg, st, en->res,
+		    &en->res->njobs);
 	/* the rolling limit may have removed the one ended by the idle
 	 * boundary at once */
 	if (rq->kind == ENDING_IDLE && en->items[0].job != NULL &&
@@ -222,6 +259,32 @@ clear(struct ending *en)
 	for (i = 0; i < en->n; i++)
 		summarize_item_clear(&en->items[i]);
 	en->n = 1;
+	for (i = 0; i < en->res->njobs && en->jobs != NULL; i++)
+		summary_job_free(en->jobs[i]);
+	free(en->jobs);
+	en->jobs = NULL;
+}
+
+/* IMPORT: the jobs summarized, taken; some failing is done in part */
+static enum ending_status
+summarize_jobs(struct ending *en)
+{
+	size_t i, n = en->res->njobs;
+	struct summarize_item *items;
+	enum summarize_outcome o;
+
+	if (n == 0)
+		return ENDING_DONE;
+	items = xmalloc(n * sizeof(*items));
+	memset(items, 0, n * sizeof(*items));
+	for (i = 0; i < n; i++) {
+		items[i].job = en->jobs[i];
+		items[i].todo = 1;
+		en->jobs[i] = NULL;
+	}
+	o = summarize_run(&en->srq, items, n);
+	summarize_items_free(items, n);
+	return o == SUMMARIZE_DONE_ALL ? ENDING_DONE : ENDING_PENDING;
 }
 
 /* after the write, with no lock held: the summaries not made under it */
@@ -231,6 +294,8 @@ summarize_after(struct ending *en)
 	const struct ending_request *rq = en->rq;
 	struct summarize_item *it = &en->items[0];
 
+	if (rq->kind == ENDING_IMPORT)
+		return summarize_jobs(en);
 	if (rq->kind == ENDING_IDLE) {
 		if (it->todo && summarize_run(&en->srq, it, 1) !=
 		    SUMMARIZE_DONE_ALL)
@@ -258,6 +323,13 @@ pending_lines(const struct ending_request *rq, struct ending_result *res)
 	struct buf b = { 0 };
 	size_t n = 0;
 
+	if (rq->kind == ENDING_IMPORT) {
+		buf_addf(&b, "the import stands; 'convctl summarize --pending' "
+		    "summarizes those left without a summary, 'convctl "
+		    "summarize ID --force' one that kept migrate's");
+		res->pending[0] = buf_detach(&b);
+		return;
+	}
 	if (rq->setup_error != NULL) {
 		buf_addf(&b, "no summary: %s", rq->setup_error);
 		res->pending[n++] = buf_detach(&b);
@@ -278,13 +350,12 @@ ending_run(const struct ending_request *rq, struct ending_result *res)
 	en.srq = (struct summarize_request){ .cf = rq->cf,
 	    .settings = rq->settings, .report = rq->report,
 	    .report_arg = rq->report_arg };
-	en.local = jobs && rq->kind != ENDING_IDLE && summary_local(rq->cf);
+	en.local = jobs && ends(rq) && summary_local(rq->cf);
 	if (en.local) {
 		en.srq.report = held_report;
 		en.srq.report_arg = &en;
 	}
-	if (rq->kind != ENDING_IDLE &&
-	    lifecycle_idle_timeout(rq->settings, &en.idle, e) < 0)
+	if (ends(rq) && lifecycle_idle_timeout(rq->settings, &en.idle, e) < 0)
 		return res->status = ENDING_FAILED;
 	rc = write_once(&en, jobs, e);
 	if (rc == END_UNWRITTEN) {
@@ -318,6 +389,8 @@ ending_result_free(struct ending_result *res)
 
 	free(res->ended);
 	res->ended = NULL;
+	strv_free(res->pruned);
+	res->pruned = NULL;
 	for (i = 0; res->pending[i] != NULL; i++) {
 		free(res->pending[i]);
 		res->pending[i] = NULL;

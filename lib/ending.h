@@ -1,7 +1,8 @@
 /*
  * ending.h - how a conversation ends and is summarized, once for every
  * command that ends one: end and resume/fork end the active conversation,
- * add and run the one their message's idle boundary ends. ending_run() is
+ * add and run the one their message's idle boundary ends; migrate writes
+ * its import and summarizes it the same way. ending_run() is
  * the whole of it: the end (and the command's own change) under the lock,
  * one commit, the lock released, then the summaries (ending.c).
  */
@@ -35,6 +36,11 @@ struct ending_result {
 	 * valid while the store is open */
 	const char *idle_ended;
 	int unchanged;		/* set by the change: nothing to write */
+	char **pruned;		/* IMPORT: what the rolling limit removed as
+				 * it was written (npruned); owned */
+	size_t npruned;
+	size_t njobs;		/* IMPORT: how many jobs gave (with dry_run:
+				 * would be summarized) */
 	int stopped;		/* the change's own status (ENDING_STOPPED) */
 };
 
@@ -51,14 +57,21 @@ enum ending_kind {
 	 * the write when summary_at_idle_end says so, and a summary that
 	 * fails leaves it pending with a warning */
 	ENDING_IDLE,
+	/* migrate: the change (nothing ended), written with what the
+	 * rolling limit removed kept in res->pruned (not reported: the
+	 * caller names them, as it knows which it imported); then, with
+	 * cf, the conversations jobs gives summarized after the write, no
+	 * lock held: some failing is done in part (ENDING_PENDING) */
+	ENDING_IMPORT,
 };
 
 struct ending_request {
 	enum ending_kind kind;
 	const struct settings *settings;
 	int64_t now;			/* END, SWITCH: the time of the end */
-	int dry_run;			/* SWITCH: read only, nothing written
-					 * and nothing summarized */
+	int dry_run;			/* SWITCH, IMPORT: read only,
+					 * nothing written and nothing
+					 * summarized */
 	/* the summarizer, set up; NULL: no summary is wanted (--no-summary,
 	 * summarizer none) */
 	const struct summary_config *cf;
@@ -77,6 +90,10 @@ struct ending_request {
 	 * made: the command's answer is printed here; 0 or its status,
 	 * which stops the summaries */
 	int (*committed)(void *arg, struct store *, const struct ending_result *);
+	/* IMPORT, with cf, after committed: the conversations to summarize
+	 * (*n of them; NULL when none), taken */
+	struct summary_job **(*jobs)(void *arg, struct store *,
+	    const struct ending_result *, size_t *n);
 	void *arg;
 	/* progress, errors and notes (the rolling limit's, a warning), as
 	 * summarize_request's report */
