@@ -542,7 +542,7 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	struct error e;
 	json_t *text;
 	const char **tools = NULL;
-	long idle, max;
+	long max;
 	int role = ROLE_USER;
 
 	if (args_known(args, known, a) < 0 ||
@@ -567,7 +567,7 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	}
 	ad.rq.text = json_string_value(text);
 	ad.rq.len = json_string_length(text);
-	if (settings_long(cf->settings, SET_IDLE_TIMEOUT, &idle, &e) < 0 ||
+	if (lifecycle_idle_timeout(cf->settings, &ad.rq.idle_timeout, &e) < 0 ||
 	    settings_long(cf->settings, SET_MAX_MESSAGE_BYTES, &max, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
@@ -582,7 +582,6 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "argument 'text': %s", e.msg);
 		goto out;
 	}
-	ad.rq.idle_timeout = (int64_t)idle * 60000;
 	/* the one the idle boundary ends summarized after the write, as add
 	 * does it (lib/ending.c) */
 	if (summary_config_load(&sc, cf->settings, &e) == 0)

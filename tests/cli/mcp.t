@@ -371,6 +371,15 @@ test_expect 'no lock is held between calls: a command writes while the server wa
 	python3 "$top/tests/helpers/mcp-session.py" no-lock "$CONVCTL_BIN"
 '
 
+test_expect 'an idle timeout that does not parse stops the server at start, as it stops add' '
+	snapshot "$S" &&
+	printf "%s\n" "$(call add "{\"text\":\"x\"}")" >in &&
+	CONVCTL_IDLE_TIMEOUT=abc fails_with 1 convctl mcp <in &&
+	test ! -s "$T/stdout" && test "$(wc -l <"$T/err")" -eq 1 &&
+	stderr_has "convctl: mcp: CONVCTL_IDLE_TIMEOUT expects a whole number from 0 to 52560000, not '\''abc'\''" &&
+	unchanged "$S"
+'
+
 test_expect 'mcp takes no operand' '
 	fails_with 2 convctl mcp extra && stderr_has "unexpected argument '\''extra'\''"
 '
