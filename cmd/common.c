@@ -321,6 +321,7 @@ cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
 int
 cmd_text(struct ctx *ctx, int first, struct buf *b)
 {
+	struct error e;
 	long max;
 	int i;
 
@@ -332,11 +333,9 @@ cmd_text(struct ctx *ctx, int first, struct buf *b)
 				buf_addc(b, ' ');
 			buf_adds(b, ctx->args.argv[i]);
 		}
-		if (b->len > (size_t)max) {
-			cmd_error(ctx, "TEXT is larger than the limit of %ld bytes "
-			    "(the max_message_bytes setting)", max);
-			return EXIT_FAIL;
-		}
+		if (lifecycle_message_size(&ctx->settings, b->len, "TEXT",
+		    &e) < 0)
+			return cmd_fail(ctx, &e);
 		return 0;
 	}
 	if ((i = cmd_stdin_text(ctx, "TEXT", max, b)) != 0)

@@ -30,14 +30,13 @@ static int
 read_prompt(struct ctx *ctx, long max, struct buf *b)
 {
 	const char *text = args_get(&ctx->args, "prompt");
+	struct error e;
 
 	if (text != NULL) {
 		buf_adds(b, text);
-		if (b->len > (size_t)max) {
-			cmd_error(ctx, "--prompt is larger than the limit of %ld "
-			    "bytes (the max_message_bytes setting)", max);
-			return EXIT_FAIL;
-		}
+		if (lifecycle_message_size(&ctx->settings, b->len, "--prompt",
+		    &e) < 0)
+			return cmd_fail(ctx, &e);
 		return 0;
 	}
 	/* a terminal: cmd_stdin_text's usage error, before anything else */

@@ -401,6 +401,21 @@ lifecycle_idle_timeout(const struct settings *set, int64_t *ms,
 	return 0;
 }
 
+int
+lifecycle_message_size(const struct settings *set, size_t len,
+    const char *what, struct error *e)
+{
+	long max;
+
+	if (settings_long(set, SET_MAX_MESSAGE_BYTES, &max, e) < 0)
+		return -1;
+	if (len > (size_t)max)
+		return error_set(e, "%s is larger than the limit of %ld bytes "
+		    "(the %s setting)", what, max,
+		    setting_table[SET_MAX_MESSAGE_BYTES].key);
+	return 0;
+}
+
 /* transactions */
 
 int

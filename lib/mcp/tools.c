@@ -542,7 +542,6 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	struct error e;
 	json_t *text;
 	const char **tools = NULL;
-	long max;
 	int role = ROLE_USER;
 
 	if (args_known(args, known, a) < 0 ||
@@ -568,13 +567,9 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	ad.rq.text = json_string_value(text);
 	ad.rq.len = json_string_length(text);
 	if (lifecycle_idle_timeout(cf->settings, &ad.rq.idle_timeout, &e) < 0 ||
-	    settings_long(cf->settings, SET_MAX_MESSAGE_BYTES, &max, &e) < 0) {
+	    lifecycle_message_size(cf->settings, ad.rq.len, "argument 'text'",
+	    &e) < 0) {
 		fail(a, "%s", e.msg);
-		goto out;
-	}
-	if (ad.rq.len > (size_t)max) {
-		fail(a, "argument 'text' is larger than the limit of %ld bytes "
-		    "(the max_message_bytes setting)", max);
 		goto out;
 	}
 	if (message_text_check(ad.rq.len, utf8_invalid_at(ad.rq.text,

@@ -189,6 +189,11 @@ int lifecycle_begin(const struct settings *, enum store_mode, struct store **,
  * take it */
 int lifecycle_idle_timeout(const struct settings *, int64_t *ms,
     struct error *);
+/* a message of len bytes within the max_message_bytes setting, what
+ * naming it in the error ("TEXT", "--prompt", "argument 'text'"): 0, or
+ * -1 (the setting's error, or the limit's) */
+int lifecycle_message_size(const struct settings *, size_t len,
+    const char *what, struct error *);
 /* the same for the store at path, not the store setting's */
 int lifecycle_open(const struct settings *, const char *path, enum store_mode,
     struct store **, struct error *);
