@@ -333,7 +333,7 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	    arg_time(args, "until", &rq.until, a) < 0 ||
 	    arg_str(args, "tag", 0, &rq.tag, a) < 0 ||
 	    arg_str(args, "tool", 0, &rq.tool, a) < 0 ||
-	    arg_long(args, "limit", 0, 100000000, &rq.max, a) < 0)
+	    arg_long(args, "limit", 0, RESULTS_MAX, &rq.max, a) < 0)
 		return;
 	if (search_compile(&s, query, regex, match_case, &e) < 0) {
 		fail(a, "argument 'query': %s", e.msg);
@@ -369,7 +369,7 @@ tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	size_t n;
 
 	if (args_known(args, known, a) < 0 ||
-	    arg_long(args, "limit", 0, 100000000, &limit, a) < 0 ||
+	    arg_long(args, "limit", 0, RESULTS_MAX, &limit, a) < 0 ||
 	    arg_str(args, "tag", 0, &tag, a) < 0 ||
 	    (st = open_store(cf, STORE_READ, a)) == NULL)
 		return;
@@ -752,7 +752,7 @@ const struct mcp_tool mcp_tools[] = {
 	    "ISO 8601 time") ",\"until\":" STR("only messages before this ISO "
 	    "8601 time") ",\"tag\":" STR("only conversations with this tag")
 	    ",\"tool\":" STR("only messages whose tools used include this "
-	    "one") ",\"limit\":" WHOLE("100000000", "only the newest N "
+	    "one") ",\"limit\":" WHOLE(RESULTS_MAX_TEXT, "only the newest N "
 	    "matching lines"), "\"query\""),
 	    OUT("\"hits\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"required\":[\"id\",\"timestamp\",\"role\",\"lineNumber\","
@@ -761,7 +761,7 @@ const struct mcp_tool mcp_tools[] = {
 	{ "recent", "Recent conversations",
 	    "Ended conversations, newest first: id, end time, message count, "
 	    "title (convctl recent).",
-	    OBJ("\"limit\":" WHOLE("100000000", "at most N conversations "
+	    OBJ("\"limit\":" WHOLE(RESULTS_MAX_TEXT, "at most N conversations "
 	    "(10)") ",\"tag\":" STR("only conversations with this tag"), ""),
 	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
 	    0, tool_recent },
