@@ -39,11 +39,8 @@ int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
 /* the most results a reader may be asked for: recent's and search's -n, the
- * tools' limit; RESULTS_MAX_TEXT the same for text such as a JSON schema */
+ * tools' limit and their schema */
 #define RESULTS_MAX 100000000
-#define RESULTS_MAX_TEXT RESULTS_QUOTE_(RESULTS_MAX)
-#define RESULTS_QUOTE_(n) RESULTS_QUOTE__(n)
-#define RESULTS_QUOTE__(n) #n
 
 /* search.c: lines of messages that match a query, in every conversation */
 struct search;

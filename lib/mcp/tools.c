@@ -752,7 +752,7 @@ const struct mcp_tool mcp_tools[] = {
 	    "ISO 8601 time") ",\"until\":" STR("only messages before this ISO "
 	    "8601 time") ",\"tag\":" STR("only conversations with this tag")
 	    ",\"tool\":" STR("only messages whose tools used include this "
-	    "one") ",\"limit\":" WHOLE(RESULTS_MAX_TEXT, "only the newest N "
+	    "one") ",\"limit\":" WHOLE(NUMBER(RESULTS_MAX), "only the newest N "
 	    "matching lines"), "\"query\""),
 	    OUT("\"hits\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"required\":[\"id\",\"timestamp\",\"role\",\"lineNumber\","
@@ -761,7 +761,7 @@ const struct mcp_tool mcp_tools[] = {
 	{ "recent", "Recent conversations",
 	    "Ended conversations, newest first: id, end time, message count, "
 	    "title (convctl recent).",
-	    OBJ("\"limit\":" WHOLE(RESULTS_MAX_TEXT, "at most N conversations "
+	    OBJ("\"limit\":" WHOLE(NUMBER(RESULTS_MAX), "at most N conversations "
 	    "(10)") ",\"tag\":" STR("only conversations with this tag"), ""),
 	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
 	    0, tool_recent },
