@@ -106,9 +106,8 @@ add_exec(struct ctx *ctx)
 	long max;
 	int rc;
 
-	if (role != NULL && role_parse(role, &a.rq.role) < 0)
-		return cmd_usage_error(ctx, "unknown role '%s' (expected %s)",
-		    role, role_list());
+	if (role != NULL && (rc = cmd_role(ctx, role, &a.rq.role)) != 0)
+		return rc;
 	if (lifecycle_idle_timeout(&ctx->settings, &a.rq.idle_timeout, &e) < 0)
 		return cmd_fail(ctx, &e);
 	if ((rc = cmd_tools(ctx, &a.rq.tools, &a.rq.ntools)) != 0)

@@ -161,6 +161,8 @@ void cmd_put_line(FILE *f, const char *s);
 int cmd_tools(const struct ctx *, const char *const **tools, size_t *n);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
 int cmd_limit(const struct ctx *, enum setting, long *max);
+/* --role's value, or a usage error in role_unknown's words */
+int cmd_role(const struct ctx *, const char *, enum conv_role *);
 /* the time of the operation: --at TIME, else CONVCTL_NOW, else the clock */
 int cmd_now(const struct ctx *, int64_t *ms);
 /* a clock behind the last message (stepped back): one warning, saying what

@@ -305,6 +305,20 @@ cmd_limit(const struct ctx *ctx, enum setting s, long *max)
 	return 0;
 }
 
+int
+cmd_role(const struct ctx *ctx, const char *s, enum conv_role *r)
+{
+	struct buf what = { 0 };
+	int rc;
+
+	if (role_parse(s, r) == 0)
+		return 0;
+	role_unknown(&what, s, NULL);
+	rc = cmd_usage_error(ctx, "%s", what.data);
+	buf_free(&what);
+	return rc;
+}
+
 void
 cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
     const char *done)

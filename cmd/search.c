@@ -61,9 +61,8 @@ search_exec(struct ctx *ctx)
 	int rc, colour;
 
 	if (role != NULL) {
-		if (role_parse(role, &r) < 0)
-			return cmd_usage_error(ctx, "unknown role '%s' "
-			    "(expected %s)", role, role_list());
+		if ((rc = cmd_role(ctx, role, &r)) != 0)
+			return rc;
 		rq.role = (int)r;
 	}
 	if ((rc = time_option(ctx, "since", &rq.since)) != 0 ||

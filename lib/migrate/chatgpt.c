@@ -20,18 +20,13 @@ mig_detect_chatgpt(json_t *root)
 	    "mapping") != NULL;
 }
 
-/* ChatGPT's roles onto the store's */
+/* ChatGPT's roles onto the store's: the same */
 static const char *
 chatgpt_role(const char *role)
 {
-	static const char *const known[] = { "user", "assistant", "system",
-	    "tool", NULL };
-	size_t i;
+	enum conv_role r;
 
-	for (i = 0; known[i] != NULL; i++)
-		if (strcmp(role, known[i]) == 0)
-			return known[i];
-	return NULL;
+	return role_parse(role, &r) == 0 ? role_name(r) : NULL;
 }
 
 /*
@@ -283,10 +278,12 @@ chatgpt_message(struct mig_reader *r, json_t *node, const char *at,
 	if (!json_is_string(v))
 		return mig_bad(r, e, "%s.message.author.role: %s", at, v == NULL ?
 		    "missing" : "expected a string");
-	if ((role = chatgpt_role(json_string_value(v))) == NULL)
-		return mig_bad(r, e, "%s.message.author.role: unknown role '%s' "
-		    "(expected user, assistant, system or tool)", at,
-		    json_string_value(v));
+	if ((role = chatgpt_role(json_string_value(v))) == NULL) {
+		role_unknown(&where, json_string_value(v), NULL);
+		mig_bad(r, e, "%s.message.author.role: %s", at, where.data);
+		buf_free(&where);
+		return -1;
+	}
 	v = json_object_get(m, "create_time");
 	if (v == NULL || json_is_null(v))
 		ms = *last;	/* no time of its own: the one before it */

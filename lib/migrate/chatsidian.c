@@ -46,9 +46,14 @@ chatsidian_message(struct mig_reader *r, json_t *m, size_t index,
 		goto out;
 	}
 	v = json_object_get(m, "role");
-	if (!json_is_string(v) || role_parse(json_string_value(v), &role) < 0) {
-		mig_bad(r, e, "%s.role: %s%s", at.data, v == NULL ? "missing" :
-		    "expected ", v == NULL ? "" : role_list());
+	if (!json_is_string(v)) {
+		mig_bad(r, e, "%s.role: %s", at.data, v == NULL ? "missing" :
+		    "expected a string");
+		goto out;
+	}
+	if (role_parse(json_string_value(v), &role) < 0) {
+		role_unknown(&text, json_string_value(v), NULL);
+		mig_bad(r, e, "%s.role: %s", at.data, text.data);
 		goto out;
 	}
 	if (mig_want_time(r, json_object_get(m, "timestamp"), mig_path(&at,

@@ -24,12 +24,12 @@ jsonl_role(struct mig_reader *r, json_t *v, size_t line, const char **role,
 	struct buf b = { 0 };
 	enum conv_role known;
 
-	*role = json_string_value(v);
-	if (*role != NULL && role_parse(*role, &known) == 0)
+	if ((*role = json_string_value(v)) == NULL)
+		return mig_bad(r, e, "line %zu: role: expected a string", line);
+	if (role_parse(*role, &known) == 0)
 		return 0;
-	json_dump_buf(&b, v);
-	mig_bad(r, e, "line %zu: role: unknown role %s (expected %s)", line,
-	    b.data, role_list());
+	role_unknown(&b, *role, NULL);
+	mig_bad(r, e, "line %zu: role: %s", line, b.data);
 	buf_free(&b);
 	return -1;
 }

@@ -10,20 +10,22 @@
 
 #include "reader.h"
 
-/* OpenAI's roles, and the two older ones mapped onto the store's */
+/* the two older roles OpenAI's messages may have besides the store's */
+static const char *const older[] = { "developer", "function", NULL };
+
+/* OpenAI's roles: the store's, and the older ones mapped onto them */
 static const char *
 openai_role(const char *role)
 {
-	static const char *const map[][2] = {
-		{ "user", "user" }, { "assistant", "assistant" },
-		{ "system", "system" }, { "tool", "tool" },
-		{ "developer", "system" }, { "function", "tool" },
-	};
+	static const enum conv_role as[] = { ROLE_SYSTEM, ROLE_TOOL };
+	enum conv_role r;
 	size_t i;
 
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(role, map[i][0]) == 0)
-			return map[i][1];
+	if (role_parse(role, &r) == 0)
+		return role_name(r);
+	for (i = 0; older[i] != NULL; i++)
+		if (strcmp(role, older[i]) == 0)
+			return role_name(as[i]);
 	return NULL;
 }
 
@@ -58,9 +60,8 @@ openai_message(struct mig_reader *r, json_t *item, const char *path,
 		goto out;
 	}
 	if ((role = openai_role(json_string_value(v))) == NULL) {
-		mig_bad(r, e, "%s.role: unknown role '%s' (expected user, assistant, "
-		    "system, tool, developer or function)", path,
-		    json_string_value(v));
+		role_unknown(&text, json_string_value(v), older);
+		mig_bad(r, e, "%s.role: %s", path, text.data);
 		goto out;
 	}
 	if (mig_want_time(r, json_object_get(item, "timestamp"), path, &ms, e) < 0)

@@ -39,6 +39,30 @@ role_parse(const char *s, enum conv_role *out)
 	return 0;
 }
 
+static void
+role_listed(struct buf *b, const char *name, size_t i, size_t n)
+{
+	buf_addf(b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", name);
+}
+
+void
+role_unknown(struct buf *b, const char *s, const char *const *also)
+{
+	const struct name_table *p;
+	size_t i, k = 0, n = 0;
+
+	for (p = conv_roles; p->name != NULL; p++)
+		n++;
+	for (i = 0; also != NULL && also[i] != NULL; i++)
+		n++;
+	buf_addf(b, "unknown role '%s' (expected ", s);
+	for (p = conv_roles; p->name != NULL; p++)
+		role_listed(b, p->name, k++, n);
+	for (i = 0; also != NULL && also[i] != NULL; i++)
+		role_listed(b, also[i], k++, n);
+	buf_adds(b, ")");
+}
+
 const char *
 role_list(void)
 {
@@ -126,9 +150,11 @@ check_value(const struct shape_field *f, json_t *v, const char *where,
     int deep, struct error *e)
 {
 	const char *nul = f->flags & SHAPE_NULLABLE ? " or null" : "";
+	struct buf what = { 0 };
 	json_t *t;
 	int64_t ms;
 	size_t i;
+	int rc;
 
 	switch (f->type) {
 	case SHAPE_STRING:
@@ -141,9 +167,12 @@ check_value(const struct shape_field *f, json_t *v, const char *where,
 			    f->type == SHAPE_TIME ? "time string" : "string", nul);
 		if (shape_text(f, json_string_value(v), &ms) == 0)
 			return 0;
-		if (f->type == SHAPE_ROLE)
-			return field_error(e, where, f->name, ": unknown role '%s' "
-			    "(expected %s)", json_string_value(v), role_list());
+		if (f->type == SHAPE_ROLE) {
+			role_unknown(&what, json_string_value(v), NULL);
+			rc = field_error(e, where, f->name, ": %s", what.data);
+			buf_free(&what);
+			return rc;
+		}
 		return field_error(e, where, f->name, ": not an ISO 8601 time "
 		    "from 1970 on: '%s'", json_string_value(v));
 	case SHAPE_STRINGS:

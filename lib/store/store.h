@@ -15,6 +15,10 @@ const char *role_name(enum conv_role);
 int role_parse(const char *, enum conv_role *);
 /* "user, assistant, system or tool": what role_parse() takes, for errors */
 const char *role_list(void);
+/* the one wording of a role that is none of them, appended to b: "unknown
+ * role 'S' (expected user, assistant, system or tool)"; also: the names a
+ * source takes besides them (NULL-ended), or NULL */
+void role_unknown(struct buf *, const char *s, const char *const *also);
 
 struct store;
 struct conv;

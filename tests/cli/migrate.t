@@ -389,10 +389,13 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	stderr_has "'\''s3.json'\'': conversationData.conversations[0].messages[1].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)" &&
 	jq ".messages[1].role = \"robot\"" "$F/chatsidian/tax.json" >s9.json &&
 	fails_with 1 convctl -s sh.json migrate -f chatsidian s9.json &&
-	stderr_has "'\''s9.json'\'': messages[1].role: expected user, assistant, system or tool" &&
+	stderr_has "'\''s9.json'\'': messages[1].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)" &&
 	printf "%s\n" "{\"role\": \"robot\", \"content\": \"a\"}" >s10.jsonl &&
 	fails_with 1 convctl -s sh.json migrate s10.jsonl &&
-	stderr_has "'\''s10.jsonl'\'': line 1: role: unknown role \"robot\" (expected user, assistant, system or tool)" &&
+	stderr_has "'\''s10.jsonl'\'': line 1: role: unknown role '\''robot'\'' (expected user, assistant, system or tool)" &&
+	printf "%s\n" "{\"role\": 7, \"content\": \"a\"}" >s11.jsonl &&
+	fails_with 1 convctl -s sh.json migrate s11.jsonl &&
+	stderr_has "'\''s11.jsonl'\'': line 1: role: expected a string" &&
 	jq ".[3].role = 7" "$F/messages.json" >s4.json &&
 	fails_with 1 convctl -s sh.json migrate s4.json &&
 	stderr_has "'\''s4.json'\'': [3].role: expected a string" &&
@@ -404,7 +407,7 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	stderr_has "'\''s6.json'\'': tasks.task-9a02.context_manager.history[1]: expected a message object or a string" &&
 	printf "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"wizard\",\"content\":\"b\"}\n" >s7.jsonl &&
 	fails_with 1 convctl -s sh.json migrate s7.jsonl &&
-	stderr_has "'\''s7.jsonl'\'': line 2: role: unknown role \"wizard\"" &&
+	stderr_has "'\''s7.jsonl'\'': line 2: role: unknown role '\''wizard'\''" &&
 	unchanged sh.json
 '
 
