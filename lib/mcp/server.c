@@ -48,6 +48,7 @@ mcp_new(const struct mcp_config *cf)
 		out = json_loads(t->output, 0, &je);
 		if (in == NULL || out == NULL)
 			abort();	/* a schema in tools.c is not JSON */
+		mcp_schema_roles(in);
 		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, "
 		    "s:{s:b, s:b}}", "name", t->name, "title", t->title,
 		    "description", t->description, "inputSchema", in,

@@ -722,7 +722,9 @@ out:
 	",\"description\":\"" d "\"}"
 #define ENUM(vals, d) "{\"type\":\"string\",\"enum\":[" vals "]," \
 	"\"description\":\"" d "\"}"
-#define ROLES "\"user\",\"assistant\",\"system\",\"tool\""
+/* a role's enum, left empty here: mcp_schema_roles fills it from the
+ * store's role table */
+#define ROLES ""
 #define ID_ARG(d) "\"id\":" STR(d)
 #define STRINGS(d) "{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
 	"\"description\":\"" d "\"}"
@@ -827,3 +829,19 @@ const struct mcp_tool mcp_tools[] = {
 	    1, tool_tag },
 };
 const size_t mcp_ntools = sizeof(mcp_tools) / sizeof(mcp_tools[0]);
+
+void
+mcp_schema_roles(json_t *input)
+{
+	json_t *role, *names;
+	int r;
+
+	role = json_object_get(json_object_get(input, "properties"), "role");
+	if (role == NULL || json_object_get(role, "enum") == NULL)
+		return;
+	names = json_array();
+	for (r = ROLE_USER; r <= ROLE_TOOL; r++)
+		json_array_append_new(names, json_string(role_name(
+		    (enum conv_role)r)));
+	json_object_set_new(role, "enum", names);	/* in its place */
+}

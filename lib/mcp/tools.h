@@ -28,5 +28,7 @@ struct mcp_tool {
 };
 extern const struct mcp_tool mcp_tools[];
 extern const size_t mcp_ntools;
+/* an input schema's "role" argument: its enum, the store's roles */
+void mcp_schema_roles(json_t *input);
 
 #endif
