@@ -128,9 +128,6 @@ int cmd_open(struct ctx *, enum store_mode, struct store **);
 /* lifecycle_commit: the rolling limit applied and written; says on stderr
  * what the limit removed, how many and which setting */
 int cmd_commit(struct ctx *, struct store *);
-/* the same, but says nothing: *ids (caller frees with strv_free) is what the
- * limit removed, for the caller to report */
-int cmd_commit_pruned(struct ctx *, struct store *, char ***ids, size_t *n);
 /* commits when asked to, then prints ids[0..n) (--json: as an array) */
 int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
     size_t n);

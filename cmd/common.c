@@ -190,18 +190,10 @@ cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
 	return c;
 }
 
+/* the rolling limit, which every write applies, never removes history
+ * without a word (migrate names what it removed itself: lib/ending.c) */
 int
 cmd_commit(struct ctx *ctx, struct store *st)
-{
-	return cmd_commit_pruned(ctx, st, NULL, NULL);
-}
-
-/*
- * The rolling limit, which every write applies, never removes history
- * without a word: a caller that asks for the ids reports them itself.
- */
-int
-cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 {
 	struct commit_report r;
 	struct buf note = { 0 };
@@ -216,11 +208,6 @@ cmd_commit_pruned(struct ctx *ctx, struct store *st, char ***ids, size_t *n)
 		break;
 	case COMMIT_DONE:
 		break;
-	}
-	if (ids != NULL) {	/* the caller says what was removed */
-		*ids = r.pruned;
-		*n = r.npruned;
-		return 0;
 	}
 	lifecycle_prune_note(&note, &r, &ctx->settings);
 	if (note.len > 0)

@@ -2,9 +2,10 @@
  * ending.c - a conversation's end and its summaries, for end, resume, fork,
  * add and run alike (and migrate's import and its summaries): under the
  * lock the end (or the command's change that crosses the idle boundary),
- * one commit, the lock released, then the summaries. A local summarizer's summaries of an end are made under the
- * lock and written with it, in one write; a model is asked only after the
- * write, with no lock held. A summary never undoes nor holds up the end.
+ * one commit, the lock released, then the summaries. A local summarizer's
+ * summaries of an end are made under the lock and written with it, in one
+ * write; a model is asked only after the write, with no lock held. A
+ * summary never undoes nor holds up the end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,8 @@ struct ending {
 	int local;		/* the summaries are made under the lock */
 	struct buf held;	/* their errors: id and text, each with its NUL
 				 * (an empty id: none) */
-	struct summary_job **jobs;	/* IMPORT: to summarize (njobs) */
-	size_t njobs;
+	struct summary_job **jobs;	/* IMPORT: to summarize
+					 * (res->njobs) */
 };
 
 static void
@@ -65,8 +66,7 @@ held_report(void *arg, const struct summarize_event *ev)
 		buf_add(&en->held, ev->id ? ev->id : "", ev->id ?
 		    strlen(ev->id) + 1 : 1);
 		buf_add(&en->held, ev->msg, strlen(ev->msg) + 1);
-	}
-	else if (en->rq->report != NULL)
+	} else if (en->rq->report != NULL)
 		en->rq->report(en->rq->report_arg, ev);
 }
 
@@ -324,7 +324,7 @@ pending_lines(const struct ending_request *rq, struct ending_result *res)
 	size_t n = 0;
 
 	if (rq->kind == ENDING_IMPORT) {
-		buf_addf(&b, "the import stands; 'convctl summarize --pending' "
+		buf_adds(&b, "the import stands; 'convctl summarize --pending' "
 		    "summarizes those left without a summary, 'convctl "
 		    "summarize ID --force' one that kept migrate's");
 		res->pending[0] = buf_detach(&b);

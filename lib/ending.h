@@ -21,7 +21,8 @@ enum ending_status {
 				 * written; or committed did, after the
 				 * write, no summary made (res->stopped) */
 	ENDING_PENDING,		/* written, but the summary of res->ended is
-				 * pending (reported): done in part */
+				 * pending (IMPORT: some of the summaries
+				 * failed): done in part, res->pending */
 };
 /* what an ending did, the same for every face: each prints it its way */
 struct ending_result {
