@@ -190,30 +190,22 @@ cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
 	return c;
 }
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 /* the rolling limit, which every write applies, never removes history
  * without a word (migrate names what it removed itself: lib/ending.c) */
 int
 cmd_commit(struct ctx *ctx, struct store *st)
 {
-	struct commit_report r;
-	struct buf note = { 0 };
 	struct error e;
 
-	switch (lifecycle_commit(st, &ctx->settings, &r, &e)) {
-	case COMMIT_FAILED:
-		strv_free(r.pruned);
+	if (lifecycle_commit_said(st, &ctx->settings, say, ctx, &e) ==
+	    COMMIT_FAILED)
 		return cmd_fail(ctx, &e);
-	case COMMIT_UNFLUSHED:
-		cmd_error(ctx, "warning: %s", e.msg);
-		break;
-	case COMMIT_DONE:
-		break;
-	}
-	lifecycle_prune_note(&note, &r, &ctx->settings);
-	if (note.len > 0)
-		cmd_error(ctx, "%s", note.data);
-	buf_free(&note);
-	strv_free(r.pruned);
 	return 0;
 }
 

@@ -500,6 +500,31 @@ lifecycle_prune_note(struct buf *b, const struct commit_report *r,
 	buf_adds(b, "; see convctl-prune(1))");
 }
 
+enum commit_status
+lifecycle_commit_said(struct store *st, const struct settings *set,
+    void (*say)(void *arg, const char *line), void *arg, struct error *e)
+{
+	struct commit_report r;
+	struct buf line = { 0 };
+	enum commit_status rc;
+
+	if ((rc = lifecycle_commit(st, set, &r, e)) == COMMIT_FAILED) {
+		strv_free(r.pruned);
+		return rc;
+	}
+	if (rc == COMMIT_UNFLUSHED) {
+		buf_addf(&line, "warning: %s", e->msg);
+		say(arg, line.data);
+		line.len = 0;
+	}
+	lifecycle_prune_note(&line, &r, set);
+	if (line.len > 0)
+		say(arg, line.data);
+	buf_free(&line);
+	strv_free(r.pruned);
+	return rc;
+}
+
 int
 store_default_conv(struct store *st, int ended_too, struct conv **c,
     struct error *e)

@@ -259,31 +259,25 @@ open_store(const struct mcp_config *cf, enum store_mode mode,
 	return st;
 }
 
+/* a line lifecycle_commit_said says, as a warning */
+static void
+say(void *cf, const char *line)
+{
+	warn(cf, "%s", line);
+}
+
 /* the rolling limit applied and the store written, as every command's
  * write; what the limit removed said as a command says it */
 static int
 commit(const struct mcp_config *cf, struct store *st, struct mcp_answer *a)
 {
-	struct commit_report r;
-	struct buf note = { 0 };
 	struct error e;
 
-	switch (lifecycle_commit(st, cf->settings, &r, &e)) {
-	case COMMIT_FAILED:
-		strv_free(r.pruned);
+	if (lifecycle_commit_said(st, cf->settings, say, (void *)cf, &e) ==
+	    COMMIT_FAILED) {
 		fail(a, "%s", e.msg);
 		return -1;
-	case COMMIT_UNFLUSHED:
-		warn(cf, "warning: %s", e.msg);
-		break;
-	case COMMIT_DONE:
-		break;
 	}
-	lifecycle_prune_note(&note, &r, cf->settings);
-	if (note.len > 0)
-		warn(cf, "%s", note.data);
-	buf_free(&note);
-	strv_free(r.pruned);
 	return 0;
 }
 

@@ -224,6 +224,12 @@ int lifecycle_commit_preview(struct store *, const struct settings *,
  * by ...; see convctl-prune(1))", when the limit removed any */
 void lifecycle_prune_note(struct buf *, const struct commit_report *,
     const struct settings *);
+/* lifecycle_commit for a command's write, what it did besides said a line
+ * at a time through say: the warning a write not flushed gets, and
+ * lifecycle_prune_note's line */
+enum commit_status lifecycle_commit_said(struct store *,
+    const struct settings *, void (*say)(void *arg, const char *line),
+    void *arg, struct error *);
 void strv_free(char **);
 /*
  * Removes the conversations named by ids[0..n) for good; the active one only

@@ -57,27 +57,20 @@ fail(struct batch *b, size_t i, enum summary_status st, const char *fmt, ...)
 	report(b, SUMMARIZE_ERROR, 0, 0, summary_job_id(it->job), it->error);
 }
 
+/* a line lifecycle_commit_said says, as a note */
+static void
+say_note(void *arg, const char *line)
+{
+	report(arg, SUMMARIZE_NOTE, 0, 0, NULL, line);
+}
+
 enum commit_status
 summarize_commit(struct store *st, const struct summarize_request *rq,
     struct error *e)
 {
 	struct batch b = { rq, NULL, 0, NULL };
-	struct commit_report r;
-	struct buf note = { 0 };
-	enum commit_status rc;
 
-	rc = lifecycle_commit(st, rq->settings, &r, e);
-	if (rc == COMMIT_UNFLUSHED) {
-		buf_addf(&note, "warning: %s", e->msg);
-		report(&b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
-		note.len = 0;
-	}
-	lifecycle_prune_note(&note, &r, rq->settings);
-	if (note.len > 0)
-		report(&b, SUMMARIZE_NOTE, 0, 0, NULL, note.data);
-	buf_free(&note);
-	strv_free(r.pruned);
-	return rc;
+	return lifecycle_commit_said(st, rq->settings, say_note, &b, e);
 }
 
 /* the rolling limit applied and written, saying what else that did;
