@@ -336,15 +336,6 @@ test_expect 'over 100 tags are refused as the CLI refuses them, nothing written'
 	test_cmp want got && unchanged "$S"
 '
 
-test_expect 'a text over max_message_bytes: the add tool says it as add does, nothing written' '
-	snapshot "$S" &&
-	CONVCTL_MAX_MESSAGE_BYTES=5 mcp_lines "$(call add "{\"text\":\"123456\"}")" &&
-	answer 1 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''text'\'' is larger than the limit of 5 bytes (the max_message_bytes setting)\"" &&
-	CONVCTL_MAX_MESSAGE_BYTES=5 fails_with 1 convctl add 123456 &&
-	stderr_has "convctl: add: TEXT is larger than the limit of 5 bytes (the max_message_bytes setting)" &&
-	unchanged "$S"
-'
-
 test_expect 'a request over the size limit is refused before it is all sent, then the next is answered' '
 	CONVCTL_MAX_MESSAGE_BYTES=1000 python3 "$top/tests/helpers/mcp-session.py" too-large "$CONVCTL_BIN"
 '
@@ -378,6 +369,15 @@ test_expect '--read-only lists and calls only the tools that read' '
 
 test_expect 'no lock is held between calls: a command writes while the server waits' '
 	python3 "$top/tests/helpers/mcp-session.py" no-lock "$CONVCTL_BIN"
+'
+
+test_expect 'a text over max_message_bytes: the add tool says it as add does, nothing written' '
+	snapshot "$S" &&
+	CONVCTL_MAX_MESSAGE_BYTES=5 mcp_lines "$(call add "{\"text\":\"123456\"}")" &&
+	answer 1 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''text'\'' is larger than the limit of 5 bytes (the max_message_bytes setting)\"" &&
+	CONVCTL_MAX_MESSAGE_BYTES=5 fails_with 1 convctl add 123456 &&
+	stderr_has "convctl: add: TEXT is larger than the limit of 5 bytes (the max_message_bytes setting)" &&
+	unchanged "$S"
 '
 
 test_expect 'an idle timeout that does not parse stops the server at start, as it stops add' '
