@@ -723,9 +723,6 @@ out:
 #define STRINGS(d) "{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
 	"\"description\":\"" d "\"}"
 #define NULLABLE "{\"type\":[\"string\",\"null\"]}"
-/* a limit's number as text: NUMBER(TOOL_MAX_COUNT) is "100" */
-#define NUMBER(n) NUMBER_(n)
-#define NUMBER_(n) #n
 #define CONV_LIST "{\"type\":\"array\",\"items\":{\"type\":\"object\"," \
 	"\"properties\":{\"id\":{\"type\":\"string\"},\"title\":" NULLABLE \
 	",\"summary\":" NULLABLE ",\"startedAt\":{\"type\":\"string\"}," \
@@ -748,7 +745,7 @@ const struct mcp_tool mcp_tools[] = {
 	    "ISO 8601 time") ",\"until\":" STR("only messages before this ISO "
 	    "8601 time") ",\"tag\":" STR("only conversations with this tag")
 	    ",\"tool\":" STR("only messages whose tools used include this "
-	    "one") ",\"limit\":" WHOLE(NUMBER(RESULTS_MAX), "only the newest N "
+	    "one") ",\"limit\":" WHOLE(NUM_TEXT(RESULTS_MAX), "only the newest N "
 	    "matching lines"), "\"query\""),
 	    OUT("\"hits\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"required\":[\"id\",\"timestamp\",\"role\",\"lineNumber\","
@@ -757,7 +754,7 @@ const struct mcp_tool mcp_tools[] = {
 	{ "recent", "Recent conversations",
 	    "Ended conversations, newest first: id, end time, message count, "
 	    "title (convctl recent).",
-	    OBJ("\"limit\":" WHOLE(NUMBER(RESULTS_MAX), "at most N conversations "
+	    OBJ("\"limit\":" WHOLE(NUM_TEXT(RESULTS_MAX), "at most N conversations "
 	    "(10)") ",\"tag\":" STR("only conversations with this tag"), ""),
 	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
 	    0, tool_recent },
@@ -790,8 +787,8 @@ const struct mcp_tool mcp_tools[] = {
 	    "id (convctl add).",
 	    OBJ("\"text\":" STR("the message") ",\"role\":" ENUM(ROLES,
 	    "whose message (user)") ",\"tools\":" STRINGS("tools used for "
-	    "this message: at most " NUMBER(TOOL_MAX_COUNT) ", each one line "
-	    "of at most " NUMBER(TOOL_MAX_CHARS) " characters"), "\"text\""),
+	    "this message: at most " NUM_TEXT(TOOL_MAX_COUNT) ", each one line "
+	    "of at most " NUM_TEXT(TOOL_MAX_CHARS) " characters"), "\"text\""),
 	    OUT("\"id\":{\"type\":\"string\"}", "\"id\""),
 	    1, tool_add },
 	{ "end", "End the conversation",
