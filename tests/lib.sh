@@ -265,6 +265,17 @@ stderr_has() {
 	return 1
 }
 
+# memory_measured: true when a command's peak memory is its own: not under
+# a wrapper (valgrind), whose own memory blurs it, nor a sanitizer's build,
+# whose allocator keeps what is freed
+memory_measured() { [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; }
+# peak_rss CMD...: CMD's peak resident memory in KB (what it prints on
+# standard output is not kept), -1 when it failed
+peak_rss() {
+	python3 -c "import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" "$@"
+}
 # unchanged FILE: FILE is byte for byte what snapshot FILE saved
 # on_tty [--stdout FILE] CMD...: CMD on a pseudo-terminal (stdout to FILE
 # with --stdout); prints what the terminal saw, exits with CMD's status

@@ -91,14 +91,12 @@ test_expect 'read a conversation at a time: bad JSON in a later one names the wh
 # back a few megabytes at a time as their conversations are converted (4.44
 # times with them held). A 10 MB export of bench/gen-chatgpt.py peaks at 3.59
 # times its size (the same to 0.1 % from run to run), and must stay below 4.1
-# (not under a wrapper, whose own memory blurs it)
-if [ -z "${CONVCTL_WRAPPER:-}" ]; then
+# (not under a wrapper nor a sanitizer: memory_measured)
+if memory_measured; then
 	test_expect 'a 10 MB export peaks below 4.1 times its size' '
 		python3 "$top/bench/gen-chatgpt.py" 10 7 big.json &&
 		size=$(wc -c <big.json) &&
-		CONVCTL_MAX_CONVERSATIONS=100000 python3 -c "import resource, subprocess, sys
-p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" \
+		CONVCTL_MAX_CONVERSATIONS=100000 peak_rss \
 		    "$CONVCTL_BIN" -s big-store.json migrate big.json >rss &&
 		echo "peak RSS $(cat rss) KB, export $size bytes" &&
 		test "$(cat rss)" -gt 0 &&
@@ -121,7 +119,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 
 	'
 else
 	test_n=$((test_n + 1))
-	echo "ok $test_n # SKIP peak memory: not measured under a wrapper"
+	echo "ok $test_n # SKIP peak memory: not measured under a wrapper or a sanitizer"
 	test_n=$((test_n + 1))
 	echo "ok $test_n # SKIP a bad conversation after 10 MB: its export is the memory test's"
 fi

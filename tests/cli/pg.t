@@ -223,14 +223,7 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 # The stores copied from and to are made empty first and their trigram
 # index dropped: the server's work on it (3 s of the 250 conversations'
 # 3.5) is no part of the client's memory
-if [ -z "${CONVCTL_WRAPPER:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
-	# peak_rss CMD...: CMD's peak resident memory in KB (what it prints
-	# on standard output is not kept), -1 when it failed
-	peak_rss() {
-		python3 -c "import resource, subprocess, sys
-p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" "$@"
-	}
+if memory_measured; then
 	test_pg 'copy holds a batch of conversations in memory, not the store, copying anew or again' '
 		echo "{\"version\":1,\"conversations\":[]}" >"$T/empty.json" &&
 		set -- && for s in gen50 again50 gen250 again250; do
