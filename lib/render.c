@@ -49,23 +49,13 @@ add_tools(struct buf *b, json_t *m, const char *before, const char *after)
 	buf_adds(b, after);
 }
 
-/* s[0..len) of a message's content: as it is, or for a terminal */
-static void
-add_text(struct buf *b, const char *s, size_t len, int terminal)
-{
-	if (terminal)
-		buf_add_for_terminal(b, s, len);
-	else
-		buf_add(b, s, len);
-}
-
 static void
 add_content(struct buf *b, json_t *m, int terminal)
 {
 	size_t len;
 	const char *s = json_str(m, "content", &len);
 
-	add_text(b, s, len, terminal);
+	buf_add_text(b, s, len, terminal);
 }
 
 /* one message as SmartHole's context prompt writes it */
@@ -99,7 +89,7 @@ add_content_markdown(struct buf *b, json_t *m, int terminal)
 			nl = end;
 		else
 			nl++;
-		add_text(b, s, (size_t)(nl - s), terminal);
+		buf_add_text(b, s, (size_t)(nl - s), terminal);
 	}
 }
 

@@ -1405,16 +1405,6 @@ search_result_free(struct search_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* s[0..len) of a line: as it is, or for a terminal */
-static void
-add_text(struct buf *b, const char *s, size_t len, int terminal)
-{
-	if (terminal)
-		buf_add_for_terminal(b, s, len);
-	else
-		buf_add(b, s, len);
-}
-
 static void
 add_marked(struct buf *b, const struct search_hit *h, int colour,
     int terminal)
@@ -1424,14 +1414,14 @@ add_marked(struct buf *b, const struct search_hit *h, int colour,
 	for (i = 0; i < h->nmatch; i++) {
 		if (!colour || h->match[i].end == h->match[i].start)
 			continue;
-		add_text(b, h->line + at, h->match[i].start - at, terminal);
+		buf_add_text(b, h->line + at, h->match[i].start - at, terminal);
 		buf_adds(b, "\033[1;31m");
-		add_text(b, h->line + h->match[i].start,
+		buf_add_text(b, h->line + h->match[i].start,
 		    h->match[i].end - h->match[i].start, terminal);
 		buf_adds(b, "\033[m");
 		at = h->match[i].end;
 	}
-	add_text(b, h->line + at, h->len - at, terminal);
+	buf_add_text(b, h->line + at, h->len - at, terminal);
 }
 
 /* one hit as a JSON object */

@@ -51,6 +51,9 @@ void buf_add_quoted_word(struct buf *, const char *s);
  * before a newline, escaped as buf_add_printable does it; no ESC, CSI or
  * OSC sequence (a title set, the clipboard written) gets through */
 void buf_add_for_terminal(struct buf *, const char *s, size_t len);
+/* s[0..len) as it is, or for a terminal (terminal: 1) as
+ * buf_add_for_terminal() gives it */
+void buf_add_text(struct buf *, const char *s, size_t len, int terminal);
 /* error.c: a URL as a message or convctl config shows it: the password of
  * its user information (scheme://user:PASSWORD@host/...) as ***; any other
  * text as it is */

@@ -162,6 +162,15 @@ buf_add_for_terminal(struct buf *b, const char *s, size_t len)
 }
 
 void
+buf_add_text(struct buf *b, const char *s, size_t len, int terminal)
+{
+	if (terminal)
+		buf_add_for_terminal(b, s, len);
+	else
+		buf_add(b, s, len);
+}
+
+void
 buf_add_printable(struct buf *b, const char *s)
 {
 	buf_add_printable_n(b, s, strlen(s));
