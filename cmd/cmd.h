@@ -259,6 +259,6 @@ extern const struct cmd_entry cmd_search_entry, cmd_config_entry,
     cmd_delete_entry, cmd_copy_entry, cmd_run_entry;
 extern const struct cmd_entry cmd_title_entry, cmd_resume_entry,
     cmd_edit_entry, cmd_fork_entry, cmd_tag_entry, cmd_pin_entry;
-extern const struct cmd_entry cmd_mcp_entry;
+extern const struct cmd_entry cmd_mcp_entry, cmd_stats_entry;
 
 #endif

@@ -31,6 +31,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_fork_entry,
 	&cmd_tag_entry,
 	&cmd_pin_entry,
+	&cmd_stats_entry,
 	&cmd_mcp_entry,
 	&cmd_config_entry,
 };

@@ -31,7 +31,7 @@ _convctl_ids()
 _convctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin mcp config help"
+	local commands="add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin stats mcp config help"
 	local common="-s --store --wait --idle-timeout --max-conversations -h --help"
 	local takes_value="-s|--store|--wait|--idle-timeout|--max-conversations"
 	local summary="--summarizer --model --api-base"
@@ -118,6 +118,7 @@ _convctl()
 	fork) opts="--at -n --dry-run --json --no-summary"; ids=1 ;;
 	tag) opts="-n --dry-run --json --remove"; ids=1 ;;
 	pin) opts="-n --dry-run --remove"; ids=1 ;;
+	stats) opts="--ascii --json --since --tag" ;;
 	mcp) opts="--read-only" ;;
 	config) opts="--json" ;;
 	esac

@@ -1,7 +1,7 @@
 # fish completion for convctl(1)
 # Installed as share/fish/vendor_completions.d/convctl.fish.
 
-set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin mcp config help
+set -l __convctl_commands add end show recent prompt migrate prune summarize search delete copy run title resume edit fork tag pin stats mcp config help
 
 # the ids of ended conversations, from the store named on the line
 function __convctl_ids
@@ -70,6 +70,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a fork -d 'copy a conversation into a new one'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a tag -d 'add or remove tags'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a pin -d 'keep from the rolling limit'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a stats -d 'what the store holds at a glance'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a mcp -d 'serve the store to agents over MCP'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a config -d 'show every setting'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a help -d 'help for a command'
@@ -166,6 +167,10 @@ complete -c convctl -n '__fish_seen_subcommand_from fork' -l at -x -d 'copy up t
 complete -c convctl -n '__fish_seen_subcommand_from tag pin' -l remove -d 'remove the tags, or unpin'
 complete -c convctl -n '__fish_seen_subcommand_from title resume edit fork tag; and __convctl_no_operand' -a '(__convctl_ids)'
 complete -c convctl -n '__fish_seen_subcommand_from pin' -a '(__convctl_ids)'
-# recent and search: tags and tools
-complete -c convctl -n '__fish_seen_subcommand_from recent search' -l tag -x -d 'only conversations tagged TAG'
+# stats
+complete -c convctl -n '__fish_seen_subcommand_from stats' -l ascii -d 'the chart in ASCII'
+complete -c convctl -n '__fish_seen_subcommand_from stats' -l json -d 'as JSON'
+complete -c convctl -n '__fish_seen_subcommand_from stats' -l since -x -d 'only conversations started since TIME'
+# recent, search and stats: tags and tools
+complete -c convctl -n '__fish_seen_subcommand_from recent search stats' -l tag -x -d 'only conversations tagged TAG'
 complete -c convctl -n '__fish_seen_subcommand_from search' -l tool -x -d 'only messages that used the tool'

@@ -500,3 +500,163 @@ render_ids(struct buf *b, char *const *ids, size_t n, int json)
 	buf_addc(b, '\n');
 	json_decref(arr);
 }
+
+/* "1.2 MiB": n bytes to one decimal of the largest unit it reaches */
+static void
+add_size(struct buf *b, int64_t n)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)n;
+	int u = -1;
+
+	buf_addf(b, "%lld bytes", (long long)n);
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u >= 0)
+		buf_addf(b, " (%.1f %s)", v, unit[u]);
+}
+
+/* "NAME N, NAME N", the busiest first; "none" */
+static void
+add_names(struct buf *b, const char *head, const struct stats_name *v,
+    size_t n)
+{
+	size_t i;
+
+	buf_adds(b, head);
+	for (i = 0; i < n; i++) {
+		buf_adds(b, i > 0 ? ", " : "");
+		buf_add_printable_n(b, v[i].name, v[i].len);
+		buf_addf(b, " %llu", (unsigned long long)v[i].n);
+	}
+	buf_adds(b, n == 0 ? "none\n" : "\n");
+}
+
+static json_t *
+names_json(const struct stats_name *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s%, s:I}", "name",
+		    v[i].name, v[i].len, "count", (json_int_t)v[i].n));
+	return a;
+}
+
+static json_t *
+first_json(const char *id, int64_t at)
+{
+	char ts[TS_LEN];
+
+	if (id == NULL)
+		return json_null();
+	ts_format(at, ts);
+	return json_pack("{s:s, s:s}", "id", id, "startedAt", ts);
+}
+
+/* the weeks as one bar each: a space for none, else one of eight heights */
+static void
+add_chart(struct buf *b, const uint64_t *week, size_t n, uint64_t most,
+    int ascii)
+{
+	static const char *const block[] = { "\u2581", "\u2582", "\u2583",
+	    "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char level[] = "._-~=+*#";
+	size_t i, h;
+
+	for (i = 0; i < n; i++) {
+		if (week[i] == 0) {
+			buf_addc(b, ' ');
+			continue;
+		}
+		h = (size_t)((week[i] * 8 + most - 1) / most) - 1;
+		if (ascii)
+			buf_addc(b, level[h]);
+		else
+			buf_adds(b, block[h]);
+	}
+}
+
+void
+render_stats(struct buf *b, const struct store_stats *s,
+    const struct stats_request *rq, int json, int ascii)
+{
+	uint64_t msgs = 0, most = 0;
+	char ts[TS_LEN];
+	json_t *o, *weeks;
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		msgs += s->role[i];
+	for (i = 0; i < STATS_WEEKS; i++)
+		if (s->week[i] > most)
+			most = s->week[i];
+	ts_format(rq->now, ts);
+	if (json) {
+		weeks = json_array();
+		for (i = 0; i < STATS_WEEKS; i++)
+			json_array_append_new(weeks,
+			    json_integer((json_int_t)s->week[i]));
+		o = json_pack("{s:{s:I, s:I, s:I, s:I}, "
+		    "s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:o, s:o, "
+		    "s:{s:s, s:o}}",
+		    "conversations", "total", (json_int_t)(s->active + s->ended),
+		    "active", (json_int_t)s->active,
+		    "ended", (json_int_t)s->ended,
+		    "pinned", (json_int_t)s->pinned,
+		    "messages", "total", (json_int_t)msgs,
+		    "user", (json_int_t)s->role[ROLE_USER],
+		    "assistant", (json_int_t)s->role[ROLE_ASSISTANT],
+		    "system", (json_int_t)s->role[ROLE_SYSTEM],
+		    "tool", (json_int_t)s->role[ROLE_TOOL],
+		    "bytes", s->bytes >= 0 ? json_integer(s->bytes) : json_null(),
+		    "oldest", first_json(s->oldest, s->oldest_at),
+		    "newest", first_json(s->newest, s->newest_at),
+		    "tags", names_json(s->tag, s->ntag),
+		    "tools", names_json(s->tool, s->ntool),
+		    "weeks", "end", ts, "counts", weeks);
+		json_dump_buf(b, o);
+		buf_addc(b, '\n');
+		json_decref(o);
+		return;
+	}
+	buf_addf(b, "conversations  %llu: %llu active, %llu ended, "
+	    "%llu pinned\n", (unsigned long long)(s->active + s->ended),
+	    (unsigned long long)s->active, (unsigned long long)s->ended,
+	    (unsigned long long)s->pinned);
+	buf_addf(b, "messages       %llu: %llu user, %llu assistant, "
+	    "%llu system, %llu tool\n", (unsigned long long)msgs,
+	    (unsigned long long)s->role[ROLE_USER],
+	    (unsigned long long)s->role[ROLE_ASSISTANT],
+	    (unsigned long long)s->role[ROLE_SYSTEM],
+	    (unsigned long long)s->role[ROLE_TOOL]);
+	if (s->bytes >= 0) {
+		buf_adds(b, "size           ");
+		add_size(b, s->bytes);
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "oldest         ");
+	if (s->oldest != NULL) {
+		ts_format(s->oldest_at, ts);
+		add_line(b, "", s->oldest, "");
+		buf_addf(b, ", started %s\n", ts);
+	} else
+		buf_adds(b, "none\n");
+	buf_adds(b, "newest         ");
+	if (s->newest != NULL) {
+		ts_format(s->newest_at, ts);
+		add_line(b, "", s->newest, "");
+		buf_addf(b, ", started %s\n", ts);
+	} else
+		buf_adds(b, "none\n");
+	add_names(b, "tags           ", s->tag, s->ntag);
+	add_names(b, "tools          ", s->tool, s->ntool);
+	ts_format(rq->now, ts);
+	buf_adds(b, "per week       |");
+	add_chart(b, s->week, STATS_WEEKS, most, ascii);
+	buf_addf(b, "| %d weeks to %.10s, at most %llu a week\n", STATS_WEEKS,
+	    ts, (unsigned long long)most);
+}

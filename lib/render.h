@@ -15,6 +15,10 @@ extern const struct name_table render_formats[];	/* "text", ... */
 int render_conv(struct buf *out, struct conv *, enum format, int terminal,
     struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
+/* store_stats()'s answer for rq: lines to read, or one JSON object
+ * (convctl-stats(1)); the chart in ASCII with ascii */
+void render_stats(struct buf *out, const struct store_stats *,
+    const struct stats_request *, int json, int ascii);
 /* one id a line, or a JSON array of them */
 void render_ids(struct buf *out, char *const *ids, size_t n, int json);
 /*

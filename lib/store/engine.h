@@ -88,6 +88,12 @@ struct store_engine {
 	/* store_spans() (may be NULL: none offered) */
 	int (*spans)(struct store *, struct store_span **, size_t *, int *,
 	    struct error *);
+	/* store_stats(): rq's conversations counted into the stats
+	 * (stats_conv(), stats_role(), stats_tool(), the size): 1 done, 0
+	 * not offered now (then every conversation is loaded and counted),
+	 * -1 e (NULL: the engine has no way but loading them all) */
+	int (*stats)(struct store *, const struct stats_request *,
+	    struct store_stats *, struct error *);
 	/* writes every change: 0, 1 (written, with a warning in e) or -1 */
 	int (*commit)(struct store *, struct error *);
 	void (*close)(struct store *);		/* frees st->be; rolls back */
@@ -158,5 +164,18 @@ struct conv *store_loaded(struct store *, const char *id);
 /* -1 and e: the writers' lock of the store called name not had within
  * wait seconds, ERROR_TEMPORARY (exit 75: another writer holds it) */
 int store_locked(const char *name, double wait, struct error *);
+
+/* stats.c, for the engines' stats op: 1 when c (id, started, ended set;
+ * its head or bytes for tags and pinned) is one rq counts, then counted
+ * (active or ended, pinned, its tags, its week, oldest and newest); 0 when
+ * not. Its messages are then given by stats_role() and stats_tool(). */
+int stats_conv(struct store_stats *, const struct stats_request *,
+    struct conv *);
+void stats_role(struct store_stats *, enum conv_role, uint64_t n);
+/* a tool named name[0..len), used n times more */
+void stats_tool(struct store_stats *, const char *name, size_t len,
+    uint64_t n);
+/* each string of a message's toolsUsed (NULL: none) */
+void stats_tools(struct store_stats *, json_t *tools);
 
 #endif

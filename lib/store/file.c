@@ -575,6 +575,90 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 	return 1;
 }
 
+/* file_stats()'s walk of one conversation's messages */
+struct stats_walk {
+	uint64_t role[4];
+	struct { const char *p; size_t len; } *tools;
+	size_t ntools, cap;
+};
+
+static int
+stats_message(void *arg, const struct scan_msg *m)
+{
+	struct stats_walk *w = arg;
+	char name[64];		/* "assistant", each letter \\uXXXX: 54 */
+	enum conv_role role;
+
+	if (m->role.len < sizeof(name)) {
+		scan_unescape(&m->role, name);
+		if (role_parse(name, &role) == 0)
+			w->role[role]++;
+	}
+	if (m->tools != NULL && m->tools[0] == '[') {
+		if (w->ntools == w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 16;
+			w->tools = xrealloc(w->tools, w->cap * sizeof(*w->tools));
+		}
+		w->tools[w->ntools].p = m->tools;
+		w->tools[w->ntools++].len = m->toolslen;
+	}
+	return 0;
+}
+
+/*
+ * Counted from the file's bytes (the index's spans, or those loaded whole),
+ * each conversation's messages walked by the scanner: only a conversation's
+ * tags and marks, and its tools, are decoded. None once a conversation is
+ * parsed (it may have changed): store_stats() loads them instead.
+ */
+static int
+file_stats(struct store *st, const struct stats_request *rq,
+    struct store_stats *s, struct error *e)
+{
+	struct file_state *fs = st->be;
+	struct stats_walk w = { { 0 }, NULL, 0, 0 };
+	struct store_span *v = NULL;
+	struct scan_conv sc;
+	struct conv *c;
+	json_t *tools;
+	size_t n, i, j;
+	int rc, unchecked;
+
+	s->bytes = fs->ix != NULL ? (int64_t)fs->sb.st_size : (int64_t)fs->len;
+	if ((rc = file_spans(st, &v, &n, &unchecked, e)) <= 0)
+		return rc;
+	for (i = 0; i < n && rc > 0; i++) {
+		memset(&w.role, 0, sizeof(w.role));
+		w.ntools = 0;
+		/* UTF-8 it is: the store was checked whole, or its index vouches */
+		if (scan_conv_each(v[i].p, v[i].len, &sc, 1, stats_message,
+		    &w) < 0) {
+			rc = store_span_refused(st, e);
+			break;
+		}
+		c = conv_new();
+		c->raw = v[i].p;
+		c->rawlen = v[i].len;
+		c->id = sc.id;
+		c->started = sc.started;
+		c->ended = sc.ended;
+		if (stats_conv(s, rq, c)) {
+			for (j = 0; j < 4; j++)
+				stats_role(s, (enum conv_role)j, w.role[j]);
+			for (j = 0; j < w.ntools; j++) {
+				tools = scan_json(w.tools[j].p, w.tools[j].len);
+				stats_tools(s, tools);
+				json_decref(tools);
+			}
+		}
+		conv_free(c);
+		scan_conv_clear(&sc);
+	}
+	free(w.tools);
+	free(v);
+	return rc;
+}
+
 static void
 file_close(struct store *st)
 {
@@ -642,6 +726,7 @@ const struct store_engine store_file_engine = {
 	.load = file_load,
 	.count_ended = file_count_ended,
 	.spans = file_spans,
+	.stats = file_stats,
 	.commit = save_file,
 	.spool_dir = file_spool_dir,
 	.close = file_close,

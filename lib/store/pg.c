@@ -954,6 +954,148 @@ tagged(PGresult *r, int i, const char *tag)
 	return yes;
 }
 
+/* the conversations store_stats() asks for: the WHERE of a query whose
+ * conversations are c; parameters $1 (since) and $2 (the tag as JSON, a
+ * condition every tagged conversation meets: stats_conv() then says),
+ * each NULL for none */
+static void
+stats_where(struct buf *sql)
+{
+	buf_adds(sql, " WHERE ($1::timestamptz IS NULL OR c.started_at >= $1)"
+	    " AND ($2::text IS NULL OR strpos(c.doc::text, $2) > 0)");
+}
+
+/* a message's toolsUsed as the database reads it; NULL where the database's
+ * JSON functions would refuse it (\u0000 anywhere in it: read here then) */
+#define STATS_TOOLS "CASE WHEN strpos(m.doc::text, '\"toolsUsed\"') = 0 " \
+	"THEN NULL WHEN strpos(m.doc::text, '\\u0000') > 0 THEN NULL " \
+	"WHEN json_typeof(m.doc->'toolsUsed') = 'array' " \
+	"THEN m.doc->'toolsUsed' END"
+
+/*
+ * In SQL: the store's size (its tables with their indexes and TOAST), one
+ * row a conversation as a listing reads it (its head only when it may hold
+ * tags or a pin), and its messages counted by role and tool with GROUP BY;
+ * only a message whose JSON the database cannot read (\u0000) crosses the
+ * wire. With --tag, a conversation's counts are taken only when
+ * stats_conv() took it (taken).
+ */
+static int
+pg_stats(struct store *st, const struct stats_request *rq,
+    struct store_stats *s, struct error *e)
+{
+	static const char *const what = "cannot count conversations";
+	struct pg_state *ps = st->be;
+	struct buf sql = { 0 }, tag = { 0 };
+	char since[TS_LEN];
+	const char *p[2], *id;
+	json_t *taken = json_object(), *doc;
+	enum conv_role role;
+	PGresult *r = NULL;
+	struct conv *c;
+	int i, rows, rc = -1;
+
+	s->bytes = 0;
+	if (!ps->exists) {
+		rc = 1;
+		goto out;
+	}
+	p[0] = ts_param(rq->since, since);
+	p[1] = json_param(&tag, rq->tag);
+	if ((r = pg_run(st, what, "SELECT coalesce(sum(pg_total_relation_size("
+	    "c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = "
+	    "c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'", 1,
+	    (const char *const *)&ps->schema, e)) == NULL)
+		goto out;
+	s->bytes = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+
+	buf_adds(&sql, "SELECT c.id, (extract(epoch FROM c.started_at) * "
+	    "1000)::bigint, (extract(epoch FROM c.ended_at) * 1000)::bigint, "
+	    "CASE WHEN strpos(c.doc::text, '\"tags\"') > 0 OR "
+	    "strpos(c.doc::text, '\"pinned\"') > 0 THEN c.doc END "
+	    "FROM @.conversations c");
+	stats_where(&sql);
+	if ((r = pg_run(st, what, sql.data, 2, p, e)) == NULL)
+		goto out;
+	rows = pq.ntuples(r);
+	for (i = 0; i < rows; i++) {
+		c = conv_new();
+		c->id = pq.getvalue(r, i, 0);
+		c->started = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+		c->ended = pq.getisnull(r, i, 2) ? -1 :
+		    strtoll(pq.getvalue(r, i, 2), NULL, 10);
+		c->head = pq.getisnull(r, i, 3) ? json_object() :
+		    scan_json(pq.getvalue(r, i, 3), (size_t)pq.getlength(r, i, 3));
+		if (c->head == NULL)
+			c->head = json_object();
+		if (stats_conv(s, rq, c) && rq->tag != NULL)
+			json_object_set_new(taken, c->id, json_true());
+		conv_free(c);
+	}
+	pq.clear(r);
+
+	sql.len = 0;
+	buf_adds(&sql, "SELECT m.conversation, m.role, count(*) FROM "
+	    "@.messages m JOIN @.conversations c ON c.id = m.conversation");
+	stats_where(&sql);
+	buf_adds(&sql, " GROUP BY 1, 2");
+	if ((r = pg_run(st, what, sql.data, 2, p, e)) == NULL)
+		goto out;
+	rows = pq.ntuples(r);
+	for (i = 0; i < rows; i++) {
+		id = pq.getvalue(r, i, 0);
+		if ((rq->tag == NULL || json_object_get(taken, id) != NULL) &&
+		    role_parse(pq.getvalue(r, i, 1), &role) == 0)
+			stats_role(s, role, strtoull(pq.getvalue(r, i, 2), NULL,
+			    10));
+	}
+	pq.clear(r);
+
+	sql.len = 0;
+	buf_adds(&sql, "SELECT m.conversation, t.e #>> '{}', count(*) FROM "
+	    "@.messages m JOIN @.conversations c ON c.id = m.conversation "
+	    "CROSS JOIN LATERAL json_array_elements(" STATS_TOOLS ") t(e)");
+	stats_where(&sql);
+	buf_adds(&sql, " AND json_typeof(t.e) = 'string' GROUP BY 1, 2");
+	if ((r = pg_run(st, what, sql.data, 2, p, e)) == NULL)
+		goto out;
+	rows = pq.ntuples(r);
+	for (i = 0; i < rows; i++)
+		if (rq->tag == NULL ||
+		    json_object_get(taken, pq.getvalue(r, i, 0)) != NULL)
+			stats_tool(s, pq.getvalue(r, i, 1),
+			    (size_t)pq.getlength(r, i, 1),
+			    strtoull(pq.getvalue(r, i, 2), NULL, 10));
+	pq.clear(r);
+
+	sql.len = 0;
+	buf_adds(&sql, "SELECT m.conversation, m.doc FROM @.messages m JOIN "
+	    "@.conversations c ON c.id = m.conversation");
+	stats_where(&sql);
+	buf_adds(&sql, " AND strpos(m.doc::text, '\"toolsUsed\"') > 0 AND "
+	    "strpos(m.doc::text, '\\u0000') > 0");
+	if ((r = pg_run(st, what, sql.data, 2, p, e)) == NULL)
+		goto out;
+	rows = pq.ntuples(r);
+	for (i = 0; i < rows; i++) {
+		if (rq->tag != NULL &&
+		    json_object_get(taken, pq.getvalue(r, i, 0)) == NULL)
+			continue;
+		doc = scan_json(pq.getvalue(r, i, 1),
+		    (size_t)pq.getlength(r, i, 1));
+		stats_tools(s, json_object_get(doc, "toolsUsed"));
+		json_decref(doc);
+	}
+	pq.clear(r);
+	rc = 1;
+out:
+	json_decref(taken);
+	buf_free(&sql);
+	buf_free(&tag);
+	return rc;
+}
+
 #define SEARCH_BATCH "256"	/* rows a FETCH brings, for a -n */
 
 /*
@@ -1075,6 +1217,7 @@ const struct store_engine store_pg_engine = {
 	.load_body = pg_load_body,
 	.count_ended = pg_count_ended,
 	.search = pg_search,
+	.stats = pg_stats,
 	.each = pg_each,
 	.flush_new = pg_flush_new,
 	.commit = pg_commit,

@@ -380,4 +380,41 @@ int spool_end(struct spool *);
 size_t spool_chomped(const struct spool *);
 void spool_drop(struct spool *);
 
+/*
+ * stats.c: what a store holds at a glance (convctl-stats(1)), in one pass
+ * over what a listing reads: the engine counts (the file's bytes by its
+ * scanner, SQL aggregates on a database), through its stats op.
+ */
+#define STATS_TOP 10		/* the busiest tags and tools kept */
+#define STATS_WEEKS 52		/* the chart: conversations a week */
+#define STATS_WEEK_MS ((int64_t)7 * 24 * 3600 * 1000)
+struct stats_request {
+	int64_t since;		/* only conversations started at or after;
+				 * <0: every one */
+	const char *tag;	/* only those tagged tag; NULL: any */
+	int64_t now;		/* the chart's last week ends here */
+};
+struct stats_name {
+	char *name;		/* malloc'd; may hold NUL (len) */
+	size_t len;
+	uint64_t n;
+};
+struct store_stats {
+	uint64_t active, ended, pinned;	/* conversations */
+	uint64_t role[4];	/* messages, by enum conv_role */
+	int64_t bytes;		/* the whole store's size; -1: not known */
+	char *oldest, *newest;	/* ids of the first and last started;
+				 * NULL: none */
+	int64_t oldest_at, newest_at;	/* their startedAt */
+	struct stats_name tag[STATS_TOP], tool[STATS_TOP];
+	size_t ntag, ntool;	/* most used first, then by name (bytes) */
+	/* conversations started in each week, the last ending at rq->now:
+	 * week[STATS_WEEKS - 1] is (now - 7 days, now] */
+	uint64_t week[STATS_WEEKS];
+	struct json_t *tags, *tools;	/* name -> count, while counting */
+};
+int store_stats(struct store *, const struct stats_request *,
+    struct store_stats *, struct error *);
+void store_stats_free(struct store_stats *);
+
 #endif
