@@ -225,6 +225,23 @@ void cmd_summarize_report(void *progress, const struct summarize_event *);
 int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
 
 /*
+ * pager.c: long output through a pager at a terminal (convctl(1), PAGER).
+ * cmd_pager_options: --no-pager and -p, the global options before a
+ * command; pager_want(-1 for --no-pager, 1 for -p, else 0) says which was
+ * given; pager_start() before the command runs (it pages only a reader, or
+ * with -p any command but run and mcp, at a terminal, unless the pager
+ * setting is cat or empty); pager_finish() before convctl exits waits for
+ * it. pager_gone(errno) of a failed write: 1 when the pager is gone (quit
+ * early), which is no failure.
+ */
+extern const struct cmd_option cmd_pager_options[];
+void pager_want(int);
+void pager_start(const struct ctx *);
+int pager_active(void);
+int pager_gone(int err);
+void pager_finish(void);
+
+/*
  * switch.c, for resume and fork: check, then the active conversation ended
  * as end does, then run makes another active; committed (not with
  * --dry-run), its id printed (--json: render_switch's object), and the one

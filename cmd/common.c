@@ -50,7 +50,7 @@ cmd_summarizer_options_init(void)
 int
 cmd_terminal(void)
 {
-	return isatty(STDOUT_FILENO);
+	return isatty(STDOUT_FILENO) || pager_active();
 }
 
 void
@@ -230,6 +230,8 @@ int
 cmd_print(const struct ctx *ctx, const char *s, size_t len)
 {
 	if (fwrite(s, 1, len, stdout) != len) {
+		if (pager_gone(errno))
+			return 0;
 		if (!stdout_reported)
 			cmd_error(ctx, "cannot write to standard output: %s",
 			    strerror(errno));
@@ -376,7 +378,7 @@ cmd_colour(const struct ctx *ctx, int *on)
 		return rc;
 	}
 	if (w == COLOUR_AUTO)
-		*on = isatty(STDOUT_FILENO) && (no == NULL || *no == '\0') &&
+		*on = cmd_terminal() && (no == NULL || *no == '\0') &&
 		    term != NULL && *term != '\0' && strcmp(term, "dumb") != 0;
 	else
 		*on = w == COLOUR_ALWAYS;

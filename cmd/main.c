@@ -62,6 +62,7 @@ print_usage(FILE *f)
 
 	buf_adds(&b, "usage: convctl");
 	options_usage(&b, common_options);
+	options_usage(&b, cmd_pager_options);
 	fprintf(f, "%s COMMAND [ARGS]\n"
 	    "       convctl --version\n"
 	    "       convctl help [COMMAND]\n", b.data);
@@ -79,6 +80,9 @@ print_common_help(FILE *f)
 static void
 list_commands(FILE *f)
 {
+	/* the pager's only before a command: not in its -h */
+	const struct cmd_option *global[] = { common_options,
+	    cmd_pager_options };
 	size_t i;
 
 	print_usage(f);
@@ -86,7 +90,7 @@ list_commands(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\nglobal options:\n", f);
-	print_common_help(f);
+	options_print_help(f, global, 2);
 	fputs("\nSee convctl(1) and convctl-COMMAND(1).\n", f);
 }
 
@@ -201,6 +205,7 @@ run(struct ctx *ctx, int argc, char **argv)
 	if (c->max_args >= 0 && ctx->args.argc > c->max_args)
 		return cmd_usage_error(ctx, "unexpected argument '%s'",
 		    ctx->args.argv[c->max_args]);
+	pager_start(ctx);
 	return c->exec(ctx);
 }
 
@@ -209,6 +214,8 @@ static int
 check_stdout(const struct cmd_entry *cmd)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (pager_gone(errno))
+			return EXIT_OK;
 		if (errno == EPIPE)
 			return EXIT_FAIL;
 		fprintf(stderr, "convctl: %s%scannot write to standard output: "
@@ -267,7 +274,8 @@ main(int argc, char **argv)
 		{ 0, "version", NULL, "the version", 0 },
 		{ 0 },
 	};
-	const struct cmd_option *global[] = { common_options, version };
+	const struct cmd_option *global[] = { common_options, version,
+	    cmd_pager_options };
 	struct settings flags = { 0 };	/* the global options given */
 	struct args global_args;
 	struct ctx ctx;
@@ -278,7 +286,7 @@ main(int argc, char **argv)
 	/* past a file size limit, a write fails (EFBIG) and is reported;
 	 * the signal would kill convctl mid-write without a word */
 	signal(SIGXFSZ, SIG_IGN);
-	rc = options_parse(&ctx, global, 2, 1, argc - 1, argv + 1, &global_args);
+	rc = options_parse(&ctx, global, 3, 1, argc - 1, argv + 1, &global_args);
 	if (rc == 0 && args_has(&global_args, "version")) {
 		args_free(&global_args);
 		printf("convctl %s\n", CONVCTL_VERSION);
@@ -294,6 +302,8 @@ main(int argc, char **argv)
 		return check_stdout(NULL);
 	}
 	apply_common(&flags, &global_args);
+	pager_want(args_has(&global_args, "no-pager") ? -1 :
+	    args_has(&global_args, "paginate"));
 	argc = global_args.argc;
 	argv = global_args.argv;
 
@@ -321,6 +331,7 @@ main(int argc, char **argv)
 	} else if (check_stdout(ctx.cmd) != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 out:
+	pager_finish();
 	args_free(&ctx.args);
 	args_free(&global_args);
 	settings_free(&ctx.settings);	/* also what it read before an error */

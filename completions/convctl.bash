@@ -177,7 +177,7 @@ _convctl()
 
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "$common --version" -- "$cur"))
+			COMPREPLY=($(compgen -W "$common --version --no-pager -p --paginate" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
 		fi

@@ -52,6 +52,8 @@ end
 complete -c convctl -f
 # before a command
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -l version -d 'show the version'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -l no-pager -d 'never page the output'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -s p -l paginate -d 'page the output of any command'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a add -d 'add a message to the active conversation'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a end -d 'end the active conversation and summarize it'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a show -d 'show one conversation'

@@ -14,7 +14,10 @@ wrapper=${CONVCTL_WRAPPER:-} bin=${CONVCTL_BIN:-}
 engine=${CONVCTL_TEST_ENGINE:-file} shared_pg=${CONVCTL_TEST_PG:-}
 for v in $(env | sed -n 's/^\(CONVCTL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 CONVCTL_WRAPPER=$wrapper CONVCTL_BIN=$bin
-unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR
+unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR LESS LV
+# no pager: a test on a terminal (on_tty) sees convctl's own output;
+# pager.t sets its own
+export PAGER=cat
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export TZ=UTC LC_ALL=C.UTF-8
 mkdir -p "$HOME"

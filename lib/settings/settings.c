@@ -22,6 +22,7 @@ const struct name_table setting_sources[] = {
 static const char *default_store(const struct settings *, const char **);
 static const char *default_summarizer(const struct settings *, const char **);
 static const char *default_model(const struct settings *, const char **);
+static const char *default_pager(const struct settings *, const char **);
 
 #define LONG_MAX_TEXT "9223372036854775807"	/* strtol clamps it on ILP32 */
 
@@ -132,9 +133,29 @@ const struct setting_row setting_table[SET_COUNT] = {
 		.def = "67108864",
 		.help = "the longest message add takes, in bytes",
 	},
+	[SET_PAGER] = {
+		.key = "pager", .env = "CONVCTL_PAGER",
+		.type = SETTING_STRING, .compute = default_pager,
+		.help = "the pager of long output at a terminal (cat: none)",
+	},
 };
 
 /* computed defaults */
+
+/* $PAGER (empty: none), else less, as git's */
+static const char *
+default_pager(const struct settings *st, const char **why)
+{
+	const char *v = getenv("PAGER");
+
+	(void)st;
+	if (v != NULL) {
+		*why = "PAGER is set";
+		return v;
+	}
+	*why = "PAGER is not set";
+	return "less";
+}
 
 static const char *
 default_store(const struct settings *st, const char **why)

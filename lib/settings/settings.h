@@ -32,6 +32,7 @@ enum setting {
 	SET_CONTEXT_CHARS,
 	SET_MAX_INPUT_BYTES,	/* a store or a migrate source */
 	SET_MAX_MESSAGE_BYTES,	/* one message add reads */
+	SET_PAGER,		/* long output at a terminal; "" or cat: none */
 	SET_COUNT
 };
 enum setting_source { SRC_DEFAULT, SRC_FILE, SRC_ENV, SRC_FLAG };

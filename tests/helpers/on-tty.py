@@ -8,6 +8,7 @@ terminal saw and exits with CMD's exit status.
 """
 import os
 import pty
+import signal
 import sys
 
 args = sys.argv[1:]
@@ -19,6 +20,9 @@ if not args:
 
 pid, fd = pty.fork()
 if pid == 0:
+    # as a login shell starts it: python ignores SIGPIPE, and an ignored
+    # signal stays ignored across exec
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if stdout is not None:
         out = os.open(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(out, 1)
