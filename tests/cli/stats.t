@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl stats: what a store holds at a glance, the same on both engines
-# check: pg (counted by SQL aggregates there, from the file's bytes here)
+# check: pg valgrind (counted by SQL aggregates there, from the file's bytes here; lib/store/stats.c runs under valgrind)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
