@@ -151,5 +151,6 @@ const struct cmd_entry cmd_add_entry = {
 		{ 0 },
 	},
 	.min_args = 0, .max_args = -1,
+	.paging = PAGING_STDIN,
 	.exec = add_exec,
 };

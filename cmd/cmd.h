@@ -8,7 +8,8 @@
  *     parses nothing itself: options.c has already checked the options and
  *     the number of operands, and made the usage line and -h from the
  *     table. exec reads them with args_get(&ctx->args, "name"), makes one
- *     library call and prints the result.
+ *     library call and prints the result. A reader whose output may be
+ *     long says .paging = PAGING_READER (enum cmd_paging).
  *  2. Declare the entry below and add it to the table in cmd/main.c.
  *  3. Write man/convctl-NAME.1 (its SYNOPSIS is the usage line, its OPTIONS
  *     the rows: tests/cli/meta.t checks both), tests/cli/NAME.t, and the
@@ -69,6 +70,14 @@ const char *const *args_all(const struct args *, const char *name, size_t *n);
 
 struct ctx;
 
+/* whether a command's output goes through the pager at a terminal */
+enum cmd_paging {
+	PAGING_ASKED,		/* with -p only (the default) */
+	PAGING_READER,		/* unless --no-pager: a reader's long output */
+	PAGING_STDIN,		/* with -p, unless it reads a terminal */
+	PAGING_NEVER,		/* never: it talks to the terminal itself */
+};
+
 struct cmd_entry {
 	const char *name;
 	const char *summary;		/* one line for the command list */
@@ -83,6 +92,7 @@ struct cmd_entry {
 					 * arguments" */
 	int first_operand_stops;	/* options end at the first operand, which
 					 * with the rest is a command to run */
+	enum cmd_paging paging;		/* whether its output is paged */
 	int (*exec)(struct ctx *);
 };
 
@@ -228,9 +238,8 @@ int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
  * pager.c: long output through a pager at a terminal (convctl(1), PAGER).
  * cmd_pager_options: --no-pager and -p, the global options before a
  * command; pager_want(-1 for --no-pager, 1 for -p, else 0) says which was
- * given; pager_start() before the command runs (it pages only a reader, or
- * with -p any command but run and mcp, at a terminal, unless the pager
- * setting is cat or empty); pager_finish() before convctl exits waits for
+ * given; pager_start() before the command runs (as its entry's .paging
+ * says, at a terminal, unless the pager setting is cat or empty); pager_finish() before convctl exits waits for
  * it. pager_gone(errno) of a failed write: 1 when the pager is gone (quit
  * early), which is no failure.
  */

@@ -28,5 +28,6 @@ const struct cmd_entry cmd_config_entry = {
 	.summary = "show every setting and where it came from",
 	.options = options,
 	.min_args = 0, .max_args = 0,
+	.paging = PAGING_READER,
 	.exec = config_exec,
 };

@@ -55,5 +55,6 @@ const struct cmd_entry cmd_edit_entry = {
 		{ 0 },
 	},
 	.min_args = 2, .max_args = -1,
+	.paging = PAGING_STDIN,
 	.exec = edit_exec,
 };

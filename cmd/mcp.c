@@ -97,5 +97,6 @@ const struct cmd_entry cmd_mcp_entry = {
 	    "line) on\nstandard input and output until standard input ends. "
 	    "Tools: search,\nrecent, show, context, add, end, title and tag.\n",
 	.min_args = 0, .max_args = 0,
+	.paging = PAGING_NEVER,
 	.exec = mcp_exec,
 };

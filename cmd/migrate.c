@@ -330,5 +330,6 @@ const struct cmd_entry cmd_migrate_entry = {
 	    "With --summarize, a summary the source gave is kept; exit status\n"
 	    "3: imported, but some summaries failed.\n",
 	.min_args = 1, .max_args = 1,
+	.paging = PAGING_STDIN,
 	.exec = migrate_exec,
 };

@@ -24,30 +24,9 @@ const struct cmd_option cmd_pager_options[] = {
 	{ 0 },
 };
 
-/* the readers whose output is paged unless --no-pager */
-static const char *const paged[] = {
-	"show", "recent", "search", "prompt", "stats", "config",
-};
-/* never paged, whatever -p says: they talk to the terminal themselves */
-static const char *const never[] = { "run", "mcp" };
-/* paged with -p only when standard input is not a terminal: they read it */
-static const char *const read_stdin[] = { "add", "edit", "migrate" };
-
 static int want;		/* -1 --no-pager, 1 -p, 0 the command's own */
 static pid_t pid = -1;		/* the pager's, while one runs */
 static int gone;		/* a write found it gone */
-
-static int
-among(const char *name, const char *const *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(name, v[i]) == 0)
-			return 1;
-	return 0;
-}
-#define AMONG(name, v) among(name, v, sizeof(v) / sizeof(v[0]))
 
 void
 pager_want(int w)
@@ -86,12 +65,13 @@ pager_start(const struct ctx *ctx)
 {
 	static const int ends[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	size_t i;
-	const char *name = ctx->cmd->name, *cmd;
+	enum cmd_paging paging = ctx->cmd->paging;
+	const char *cmd;
 	int fd[2];
 
 	if (want < 0 || pid >= 0 || !isatty(STDOUT_FILENO) ||
-	    AMONG(name, never) || (want == 0 && !AMONG(name, paged)) ||
-	    (AMONG(name, read_stdin) && isatty(STDIN_FILENO)) ||
+	    paging == PAGING_NEVER || (want == 0 && paging != PAGING_READER) ||
+	    (paging == PAGING_STDIN && isatty(STDIN_FILENO)) ||
 	    (cmd = command(&ctx->settings)) == NULL)
 		return;
 	fflush(stdout);

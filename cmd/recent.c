@@ -49,5 +49,6 @@ const struct cmd_entry cmd_recent_entry = {
 	.summary = "list ended conversations, newest first",
 	.options = options,
 	.min_args = 0, .max_args = 0,
+	.paging = PAGING_READER,
 	.exec = recent_exec,
 };

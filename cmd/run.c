@@ -389,5 +389,6 @@ const struct cmd_entry cmd_run_entry = {
 	.min_args = 1, .max_args = -1,
 	.too_few = "no command to run: give it after --",
 	.first_operand_stops = 1,
+	.paging = PAGING_NEVER,
 	.exec = run_exec,
 };

@@ -108,5 +108,6 @@ const struct cmd_entry cmd_search_entry = {
 		{ 0 },
 	},
 	.min_args = 1, .max_args = 1,
+	.paging = PAGING_READER,
 	.exec = search_exec,
 };

@@ -71,5 +71,6 @@ const struct cmd_entry cmd_show_entry = {
 		{ 0 },
 	},
 	.min_args = 0, .max_args = 1,
+	.paging = PAGING_READER,
 	.exec = show_exec,
 };

@@ -74,5 +74,6 @@ const struct cmd_entry cmd_stats_entry = {
 	.summary = "what the store holds at a glance",
 	.options = options,
 	.min_args = 0, .max_args = 0,
+	.paging = PAGING_READER,
 	.exec = stats_exec,
 };
