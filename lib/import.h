@@ -11,7 +11,9 @@
 enum migrate_format {	/* a new one: the recipe in lib/migrate/formats.c */
 	MIGRATE_SMARTHOLE, MIGRATE_MESSAGES, MIGRATE_JSONL, MIGRATE_CHATSIDIAN,
 	MIGRATE_AIWHISPERER, MIGRATE_CHATGPT, MIGRATE_CLAUDE, MIGRATE_CODEX,
-	MIGRATE_LLM, MIGRATE_CONVCTL, MIGRATE_MARKDOWN, MIGRATE_DETECT
+	MIGRATE_LLM, MIGRATE_CONVCTL, MIGRATE_MARKDOWN,
+	MIGRATE_CLAUDEAI, MIGRATE_AIDER,
+	MIGRATE_DETECT
 };
 /* the names, from the table of formats: "smarthole, messages, …" */
 const char *migrate_format_list(void);

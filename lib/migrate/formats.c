@@ -32,6 +32,8 @@
 
 static const char *const jsonl_suffixes[] = { ".jsonl", ".ndjson", NULL };
 static const char *const md_suffixes[] = { ".md", ".markdown", NULL };
+static const char *const aider_suffixes[] = { ".aider.chat.history.md",
+    ".aider.input.history", NULL };
 
 /* in the order content is tried against them, the most particular first */
 const struct mig_format mig_formats[] = {
@@ -39,11 +41,16 @@ const struct mig_format mig_formats[] = {
 	 * JSON or in Markdown */
 	{ "convctl", MIGRATE_CONVCTL, NULL, 0, mig_detect_convctl,
 	    mig_read_convctl, NULL, 1, 0 },
+	/* aider's log, before markdown, whose ".md" its name ends with */
+	{ "aider", MIGRATE_AIDER, aider_suffixes, 0, NULL, mig_read_aider,
+	    mig_sniff_aider, 0, 0 },
 	{ "markdown", MIGRATE_MARKDOWN, md_suffixes, 0, NULL,
 	    mig_read_markdown, mig_sniff_markdown, 0, 0 },
 	/* arrays whose first item says whose they are, before messages */
 	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
 	    mig_read_chatgpt, NULL, 0, 1 },
+	{ "claudeai", MIGRATE_CLAUDEAI, NULL, 0, mig_detect_claudeai,
+	    mig_read_claudeai, NULL, 0, 1 },
 	{ "llm", MIGRATE_LLM, NULL, 0, mig_detect_llm, mig_read_llm, NULL, 0, 0 },
 	{ "messages", MIGRATE_MESSAGES, NULL, 0, mig_detect_messages,
 	    mig_read_messages, NULL, 0, 0 },

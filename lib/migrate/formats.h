@@ -99,5 +99,12 @@ int mig_read_codex(struct mig_reader *, const struct mig_input *,
     struct error *);
 int mig_read_aiwhisperer(struct mig_reader *, const struct mig_input *,
     struct error *);
+/* claude.ai's export, and aider's Markdown log */
+int mig_detect_claudeai(json_t *);
+int mig_read_claudeai(struct mig_reader *, const struct mig_input *,
+    struct error *);
+int mig_sniff_aider(const char *, size_t);
+int mig_read_aider(struct mig_reader *, const struct mig_input *,
+    struct error *);
 
 #endif

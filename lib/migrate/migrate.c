@@ -115,10 +115,15 @@ walk_seen(struct walk *w, const struct stat *sb)
 	return i != NULL ? &w->seen[json_integer_value(i)] : NULL;
 }
 
+/* the one file of a name starting with "." a walk reads: aider's log in a
+ * project */
+#define AIDER_LOG ".aider.chat.history.md"
+
 /*
- * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
- * name, and those of the directories in it (Claude Code's projects/DIR/,
- * Codex's sessions/YYYY/MM/DD/), in name order; never the store itself,
+ * a directory: NAME.json, NAME.jsonl, NAME.ndjson, NAME/events.jsonl and
+ * .aider.chat.history.md, by name, and those of the directories in it
+ * (Claude Code's projects/DIR/, Codex's sessions/YYYY/MM/DD/, a tree of
+ * projects), in name order; never the store itself,
  * should it live there. Links are followed, but each directory is read once:
  * a link back to a directory being read (a loop) or to one read already is
  * said in a note and skipped, so that links to "." cannot multiply the walk.
@@ -151,7 +156,7 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 	}
 	for (i = 0; i < count; i++) {
 		n = names[i]->d_name;
-		if (n[0] == '.')
+		if (n[0] == '.' && strcmp(n, AIDER_LOG) != 0)
 			continue;
 		p.len = 0;
 		buf_addf(&p, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", n);
@@ -187,7 +192,8 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 					goto out;
 			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
-		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
+		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson") ||
+		    strcmp(n, AIDER_LOG) == 0))
 			add_source(w->res, p.data);
 	}
 	rc = 0;
@@ -539,8 +545,8 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 			return -1;
 		if (res->nsrc == 0)
 			return error_set(e, "'%s': no .json or .jsonl files in it "
-			    "or in the directories in it, nor SESSION/events.jsonl",
-			    rq->path);
+			    "or in the directories in it, nor SESSION/events.jsonl "
+			    "or .aider.chat.history.md", rq->path);
 	} else
 		add_source(res, rq->path);
 	for (k = 0; k < res->nsrc; k++) {

@@ -63,6 +63,18 @@ detection(struct buf *name)
 		{ "a.json", "{\"type\": \"user\", \"sessionId\": \"s\"}",
 		    "claude" },
 		{ "a.jsonl", "{\"type\": \"user\"}", "jsonl" },
+		{ "a.json", "[{\"uuid\": \"u\", \"chat_messages\": []}]",
+		    "claudeai" },
+		{ "a.json", "[{\"uuid\": \"u\", \"chat_messages\": 1}]",
+		    "messages" },
+		{ "a.txt", "\n# aider chat started at 2025-09-14 08:00:01\n",
+		    "aider" },
+		{ "a.md", "# aider chat started at 2025-09-14 08:00:01\n",
+		    "aider" },
+		{ "p/.aider.chat.history.md", "", "aider" },
+		{ ".aider.input.history", "\n# 2025-09-14 08:00:05.1\n+x\n",
+		    "aider" },
+		{ "a.md", "# aider chat\n", "markdown" },
 	};
 	char text[128];
 	size_t i;
@@ -108,7 +120,8 @@ main(void)
 	}
 	is_str(migrate_format_list(), want.data, "the list, in enum order");
 	is_str(migrate_format_list(), "smarthole, messages, jsonl, chatsidian, "
-	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown",
+	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, "
+	    "claudeai, aider",
 	    "the list errors show");
 	ok(migrate_format_parse("detect", &id) < 0 &&
 	    migrate_format_parse("", &id) < 0, "no other name parses");

@@ -1,0 +1,120 @@
+#!/bin/sh
+# convctl migrate: aider's .aider.chat.history.md, a session a conversation
+. "$(dirname "$0")/../lib.sh"
+
+F=$top/tests/fixtures/migrate
+H=$F/aider/kiln/.aider.chat.history.md
+export CONVCTL_NOW=2026-06-01T12:00:00Z
+export CONVCTL_STORE=$(store_at a)
+
+# the ids' place: the first 8 hex digits of the SHA-256 of the file's real path
+place() {
+	printf %s "$(realpath "$1")" | sha256sum | cut -c1-8
+}
+
+test_expect 'a project directory: its .aider.chat.history.md found, a conversation per session' '
+	P=$(place "$H") &&
+	convctl migrate "$F/aider" >out &&
+	grep -qx "$H: aider, 2 conversations, 15 messages" out &&
+	store_json >s.json &&
+	jq -c "[.conversations[] | [.id, .title, .startedAt, .endedAt]]" s.json >got &&
+	echo "[[\"aider-$P-20250914T080001\",null,\"2025-09-14T08:00:01.000Z\",\"2025-09-14T08:00:01.000Z\"],[\"aider-$P-20250914T093000\",null,\"2025-09-14T09:30:00.000Z\",\"2025-09-14T09:30:00.000Z\"]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'what was typed is the user'\''s; the reply, edit blocks and all, the assistant'\''s; what aider said, tool messages' '
+	jq -c "[.conversations[0].messages[] | [.id[-2:], .role, .toolsUsed]]" s.json >got &&
+	cat >want <<-\END &&
+	[["-0","tool",null],["-1","user",null],["-2","tool",null],["-3","user",null],["-4","assistant",["edit"]],["-5","tool",null],["-6","user",null],["-7","assistant",null],["-8","tool",null]]
+	END
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].messages[3].content" s.json)" = "The integral term winds up during the ramp.
+Clamp it while the output is saturated." &&
+	test "$(jq -r ".conversations[0].messages[1].content" s.json)" = "/add pid.c" &&
+	jq -r ".conversations[0].messages[4].content" s.json >got &&
+	sed -n "/^The integral keeps/,/^\`\`\`\$/p" "$H" | sed "\$!b" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].messages[2].content" s.json)" = "Added pid.c to the chat"
+'
+
+test_expect 'aider'\''s many-line output is one tool message; a quote in the reply stays the reply'\''s' '
+	jq -r ".conversations[0].messages[8].content" s.json >got &&
+	cat >want <<-\END &&
+	Tokens: 3.4k sent, 20 received. Cost: $0.01 message, $0.02 session.
+	Run shell command? (Y)es/(N)o/(D)on'\''t ask again [Yes]: y
+	Running make test
+	cc -o test_pid test_pid.c pid.c
+	./test_pid
+	ok 1 - overshoot under 2%
+	Add command output to the chat? (Y)es/(N)o/(D)on'\''t ask again [Yes]: n
+	END
+	test_cmp want got &&
+	jq -r ".conversations[0].messages[4].content" s.json | grep -qx "> This is a quote of the datasheet, not aider."
+'
+
+test_expect 'nothing aider wrote is the user'\''s: an answer it gave for a group of questions, an empty line submitted' '
+	jq -c "[.conversations[1].messages[] | .role]" s.json >got &&
+	echo "[\"tool\",\"user\",\"assistant\",\"tool\",\"tool\",\"tool\"]" >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[1].messages[4].content" s.json)" = "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on'\''t ask again [Yes]: all" &&
+	test "$(jq "[.conversations[].messages[] | select(.content == \"<blank>\")] | length" s.json)" = 0
+'
+
+test_expect 'imported again, from the file or the directory: nothing' '
+	convctl migrate "$H" >out &&
+	grep -q "nothing new to import" out &&
+	convctl migrate "$F/aider/kiln" >out &&
+	grep -q "nothing new to import" out
+'
+
+test_expect 'a log that grows: only the new messages and sessions, the ids the same' '
+	store_rm &&
+	mkdir p && sed -n "1,34p" "$H" >p/.aider.chat.history.md &&
+	convctl migrate p >out &&
+	grep -q "aider, 1 conversation, 6 messages" out &&
+	cp "$H" p/.aider.chat.history.md &&
+	convctl migrate p >out &&
+	P=$(place p/.aider.chat.history.md) &&
+	grep -qx "  aider-$P-20250914T080001: 3 new messages, added (imported before, grown since)" out &&
+	grep -qx "  aider-$P-20250914T093000: 6 messages" out &&
+	store_json >g.json &&
+	test "$(jq "[.conversations[].messages[]] | length" g.json)" = 15 &&
+	printf "\n# aider chat started at 2025-09-14 09:30:00\n\n#### again, the same second  \n" >>p/.aider.chat.history.md &&
+	convctl migrate "$T/p/.aider.chat.history.md" >out &&
+	grep -qx "  aider-$P-20250914T093000-2: 1 message" out &&
+	grep -q "imported 1 conversation (1 message) from 1 source" out
+'
+
+test_expect 'bad input: text before a session, a start that is not a time, the input history; each named' '
+	store_rm &&
+	printf "hello\n" >.aider.chat.history.md &&
+	fails_with 1 convctl migrate .aider.chat.history.md &&
+	stderr_has "'\''.aider.chat.history.md'\'': line 1: text before the first '\''# aider chat started at TIME'\''" &&
+	printf "\n# aider chat started at 2025-13-01 00:00:00\n" >h.md &&
+	fails_with 1 convctl migrate h.md &&
+	stderr_has "'\''h.md'\'': line 2: '\''2025-13-01 00:00:00'\'': expected a time, YYYY-MM-DD HH:MM:SS" &&
+	cp "$F/aider/kiln/.aider.input.history" . &&
+	fails_with 1 convctl migrate .aider.input.history &&
+	stderr_has "'\''.aider.input.history'\'': only what was typed is in it, and .aider.chat.history.md beside it has that too, with the replies: import that" &&
+	! store_exists
+'
+
+test_expect 'a torn log, cut inside a line: what is there; --format aider reads any name' '
+	head -c 635 "$H" >chat.log &&
+	convctl migrate -f aider chat.log >out &&
+	grep -q "chat.log: aider, 1 conversation, 5 messages" out &&
+	store_json >t.json &&
+	test "$(jq -r ".conversations[0].messages[4].content" t.json)" = "The integral keeps growing while the heater is already at 100%.
+
+> This is a quote of the datasheet, not aider.
+
+pid.c
+\`\`\`c
+<<<<<<< SEARCH
+    s->integral += err * dt;
+=======
+    if (s->out < s->max)
+        s->integ"
+'
+
+test_done
