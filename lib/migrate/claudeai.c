@@ -11,12 +11,49 @@
 
 #include "formats.h"
 
-/* an array whose first item has "chat_messages": claude.ai's, no other's */
+/*
+ * the other files of the export, beside conversations.json, by the fields of
+ * their first item: what they are, or NULL. They hold no conversation
+ */
+static const char *
+cai_companion(json_t *first)
+{
+	if (json_object_get(first, "chat_messages") != NULL)
+		return NULL;
+	if (json_object_get(first, "email_address") != NULL &&
+	    json_object_get(first, "full_name") != NULL)
+		return "users.json, the account";
+	if (json_object_get(first, "prompt_template") != NULL &&
+	    json_object_get(first, "is_starter_project") != NULL)
+		return "projects.json, the projects' instructions and documents";
+	if (json_object_get(first, "conversations_memory") != NULL ||
+	    json_object_get(first, "project_memories") != NULL)
+		return "memories.json, what Claude remembers of the person";
+	return NULL;
+}
+
+/* an array whose first item has "chat_messages": claude.ai's, no other's;
+ * or the first item of one of the export's other files */
 int
 mig_detect_claudeai(json_t *root)
 {
-	return json_is_array(root) && json_is_array(json_object_get(
-	    json_array_get(root, 0), "chat_messages"));
+	json_t *first = json_array_get(root, 0);
+
+	return json_is_array(root) && (json_is_array(json_object_get(first,
+	    "chat_messages")) || cai_companion(first) != NULL);
+}
+
+/* 1: the source is one of the export's other files, said in a note */
+static int
+cai_other(struct mig_reader *r, json_t *first)
+{
+	const char *what = cai_companion(first);
+
+	if (what == NULL)
+		return 0;
+	mig_note(r, "'%s': claude.ai's %s: no conversations in it",
+	    r->src->file, what);
+	return 1;
 }
 
 /* one message being made of a chat_message's blocks */
@@ -299,6 +336,10 @@ mig_read_claudeai(struct mig_reader *r, const struct mig_input *in,
 	for (i = 0; in->root == NULL && i < in->nitems; i++) {
 		if ((conv = mig_item(r, in, i, e)) == NULL)
 			return -1;
+		if (i == 0 && cai_other(r, conv)) {
+			json_decref(conv);
+			return 0;
+		}
 		if (cai_conversation(r, conv, i, e) < 0) {
 			json_decref(conv);
 			if (!r->rq->skip_bad)
@@ -313,6 +354,8 @@ mig_read_claudeai(struct mig_reader *r, const struct mig_input *in,
 	if (!json_is_array(in->root))
 		return mig_bad(r, e, "expected an array of conversations at the "
 		    "top (claude.ai's conversations.json)");
+	if (cai_other(r, json_array_get(in->root, 0)))
+		return 0;
 	json_array_foreach(in->root, i, conv) {
 		if (cai_conversation(r, conv, i, e) < 0) {
 			if (!r->rq->skip_bad)

@@ -18,6 +18,18 @@ test_expect 'the export told by content: a conversation each, by uuid, titled by
 	test_cmp want got
 '
 
+test_expect 'the export'\''s directory: its conversations; users.json, projects.json and memories.json said to hold none' '
+	store_rm &&
+	convctl migrate "$F/claudeai" >out 2>err &&
+	grep -qx "$C: claudeai, 2 conversations, 8 messages" out &&
+	grep -qx "$F/claudeai/users.json: claudeai, nothing to import in it; not recorded" out &&
+	grep -q "'\''$F/claudeai/projects.json'\'': claude.ai'\''s projects.json, the projects'\'' instructions and documents: no conversations in it" err &&
+	grep -q "'\''$F/claudeai/memories.json'\'': claude.ai'\''s memories.json, what Claude remembers of the person: no conversations in it" err &&
+	grep -q "imported 2 conversations (8 messages) from 1 source" out &&
+	store_json >s.json &&
+	test "$(jq -r ".conversations[0].title" s.json)" = "Cone 6 glaze that won'\''t craze"
+'
+
 test_expect 'human is user; a tool_result its own tool message between the text before and after it; tool_use names the tool' '
 	jq -c "[.conversations[0].messages[] | [.id[-6:], .role, .timestamp, .toolsUsed]]" s.json >got &&
 	cat >want <<-\END &&
