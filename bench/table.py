@@ -83,18 +83,22 @@ IMPORT_TARGET = 3
 
 
 def imported(path):
-    """migrate's peak RSS against its source's size (issue 40, item 11)"""
+    """migrate's time and peak RSS against its source's size (issue 40,
+    item 11; issue 45: each importer with a generator)"""
     rows = [line.rstrip("\n").split("\t") for line in open(path, encoding="utf-8")
             if line.strip()]
     if not rows:
         return
     print()
-    print("| import | source MiB | store MiB | peak RSS MiB | x source | target |")
-    print("|---|---|---|---|---|---|")
-    for cmd, size, kb, store in rows:
+    print("| import | source MiB | store MiB | s | MiB/s | peak RSS MiB "
+          "| x source | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cmd, size, kb, store, secs in rows:
         r = int(kb) * 1024 / int(size)
-        print("| %s | %.1f | %.1f | %.1f | %.2f | <= %dx %s |" % (
-            cmd, int(size) / 2**20, int(store) / 2**20, int(kb) / 1024, r,
+        s = float(secs)
+        print("| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | <= %dx %s |" % (
+            cmd, int(size) / 2**20, int(store) / 2**20, s,
+            int(size) / 2**20 / s if s > 0 else 0, int(kb) / 1024, r,
             IMPORT_TARGET, "ok" if r <= IMPORT_TARGET else "MISSED"))
 
 
