@@ -78,6 +78,8 @@ cp "$f/aiwhisperer.json" "$T/seed/work/state.json"
 cp "$f/chatgpt/conversations.json" "$T/seed/home/Downloads/chatgpt-export/"
 cp -r "$f/claude" "$T/seed/home/.claude/projects"
 cp -r "$f/codex" "$T/seed/home/.codex/sessions"
+cp -r "$f/claudeai" "$T/seed/home/Downloads/claude-export"
+mkdir -p "$T/seed/home/src" && cp -r "$f/aider/kiln" "$T/seed/home/src/kiln"
 # the README's "convctl copy store.json ...": a file store in the work dir
 cp "$T/seed/home/.local/share/convctl/store.json" "$T/seed/work/store.json"
 # a work tree with a change not yet staged, for "git diff | convctl run -- mods"
