@@ -140,16 +140,7 @@ cai_blocks(struct cai_msg *c, json_t *blocks, const char *role,
 	p.tools = json_array();
 	p.blocks = json_array();
 	json_array_foreach(blocks, i, b) {
-		if (!json_is_object(b)) {
-			mig_bad(c->r, e, "%s.content[%zu]: expected an object",
-			    at, i);
-			goto out;
-		}
-		if ((type = json_str(b, "type", NULL)) == NULL) {
-			mig_bad(c->r, e, "%s.content[%zu].type: expected a "
-			    "string", at, i);
-			goto out;
-		}
+		type = json_str(b, "type", NULL);	/* cai_has_text() checked */
 		if (strcmp(type, "tool_result") == 0) {
 			cai_flush(c, &p);
 			p.role = "tool";
@@ -187,6 +178,31 @@ out:
 	return rc;
 }
 
+/* 1: blocks has a text or a tool_result, which its text is made of; 0:
+ * none; -1: a block is not an object with a "type" */
+static int
+cai_has_text(struct mig_reader *r, json_t *blocks, const char *at,
+    struct error *e)
+{
+	json_t *b;
+	const char *type;
+	size_t i;
+	int has = 0;
+
+	json_array_foreach(blocks, i, b) {
+		if (!json_is_object(b))
+			return mig_bad(r, e, "%s.content[%zu]: expected an object",
+			    at, i);
+		if ((type = json_str(b, "type", NULL)) == NULL)
+			return mig_bad(r, e, "%s.content[%zu].type: expected a "
+			    "string", at, i);
+		if (strcmp(type, "text") == 0 || strcmp(type, "tool_result") ==
+		    0)
+			has = 1;
+	}
+	return has;
+}
+
 /* chat_messages[j] into msgs; *last: the time of the one before */
 static int
 cai_message(struct mig_reader *r, json_t *m, const char *at, int64_t *last,
@@ -197,7 +213,7 @@ cai_message(struct mig_reader *r, json_t *m, const char *at, int64_t *last,
 	struct cai_part p = { 0 };
 	json_t *v, *content;
 	const char *sender, *role;
-	int rc = -1;
+	int has, rc = -1;
 
 	if (!json_is_object(m))
 		return mig_bad(r, e, "%s: expected an object", at);
@@ -234,17 +250,25 @@ cai_message(struct mig_reader *r, json_t *m, const char *at, int64_t *last,
 		goto out;
 	}
 	/* the blocks, where the export has them: its "text" renders a
-	 * tool's blocks as a placeholder */
-	if (json_array_size(content) > 0) {
+	 * tool's blocks as a placeholder; else "text", the blocks (of kinds
+	 * that hold no text) kept */
+	if ((has = cai_has_text(r, content, at, e)) < 0)
+		goto out;
+	if (has) {
 		if (cai_blocks(&c, content, role, at, e) < 0)
 			goto out;
-	} else if (json_string_length(v) > 0 || json_array_size(
-	    json_object_get(m, "attachments")) > 0 || json_array_size(
-	    json_object_get(m, "files")) > 0) {
+	} else if (json_string_length(v) > 0 || json_array_size(content) > 0 ||
+	    json_array_size(json_object_get(m, "attachments")) > 0 ||
+	    json_array_size(json_object_get(m, "files")) > 0) {
 		p.role = role;
 		p.tools = json_array();
 		p.blocks = json_array();
 		buf_add(&p.text, json_string_value(v), json_string_length(v));
+		if (json_array_size(content) > 0) {
+			json_decref(p.blocks);
+			p.blocks = json_incref(content);
+			p.kept = 1;
+		}
 		cai_flush(&c, &p);
 		json_decref(p.tools);
 		json_decref(p.blocks);

@@ -52,6 +52,14 @@ test_expect 'thinking kept, not said; attachments and files kept on the message;
 	test "$(jq -r ".conversations[1].messages[1].content" s.json)" = "Indefinitely, kept dry and dust-free."
 '
 
+test_expect 'blocks of which none is text: the message'\''s text, the blocks kept' '
+	jq ".[1].chat_messages[1].content = [{\"type\": \"voice_note\", \"title\": \"Kiln\"}]" "$C" >voice.json &&
+	convctl -s "$(store_at v)" migrate voice.json >/dev/null 2>&1 &&
+	store_json "$(store_at v)" | jq -c ".conversations[1].messages[1] | [.role, .content, .imported.content[0].type]" >got &&
+	echo "[\"assistant\",\"Indefinitely, kept dry and dust-free.\",\"voice_note\"]" >want &&
+	test_cmp want got
+'
+
 test_expect 'imported again: nothing; a conversation grown in a later export: only its new messages' '
 	convctl migrate "$C" >out &&
 	grep -q "nothing new to import" out &&
@@ -73,6 +81,9 @@ test_expect 'a field of the wrong type: an error naming its JSON path; nothing s
 	jq ".[1].chat_messages[0].sender = \"system\"" "$C" >bad.json &&
 	fails_with 1 convctl migrate bad.json &&
 	stderr_has "'\''bad.json'\'': [1].chat_messages[0].sender: unknown sender '\''system'\''" &&
+	jq ".[1].chat_messages[1].content = [\"Indefinitely\"]" "$C" >bad.json &&
+	fails_with 1 convctl migrate bad.json &&
+	stderr_has "'\''bad.json'\'': [1].chat_messages[1].content[0]: expected an object" &&
 	jq ".[1].chat_messages[0].created_at = \"soon\"" "$C" >bad.json &&
 	fails_with 1 convctl migrate bad.json &&
 	stderr_has "'\''bad.json'\'': [1].chat_messages[0].created_at: not a time" &&
