@@ -214,6 +214,35 @@ aider_start(struct aider_state *st, const struct aider_line *l, size_t line,
 	return 0;
 }
 
+/*
+ * 1: the "> " line that ends at nl, which does not end as aider ends its
+ * lines, starts aider's message of many lines (only its first has "> "):
+ * one of the lines after it ends so, before a blank line; else it is a
+ * quote in the model's reply
+ */
+static int
+aider_ahead(const char *nl, const char *end)
+{
+	struct aider_line m;
+	const char *q;
+	enum aider_kind k;
+
+	for (m.p = nl; m.p < end; m.p = q) {
+		m.p++;
+		if ((q = memchr(m.p, '\n', (size_t)(end - m.p))) == NULL)
+			q = end;
+		m.n = (size_t)(q - m.p);
+		if (m.n > 0 && m.p[m.n - 1] == '\r')
+			m.n--;
+		k = aider_kind(&m);
+		if (k == AK_BLANK || k == AK_START || k == AK_USER)
+			return 0;
+		if (broken(&m))
+			return 1;
+	}
+	return 0;
+}
+
 /* a line's text into the message being read, kind its kind */
 static void
 aider_add(struct aider_state *st, enum aider_kind kind, const char *p,
@@ -255,10 +284,10 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
 	struct aider_state st = { 0 };
-	struct aider_line l, m;
+	struct aider_line l;
 	const char *p = in->text, *end = in->text + in->len, *nl, *base, *q;
 	enum aider_kind kind;
-	size_t line = 0, ahead, k;
+	size_t line = 0, k;
 	int rc = -1;
 
 	base = strrchr(r->src->file, '/');
@@ -306,40 +335,21 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
 			aider_add(&st, AK_USER, q, k);
 			continue;
 		}
-		if (kind == AK_TOOL) {
+		/* the model's reply starts after a blank line, so a "> "
+		 * line right after a line of it is its quote; and nothing
+		 * follows aider's own lines without one but more of them: a
+		 * line right after them is the rest of a message of many */
+		if (kind == AK_TOOL && st.kind == AK_TEXT && st.blanks == 0)
+			kind = AK_TEXT;
+		if (kind == AK_TEXT && st.kind == AK_TOOL) {
+			aider_add(&st, AK_TOOL, l.p, l.n - (broken(&l) ? 2 : 0));
+			continue;
+		}
+		if (kind == AK_TOOL && (broken(&l) || aider_ahead(nl, end))) {
 			q = l.p + (l.n > 1 ? 2 : 1);
-			if (broken(&l)) {
-				aider_add(&st, AK_TOOL, q, (size_t)(l.p + l.n -
-				    q) - 2);
-				continue;
-			}
-			/* many lines: to the first that ends as aider ends
-			 * them, before a blank one; else the model's quote */
-			for (ahead = 0, m.p = nl; m.p < end; ahead++) {
-				m.p++;
-				if ((q = memchr(m.p, '\n', (size_t)(end -
-				    m.p))) == NULL)
-					q = end;
-				m.n = (size_t)(q - m.p);
-				if (m.n > 0 && m.p[m.n - 1] == '\r')
-					m.n--;
-				if (aider_kind(&m) == AK_BLANK ||
-				    aider_kind(&m) == AK_START ||
-				    aider_kind(&m) == AK_USER || broken(&m))
-					break;
-				m.p = q;
-			}
-			if (m.p < end && broken(&m) && aider_kind(&m) !=
-			    AK_BLANK) {
-				q = l.p + (l.n > 1 ? 2 : 1);
-				aider_add(&st, AK_TOOL, q, (size_t)(m.p + m.n -
-				    q) - 2);
-				line += ahead + 1;
-				nl = m.p + m.n;
-				if (nl < end && *nl == '\r')
-					nl++;
-				continue;
-			}
+			aider_add(&st, AK_TOOL, q, (size_t)(l.p + l.n - q) -
+			    (broken(&l) ? 2 : 0));
+			continue;
 		}
 		aider_add(&st, AK_TEXT, l.p, l.n);
 	}

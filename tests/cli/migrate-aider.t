@@ -52,6 +52,20 @@ test_expect 'aider'\''s many-line output is one tool message; a quote in the rep
 	jq -r ".conversations[0].messages[4].content" s.json | grep -qx "> This is a quote of the datasheet, not aider."
 '
 
+test_expect 'a line right after aider'\''s is the rest of its message; a "> " line right after the reply'\''s is the reply'\''s' '
+	printf "%s\n" "" "# aider chat started at 2025-09-15 10:00:00" "" "#### list the tests  " "" \
+	    "Run:" "> a quote, right after the reply'\''s line" "" \
+	    "> ls        " "./run_all  " "> Run shell commands? (Y)es/(N)o/(D)on'\''t ask again [Yes]: y  " \
+	    "> ls tests" "./run_all  " "> Running ls  " >many.md &&
+	convctl -s "$(store_at m)" migrate many.md >out &&
+	grep -q "many.md: aider, 1 conversation, 3 messages" out &&
+	store_json "$(store_at m)" | jq -c "[.conversations[0].messages[] | [.role, .content]]" >got &&
+	cat >want <<-\END &&
+	[["user","list the tests"],["assistant","Run:\n> a quote, right after the reply'\''s line"],["tool","ls      \n./run_all\nRun shell commands? (Y)es/(N)o/(D)on'\''t ask again [Yes]: y\nls tests\n./run_all\nRunning ls"]]
+	END
+	test_cmp want got
+'
+
 test_expect 'nothing aider wrote is the user'\''s: an answer it gave for a group of questions, an empty line submitted' '
 	jq -c "[.conversations[1].messages[] | .role]" s.json >got &&
 	echo "[\"tool\",\"user\",\"assistant\",\"tool\",\"tool\",\"tool\"]" >want &&
