@@ -115,15 +115,16 @@ walk_seen(struct walk *w, const struct stat *sb)
 	return i != NULL ? &w->seen[json_integer_value(i)] : NULL;
 }
 
-/* the one file of a name starting with "." a walk reads: aider's log in a
- * project */
+/* aider's log in a project, the one file of a name starting with "." a
+ * walk reads */
 #define AIDER_LOG ".aider.chat.history.md"
 
 /*
- * a directory: NAME.json, NAME.jsonl, NAME.ndjson, NAME/events.jsonl and
- * .aider.chat.history.md, by name, and those of the directories in it
- * (Claude Code's projects/DIR/, Codex's sessions/YYYY/MM/DD/, a tree of
- * projects), in name order; never the store itself,
+ * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
+ * name, and those of the directories in it (Claude Code's projects/DIR/,
+ * Codex's sessions/YYYY/MM/DD/, a tree of projects), in name order; but a
+ * directory holding .aider.chat.history.md is a project aider worked in,
+ * and that file is all of it that is read; never the store itself,
  * should it live there. Links are followed, but each directory is read once:
  * a link back to a directory being read (a loop) or to one read already is
  * said in a note and skipped, so that links to "." cannot multiply the walk.
@@ -150,13 +151,22 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 	    json_integer((json_int_t)me));
 	w->seen[me].path = xstrdup(dir);
 	w->seen[me].open = 1;
+	/* a project aider worked in: its log, and nothing else of the
+	 * project's (package.json, node_modules…) is history */
+	buf_addf(&p, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", AIDER_LOG);
+	if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		add_source(w->res, p.data);
+		count = 0;
+		rc = 0;
+		goto out;
+	}
 	if ((count = scandir(dir, &names, NULL, alphasort)) < 0) {
 		error_errno(e, "cannot read directory '%s'", dir);
 		goto out;
 	}
 	for (i = 0; i < count; i++) {
 		n = names[i]->d_name;
-		if (n[0] == '.' && strcmp(n, AIDER_LOG) != 0)
+		if (n[0] == '.')
 			continue;
 		p.len = 0;
 		buf_addf(&p, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", n);
@@ -192,8 +202,7 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 					goto out;
 			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
-		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson") ||
-		    strcmp(n, AIDER_LOG) == 0))
+		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
 			add_source(w->res, p.data);
 	}
 	rc = 0;

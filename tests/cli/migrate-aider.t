@@ -74,6 +74,17 @@ test_expect 'nothing aider wrote is the user'\''s: an answer it gave for a group
 	test "$(jq "[.conversations[].messages[] | select(.content == \"<blank>\")] | length" s.json)" = 0
 '
 
+test_expect 'a project aider worked in: its log, nothing else of the project'\''s; a directory of projects: each' '
+	mkdir -p src/kiln/node_modules/x src/glaze &&
+	cp "$H" src/kiln/ && echo "{\"name\": \"kiln\"}" >src/kiln/package.json &&
+	echo "[1]" >src/kiln/node_modules/x/data.json &&
+	sed "s/2025-09-14/2025-10-01/" "$H" >src/glaze/.aider.chat.history.md &&
+	convctl -s "$(store_at p)" migrate src >out &&
+	grep -qx "src/glaze/.aider.chat.history.md: aider, 2 conversations, 15 messages" out &&
+	grep -qx "src/kiln/.aider.chat.history.md: aider, 2 conversations, 15 messages" out &&
+	grep -q "imported 4 conversations (30 messages) from 2 sources" out
+'
+
 test_expect 'imported again, from the file or the directory: nothing' '
 	convctl migrate "$H" >out &&
 	grep -q "nothing new to import" out &&
