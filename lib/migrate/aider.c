@@ -57,6 +57,18 @@ broken(const struct aider_line *l)
 	return l->n >= 2 && memcmp(l->p + l->n - 2, "  ", 2) == 0;
 }
 
+/* the line's text after its first skip bytes ("#### ", "> "), without the
+ * two spaces aider ends it with */
+static size_t
+aider_body(const struct aider_line *l, size_t skip)
+{
+	size_t n = l->n > skip ? l->n - skip : 0;
+
+	if (broken(l))
+		n = n >= 2 ? n - 2 : 0;
+	return n;
+}
+
 static enum aider_kind
 aider_kind(const struct aider_line *l)
 {
@@ -285,7 +297,7 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
 {
 	struct aider_state st = { 0 };
 	struct aider_line l;
-	const char *p = in->text, *end = in->text + in->len, *nl, *base, *q;
+	const char *p = in->text, *end = in->text + in->len, *nl, *base;
 	enum aider_kind kind;
 	size_t line = 0, k;
 	int rc = -1;
@@ -330,9 +342,8 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
 			continue;
 		}
 		if (kind == AK_USER) {
-			q = l.p + (l.n > 4 ? 5 : 4);
-			k = (size_t)(l.p + l.n - q) - (broken(&l) ? 2 : 0);
-			aider_add(&st, AK_USER, q, k);
+			k = l.n > 4 ? 5 : 4;
+			aider_add(&st, AK_USER, l.p + k, aider_body(&l, k));
 			continue;
 		}
 		/* the model's reply starts after a blank line, so a "> "
@@ -342,13 +353,12 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
 		if (kind == AK_TOOL && st.kind == AK_TEXT && st.blanks == 0)
 			kind = AK_TEXT;
 		if (kind == AK_TEXT && st.kind == AK_TOOL) {
-			aider_add(&st, AK_TOOL, l.p, l.n - (broken(&l) ? 2 : 0));
+			aider_add(&st, AK_TOOL, l.p, aider_body(&l, 0));
 			continue;
 		}
 		if (kind == AK_TOOL && (broken(&l) || aider_ahead(nl, end))) {
-			q = l.p + (l.n > 1 ? 2 : 1);
-			aider_add(&st, AK_TOOL, q, (size_t)(l.p + l.n - q) -
-			    (broken(&l) ? 2 : 0));
+			k = l.n > 1 ? 2 : 1;
+			aider_add(&st, AK_TOOL, l.p + k, aider_body(&l, k));
 			continue;
 		}
 		aider_add(&st, AK_TEXT, l.p, l.n);

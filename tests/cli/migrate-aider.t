@@ -124,6 +124,17 @@ test_expect 'bad input: text before a session, a start that is not a time, the i
 	! store_exists
 '
 
+test_expect 'lines of aider'\''s marks and their two spaces alone: empty messages' '
+	cp "$top/tests/fuzz-corpus/migrate_aider/short.md" short.md &&
+	convctl -s "$(store_at short)" migrate short.md >out &&
+	grep -q "short.md: aider, 1 conversation, 6 messages" out &&
+	store_json "$(store_at short)" | jq -c "[.conversations[0].messages[] | [.role, .content]]" >got &&
+	cat >want <<-\END &&
+	[["user",""],["tool",""],["tool",""],["user",""],["assistant","> \n>"],["user",""]]
+	END
+	test_cmp want got
+'
+
 test_expect 'a torn log, cut inside a line: what is there; --format aider reads any name' '
 	head -c 635 "$H" >chat.log &&
 	convctl migrate -f aider chat.log >out &&
