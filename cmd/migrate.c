@@ -13,7 +13,7 @@ static const struct cmd_option options[] = {
 	{ 'f', "format", "NAME", "the source's format, instead of telling it "
 	    "from the name and content: smarthole, messages, jsonl, chatsidian, "
 	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, "
-	    "claudeai or aider", 0 },
+	    "claudeai, aider or gemini", 0 },
 	{ 'n', "dry-run", NULL, "say what would be imported, change nothing", 0 },
 	{ 0, "json", NULL, "the report as one JSON object", 0 },
 	{ 0, "rename-conflicts", NULL, "import a conversation whose id is taken "

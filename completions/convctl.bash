@@ -143,7 +143,7 @@ _convctl()
 			COMPREPLY=($(compgen -W "text markdown openai jsonl" -- "$cur"))
 			return ;;
 		migrate)
-			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown claudeai aider" -- "$cur"))
+			COMPREPLY=($(compgen -W "smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown claudeai aider gemini" -- "$cur"))
 			return ;;
 		esac ;;
 	--context)

@@ -112,7 +112,7 @@ complete -c convctl -n '__fish_seen_subcommand_from prompt' -l last -x -d 'the n
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -l max-tokens -x -d 'what fits in N tokens'
 complete -c convctl -n '__fish_seen_subcommand_from prompt' -a '(__convctl_ids)'
 # migrate
-complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown claudeai aider' -d 'input format'
+complete -c convctl -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'smarthole messages jsonl chatsidian aiwhisperer chatgpt claude codex llm convctl markdown claudeai aider gemini' -d 'input format'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -s n -l dry-run -d 'import nothing'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l json -d 'report as JSON'
 complete -c convctl -n '__fish_seen_subcommand_from migrate' -l rename-conflicts -d 'import a taken id as ID-2'

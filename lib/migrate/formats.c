@@ -46,6 +46,10 @@ const struct mig_format mig_formats[] = {
 	    mig_sniff_aider, 0, 0 },
 	{ "markdown", MIGRATE_MARKDOWN, md_suffixes, 0, NULL,
 	    mig_read_markdown, mig_sniff_markdown, 0, 0 },
+	/* Gemini CLI's: lines, or an older release's session, checkpoint or
+	 * log of prompts whole, each told by fields no other has */
+	{ "gemini", MIGRATE_GEMINI, NULL, 1, mig_detect_gemini,
+	    mig_read_gemini, NULL, 0, 0 },
 	/* arrays whose first item says whose they are, before messages */
 	{ "chatgpt", MIGRATE_CHATGPT, NULL, 0, mig_detect_chatgpt,
 	    mig_read_chatgpt, NULL, 0, 1 },

@@ -97,6 +97,10 @@ int mig_read_claude(struct mig_reader *, const struct mig_input *,
 int mig_detect_codex(json_t *);
 int mig_read_codex(struct mig_reader *, const struct mig_input *,
     struct error *);
+/* a session's line, or a whole session, checkpoint or log of prompts */
+int mig_detect_gemini(json_t *);
+int mig_read_gemini(struct mig_reader *, const struct mig_input *,
+    struct error *);
 int mig_read_aiwhisperer(struct mig_reader *, const struct mig_input *,
     struct error *);
 /* claude.ai's export, and aider's Markdown log */

@@ -119,15 +119,32 @@ walk_seen(struct walk *w, const struct stat *sb)
  * walk reads */
 #define AIDER_LOG ".aider.chat.history.md"
 
+/* a file a tool keeps beside its sessions that is no conversation: Gemini
+ * CLI's in ~/.gemini (its settings, projects, state, accounts, keys) */
+static int
+tool_settings(const char *name)
+{
+	static const char *const names[] = { "settings.json", "projects.json",
+	    "state.json", "trustedFolders.json", "google_accounts.json",
+	    "oauth_creds.json", "mcp-oauth-tokens.json", NULL };
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * a directory: NAME.json, NAME.jsonl, NAME.ndjson and NAME/events.jsonl, by
  * name, and those of the directories in it (Claude Code's projects/DIR/,
  * Codex's sessions/YYYY/MM/DD/, a tree of projects), in name order; but a
  * directory holding .aider.chat.history.md is a project aider worked in,
  * and that file is all of it that is read; never the store itself,
- * should it live there. Links are followed, but each directory is read once:
- * a link back to a directory being read (a loop) or to one read already is
- * said in a note and skipped, so that links to "." cannot multiply the walk.
+ * should it live there, nor a tool's settings (tool_settings()). Links are
+ * followed, but each directory is read once: a link back to a directory
+ * being read (a loop) or to one read already is said in a note and skipped,
+ * so that links to "." cannot multiply the walk.
  */
 static int
 collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
@@ -202,7 +219,8 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 					goto out;
 			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
-		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
+		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")) &&
+		    !tool_settings(n))
 			add_source(w->res, p.data);
 	}
 	rc = 0;

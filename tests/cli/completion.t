@@ -96,7 +96,7 @@ test_expect 'bash: formats complete for show, prompt and migrate' '
 	complete_bash convctl prompt --format "" >got &&
 	printf "%s\n" jsonl markdown openai text >want && test_cmp want got &&
 	complete_bash convctl migrate --format "" >got &&
-	printf "%s\n" aider aiwhisperer chatgpt chatsidian claude claudeai codex convctl jsonl llm markdown messages smarthole >want &&
+	printf "%s\n" aider aiwhisperer chatgpt chatsidian claude claudeai codex convctl gemini jsonl llm markdown messages smarthole >want &&
 	test_cmp want got
 '
 

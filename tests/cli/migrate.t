@@ -356,14 +356,14 @@ test_expect 'on a terminal, a large import shows a progress line on stderr' '
 test_expect 'unknown format: a usage error that lists the formats' '
 	snapshot sh.json &&
 	fails_with 2 convctl -s sh.json migrate --format slack "$F/messages.json" &&
-	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider)" &&
+	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider, gemini)" &&
 	unchanged sh.json
 '
 
 test_expect 'a shape no format has: asks for --format, listing them' '
 	echo "{\"hello\": 1}" >odd.json &&
 	fails_with 1 convctl -s sh.json migrate odd.json &&
-	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider)" &&
+	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider, gemini)" &&
 	unchanged sh.json
 '
 

@@ -75,6 +75,14 @@ detection(struct buf *name)
 		{ ".aider.input.history", "\n# 2025-09-14 08:00:05.1\n+x\n",
 		    "aider" },
 		{ "a.md", "# aider chat\n", "markdown" },
+		{ "a.jsonl", "{\"sessionId\": \"s\", \"projectHash\": \"h\"}\n"
+		    "{\"$set\": {}}", "gemini" },
+		{ "a.json", "{\"sessionId\": \"s\", \"projectHash\": \"h\", "
+		    "\"messages\": []}", "gemini" },
+		{ "a.json", "[{\"sessionId\": \"s\", \"messageId\": 0, "
+		    "\"type\": \"user\", \"message\": \"m\"}]", "gemini" },
+		{ "a.json", "{\"history\": [{\"role\": \"user\", "
+		    "\"parts\": []}]}", "gemini" },
 	};
 	char text[128];
 	size_t i;
@@ -121,7 +129,7 @@ main(void)
 	is_str(migrate_format_list(), want.data, "the list, in enum order");
 	is_str(migrate_format_list(), "smarthole, messages, jsonl, chatsidian, "
 	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, "
-	    "claudeai, aider",
+	    "claudeai, aider, gemini",
 	    "the list errors show");
 	ok(migrate_format_parse("detect", &id) < 0 &&
 	    migrate_format_parse("", &id) < 0, "no other name parses");

@@ -1,0 +1,190 @@
+#!/bin/sh
+# convctl migrate: Gemini CLI's sessions (~/.gemini/tmp/PROJECT/chats/), as
+# Gemini CLI 0.61.0 and 0.30.0 really wrote them, run offline against
+# tests/helpers/fake-gemini-api.py (tests/fixtures/migrate/real/gemini/README)
+. "$(dirname "$0")/../lib.sh"
+
+R=$top/tests/fixtures/migrate/real/gemini
+HS=d563813a-b25b-4005-9460-699e8983a7bd		# headless/
+IS=51ae66fd-11a0-4e08-ac48-78c3d2d580f4		# interactive/
+LS=d18c49fc-db9f-4ed8-a836-febade1f5ddc		# legacy/
+export CONVCTL_NOW=2026-12-01T12:00:00Z
+
+conv() {	# the only conversation of the store $1, or a jq filter of it
+	store_json "$1" | jq -c ".conversations[0] | ${2:-.}"
+}
+
+test_expect 'a headless session: its messages, the tool call and its result once, the session id' '
+	export CONVCTL_STORE=$(store_at h1) &&
+	convctl migrate "$R/headless/run-1.jsonl" >out &&
+	grep -q "run-1.jsonl: gemini, 1 conversation, 4 messages" out &&
+	store_json >h1.dump &&
+	jq -c ".conversations[0] | .id, .title, [.messages[] | [.role, .content, .toolsUsed]]" h1.dump >got &&
+	cat >want <<-END &&
+	"$HS"
+	null
+	[["user","What do my kiln notes say?",null],["assistant","Let me read them.",["read_file"]],["tool","Glaze the bowls on Friday; fire to cone 6.\n",null],["assistant","Your notes say to glaze the bowls on Friday and fire to cone 6.",null]]
+	END
+	test_cmp want got &&
+	jq -c ".conversations[0].messages[1].imported | [.model, .toolCalls[0].name, (.toolCalls[0].args.file_path | endswith(\"/work/notes.txt\")), (.toolCalls[0] | has(\"result\"))]" h1.dump >got &&
+	echo "[\"gemini-3.1-pro-preview\",\"read_file\",true,false]" >want &&
+	test_cmp want got &&
+	jq -r "select(.type == \"user\" and (.content[0] | has(\"functionResponse\"))) | .content[0].functionResponse | .id, .name" "$R/headless/run-1.jsonl" >want &&
+	jq -r ".conversations[0].messages[2] | .id, .imported.name" h1.dump >got &&
+	test_cmp want got
+'
+
+test_expect 'the context the CLI puts in a user turn is not the user'\''s words' '
+	jq -c "[.conversations[0].messages[] | select(.content | contains(\"session_context\"))] | length" h1.dump >got &&
+	echo 0 >want && test_cmp want got &&
+	jq -r ".conversations[0].imported.harness[0]" h1.dump | head -2 >got &&
+	printf "%s\n" "<session_context>" "This is the Gemini CLI. We are setting up the context for our chat." >want &&
+	test_cmp want got &&
+	test "$(jq -r ".conversations[0].imported | .projectHash, .kind" h1.dump | tr "\n" " ")" = "$(head -1 "$R/headless/run-1.jsonl" | jq -r ".projectHash, .kind" | tr "\n" " ")"
+'
+
+test_expect 'a reply written twice (text, then with its tool calls) is one message, at its first time' '
+	test "$(grep -c "\"Let me read them.\"" "$R/headless/run-1.jsonl")" = 2 &&
+	jq -r "select(.type == \"gemini\") | .timestamp" "$R/headless/run-1.jsonl" | head -1 >want &&
+	jq -r ".conversations[0].messages[1].timestamp" h1.dump >got &&
+	test_cmp want got
+'
+
+test_expect 'resumed in the same minute, then a minute later: the same file grows, each import adds only the new' '
+	export CONVCTL_STORE=$(store_at grown) &&
+	cp "$R/headless/run-1.jsonl" session.jsonl && convctl migrate session.jsonl >/dev/null &&
+	cp "$R/headless/run-2.jsonl" session.jsonl && convctl migrate session.jsonl >out2 2>&1 &&
+	grep -qx "  $HS: 2 new messages, added (imported before, grown since)" out2 &&
+	cp "$R/headless/run-3.jsonl" session.jsonl && convctl migrate session.jsonl >out3 2>&1 &&
+	grep -qx "  $HS: 2 new messages, added (imported before, grown since)" out3 &&
+	convctl migrate session.jsonl >again 2>&1 &&
+	grep -q "session.jsonl: gemini, imported before" again &&
+	store_json >grown.dump &&
+	export CONVCTL_STORE=$(store_at fresh) &&
+	convctl migrate "$R/headless/run-3.jsonl" >/dev/null &&
+	store_json >fresh.dump &&
+	jq -c ".conversations[0].messages" grown.dump >got &&
+	jq -c ".conversations[0].messages" fresh.dump >want &&
+	test_cmp want got &&
+	jq -c "[.conversations[0].messages[] | [.role, .content[0:24]]]" fresh.dump >got &&
+	echo "[[\"user\",\"What do my kiln notes sa\"],[\"assistant\",\"Let me read them.\"],[\"tool\",\"Glaze the bowls on Frida\"],[\"assistant\",\"Your notes say to glaze \"],[\"user\",\"Read them again, please.\"],[\"assistant\",\"Hello! The kiln is your \"],[\"user\",\"And once more.\"],[\"assistant\",\"Hello! The kiln is your \"]]" >want &&
+	test_cmp want got
+'
+
+test_expect 'a resume rewrites the history (ids again, the tool result twice more): nothing doubled, nothing moved' '
+	test "$(grep -c "_response\"" "$R/headless/run-3.jsonl")" -ge 2 &&
+	test "$(jq -c "[.conversations[0].messages[] | .id] | length == (unique | length)" fresh.dump)" = true &&
+	jq -r "select(.type == \"gemini\") | .timestamp" "$R/headless/run-1.jsonl" | head -1 >want &&
+	jq -r ".conversations[0].messages[1].timestamp" fresh.dump >got &&
+	test_cmp want got &&
+	test "$(jq -c ".conversations[0].messages[1].toolsUsed" fresh.dump)" = "[\"read_file\"]"
+'
+
+test_expect 'the file a resume a minute later also leaves: nothing to import, not recorded' '
+	export CONVCTL_STORE=$(store_at new) &&
+	mkdir -p chats && cp "$R/headless/run-3.jsonl" chats/session-2026-11-27T05-24-d563813a.jsonl &&
+	cp "$R/headless/run-3-new.jsonl" chats/session-2026-11-27T05-25-d563813a.jsonl &&
+	convctl migrate chats >out 2>err &&
+	grep -qx "chats/session-2026-11-27T05-25-d563813a.jsonl: gemini, nothing to import in it; not recorded" out &&
+	grep -q "05-25-d563813a.jsonl'\'': no messages in it" err &&
+	grep -qx "imported 1 conversation (8 messages) from 1 source" out
+'
+
+test_expect 'an interactive session: what was typed, the CLI'\''s notice kept aside; checkpoint and logs.json import nothing' '
+	export CONVCTL_STORE=$(store_at i) &&
+	convctl migrate "$R/interactive/session.jsonl" >/dev/null &&
+	convctl migrate "$R/interactive/checkpoint-kiln.json" >out 2>err &&
+	convctl migrate "$R/interactive/logs.json" >>out 2>>err &&
+	grep -q "checkpoint-kiln.json: gemini, nothing to import in it; not recorded" out &&
+	grep -q "logs.json: gemini, nothing to import in it; not recorded" out &&
+	grep -q "checkpoint-kiln.json'\'': Gemini CLI'\''s checkpoint (/chat save), whose messages are its session'\''s" err &&
+	grep -q "logs.json'\'': Gemini CLI'\''s log of prompts" err &&
+	store_json >i.dump &&
+	jq -c ".conversations | length, (.[0] | .id, [.messages[] | select(.role == \"user\") | .content], [.messages[].role], [.imported.notices[] | [.type, .content]])" i.dump >got &&
+	cat >want <<-END &&
+	1
+	"$IS"
+	["Hello, kiln helper","Thanks. Anything else"]
+	["user","assistant","tool","assistant","user","assistant"]
+	[["info","Conversation checkpoint saved with tag: kiln."]]
+	END
+	test_cmp want got
+'
+
+test_expect 'an older release'\''s session-*.json; resumed by a newer one into .jsonl beside it: read there, grown by the new' '
+	export CONVCTL_STORE=$(store_at legacy) &&
+	mkdir -p old && cp "$R/legacy/session-legacy.json" old/session-2026-11-27T05-25-d18c49fc.json &&
+	convctl migrate old >out &&
+	grep -q "d18c49fc.json: gemini, 1 conversation, 4 messages" out &&
+	test "$(conv "" "[.id, [.messages[] | .role]]")" = "[\"$LS\",[\"user\",\"assistant\",\"tool\",\"assistant\"]]" &&
+	cp "$R/legacy/session-legacy.jsonl" old/session-2026-11-27T05-25-d18c49fc.jsonl &&
+	convctl migrate old >out 2>err &&
+	grep -q "d18c49fc.json: gemini, imported before" out &&
+	grep -qx "  $LS: 2 new messages, added (imported before, grown since)" out &&
+	test "$(conv "" "[.messages[] | .content[0:13]]")" = "[\"What do my ki\",\"Let me read t\",\"Glaze the bow\",\"Your notes sa\",\"Read them aga\",\"Hello! The ki\"]"
+'
+
+test_expect 'the directory form: ~/.gemini, its settings files passed over; once only' '
+	export CONVCTL_STORE=$(store_at home) &&
+	g=home/.gemini && mkdir -p $g/tmp/work/chats $g/tmp/studio/chats $g/tmp/old/chats $g/history/work &&
+	echo "{\"general\": {}}" >$g/settings.json && echo "{\"projects\": {}}" >$g/projects.json &&
+	echo "{}" >$g/state.json && echo "{}" >$g/oauth_creds.json &&
+	cp "$R/headless/run-3.jsonl" $g/tmp/work/chats/session-2026-11-27T05-24-d563813a.jsonl &&
+	cp "$R/headless/run-3-new.jsonl" $g/tmp/work/chats/session-2026-11-27T05-25-d563813a.jsonl &&
+	cp "$R/interactive/session.jsonl" $g/tmp/studio/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
+	cp "$R/interactive/checkpoint-kiln.json" "$R/interactive/logs.json" $g/tmp/studio/ &&
+	cp "$R/legacy/session-legacy.json" $g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.json &&
+	cp "$R/legacy/session-legacy.jsonl" $g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.jsonl &&
+	convctl migrate $g >out 2>err &&
+	grep -qx "imported 3 conversations (20 messages) from 3 sources" out &&
+	grep -q "d18c49fc.json'\'': resumed into '\''$g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.jsonl'\'', which holds it: read there" err &&
+	! grep -q "settings.json\|projects.json\|state.json\|oauth_creds" out err &&
+	test "$(store_json | jq -c "[.conversations[].id] | sort")" = "[\"$IS\",\"$LS\",\"$HS\"]" &&
+	convctl migrate $g >again 2>&1 &&
+	grep -qx "nothing new to import from '\''$g'\''" again
+'
+
+test_expect '-f gemini names it, whatever the file is called' '
+	export CONVCTL_STORE=$(store_at named) &&
+	cp "$R/headless/run-1.jsonl" log.txt &&
+	convctl migrate -f gemini log.txt >out &&
+	grep -q "log.txt: gemini, 1 conversation, 4 messages" out
+'
+
+test_expect 'a title that comes later ($set summary) is the title; the last one' '
+	export CONVCTL_STORE=$(store_at title) &&
+	{ cat "$R/headless/run-1.jsonl" &&
+	  echo "{\"\$set\":{\"summary\":\"Reading notes\"}}" &&
+	  echo "{\"\$set\":{\"summary\":\"Kiln notes, read\"}}"; } >t.jsonl &&
+	convctl migrate t.jsonl >/dev/null &&
+	test "$(conv "" .title)" = "\"Kiln notes, read\""
+'
+
+test_expect '$rewindTo drops that message and those after it' '
+	export CONVCTL_STORE=$(store_at rewind) &&
+	id=$(jq -r "select(.content[0].text? == \"And once more.\") | .id" "$R/headless/run-3.jsonl") &&
+	{ cat "$R/headless/run-3.jsonl" && echo "{\"\$rewindTo\":\"$id\"}"; } >r.jsonl &&
+	convctl migrate r.jsonl >out &&
+	grep -q "r.jsonl: gemini, 1 conversation, 6 messages" out &&
+	test "$(conv "" ".messages[-1].content")" = "\"Hello! The kiln is your studio'\''s; ask me about it.\""
+'
+
+test_expect 'a bad record: an error naming file and line (in a $set, the message too); --skip-bad names it and goes on' '
+	export CONVCTL_STORE=$(store_at bad) &&
+	sed "5s/.*/{\"id\":\"x\",\"type\":7}/" "$R/headless/run-1.jsonl" >b.jsonl &&
+	fails_with 1 convctl migrate b.jsonl &&
+	stderr_has "'\''b.jsonl'\'': line 5: type: expected a string" &&
+	! store_exists &&
+	{ head -3 "$R/headless/run-1.jsonl" && echo "{\"\$set\":{\"messages\":[{\"id\":\"a\",\"type\":\"user\",\"content\":5}]}}"; } >c.jsonl &&
+	fails_with 1 convctl migrate c.jsonl &&
+	stderr_has "'\''c.jsonl'\'': line 4: \$set.messages[0].content: expected a string or an array of parts" &&
+	{ cat "$R/headless/run-1.jsonl" && echo "{\"what\":1}"; } >e.jsonl &&
+	fails_with 1 convctl migrate e.jsonl &&
+	stderr_has "'\''e.jsonl'\'': line 12: expected a message (\"id\"), \"\$set\", \"\$rewindTo\" or the session'\''s \"sessionId\"" &&
+	! store_exists &&
+	convctl migrate --skip-bad b.jsonl >out 2>err &&
+	grep -q "skipped (--skip-bad): '\''b.jsonl'\'': line 5" err &&
+	grep -q "b.jsonl: gemini, 1 conversation, 4 messages" out
+'
+
+test_done
