@@ -25,6 +25,7 @@
 struct gemini_state {
 	json_t *meta;		/* the session's fields: first line, $set */
 	json_t *order;		/* the ids of its messages, in order */
+	json_t *inorder;	/* id -> true: those in order */
 	json_t *byid;		/* id -> the message, all writings merged */
 	char *session;		/* the first sessionId */
 };
@@ -41,7 +42,7 @@ gemini_injected(const char *text)
 
 /* rec, a message written (again): into the order and merged by id */
 static void
-gemini_put(struct gemini_state *st, json_t *rec, int append)
+gemini_put(struct gemini_state *st, json_t *rec)
 {
 	const char *id = json_str(rec, "id", NULL), *key;
 	json_t *old = json_object_get(st->byid, id), *m, *v;
@@ -50,6 +51,7 @@ gemini_put(struct gemini_state *st, json_t *rec, int append)
 	if (old == NULL) {
 		json_object_set_new(st->byid, id, json_deep_copy(rec));
 		json_array_append_new(st->order, json_string(id));
+		json_object_set_new(st->inorder, id, json_true());
 		return;
 	}
 	/* the later writing wins, but keeps what it leaves out, and the
@@ -62,8 +64,11 @@ gemini_put(struct gemini_state *st, json_t *rec, int append)
 		json_object_set(m, "timestamp", json_object_get(old,
 		    "timestamp"));
 	json_object_set_new(st->byid, id, m);
-	if (append)
+	if (json_object_get(st->inorder, id) == NULL) {
+		/* gone (a $set, a rewind) and written again: at the end */
 		json_array_append_new(st->order, json_string(id));
+		json_object_set_new(st->inorder, id, json_true());
+	}
 }
 
 /* id's place in st->order, or -1 */
@@ -99,7 +104,7 @@ gemini_message(struct mig_reader *r, struct gemini_state *st, json_t *rec,
 	if (json_object_get(rec, "toolCalls") != NULL &&
 	    !json_is_array(json_object_get(rec, "toolCalls")))
 		return mig_bad(r, e, "%stoolCalls: expected an array", where);
-	gemini_put(st, rec, gemini_find(st, json_str(rec, "id", NULL)) < 0);
+	gemini_put(st, rec);
 	return 0;
 }
 
@@ -119,6 +124,7 @@ gemini_meta(struct mig_reader *r, struct gemini_state *st, json_t *set,
 			return mig_bad(r, e, "%smessages: expected an array",
 			    where);
 		json_array_clear(st->order);
+		json_object_clear(st->inorder);
 		json_array_foreach(msgs, i, m) {
 			mig_path(&path, "%smessages[%zu].", where, i);
 			if (!json_is_string(json_object_get(m, "id"))) {
@@ -162,9 +168,13 @@ gemini_line(struct mig_reader *r, void *arg, json_t *rec, size_t line,
 		/* that message and every one after it are gone */
 		if ((k = gemini_find(st, to)) < 0)
 			k = 0;
-		while (json_array_size(st->order) > (size_t)k)
+		while (json_array_size(st->order) > (size_t)k) {
+			json_object_del(st->inorder, json_string_value(
+			    json_array_get(st->order, json_array_size(st->order)
+			    - 1)));
 			json_array_remove(st->order, json_array_size(st->order)
 			    - 1);
+		}
 		rc = 0;
 	} else if (json_object_get(rec, "id") != NULL) {
 		rc = json_is_string(json_object_get(rec, "id")) ?
@@ -454,6 +464,7 @@ mig_read_gemini(struct mig_reader *r, const struct mig_input *in,
 	}
 	st.meta = json_object();
 	st.order = json_array();
+	st.inorder = json_object();
 	st.byid = json_object();
 	harness = json_array();
 	notices = json_array();
@@ -483,6 +494,7 @@ out:
 	json_decref(notices);
 	json_decref(st.meta);
 	json_decref(st.order);
+	json_decref(st.inorder);
 	json_decref(st.byid);
 	free(st.session);
 	return rc;
