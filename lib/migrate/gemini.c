@@ -220,8 +220,8 @@ gemini_result_text(json_t *fr, struct buf *b)
  * before; id: the call's id, else fallback
  */
 static void
-gemini_tool_message(json_t *msgs, json_t *done, json_t *fr, const char *fallback,
-    int64_t ms)
+gemini_tool_message(json_t *msgs, json_t *done, json_t *fr,
+    const char *fallback, int64_t ms)
 {
 	const char *id = json_str(fr, "id", NULL);
 	struct buf text = { 0 };
@@ -439,11 +439,13 @@ mig_read_gemini(struct mig_reader *r, const struct mig_input *in,
 	}
 	if (root != NULL && (!json_is_object(root) ||
 	    json_object_get(root, "history") != NULL)) {
-		/* the prompts' log, or a checkpoint: a session's, in its file */
+		/* the prompts' log, or a checkpoint (older ones: its history
+		 * bare): a session's, in that session's file */
 		mig_note(r, "'%s': Gemini CLI's %s, whose messages are its "
 		    "session's (chats/session-*.jsonl): nothing imported",
-		    r->src->file, json_is_array(root) ? "log of prompts" :
-		    "checkpoint (/chat save)");
+		    r->src->file, json_is_array(root) && json_object_get(
+		    json_array_get(root, 0), "role") == NULL ?
+		    "log of prompts" : "checkpoint (/chat save)");
 		json_decref(root);
 		return 0;
 	}
