@@ -321,7 +321,8 @@ const struct cmd_entry cmd_migrate_entry = {
 	.notes =
 	    "A source imported before (the same SHA-256) is skipped; of one\n"
 	    "changed since, conversations imported before are left out and\n"
-	    "those grown get their new messages; a message not from the\n"
+	    "those grown get their new messages (and a title, stored without\n"
+	    "one, the one the source has now); a message not from the\n"
 	    "source (added or edited since) is never taken out, and those of\n"
 	    "the source it replaces are named. An empty source is not\n"
 	    "recorded. On any error nothing is imported (--skip-bad: the rest\n"

@@ -331,6 +331,35 @@ grown(struct store *st, struct migrate_result *res, struct mig_source *s,
 	return 2;
 }
 
+/*
+ * c, of the source's own id, imported before and nothing new in its
+ * messages, now has a title (one that came later: Gemini CLI names a
+ * session when the next starts) where the stored one has none: the title
+ * into res->grown, and 2; 0 when not so; -1 when the stored one cannot be
+ * read
+ */
+static int
+retitled(struct store *st, struct migrate_result *res, struct mig_source *s,
+    json_t *c, json_t *ids, struct error *e)
+{
+	const char *id = json_str(c, "id", NULL);
+	struct conv *cv = store_find(st, id);
+	json_t *g;
+
+	if (cv == NULL || json_object_get(ids, id) == NULL ||
+	    conv_title(cv) != NULL || !json_is_string(json_object_get(c,
+	    "title")))
+		return 0;
+	if (conv_load(st, cv, e) < 0)
+		return -1;
+	g = json_pack("{s:s, s:O, s:[], s:[], s:i, s:s, s:b, s:O}", "id", id,
+	    "merged", json_object_get(conv_json(cv), "messages"), "messages",
+	    "replaced", "kept", 0, "file", s->name, "marks", 0, "title",
+	    json_object_get(c, "title"));
+	json_array_append_new(res->grown, g);
+	return 2;
+}
+
 int
 mig_known(struct store *st, struct migrate_result *res, json_t *imports,
     struct error *e)
@@ -339,7 +368,7 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports,
 	char h[SHA256_HEX_LEN];
 	struct mig_source *s;
 	size_t k, i, before;
-	int g, rc = -1;
+	int g, t, rc = -1;
 
 	ledger_sets(imports, hashes, ids);
 	for (k = 0; k < res->nsrc; k++) {
@@ -356,6 +385,12 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports,
 			    i)) ? grown(st, res, s, c, ids, e) : 0;
 			if (g < 0)
 				goto out;
+			if ((when != NULL || g == 1) && json_is_true(
+			    json_array_get(s->own, i))) {
+				if ((t = retitled(st, res, s, c, ids, e)) < 0)
+					goto out;
+				g = t > 0 ? t : g;
+			}
 			if (when == NULL && g == 0)
 				continue;
 			if (json_is_string(when) && s->before == NULL)
@@ -425,6 +460,12 @@ mig_grow(struct store *st, struct migrate_result *res, struct error *e)
 				mig_mark(m);
 		}
 		json_object_set(conv, "messages", json_object_get(g, "merged"));
+		/* a title the source gave later, where there was none */
+		if (json_is_string(json_object_get(g, "title"))) {
+			json_object_set(conv, "title", json_object_get(g,
+			    "title"));
+			conv_mark_title_given(conv);
+		}
 		/* an ended conversation ends where its source now does, or,
 		 * holding messages not the source's, where it did if later */
 		end = json_object_get(g, "endedAt");

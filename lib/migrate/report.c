@@ -36,10 +36,12 @@ grown_of(const struct migrate_result *res, const struct mig_source *s)
 	json_array_foreach(res->grown, i, g)
 		if (strcmp(json_str(g, "file", NULL), s->name) == 0)
 			json_array_append_new(out, json_pack("{s:O, s:I, s:O, "
-			    "s:O}", "id", json_object_get(g, "id"), "messages",
-			    (json_int_t)json_array_size(json_object_get(g,
-			    "messages")), "replaced", json_object_get(g,
-			    "replaced"), "kept", json_object_get(g, "kept")));
+			    "s:O, s:O*}", "id", json_object_get(g, "id"),
+			    "messages", (json_int_t)json_array_size(
+			    json_object_get(g, "messages")), "replaced",
+			    json_object_get(g, "replaced"), "kept",
+			    json_object_get(g, "kept"), "title",
+			    json_object_get(g, "title")));
 	return out;
 }
 
@@ -52,9 +54,15 @@ grown_lines(struct buf *out, json_t *c, int dry_run)
 	size_t kept = (size_t)json_integer_value(json_object_get(c, "kept"));
 	size_t i, cut = json_array_size(replaced);
 
-	buf_addf(out, "  %s: %zu new %s, %s (imported before, grown since)\n",
-	    json_str(c, "id", NULL), n, plural(n, "message", "messages"),
-	    dry_run ? "would be added" : "added");
+	if (json_str(c, "title", NULL) != NULL)
+		buf_addf(out, "  %s: %stitled '%s' (imported before without "
+		    "a title)\n", json_str(c, "id", NULL), dry_run ?
+		    "would be " : "", json_str(c, "title", NULL));
+	if (n > 0 || json_str(c, "title", NULL) == NULL)
+		buf_addf(out, "  %s: %zu new %s, %s (imported before, grown "
+		    "since)\n", json_str(c, "id", NULL), n, plural(n,
+		    "message", "messages"), dry_run ? "would be added" :
+		    "added");
 	if (cut > 0) {
 		buf_addf(out, "  %s: %zu %s from the source %s by its current "
 		    "branch:", json_str(c, "id", NULL), cut, plural(cut,

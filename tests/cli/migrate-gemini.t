@@ -160,6 +160,24 @@ test_expect 'a title that comes later ($set summary) is the title; the last one'
 	test "$(conv "" .title)" = "\"Kiln notes, read\""
 '
 
+test_expect 'a title that comes after the session was imported without one: given to it then, once' '
+	export CONVCTL_STORE=$(store_at later) &&
+	cp "$R/headless/run-3.jsonl" later.jsonl &&
+	convctl migrate later.jsonl >/dev/null &&
+	echo "{\"\$set\":{\"summary\":\"Kiln notes, read\"}}" >>later.jsonl &&
+	convctl migrate -n later.jsonl >out &&
+	grep -qx "  $HS: would be titled '\''Kiln notes, read'\'' (imported before without a title)" out &&
+	convctl migrate later.jsonl >out &&
+	grep -qx "  $HS: titled '\''Kiln notes, read'\'' (imported before without a title)" out &&
+	store_json >later.dump &&
+	test "$(jq -c ".conversations[0] | [.title, (.messages | length)]" later.dump)" = "[\"Kiln notes, read\",8]" &&
+	convctl migrate later.jsonl >out &&
+	grep -q "later.jsonl: gemini, imported before" out &&
+	echo "{\"\$set\":{\"summary\":\"Another\"}}" >>later.jsonl &&
+	convctl migrate later.jsonl >/dev/null &&
+	test "$(store_json | jq -c ".conversations[0].title")" = "\"Kiln notes, read\""
+'
+
 test_expect '$rewindTo drops that message and those after it' '
 	export CONVCTL_STORE=$(store_at rewind) &&
 	id=$(jq -r "select(.content[0].text? == \"And once more.\") | .id" "$R/headless/run-3.jsonl") &&
