@@ -119,20 +119,30 @@ walk_seen(struct walk *w, const struct stat *sb)
  * walk reads */
 #define AIDER_LOG ".aider.chat.history.md"
 
-/* a file a tool keeps beside its sessions that is no conversation: Gemini
- * CLI's in ~/.gemini (its settings, projects, state, accounts, keys) */
+/*
+ * dir is Gemini CLI's home (~/.gemini: a tmp/ directory, where its sessions
+ * are, beside its settings.json or projects.json): of it only tmp/ is read,
+ * the rest being its settings, credentials, extensions and the like
+ */
 static int
-tool_settings(const char *name)
+gemini_home(const char *dir)
 {
-	static const char *const names[] = { "settings.json", "projects.json",
-	    "state.json", "trustedFolders.json", "google_accounts.json",
-	    "oauth_creds.json", "mcp-oauth-tokens.json", NULL };
+	static const char *const marks[] = { "settings.json", "projects.json",
+	    NULL };
+	struct buf p = { 0 };
+	struct stat sb;
 	size_t i;
+	int yes = 0;
 
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(name, names[i]) == 0)
-			return 1;
-	return 0;
+	buf_addf(&p, "%s/tmp", dir);
+	if (stat(p.data, &sb) == 0 && S_ISDIR(sb.st_mode))
+		for (i = 0; marks[i] != NULL && !yes; i++) {
+			p.len = 0;
+			buf_addf(&p, "%s/%s", dir, marks[i]);
+			yes = stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode);
+		}
+	buf_free(&p);
+	return yes;
 }
 
 /*
@@ -141,8 +151,8 @@ tool_settings(const char *name)
  * Codex's sessions/YYYY/MM/DD/, a tree of projects), in name order; but a
  * directory holding .aider.chat.history.md is a project aider worked in,
  * and that file is all of it that is read; never the store itself,
- * should it live there, nor a tool's settings (tool_settings()). Links are
- * followed, but each directory is read once: a link back to a directory
+ * should it live there, nor what is not tmp/ in Gemini CLI's home. Links
+ * are followed, but each directory is read once: a link back to a directory
  * being read (a loop) or to one read already is said in a note and skipped,
  * so that links to "." cannot multiply the walk.
  */
@@ -157,7 +167,7 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 	const char *n;
 	char key[64];
 	size_t me;
-	int i, count, rc = -1;
+	int i, count, home, rc = -1;
 
 	if (w->nseen == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 16;
@@ -181,9 +191,10 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 		error_errno(e, "cannot read directory '%s'", dir);
 		goto out;
 	}
+	home = gemini_home(dir);
 	for (i = 0; i < count; i++) {
 		n = names[i]->d_name;
-		if (n[0] == '.')
+		if (n[0] == '.' || (home && strcmp(n, "tmp") != 0))
 			continue;
 		p.len = 0;
 		buf_addf(&p, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", n);
@@ -219,8 +230,7 @@ collect_tree(struct walk *w, const char *dir, const struct stat *dsb,
 					goto out;
 			}
 		} else if (S_ISREG(sb.st_mode) && (has_suffix(n, ".json") ||
-		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")) &&
-		    !tool_settings(n))
+		    has_suffix(n, ".jsonl") || has_suffix(n, ".ndjson")))
 			add_source(w->res, p.data);
 	}
 	rc = 0;

@@ -124,11 +124,12 @@ test_expect 'an older release'\''s session-*.json; resumed by a newer one into .
 	test "$(conv "" "[.messages[] | .content[0:13]]")" = "[\"What do my ki\",\"Let me read t\",\"Glaze the bow\",\"Your notes sa\",\"Read them aga\",\"Hello! The ki\"]"
 '
 
-test_expect 'the directory form: ~/.gemini, its settings files passed over; once only' '
+test_expect 'the directory form: ~/.gemini, of which only tmp/ is read; once only' '
 	export CONVCTL_STORE=$(store_at home) &&
 	g=home/.gemini && mkdir -p $g/tmp/work/chats $g/tmp/studio/chats $g/tmp/old/chats $g/history/work &&
 	echo "{\"general\": {}}" >$g/settings.json && echo "{\"projects\": {}}" >$g/projects.json &&
 	echo "{}" >$g/state.json && echo "{}" >$g/oauth_creds.json &&
+	mkdir -p $g/extensions/kiln && echo "{\"name\": \"kiln\"}" >$g/extensions/kiln/gemini-extension.json &&
 	cp "$R/headless/run-3.jsonl" $g/tmp/work/chats/session-2026-11-27T05-24-d563813a.jsonl &&
 	cp "$R/headless/run-3-new.jsonl" $g/tmp/work/chats/session-2026-11-27T05-25-d563813a.jsonl &&
 	cp "$R/interactive/session.jsonl" $g/tmp/studio/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
@@ -138,7 +139,7 @@ test_expect 'the directory form: ~/.gemini, its settings files passed over; once
 	convctl migrate $g >out 2>err &&
 	grep -qx "imported 3 conversations (20 messages) from 3 sources" out &&
 	grep -q "d18c49fc.json'\'': resumed into '\''$g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.jsonl'\'', which holds it: read there" err &&
-	! grep -q "settings.json\|projects.json\|state.json\|oauth_creds" out err &&
+	! grep -q "settings.json\|projects.json\|state.json\|oauth_creds\|extension" out err &&
 	test "$(store_json | jq -c "[.conversations[].id] | sort")" = "[\"$IS\",\"$LS\",\"$HS\"]" &&
 	convctl migrate $g >again 2>&1 &&
 	grep -qx "nothing new to import from '\''$g'\''" again
