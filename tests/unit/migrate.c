@@ -15,7 +15,7 @@ told(const char *file, const char *text)
 {
 	struct migrate_request rq = { .format = MIGRATE_DETECT };
 	struct mig_source src = { .file = (char *)file };
-	struct mig_reader r = { &rq, &src, NULL };
+	struct mig_reader r = { .rq = &rq, .src = &src };
 	struct error e;
 	json_t *root = NULL;
 	int rc = mig_detect(&r, text, strlen(text), &root, &e);
