@@ -80,6 +80,11 @@ cp -r "$f/claude" "$T/seed/home/.claude/projects"
 cp -r "$f/codex" "$T/seed/home/.codex/sessions"
 cp -r "$f/claudeai" "$T/seed/home/Downloads/claude-export"
 mkdir -p "$T/seed/home/src" && cp -r "$f/aider/kiln" "$T/seed/home/src/kiln"
+# a Gemini CLI home: its settings beside tmp/PROJECT/chats/ (a real session)
+mkdir -p "$T/seed/home/.gemini/tmp/work/chats" &&
+    echo "{}" >"$T/seed/home/.gemini/settings.json" &&
+    cp "$f/real/gemini/interactive/session.jsonl" \
+    "$T/seed/home/.gemini/tmp/work/chats/session-2026-11-27T05-25-51ae66fd.jsonl"
 # the README's "convctl copy store.json ...": a file store in the work dir
 cp "$T/seed/home/.local/share/convctl/store.json" "$T/seed/work/store.json"
 # a work tree with a change not yet staged, for "git diff | convctl run -- mods"
