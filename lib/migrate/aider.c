@@ -323,6 +323,9 @@ mig_read_aider(struct mig_reader *r, const struct mig_input *in,
 		if (kind == AK_START) {
 			if (aider_start(&st, &l, line, e) < 0)
 				goto out;
+			/* the sessions before it are converted: their text
+			 * is not read again */
+			mig_text_done(r, in, (size_t)(p - in->text));
 			continue;
 		}
 		if (st.msgs == NULL) {

@@ -612,11 +612,11 @@ mig_item(struct mig_reader *r, const struct mig_input *in, size_t i,
 	return NULL;
 }
 
-/* what mig_item_done() gives back at once, at least */
+/* what mig_text_done() gives back at once, at least */
 #define GIVE_BACK (4 << 20)
 
 void
-mig_item_done(struct mig_reader *r, const struct mig_input *in, size_t i)
+mig_text_done(struct mig_reader *r, const struct mig_input *in, size_t upto)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	uintptr_t base = (uintptr_t)in->own, from, to;
@@ -624,15 +624,21 @@ mig_item_done(struct mig_reader *r, const struct mig_input *in, size_t i)
 	if (in->own == NULL || page == 0 || (page & (page - 1)) != 0)
 		return;
 	from = (base + r->gone + page - 1) & ~(uintptr_t)(page - 1);
-	to = (base + (i + 1 < in->nitems ? in->items[i + 1].off : in->len)) &
-	    ~(uintptr_t)(page - 1);
+	to = (base + upto) & ~(uintptr_t)(page - 1);
 	if (to < from + GIVE_BACK)
 		return;
-	/* the pages read as zeros if touched again: the text before the next
-	 * item is never looked at again, but by mig_item()'s error, which
-	 * reads the source again */
+	/* the pages read as zeros if touched again: the text before upto is
+	 * never looked at again, but by mig_item()'s error, which reads the
+	 * source again */
 	if (madvise((void *)from, to - from, MADV_DONTNEED) == 0)
 		r->gone = to - base;
+}
+
+void
+mig_item_done(struct mig_reader *r, const struct mig_input *in, size_t i)
+{
+	mig_text_done(r, in, i + 1 < in->nitems ? in->items[i + 1].off :
+	    in->len);
 }
 
 /* how deep mig_array_items() lets an item nest: below jansson's limit

@@ -105,6 +105,10 @@ json_t *mig_item(struct mig_reader *, const struct mig_input *, size_t i,
  * bytes and the conversations made of them are not held whole together; an
  * error's place is then found in the source read again */
 void mig_item_done(struct mig_reader *, const struct mig_input *, size_t i);
+/* the text before byte upto read and converted (a format read a session
+ * at a time): its pages given back as mig_item_done() gives them */
+void mig_text_done(struct mig_reader *, const struct mig_input *,
+    size_t upto);
 /* migrate.c: the source's bytes again, as read_source() reads them */
 int mig_source_again(struct mig_reader *, struct buf *, struct error *);
 
