@@ -401,36 +401,6 @@ int
 mig_read_chatgpt(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
-	json_t *conv;
-	size_t i, n = json_array_size(in->root);
-
-	/* an item at a time, each let go of once read: the export is never
-	 * held parsed whole */
-	for (i = 0; in->root == NULL && i < in->nitems; i++) {
-		if ((conv = mig_item(r, in, i, e)) == NULL)
-			return -1;
-		if (chatgpt_conversation(r, conv, i, e) < 0) {
-			json_decref(conv);
-			if (!r->rq->skip_bad)
-				return -1;
-			mig_skipped(r, e);
-		} else
-			json_decref(conv);
-		mig_item_done(r, in, i);
-		mig_progress(r, i + 1, in->nitems);
-	}
-	if (in->root == NULL && in->items != NULL)
-		return 0;
-	if (!json_is_array(in->root))
-		return mig_bad(r, e, "expected an array of conversations at the "
-		    "top (ChatGPT's conversations.json)");
-	json_array_foreach(in->root, i, conv) {
-		if (chatgpt_conversation(r, conv, i, e) < 0) {
-			if (!r->rq->skip_bad)
-				return -1;
-			mig_skipped(r, e);
-		}
-		mig_progress(r, i + 1, n);
-	}
-	return 0;
+	return mig_each_item(r, in, "expected an array of conversations at "
+	    "the top (ChatGPT's conversations.json)", chatgpt_conversation, e);
 }

@@ -349,44 +349,20 @@ out:
 	return rc;
 }
 
+/* one item of the export: the first of a companion file says it holds
+ * no conversation (1), else each is a conversation */
+static int
+cai_item(struct mig_reader *r, json_t *item, size_t index, struct error *e)
+{
+	if (index == 0 && cai_other(r, item))
+		return 1;
+	return cai_conversation(r, item, index, e);
+}
+
 int
 mig_read_claudeai(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
-	json_t *conv;
-	size_t i, n = json_array_size(in->root);
-
-	/* an item at a time, each let go of once read */
-	for (i = 0; in->root == NULL && i < in->nitems; i++) {
-		if ((conv = mig_item(r, in, i, e)) == NULL)
-			return -1;
-		if (i == 0 && cai_other(r, conv)) {
-			json_decref(conv);
-			return 0;
-		}
-		if (cai_conversation(r, conv, i, e) < 0) {
-			json_decref(conv);
-			if (!r->rq->skip_bad)
-				return -1;
-			mig_skipped(r, e);
-		} else
-			json_decref(conv);
-		mig_progress(r, i + 1, in->nitems);
-	}
-	if (in->root == NULL && in->items != NULL)
-		return 0;
-	if (!json_is_array(in->root))
-		return mig_bad(r, e, "expected an array of conversations at the "
-		    "top (claude.ai's conversations.json)");
-	if (cai_other(r, json_array_get(in->root, 0)))
-		return 0;
-	json_array_foreach(in->root, i, conv) {
-		if (cai_conversation(r, conv, i, e) < 0) {
-			if (!r->rq->skip_bad)
-				return -1;
-			mig_skipped(r, e);
-		}
-		mig_progress(r, i + 1, n);
-	}
-	return 0;
+	return mig_each_item(r, in, "expected an array of conversations at "
+	    "the top (claude.ai's conversations.json)", cai_item, e);
 }

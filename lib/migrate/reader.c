@@ -641,6 +641,41 @@ mig_item_done(struct mig_reader *r, const struct mig_input *in, size_t i)
 	    in->len);
 }
 
+int
+mig_each_item(struct mig_reader *r, const struct mig_input *in,
+    const char *not_array,
+    int (*one)(struct mig_reader *, json_t *, size_t, struct error *),
+    struct error *e)
+{
+	json_t *item;
+	size_t i, n = in->root == NULL ? in->nitems : json_array_size(in->root);
+	int rc;
+
+	if (in->root == NULL ? in->items == NULL : !json_is_array(in->root))
+		return mig_bad(r, e, "%s", not_array);
+	for (i = 0; i < n; i++) {
+		/* an item at a time, each let go of once read: the source is
+		 * never held parsed whole */
+		if (in->root != NULL)
+			item = json_incref(json_array_get(in->root, i));
+		else if ((item = mig_item(r, in, i, e)) == NULL)
+			return -1;
+		rc = one(r, item, i, e);
+		json_decref(item);
+		if (rc > 0)
+			return 0;
+		if (rc < 0) {
+			if (!r->rq->skip_bad)
+				return -1;
+			mig_skipped(r, e);
+		}
+		if (in->root == NULL)
+			mig_item_done(r, in, i);
+		mig_progress(r, i + 1, n);
+	}
+	return 0;
+}
+
 /* how deep mig_array_items() lets an item nest: below jansson's limit
  * (2048), counting the array, so an item parses alone as in the array */
 #define ITEM_DEPTH 2000

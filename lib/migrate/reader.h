@@ -109,6 +109,16 @@ void mig_item_done(struct mig_reader *, const struct mig_input *, size_t i);
  * at a time): its pages given back as mig_item_done() gives them */
 void mig_text_done(struct mig_reader *, const struct mig_input *,
     size_t upto);
+/* each item of the array at the top of in (a conversation, to most
+ * formats) read by one(r, item, index, e): a parsed item at a time, given
+ * back once read (mig_item(), mig_item_done()), where the format reads
+ * items, else of in->root, refused with not_array when it is no array.
+ * one() returns 0, 1 to stop (the source holds none: no error), or -1 and e
+ * (with --skip-bad: said, and the next one read) */
+int mig_each_item(struct mig_reader *, const struct mig_input *,
+    const char *not_array,
+    int (*one)(struct mig_reader *, json_t *, size_t, struct error *),
+    struct error *);
 /* migrate.c: the source's bytes again, as read_source() reads them */
 int mig_source_again(struct mig_reader *, struct buf *, struct error *);
 
