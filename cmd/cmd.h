@@ -204,6 +204,12 @@ void progress_item(struct progress *, size_t done, const char *item);
 void progress_clear(struct progress *);
 void progress_done(struct progress *);
 void progress_cb(void *progress, size_t done, size_t total);
+/* a line on stderr as cmd_error says it (ctx a struct ctx), over any
+ * progress line: an llm_config.log, for --verbose */
+void progress_log_line(void *ctx, const char *line);
+/* progress.c too: a summarize_request.report, its argument a struct
+ * progress: the progress line, and each error and --verbose line on stderr */
+void cmd_summarize_report(void *progress, const struct summarize_event *);
 /*
  * options.c: argv against the tables t[0..nt): options out, operands left.
  * Long options must be spelled out (no abbreviations); operands and options
@@ -225,9 +231,6 @@ void options_usage(struct buf *, const struct cmd_option *t);
  * flags; with -v the requests and replies go to stderr */
 enum summary_setup cmd_summary_setup(struct ctx *, struct summary_config *,
     struct error *);
-/* a summarize_request.report, its argument a struct progress: the progress
- * line, and each error and --verbose line on stderr */
-void cmd_summarize_report(void *progress, const struct summarize_event *);
 /* common.c: ending_run for add, end, resume, fork, run and migrate, its
  * summaries reported on stderr and its result said: 0, EXIT_PARTIAL (done
  * in part, said), the status a callback stopped it with, or the failure's

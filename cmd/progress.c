@@ -100,3 +100,38 @@ progress_cb(void *arg, size_t done, size_t total)
 		progress_start(p, p->ctx, p->what, total);
 	progress_step(p, done);
 }
+
+void
+progress_log_line(void *ctx, const char *line)
+{
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);	/* over any progress line */
+	cmd_error(ctx, "%s", line);
+}
+
+void
+cmd_summarize_report(void *arg, const struct summarize_event *ev)
+{
+	struct progress *p = arg;
+
+	switch (ev->kind) {
+	case SUMMARIZE_BEGIN:
+		progress_start(p, p->ctx, "summarizing", ev->total);
+		break;
+	case SUMMARIZE_ITEM:
+		progress_item(p, ev->done, ev->id);
+		break;
+	case SUMMARIZE_STORING:
+		progress_clear(p);
+		break;
+	case SUMMARIZE_ERROR:
+	case SUMMARIZE_NOTE:
+		progress_clear(p);
+		cmd_error(p->ctx, "%s", ev->msg);
+		break;
+	case SUMMARIZE_VERBOSE:
+		progress_clear(p);
+		progress_log_line((void *)p->ctx, ev->msg);
+		break;
+	}
+}

@@ -1,7 +1,7 @@
 /*
  * summarize.c - titles and summaries for ended conversations: which ones,
  * from the options; the batch itself is lib/summary/batch.c's summarize_run.
- * Also how end and migrate --summarize set up and report summaries.
+ * Also how end and migrate --summarize set up summaries.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,16 +24,6 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-static void
-log_line(void *arg, const char *line)
-{
-	struct ctx *ctx = arg;
-
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);	/* over any progress line */
-	cmd_error(ctx, "%s", line);
-}
-
 enum summary_setup
 cmd_summary_setup(struct ctx *ctx, struct summary_config *cf, struct error *e)
 {
@@ -46,37 +36,10 @@ cmd_summary_setup(struct ctx *ctx, struct summary_config *cf, struct error *e)
 
 	rc = summary_config_resolve(cf, &ctx->settings, &fl, e);
 	if (rc == SUMMARY_SETUP_OK && args_has(&ctx->args, "verbose")) {
-		cf->llm.log = log_line;
+		cf->llm.log = progress_log_line;
 		cf->llm.log_arg = ctx;
 	}
 	return rc;
-}
-
-void
-cmd_summarize_report(void *arg, const struct summarize_event *ev)
-{
-	struct progress *p = arg;
-
-	switch (ev->kind) {
-	case SUMMARIZE_BEGIN:
-		progress_start(p, p->ctx, "summarizing", ev->total);
-		break;
-	case SUMMARIZE_ITEM:
-		progress_item(p, ev->done, ev->id);
-		break;
-	case SUMMARIZE_STORING:
-		progress_clear(p);
-		break;
-	case SUMMARIZE_ERROR:
-	case SUMMARIZE_NOTE:
-		progress_clear(p);
-		cmd_error(p->ctx, "%s", ev->msg);
-		break;
-	case SUMMARIZE_VERBOSE:
-		progress_clear(p);
-		log_line((void *)p->ctx, ev->msg);
-		break;
-	}
 }
 
 /* EXIT_OK, EXIT_PARTIAL or EXIT_FAIL */

@@ -11,7 +11,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,40 +260,8 @@ collect_dir(struct migrate_result *res, const char *dir,
 	return rc;
 }
 
-int
-migrate_read(const char *file, size_t max, struct buf *b, struct error *e)
-{
-	struct stat sb;
-	int fd, rc = -1;
-
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
-		return error_errno(e, "cannot open '%s'", file);
-	if (fstat(fd, &sb) < 0)
-		error_errno(e, "cannot stat '%s'", file);
-	else if (max > 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
-		error_set(e, "'%s' is %jd bytes, larger than the limit of %zu "
-		    "bytes (the max_input_bytes setting)", file,
-		    (intmax_t)sb.st_size, max);
-	else if (max > 0)
-		rc = buf_read_max(b, fd, file, max, "max_input_bytes", e);
-	else
-		rc = buf_read_fd(b, fd, file, e);
-	close(fd);
-	return rc;
-}
 
 
-/* s's bytes: the caller's (read before the store was locked), or the file's */
-static int
-source_text(const struct migrate_request *rq, const struct mig_source *s,
-    struct buf *text, struct error *e)
-{
-	if (rq->data != NULL && strcmp(s->file, rq->path) == 0) {
-		buf_add(text, rq->data, rq->len);
-		return 0;
-	}
-	return migrate_read(s->file, rq->max_bytes, text, e);
-}
 
 /* 1: the same bytes as an earlier source of this run (SRC_DUPLICATE) */
 static int
@@ -313,24 +280,7 @@ duplicate(struct migrate_result *res, size_t k)
 	return 0;
 }
 
-/* a byte order mark (Windows editors write one) is not JSON */
-static void
-no_bom(struct buf *text)
-{
-	if (text->len >= 3 && memcmp(text->data, "\xef\xbb\xbf", 3) == 0) {
-		memmove(text->data, text->data + 3, text->len - 2);
-		text->len -= 3;
-	}
-}
 
-int
-mig_source_again(struct mig_reader *r, struct buf *text, struct error *e)
-{
-	if (source_text(r->rq, r->src, text, e) < 0)
-		return -1;
-	no_bom(text);
-	return 0;
-}
 
 static int
 read_source(struct migrate_result *res, size_t k, json_t *imports,
@@ -343,7 +293,7 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 	json_t *root = NULL;
 	int rc = -1;
 
-	if (source_text(res->rq, s, &text, e) < 0)
+	if (mig_source_text(res->rq, s, &text, e) < 0)
 		goto out;
 	sha256_hex(text.data, text.len, s->sha);
 	if (strcmp(s->file, "-") == 0) {	/* no name: a session id by content */
@@ -355,7 +305,7 @@ read_source(struct migrate_result *res, size_t k, json_t *imports,
 		rc = 0;
 		goto out;
 	}
-	no_bom(&text);
+	mig_no_bom(&text);
 	in.text = text.data ? text.data : "";
 	in.own = text.data;
 	in.len = text.len;

@@ -1,14 +1,18 @@
 /*
  * reader.c - the helpers every migrate format reader uses: handing a finished
- * conversation to the run (and --split's cut), notes, progress, times, and
+ * conversation to the run (and --split's cut), notes, progress, times, the
+ * source's bytes (read, and read again for an error's place), and
  * the store's shapes of a message and a conversation. It knows no format,
  * and nothing of the store, the imports ledger or the report.
  */
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader.h"
@@ -784,5 +788,60 @@ mig_lines(struct mig_reader *r, const char *text, size_t len,
 			mig_skipped(r, e);
 		mig_progress(r, line, nlines + 1);
 	}
+	return 0;
+}
+
+/* the source's bytes */
+
+int
+migrate_read(const char *file, size_t max, struct buf *b, struct error *e)
+{
+	struct stat sb;
+	int fd, rc = -1;
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return error_errno(e, "cannot open '%s'", file);
+	if (fstat(fd, &sb) < 0)
+		error_errno(e, "cannot stat '%s'", file);
+	else if (max > 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
+		error_set(e, "'%s' is %jd bytes, larger than the limit of %zu "
+		    "bytes (the max_input_bytes setting)", file,
+		    (intmax_t)sb.st_size, max);
+	else if (max > 0)
+		rc = buf_read_max(b, fd, file, max, "max_input_bytes", e);
+	else
+		rc = buf_read_fd(b, fd, file, e);
+	close(fd);
+	return rc;
+}
+
+/* s's bytes: the caller's (read before the store was locked), or the file's */
+int
+mig_source_text(const struct migrate_request *rq, const struct mig_source *s,
+    struct buf *text, struct error *e)
+{
+	if (rq->data != NULL && strcmp(s->file, rq->path) == 0) {
+		buf_add(text, rq->data, rq->len);
+		return 0;
+	}
+	return migrate_read(s->file, rq->max_bytes, text, e);
+}
+
+/* a byte order mark (Windows editors write one) is not JSON */
+void
+mig_no_bom(struct buf *text)
+{
+	if (text->len >= 3 && memcmp(text->data, "\xef\xbb\xbf", 3) == 0) {
+		memmove(text->data, text->data + 3, text->len - 2);
+		text->len -= 3;
+	}
+}
+
+int
+mig_source_again(struct mig_reader *r, struct buf *text, struct error *e)
+{
+	if (mig_source_text(r->rq, r->src, text, e) < 0)
+		return -1;
+	mig_no_bom(text);
 	return 0;
 }

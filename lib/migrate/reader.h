@@ -119,7 +119,13 @@ int mig_each_item(struct mig_reader *, const struct mig_input *,
     const char *not_array,
     int (*one)(struct mig_reader *, json_t *, size_t, struct error *),
     struct error *);
-/* migrate.c: the source's bytes again, as read_source() reads them */
+/* s's bytes: the caller's (read before the store was locked), or the
+ * file's (migrate_read()) */
+int mig_source_text(const struct migrate_request *, const struct mig_source *s,
+    struct buf *, struct error *);
+/* text without the byte order mark Windows editors write (it is not JSON) */
+void mig_no_bom(struct buf *text);
+/* the source's bytes again, as migrate.c's read_source() reads them */
 int mig_source_again(struct mig_reader *, struct buf *, struct error *);
 
 /* reader.c: times */
