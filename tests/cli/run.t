@@ -110,6 +110,9 @@ test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored'
 '
 
 test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
+	# no "out" of the case before (its "ready" would be seen before the
+	# job below has made its own, and python killed before it starts)
+	rm -f out cmd.pid &&
 	bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
 	    echo ready; exec sleep 60" >out 2>err &
 	pid=$! &&
