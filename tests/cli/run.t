@@ -109,27 +109,34 @@ test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored'
 	test_cmp want got && ! grep -q "SigIgn:[[:space:]]*0*$" want
 '
 
-test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
-	# no "out" of the case before (its "ready" would be seen before the
-	# job below has made its own, and python killed before it starts)
-	rm -f out cmd.pid &&
-	bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
-	    echo ready; exec sleep 60" >out 2>err &
-	pid=$! &&
-	wait_for out ready &&
-	# two SIGINTs that reach convctl while it has them blocked (a write
-	# under the lock on a loaded machine, a build with sanitizers) are one,
-	# as signals do not queue: another every 0.5 s until it stops waiting
-	kill -INT $pid && i=0 &&
-	while sleep 0.5 && kill -INT $pid 2>/dev/null && [ $i -lt 40 ]; do
-		i=$((i + 1))
-	done
-	wait $pid; rc=$?
-	kill "$(cat cmd.pid)" &&
-	test "$rc" -eq 130 &&
-	grep -q "run: stopped waiting for '\''sh'\'' (pid [0-9]*), which may still run; recorded the prompt" err &&
-	messages | tail -n 1 >got && echo "user: stubborn" >want && test_cmp want got
-'
+# signals to a process under a wrapper (valgrind) arrive when they will: a
+# timing case, run without one (ASan included)
+if [ -z "${CONVCTL_WRAPPER:-}" ]; then
+	test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
+		# no "out" of the case before (its "ready" would be seen before the
+		# job below has made its own, and python killed before it starts)
+		rm -f out cmd.pid &&
+		bg_convctl run --prompt stubborn -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
+		    echo ready; exec sleep 60" >out 2>err &
+		pid=$! &&
+		wait_for out ready &&
+		# two SIGINTs that reach convctl while it has them blocked (a write
+		# under the lock on a loaded machine, a build with sanitizers) are one,
+		# as signals do not queue: another every 0.5 s until it stops waiting
+		kill -INT $pid && i=0 &&
+		while sleep 0.5 && kill -INT $pid 2>/dev/null && [ $i -lt 40 ]; do
+			i=$((i + 1))
+		done
+		wait $pid; rc=$?
+		kill "$(cat cmd.pid)" &&
+		test "$rc" -eq 130 &&
+		grep -q "run: stopped waiting for '\''sh'\'' (pid [0-9]*), which may still run; recorded the prompt" err &&
+		messages | tail -n 1 >got && echo "user: stubborn" >want && test_cmp want got
+	'
+else
+	test_n=$((test_n + 1))
+	echo "ok $test_n # SKIP a second SIGINT: a timing case, not run under a wrapper"
+fi
 
 # ctrl_c N CMD...: CMD on a pseudo-terminal, N ^C typed after it says
 # "ready" (a second one 0.5 s after the first); prints what the terminal
