@@ -112,8 +112,8 @@ test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored'
 # a timing case, left out until it is made exact: on a busy machine it has
 # failed under ASan, valgrind and once plain on PostgreSQL ("ready" seen,
 # cmd.pid not there); the rule it checks, a second SIGINT stops waiting, is
-# the terminal's case below too. CONVCTL_TEST_SIGINT=1 runs it
-if [ -n "${CONVCTL_TEST_SIGINT:-}" ]; then
+# the terminal's case below too. TEST_SIGINT=1 runs it
+if [ -n "${TEST_SIGINT:-}" ]; then
 	test_expect 'a second SIGINT stops waiting: 130, the prompt recorded' '
 		# no "out" of the case before (its "ready" would be seen before the
 		# job below has made its own, and python killed before it starts)
@@ -137,7 +137,7 @@ if [ -n "${CONVCTL_TEST_SIGINT:-}" ]; then
 	'
 else
 	test_n=$((test_n + 1))
-	echo "ok $test_n # SKIP a second SIGINT by kill: a timing case (CONVCTL_TEST_SIGINT=1 runs it)"
+	echo "ok $test_n # SKIP a second SIGINT by kill: a timing case (TEST_SIGINT=1 runs it)"
 fi
 
 # ctrl_c N CMD...: CMD on a pseudo-terminal, N ^C typed after it says
