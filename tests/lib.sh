@@ -170,6 +170,14 @@ wait_until() {
 	done
 }
 
+# past_tick [FILE]: the clock has left the tick of FILE's last change (its
+# ctime, $CONVCTL_STORE's by default): a reader writes a file store's index
+# only then (git's racy rule, convctl(5)), and the coarse clock it reads
+# runs at most a tick (10 ms) behind
+past_tick() {
+	test "$(date +%s%N)" -gt $(($(stat -c %.9Z "${1:-$CONVCTL_STORE}" | tr -d .) + 20000000))
+}
+
 # spool_links PID: the files PID holds open that have no name (convctl run's
 # spools: unnamed temporary files), as /proc shows them, "DIR/#INODE (deleted)"
 spool_links() {

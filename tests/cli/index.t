@@ -78,13 +78,6 @@ store_bytes_read() {
 		END { print n + 0 }' "$T/trace"
 }
 
-# past_tick [FILE]: the clock has left the tick of FILE's last change (its
-# ctime): a reader writes an index only then (git's racy rule, convctl(5)),
-# and the coarse clock it reads runs at most a tick (10 ms) behind
-past_tick() {
-	test "$(date +%s%N)" -gt $(($(stat -c %.9Z "${1:-$s}" | tr -d .) + 20000000))
-}
-
 # settle [FILE]: once FILE's last change is a tick behind the clock, a
 # reader, which writes an index of it that the next reader trusts
 settle() {

@@ -70,7 +70,7 @@ test_expect 'stats counts conversations, messages, tags, tools and weeks' '
 
 test_file 'stats reads a file store by its index as it reads it whole' '
 	touch -d 2026-01-01 "$S" && rm -rf "$HOME/.cache/convctl/index" &&
-	convctl stats >whole && ls "$HOME/.cache/convctl/index" >made &&
+	wait_until past_tick && convctl stats >whole && ls "$HOME/.cache/convctl/index" >made &&
 	test -s made && convctl stats >indexed &&
 	test_cmp out whole && test_cmp out indexed
 '
