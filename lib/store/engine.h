@@ -31,7 +31,7 @@ struct conv {
 				 * INT64_MAX: not known (conv_new()) */
 	size_t nmsg;
 	int64_t pos;		/* the order conversations were stored in */
-	int doomed;		/* store_remove() is taking it out */
+	int doomed;		/* to be freed by store_sweep() */
 	void *be;		/* the engine's own record of it, or NULL */
 };
 
@@ -118,6 +118,8 @@ struct store {
 	int root_dirty;		/* store_root() was asked for in a write */
 	struct conv **conv;	/* those loaded, in stored order as loaded */
 	size_t n, cap;
+	struct conv **byid;	/* conv by the hash of its id (store.c), or NULL */
+	size_t byidcap;		/* its slots: a power of two */
 	char **removed;		/* ids store_remove() took out */
 	size_t nremoved;
 	int64_t next_pos;	/* for conversations store_append() adds */
@@ -156,6 +158,8 @@ int store_spool_fill(struct store *, struct error *);
 struct conv *conv_new(void);
 void conv_free(struct conv *);
 void store_push(struct store *, struct conv *);
+/* the conversations marked doomed freed and taken out of st->conv */
+void store_sweep(struct store *);
 /* qsort's order of struct conv pointers: stored order (pos), as a whole
  * load keeps it */
 int conv_by_pos(const void *, const void *);

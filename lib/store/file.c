@@ -45,8 +45,8 @@ adopt(struct store *st, json_t *root, struct error *e)
 {
 	struct buf where = { 0 };
 	json_t *convs, *c;
-	struct conv *active = NULL, *cv;
-	size_t i, j;
+	struct conv *active = NULL, *cv, *dup = NULL;
+	size_t i, j, dupat = 0;
 	int rc = -1;
 
 	/* the conversations one by one below: the first wrong one is named */
@@ -56,8 +56,12 @@ adopt(struct store *st, json_t *root, struct error *e)
 	json_array_foreach(convs, i, c) {
 		where.len = 0;
 		buf_addf(&where, "conversations[%zu]", i);
-		if (conv_validate(c, where.data, e) < 0 ||
-		    (cv = store_append(st, json_incref(c), e)) == NULL)
+		if (conv_validate(c, where.data, e) < 0)
+			goto out;
+		if (dup == NULL && (dup = store_loaded(st,
+		    json_string_value(json_object_get(c, "id")))) != NULL)
+			dupat = i;	/* said after a worse fault, as before */
+		if ((cv = store_append(st, json_incref(c), e)) == NULL)
 			goto out;
 		if (cv->ended < 0) {
 			if (active != NULL) {
@@ -69,15 +73,13 @@ adopt(struct store *st, json_t *root, struct error *e)
 			active = cv;
 		}
 	}
-	/* ids are unique; a sort would be faster, but stores are small in count */
-	for (i = 1; i < st->n; i++)
-		for (j = 0; j < i; j++)
-			if (strcmp(st->conv[i]->id, st->conv[j]->id) == 0) {
-				error_set(e, "conversations[%zu].id: '%s' is also "
-				    "the id of conversations[%zu]", i,
-				    st->conv[i]->id, j);
-				goto out;
-			}
+	if (dup != NULL) {	/* ids are unique */
+		for (j = 0; st->conv[j] != dup; j++)
+			;
+		error_set(e, "conversations[%zu].id: '%s' is also the id of "
+		    "conversations[%zu]", dupat, dup->id, j);
+		goto out;
+	}
 	json_object_del(root, "conversations");
 	st->root = json_incref(root);
 	rc = 0;

@@ -818,7 +818,7 @@ static int
 pg_flush_new(struct store *st, struct error *e)
 {
 	unsigned char *fresh = xmalloc(st->n + 1);
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < st->n; i++)
 		fresh[i] = st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
@@ -826,12 +826,9 @@ pg_flush_new(struct store *st, struct error *e)
 		free(fresh);
 		return -1;
 	}
-	for (i = j = 0; i < st->n; i++)
-		if (fresh[i])
-			conv_free(st->conv[i]);
-		else
-			st->conv[j++] = st->conv[i];
-	st->n = j;
+	for (i = 0; i < st->n; i++)
+		st->conv[i]->doomed = fresh[i];
+	store_sweep(st);
 	free(fresh);
 	return 0;
 }

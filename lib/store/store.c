@@ -178,6 +178,57 @@ conv_by_pos(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/*
+ * Which loaded conversation has an id: st->byid holds st->conv's entries by
+ * the hash of their ids (open addressing), made on the first look-up in a
+ * store of more than a few, kept as conversations are pushed, dropped when
+ * some are taken out. Loading n conversations from PostgreSQL looks each
+ * up, and a scan would make that n * n / 2 comparisons.
+ */
+enum { BYID_MIN = 16 };
+
+static size_t
+id_hash(const char *id)
+{
+	uint64_t h = 14695981039346656037u;	/* FNV-1a */
+
+	while (*id != '\0')
+		h = (h ^ (unsigned char)*id++) * 1099511628211u;
+	return (size_t)h;
+}
+
+static void
+byid_put(struct store *st, struct conv *c)
+{
+	size_t mask = st->byidcap - 1, i = id_hash(c->id) & mask;
+
+	while (st->byid[i] != NULL)
+		i = (i + 1) & mask;
+	st->byid[i] = c;
+}
+
+static void
+byid_drop(struct store *st)
+{
+	free(st->byid);
+	st->byid = NULL;
+	st->byidcap = 0;
+}
+
+static void
+byid_make(struct store *st)
+{
+	size_t i;
+
+	byid_drop(st);
+	for (st->byidcap = 2 * BYID_MIN; st->byidcap < 2 * st->n;)
+		st->byidcap *= 2;
+	st->byid = xmalloc(st->byidcap * sizeof(*st->byid));
+	memset(st->byid, 0, st->byidcap * sizeof(*st->byid));
+	for (i = 0; i < st->n; i++)
+		byid_put(st, st->conv[i]);
+}
+
 void
 store_push(struct store *st, struct conv *c)
 {
@@ -186,6 +237,12 @@ store_push(struct store *st, struct conv *c)
 		st->conv = xrealloc(st->conv, st->cap * sizeof(*st->conv));
 	}
 	st->conv[st->n++] = c;
+	if (st->byid != NULL) {
+		if (2 * st->n > st->byidcap)
+			byid_make(st);	/* half full at most */
+		else
+			byid_put(st, c);
+	}
 }
 
 struct conv *
@@ -225,11 +282,20 @@ store_find(struct store *st, const char *id)
 struct conv *
 store_loaded(struct store *st, const char *id)
 {
-	size_t i;
+	size_t i, mask;
 
-	for (i = 0; i < st->n; i++)
-		if (strcmp(st->conv[i]->id, id) == 0)
-			return st->conv[i];
+	if (st->n < BYID_MIN) {
+		for (i = 0; i < st->n; i++)
+			if (strcmp(st->conv[i]->id, id) == 0)
+				return st->conv[i];
+		return NULL;
+	}
+	if (st->byid == NULL)
+		byid_make(st);
+	mask = st->byidcap - 1;
+	for (i = id_hash(id) & mask; st->byid[i] != NULL; i = (i + 1) & mask)
+		if (strcmp(st->byid[i]->id, id) == 0)
+			return st->byid[i];
 	return NULL;
 }
 
@@ -261,7 +327,7 @@ store_active(struct store *st)
 void
 store_remove(struct store *st, struct conv *const *v, size_t n)
 {
-	size_t i, k = 0;
+	size_t i;
 
 	st->removed = xrealloc(st->removed, (st->nremoved + n + 1) *
 	    sizeof(*st->removed));
@@ -269,12 +335,21 @@ store_remove(struct store *st, struct conv *const *v, size_t n)
 		v[i]->doomed = 1;
 		st->removed[st->nremoved++] = xstrdup(v[i]->id);
 	}
+	store_sweep(st);
+}
+
+void
+store_sweep(struct store *st)
+{
+	size_t i, k = 0;
+
 	for (i = 0; i < st->n; i++)
 		if (st->conv[i]->doomed)
 			conv_free(st->conv[i]);
 		else
 			st->conv[k++] = st->conv[i];
 	st->n = k;
+	byid_drop(st);
 }
 
 /* newest endedAt first; of equal times, the later stored first */
@@ -466,6 +541,7 @@ store_close(struct store *st)
 	for (i = 0; i < st->n; i++)
 		conv_free(st->conv[i]);
 	free(st->conv);
+	free(st->byid);
 	for (i = 0; i < st->nremoved; i++)
 		free(st->removed[i]);
 	free(st->removed);

@@ -64,6 +64,14 @@ test_file 'two conversations with one id are refused' '
 	refused "conversations[1].id: '\''c1'\'' is also the id of conversations[0]"
 '
 
+test_file 'of many conversations, the first to repeat an id is named with the one it repeats' '
+	printf "%s" "{\"conversations\": [$conv]}" |
+	    jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\" | .conversations[0] as \$c |
+	    .conversations = [range(40) | \$c + {id: \"c\\(.)\"}] |
+	    .conversations[17].id = \"c3\" | .conversations[30].id = \"c4\"" >"$S" &&
+	refused "conversations[17].id: '\''c3'\'' is also the id of conversations[3]"
+'
+
 test_file 'a newer store version is refused' '
 	printf "{\"version\": 2, \"conversations\": []}" >"$S" &&
 	refused "store version 2 is newer than this convctl knows (1)"
