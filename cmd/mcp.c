@@ -5,9 +5,6 @@
  * carries protocol messages only; diagnostics go to standard error.
  */
 #include <locale.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,11 +67,9 @@ mcp_exec(struct ctx *ctx)
 			break;
 		case MCP_READ_LINE:
 			mcp_handle(s, line.data, line.len, &out);
-#ifdef __GLIBC__
 			/* a call that read a large store freed it all: back to
 			 * the system, not kept while the agent thinks */
-			malloc_trim(0);
-#endif
+			os_malloc_trim();
 			break;
 		}
 		if ((rc = cmd_print(ctx, out.data, out.len)) != 0 ||

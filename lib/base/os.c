@@ -19,7 +19,7 @@
 #if HAVE_GETRANDOM || HAVE_GETENTROPY
 #include <sys/random.h>
 #endif
-#if HAVE_MALLOPT
+#if HAVE_MALLOPT || HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
 
@@ -149,6 +149,14 @@ os_malloc_give_back(size_t bytes)
 	mallopt(M_MMAP_THRESHOLD, (int)bytes);
 #else
 	(void)bytes;
+#endif
+}
+
+void
+os_malloc_trim(void)
+{
+#if HAVE_MALLOC_TRIM
+	malloc_trim(0);
 #endif
 }
 

@@ -33,6 +33,9 @@ int os_open_unnamed(const char *dir);
 /* freed blocks of at least bytes go back to the system at once (glibc
  * otherwise raises its threshold and keeps them) */
 void os_malloc_give_back(size_t bytes);
+/* the free memory at the top of the heap and in its holes given back to the
+ * system now, where the allocator can be asked to */
+void os_malloc_trim(void);
 /* the whole pages of p[0..n), about to be written all through, made present
  * with one call where the kernel can; fresh anonymous memory in huge pages */
 void os_prefault(void *p, size_t n);

@@ -7,7 +7,7 @@
 file_store_only "the build, no store"
 
 # what macOS or FreeBSD lack, as functions a binary calls
-LINUX_ONLY="splice copy_file_range pipe2 getrandom mallopt memfd_create
+LINUX_ONLY="splice copy_file_range pipe2 getrandom mallopt malloc_trim memfd_create
 ppoll sigtimedwait explicit_bzero"
 
 # calls: the functions $top/convctl takes from its libraries, one a line
