@@ -45,11 +45,11 @@ mcp_new(const struct mcp_config *cf)
 		if (t->writes && cf->read_only)
 			continue;
 		in = json_loads(t->input, 0, &je);
-		out = json_loads(t->output, 0, &je);
-		if (in == NULL || out == NULL)
+		out = t->output != NULL ? json_loads(t->output, 0, &je) : NULL;
+		if (in == NULL || (out == NULL && t->output != NULL))
 			abort();	/* a schema in tools.c is not JSON */
 		mcp_schema_roles(in);
-		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, "
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o*, "
 		    "s:{s:b, s:b}}", "name", t->name, "title", t->title,
 		    "description", t->description, "inputSchema", in,
 		    "outputSchema", out, "annotations", "readOnlyHint",
@@ -186,6 +186,13 @@ call_tool(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
 	if (args == NULL)
 		args = empty = json_object();
 	t->call(&s->cf, args, &a);
+	/* structured content is what Claude Code and Codex give their model,
+	 * and the text item then its JSON, as the specification asks; a tool
+	 * without it (show, context) answers the text asked for alone */
+	if (a.structured != NULL && !a.is_error) {
+		a.text.len = 0;
+		json_dump_buf(&a.text, a.structured);
+	}
 	res = json_pack("{s:[{s:s, s:s%}], s:b}", "content", "type", "text",
 	    "text", a.text.data != NULL ? a.text.data : "", a.text.len,
 	    "isError", a.is_error);

@@ -2,8 +2,10 @@
  * tools.c - the tools of `convctl mcp`: search, recent, show, context, add,
  * end, title and tag, each doing what its command does through the same
  * library calls (the store opened for the one call, locked only to write,
- * and closed before the answer), its text what the command prints and its
- * structured content the command's --json.
+ * and closed before the answer). A tool whose answer is data (search,
+ * recent, add, end, title, tag) gives the command's --json as structured
+ * content; show and context, whose answer is text in the format asked for,
+ * give that text alone.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -339,7 +341,6 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	search_render(&scratch, &res, 0, 0, 0, keep, &a->text);
 	search_render(&scratch, &res, 1, 0, 0, keep, &json);
 	structured_from(a, "hits", &json);
 out:
@@ -371,7 +372,6 @@ tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	render_recent(&a->text, v, n, 0);
 	render_recent(&json, v, n, 1);
 	structured_from(a, "conversations", &json);
 out:
@@ -420,12 +420,9 @@ tool_show(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		return;
 	if ((c = pick(st, id, 1, a)) == NULL)
 		goto out;
-	if (render_conv(&a->text, c, f, 0, &e) < 0) {
+	/* the text asked for, alone: what the agent's model is given */
+	if (render_conv(&a->text, c, f, 0, &e) < 0)
 		fail(a, "%s", e.msg);
-		goto out;
-	}
-	/* show --format json's object; it outlives the store */
-	a->structured = json_incref(conv_json(c));
 out:
 	store_close(st);
 }
@@ -435,10 +432,9 @@ tool_context(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "id", "format", "last",
 	    "max_tokens", NULL };
-	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0 }, orq;
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0 };
 	struct store *st;
 	struct conv *c = NULL;
-	struct buf json = { 0 };
 	struct error e;
 	const char *id;
 
@@ -452,23 +448,16 @@ tool_context(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		return;
 	if ((c = pick(st, id, 0, a)) == NULL && a->is_error)
 		goto out;
-	orq = rq;
-	orq.format = FMT_OPENAI;
-	/* nothing active: nothing to say, and that is no error */
-	if (render_prompt(&a->text, c, &rq, &e) < 0 ||
-	    render_prompt(&json, c, &orq, &e) < 0) {
+	/* nothing active: nothing to say, and that is no error; the text
+	 * asked for, alone, is what the agent's model is given */
+	if (render_prompt(&a->text, c, &rq, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
 	}
 	if (rq.cut > 0)
 		warn(cf, "the newest message alone is over max_tokens %ld: its "
 		    "first %zu characters are cut", rq.max_tokens, rq.cut);
-	/* prompt --json's messages, and whose they are */
-	structured_from(a, "messages", &json);
-	json_object_set_new(a->structured, "id",
-	    c != NULL ? json_string(conv_id(c)) : json_null());
 out:
-	buf_free(&json);
 	store_close(st);
 }
 
@@ -516,7 +505,6 @@ added(void *arg, struct store *st, const struct ending_result *ending)
 
 	(void)st;
 	(void)ending;
-	buf_addf(&ad->a->text, "%s\n", ad->res.conv_id);
 	ad->a->structured = json_pack("{s:s}", "id", ad->res.conv_id);
 	return 0;
 }
@@ -630,7 +618,6 @@ tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	}
 	for (i = 0; res.pending[i] != NULL; i++)
 		warn(cf, "%s", res.pending[i]);
-	buf_addf(&a->text, "%s\n", res.ended);
 	a->structured = json_pack("{s:s, s:b}", "id", res.ended, "summaryPending",
 	    res.status == ENDING_PENDING);
 out:
@@ -696,7 +683,6 @@ tool_tag(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	}
 	if (changed && commit(cf, st, a) < 0)
 		goto out;
-	render_tags(&a->text, c, 0);
 	render_tags(&json, c, 1);
 	structured_from(a, "tags", &json);
 out:
@@ -759,13 +745,12 @@ const struct mcp_tool mcp_tools[] = {
 	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
 	    0, tool_recent },
 	{ "show", "Show a conversation",
-	    "One conversation, its header and every message (convctl show).",
+	    "One conversation, its header and every message, as text, markdown "
+	    "or JSON (convctl show).",
 	    OBJ(ID_ARG("the conversation; default: the active one, else the "
 	    "one that ended last") ",\"format\":" ENUM("\"text\",\"markdown\","
 	    "\"json\"", "the text's format (text)"), ""),
-	    OUT("\"id\":{\"type\":\"string\"},\"messages\":{\"type\":"
-	    "\"array\"}", "\"id\",\"messages\""),
-	    0, tool_show },
+	    NULL, 0, tool_show },
 	{ "context", "Conversation as context",
 	    "A conversation (the active one by default) as context for an "
 	    "LLM: SmartHole's text, markdown, OpenAI messages or JSON lines "
@@ -777,9 +762,7 @@ const struct mcp_tool mcp_tools[] = {
 	    "newest N others") ",\"max_tokens\":" WHOLE("1099511627776",
 	    "the newest messages that fit in N tokens (a token per 4 "
 	    "characters)"), ""),
-	    OUT("\"id\":" NULLABLE ",\"messages\":{\"type\":\"array\","
-	    "\"items\":{\"type\":\"object\",\"required\":[\"role\","
-	    "\"content\"]}}", "\"id\",\"messages\""),
+	    NULL,
 	    0, tool_context },
 	{ "add", "Add a message",
 	    "Adds a message to the active conversation, starting one when "

@@ -10,9 +10,10 @@
 #include "../internal.h"
 #include "mcp.h"
 
-/* a tool's answer: what its command prints, and its --json */
+/* a tool's answer: its --json as an object, else the text its command
+ * prints (show, context), else the error */
 struct mcp_answer {
-	struct buf text;	/* the command's standard output, or the error */
+	struct buf text;	/* the text asked for, or the error */
 	json_t *structured;	/* an object (the command's --json), or NULL */
 	int is_error;		/* text says what was wrong */
 };
@@ -21,7 +22,10 @@ struct mcp_tool {
 	const char *title;
 	const char *description;	/* one line */
 	const char *input;	/* its arguments' JSON Schema, as text */
-	const char *output;	/* structuredContent's JSON Schema, as text */
+	/* structuredContent's JSON Schema, as text; NULL: the tool answers
+	 * text alone (the format asked for, which a client gives its model
+	 * only when no structured content stands beside it) */
+	const char *output;
 	int writes;		/* left out by --read-only */
 	void (*call)(const struct mcp_config *, json_t *args,
 	    struct mcp_answer *);

@@ -69,6 +69,12 @@ text_is() {
 	convctl "$@" >want.txt && test_cmp want.txt got.txt
 }
 
+# json_text N FILE: answer N has structured content, and its text item is
+# that content as JSON (what the specification asks of such a tool)
+json_text() {
+	answer "$1" "$2" | jq -e ".structured != null and (.text | fromjson) == .structured" >/dev/null
+}
+
 # json_is N FILE KEY CLI-ARGS...: answer N's structuredContent.KEY (KEY .:
 # all of it) is the JSON convctl CLI-ARGS prints
 json_is() {
@@ -123,30 +129,31 @@ test_sdk 'the SDK client connects, pings and lists the eight tools' '
 	test "$(wc -l <reads.out)" -eq 15 && unchanged "$S"
 '
 
-test_sdk 'search answers what convctl search and search --json answer' '
-	text_is 2 reads.out search milk && json_is 2 reads.out hits search --json milk &&
-	text_is 3 reads.out search -E -r user --since 2026-02-04T10:30:00Z -n 5 "l[ai]" &&
+test_sdk 'search answers what convctl search --json answers, its text that JSON' '
+	json_text 2 reads.out && json_is 2 reads.out hits search --json milk &&
+	json_text 3 reads.out &&
 	json_is 3 reads.out hits search --json -E -r user --since 2026-02-04T10:30:00Z -n 5 "l[ai]" &&
 	answer 3 reads.out | jq -e ".structured.hits | length == 2"
 '
 
-test_sdk 'recent answers what convctl recent and recent --json answer' '
-	text_is 4 reads.out recent && json_is 4 reads.out conversations recent --json &&
-	text_is 5 reads.out recent -n 1 --tag home &&
+test_sdk 'recent answers what convctl recent --json answers, its text that JSON' '
+	json_text 4 reads.out && json_is 4 reads.out conversations recent --json &&
+	json_text 5 reads.out &&
 	json_is 5 reads.out conversations recent -n 1 --tag home --json
 '
 
-test_sdk 'show answers what convctl show answers, its JSON the conversation' '
-	text_is 6 reads.out show conv-b && json_is 6 reads.out . show conv-b --json &&
-	text_is 7 reads.out show --format markdown && json_is 7 reads.out . show --json &&
-	text_is 8 reads.out show conv-b --format json
+# issue 44: Claude Code and Codex give their model the structured content
+# and drop the text; show and context answer the text alone, so the format
+# asked for is what the model reads
+test_sdk 'show answers what convctl show prints in the format asked for, alone' '
+	text_is 6 reads.out show conv-b && text_is 7 reads.out show --format markdown &&
+	text_is 8 reads.out show conv-b --format json &&
+	for i in 6 7 8; do answer $i reads.out | jq -e ".structured == null" >/dev/null || exit 1; done
 '
 
-test_sdk 'context answers what convctl prompt answers, its JSON prompt --json' '
-	text_is 9 reads.out prompt && json_is 9 reads.out messages prompt --json &&
-	answer 9 reads.out | jq -e ".structured.id == \"conv-c\"" &&
-	text_is 10 reads.out prompt --format openai --last 1 &&
-	json_is 10 reads.out messages prompt --json --last 1 &&
+test_sdk 'context answers what convctl prompt prints in the format asked for, alone' '
+	text_is 9 reads.out prompt && text_is 10 reads.out prompt --format openai --last 1 &&
+	for i in 9 10 11 12; do answer $i reads.out | jq -e ".structured == null" >/dev/null || exit 1; done &&
 	text_is 11 reads.out prompt conv-b --format jsonl &&
 	text_is 12 reads.out prompt --format markdown --max-tokens 40 &&
 	grep -q "^Three days" got.txt && ! grep -q "Plan a trip" got.txt
@@ -185,11 +192,11 @@ test_sdk 'add, title, tag and end answer and write what the commands do (end sum
 	convctl tag --json $id travel 2026 >c4.json &&
 	convctl tag --remove $id 2026 >c5 && convctl tag --json --dry-run $id travel >c5.json &&
 	convctl end >c6 && convctl end >c7 2>c7.err &&
-	for i in 1 2 3 4 5 6 7; do
-		answer $((i + 1)) writes.out | jq -je .text >got &&
-		test_cmp c$i got || exit 1
-	done &&
-	test "$(cat c1)" = $id &&
+	for i in 2 3 4 5 6 7 8; do json_text $i writes.out || exit 1; done &&
+	test "$(cat c1)" = $id && test "$(cat c2)" = $id && test "$(cat c6)" = $id &&
+	answer 2 writes.out | jq -e ".structured == {id: \"$id\"}" &&
+	answer 3 writes.out | jq -e ".structured == {id: \"$id\"}" &&
+	answer 4 writes.out | jq -e ".structured == {id: \"$id\", title: \"Trip\"}" &&
 	answer 5 writes.out | jq -S .structured.tags >got && jq -S . c4.json >want &&
 	test_cmp want got &&
 	answer 6 writes.out | jq -S .structured.tags >got && jq -S . c5.json >want &&
@@ -362,9 +369,23 @@ test_expect '--read-only lists and calls only the tools that read' '
 	    "$(call add "{\"text\":\"x\"}" 2)" "$(call recent "{}" 3)" |
 	    convctl mcp --read-only >out &&
 	answer 1 out | jq -e "[.result.tools[].name] == [\"search\",\"recent\",\"show\",\"context\"]" &&
-	answer 1 out | jq -e "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\" and .outputSchema.type == \"object\")" &&
+	answer 1 out | jq -e "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\")" &&
+	answer 1 out | jq -e "[.result.tools[] | select(.outputSchema.type == \"object\") | .name] == [\"search\",\"recent\"]" &&
 	answer 2 out | jq -e ".error.code == -32602 and (.error.message | test(\"read-only\"))" &&
 	answer 3 out | jq -e ".result.isError == false" && unchanged "$S"
+'
+
+test_expect 'the text asked for is the answer: show and context have no output schema, the others give their JSON as text too' '
+	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" \
+	    "$(call context "{\"format\":\"markdown\"}" 2)" "$(call recent "{}" 3)" \
+	    "$(call show "{\"id\":\"conv-b\",\"format\":\"markdown\"}" 4)" &&
+	answer 1 out | jq -e "[.result.tools[] | select(has(\"outputSchema\")) | .name] == [\"search\",\"recent\",\"add\",\"end\",\"title\",\"tag\"]" &&
+	answer 2 out | jq -e ".result | has(\"structuredContent\") | not" &&
+	answer 2 out | jq -je ".result.content[0].text" >got && convctl prompt --format markdown >want &&
+	test_cmp want got && grep -q "^## " got &&
+	answer 4 out | jq -je ".result.content[0].text" >got && convctl show conv-b --format markdown >want &&
+	test_cmp want got &&
+	answer 3 out | jq -e "(.result.content[0].text | fromjson) == .result.structuredContent and (.result.structuredContent.conversations | length) > 0"
 '
 
 test_expect 'no lock is held between calls: a command writes while the server waits' '
