@@ -34,15 +34,14 @@ mcp_exec(struct ctx *ctx)
 	struct mcp_server *s = NULL;
 	struct buf line = { 0 }, out = { 0 };
 	struct error e;
-	int64_t idle;
 	long max;
 	int rc;
 
 	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
 		return rc;
-	/* a wrong idle timeout stops the server at start, as it stops add,
-	 * not at the first add or end */
-	if (lifecycle_idle_timeout(&ctx->settings, &idle, &e) < 0)
+	/* a wrong setting, or a store that cannot be read, stops the server
+	 * at start: a client shows no error of a later call as clearly */
+	if (mcp_check(&cf, &e) < 0)
 		return cmd_fail(ctx, &e);
 	/* messages are UTF-8 whatever the user's locale: search folds case
 	 * as such */

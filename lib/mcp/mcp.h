@@ -23,6 +23,14 @@ struct mcp_config {
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
 };
+/*
+ * Every setting a tool reads checked, as the server starts: each one's
+ * value (the numbers, the choices), the summarizer's when the tools that
+ * end conversations are offered, and the store, opened to read and closed
+ * (a path that is empty, a directory, unreadable, or a database that does
+ * not answer). 0, or -1 and e naming the first that is wrong.
+ */
+int mcp_check(const struct mcp_config *, struct error *);
 struct mcp_server *mcp_new(const struct mcp_config *);
 void mcp_free(struct mcp_server *);
 /*

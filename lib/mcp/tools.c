@@ -691,6 +691,28 @@ out:
 	free(tags);
 }
 
+int
+mcp_check(const struct mcp_config *cf, struct error *e)
+{
+	struct summary_config sc;
+	struct store *st = NULL;
+	int64_t idle;
+	int s;
+
+	for (s = 0; s < SET_COUNT; s++)
+		if (settings_check(cf->settings, (enum setting)s, e) < 0)
+			return -1;
+	/* add and end summarize what they end; a summarizer that cannot
+	 * would be only a warning an agent never sees */
+	if (!cf->read_only && (lifecycle_idle_timeout(cf->settings, &idle,
+	    e) < 0 || summary_config_load(&sc, cf->settings, e) < 0))
+		return -1;
+	if (lifecycle_begin(cf->settings, STORE_READ, &st, e) < 0)
+		return -1;
+	store_close(st);
+	return 0;
+}
+
 /* the schemas' common parts */
 #define OBJ(props, req) "{\"type\":\"object\",\"properties\":{" props "}," \
 	"\"required\":[" req "],\"additionalProperties\":false}"

@@ -410,6 +410,32 @@ test_expect 'an idle timeout that does not parse stops the server at start, as i
 	unchanged "$S"
 '
 
+# issue 44: a client shows a server that stopped at start no more clearly
+# than one that answers every call with an error, so every setting a tool
+# reads is checked before the first message
+test_expect 'any bad setting, or a store that cannot be read, stops the server at start with one line' '
+	snapshot "$S" && mkdir -p adir && echo x >notjson &&
+	printf "%s\n" "$ping" >in &&
+	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
+	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many "CONVCTL_STORE=$PWD/adir" \
+	    "CONVCTL_STORE=$PWD/notjson"; do
+		(export "$bad" && convctl mcp <in >out 2>err) && exit 1
+		test ! -s out && test "$(wc -l <err)" -eq 1 && grep -q "^convctl: mcp: " err || exit 1
+	done &&
+	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
+	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
+	CONVCTL_STORE=$PWD/adir fails_with 1 convctl mcp <in &&
+	stderr_has "convctl: mcp: '\''$PWD/adir'\'' is a directory, not a store file" &&
+	unchanged "$S"
+'
+
+test_expect '--read-only starts without a summarizer, which only the tools that write use' '
+	printf "%s\n" "$ping" | CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY= convctl mcp --read-only >out 2>err &&
+	answer 1 out | jq -e ".id == 7" && test ! -s err &&
+	printf "%s\n" "$ping" | CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY= fails_with 1 convctl mcp &&
+	stderr_has "needs an API key"
+'
+
 test_expect 'mcp takes no operand' '
 	fails_with 2 convctl mcp extra && stderr_has "unexpected argument '\''extra'\''"
 '
