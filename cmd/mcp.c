@@ -89,7 +89,9 @@ const struct cmd_entry cmd_mcp_entry = {
 	.options = options,
 	.notes = "Speaks the Model Context Protocol (JSON-RPC 2.0, a message a "
 	    "line) on\nstandard input and output until standard input ends. "
-	    "Tools: search,\nrecent, show, context, add, end, title and tag.\n",
+	    "Tools: search,\nrecent, show, context, add, end, title and tag; each "
+	    "conversation is\na resource (convctl://conversation/ID), and the "
+	    "prompt resume gives\none as messages to go on from.\n",
 	.min_args = 0, .max_args = 0,
 	.paging = PAGING_NEVER,
 	.exec = mcp_exec,

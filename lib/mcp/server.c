@@ -19,6 +19,8 @@ enum {
 	RPC_INVALID_REQUEST = -32600,
 	RPC_METHOD_NOT_FOUND = -32601,
 	RPC_INVALID_PARAMS = -32602,
+	RPC_INTERNAL_ERROR = -32603,
+	MCP_RESOURCE_NOT_FOUND = -32002,	/* the protocol's own */
 };
 
 /* what the official TypeScript SDK 1.x speaks, newest first */
@@ -134,13 +136,19 @@ initialize(json_t *params)
 	for (i = 0; mcp_versions[i] != NULL; i++)
 		if (is(want, mcp_versions[i]))
 			v = mcp_versions[i];
-	return json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s, s:s}, s:s}",
+	return json_pack("{s:s, s:{s:{s:b}, s:{s:b, s:b}, s:{s:b}}, "
+	    "s:{s:s, s:s, s:s}, s:s}",
 	    "protocolVersion", v, "capabilities", "tools", "listChanged", 0,
+	    "resources", "subscribe", 0, "listChanged", 0, "prompts",
+	    "listChanged", 0,
 	    "serverInfo", "name", "convctl", "title", "convctl",
 	    "version", CONVCTL_VERSION, "instructions",
 	    "The conversations kept by convctl: search them, list the recent "
 	    "ones, show one, get the active one as context, and record "
-	    "messages into it (add, end, title, tag).");
+	    "messages into it (add, end, title, tag). Each conversation is "
+	    "also a resource (" "convctl://conversation/ID, as markdown; "
+	    "ID.json as JSON), and the prompt resume gives one as messages "
+	    "to go on from.");
 }
 
 static const struct mcp_tool *
@@ -202,6 +210,85 @@ call_tool(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
 	json_decref(a.structured);
 	json_decref(empty);
 	buf_free(&a.text);
+}
+
+/* what resources.c came to, as the answer to id */
+static void
+outcome(struct buf *out, json_t *id, enum mcp_outcome o, json_t *result,
+    const struct error *e)
+{
+	switch (o) {
+	case MCP_DONE:
+		reply(out, id, result);
+		break;
+	case MCP_BAD_PARAMS:
+		reply_error(out, id, RPC_INVALID_PARAMS, "%s", e->msg);
+		break;
+	case MCP_NOT_FOUND:
+		reply_error(out, id, MCP_RESOURCE_NOT_FOUND, "%s", e->msg);
+		break;
+	case MCP_FAILED:
+		reply_error(out, id, RPC_INTERNAL_ERROR, "%s", e->msg);
+		break;
+	}
+}
+
+/* params' key, a string without a NUL byte, or absent (and not required):
+ * 0; else the -32602 answer, and -1 */
+static int
+param_str(struct buf *out, json_t *id, const char *method, json_t *params,
+    const char *key, int required, const char **s)
+{
+	json_t *v = json_object_get(params, key);
+
+	*s = NULL;
+	if (v == NULL && !required)
+		return 0;
+	if ((*s = json_name(v)) != NULL)
+		return 0;
+	reply_error(out, id, RPC_INVALID_PARAMS, "%s: params need the %s as "
+	    "a string", method, key);
+	return -1;
+}
+
+static void
+resources(struct mcp_server *s, json_t *id, const char *method,
+    json_t *params, struct buf *out)
+{
+	json_t *result = NULL;
+	enum mcp_outcome o;
+	struct error e;
+	const char *v;
+
+	if (is(method, "resources/templates/list")) {
+		reply(out, id, mcp_resource_templates());
+		return;
+	}
+	if (is(method, "resources/list")) {
+		if (param_str(out, id, method, params, "cursor", 0, &v) < 0)
+			return;
+		o = mcp_resources_list(&s->cf, v, &result, &e);
+	} else {
+		if (param_str(out, id, method, params, "uri", 1, &v) < 0)
+			return;
+		o = mcp_resource_read(&s->cf, v, &result, &e);
+	}
+	outcome(out, id, o, result, &e);
+}
+
+static void
+prompt_get(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
+{
+	json_t *result = NULL;
+	enum mcp_outcome o;
+	struct error e;
+	const char *name;
+
+	if (param_str(out, id, "prompts/get", params, "name", 1, &name) < 0)
+		return;
+	o = mcp_prompt_get(&s->cf, name, json_object_get(params, "arguments"),
+	    &result, &e);
+	outcome(out, id, o, result, &e);
 }
 
 /* a request's id: a string or a whole number (MCP allows no other; one
@@ -302,6 +389,13 @@ mcp_handle(struct mcp_server *s, const char *line, size_t len,
 		reply(out, id, json_incref(s->tools));
 	else if (is(name, "tools/call"))
 		call_tool(s, id, params, out);
+	else if (is(name, "resources/list") || is(name, "resources/read") ||
+	    is(name, "resources/templates/list"))
+		resources(s, id, name, params, out);
+	else if (is(name, "prompts/list"))
+		reply(out, id, mcp_prompts());
+	else if (is(name, "prompts/get"))
+		prompt_get(s, id, params, out);
 	else
 		reply_error(out, id, RPC_METHOD_NOT_FOUND, "method not found: "
 		    "'%s'", shown(&b, method));

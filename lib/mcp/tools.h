@@ -31,6 +31,25 @@ struct mcp_tool {
 	    struct mcp_answer *);
 };
 extern const struct mcp_tool mcp_tools[];
+/* what a request that is not a tool call came to, for its JSON-RPC answer */
+enum mcp_outcome {
+	MCP_DONE,		/* *result holds the answer */
+	MCP_BAD_PARAMS,		/* e says which (-32602) */
+	MCP_NOT_FOUND,		/* no such resource (-32002) */
+	MCP_FAILED,		/* the store failed; e says how (-32603) */
+};
+/* the most resources a resources/list page holds */
+#define MCP_PAGE 50
+/* resources.c: cursor NULL, the first page */
+enum mcp_outcome mcp_resources_list(const struct mcp_config *,
+    const char *cursor, json_t **result, struct error *);
+json_t *mcp_resource_templates(void);
+enum mcp_outcome mcp_resource_read(const struct mcp_config *,
+    const char *uri, json_t **result, struct error *);
+json_t *mcp_prompts(void);
+/* name NULL: none given; args NULL: none */
+enum mcp_outcome mcp_prompt_get(const struct mcp_config *, const char *name,
+    json_t *args, json_t **result, struct error *);
 extern const size_t mcp_ntools;
 /* an input schema's "role" argument: its enum, the store's roles */
 void mcp_schema_roles(json_t *input);

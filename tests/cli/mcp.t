@@ -165,6 +165,39 @@ test_sdk 'bad arguments are tool errors naming the argument; the session goes on
 	answer 15 reads.out | jq -e ".isError and (.text | startswith(\"no conversation '\''conv-404'\'' in \"))"
 '
 
+# issue 44: conversations as resources and the prompt resume, through the
+# SDK's own calls (which check each answer's shape)
+cat >"$T/res.jsonl" <<'EOF'
+{"method":"resources/list"}
+{"method":"resources/templates/list"}
+{"method":"resources/read","params":{"uri":"convctl://conversation/conv-b"}}
+{"method":"resources/read","params":{"uri":"convctl://conversation/conv-b.json"}}
+{"method":"prompts/list"}
+{"method":"prompts/get","params":{"name":"resume","arguments":{"last":"1"}}}
+{"method":"prompts/get","params":{"name":"resume","arguments":{"id":"conv-b","max_tokens":"100"}}}
+EOF
+
+test_sdk 'resources list the conversations newest first and read one as show prints it; resume gives prompt --last as messages' '
+	snapshot "$S" &&
+	sdk_client "$T/res.jsonl" res.out 2>res.err &&
+	answer 1 res.out | jq -e ".capabilities.resources != null and .capabilities.prompts != null" &&
+	answer 2 res.out | jq -e "[.result.resources[].uri] == [\"convctl://conversation/conv-c\", \"convctl://conversation/conv-a\", \"convctl://conversation/conv-b\"] and
+	    (.result.resources[2] | .title == \"Groceries\" and .description == \"Added milk.\" and .mimeType == \"text/markdown\") and
+	    (.result | has(\"nextCursor\") | not)" &&
+	answer 3 res.out | jq -e "[.result.resourceTemplates[].uriTemplate] == [\"convctl://conversation/{id}\", \"convctl://conversation/{id}.json\"]" &&
+	answer 4 res.out | jq -je ".result.contents[0] | select(.mimeType == \"text/markdown\") | .text" >got &&
+	convctl show conv-b --format markdown >want && test_cmp want got &&
+	answer 5 res.out | jq -je ".result.contents[0] | select(.mimeType == \"application/json\") | .text" >got &&
+	convctl show conv-b --format json >want && test_cmp want got &&
+	answer 6 res.out | jq -e ".result.prompts[0].name == \"resume\" and [.result.prompts[0].arguments[].name] == [\"id\", \"last\", \"max_tokens\"]" &&
+	convctl prompt --json --last 1 | jq -c "[.[] | {role: (if .role == \"assistant\" then \"assistant\" else \"user\" end),
+	    content: {type: \"text\", text: (if .role == \"user\" or .role == \"assistant\" then .content else \"[\\(.role)] \\(.content)\" end)}}]" >want &&
+	answer 7 res.out | jq -c ".result.messages" >got && test_cmp want got &&
+	jq -e "length == 2 and .[0].content.text == \"[system] Be brief.\"" got &&
+	answer 8 res.out | jq -e ".result.messages | map(.content.text) == [\"Add milk\", \"Added milk.\"]" &&
+	unchanged "$S"
+'
+
 # the writing tools against the commands, with the same clock, on two stores
 W1=$(store_at mcpwrites) W2=$(store_at cliwrites)
 export CONVCTL_NOW=2026-03-01T09:00:00Z
@@ -232,10 +265,10 @@ test_expect 'a line that is not JSON gets -32700, and the server goes on' '
 '
 
 test_expect 'an unknown method gets -32601; a notification gets no answer' '
-	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"resources/list\"}" \
+	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"resources/subscribe\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}" "$ping" &&
-	answer 1 out | jq -e ".id == \"a\" and .error.code == -32601 and (.error.message | test(\"resources/list\"))" &&
+	answer 1 out | jq -e ".id == \"a\" and .error.code == -32601 and (.error.message | test(\"resources/subscribe\"))" &&
 	answer 2 out | jq -e ".id == 7" && test "$(wc -l <out)" -eq 2
 '
 
@@ -386,6 +419,60 @@ test_expect 'the text asked for is the answer: show and context have no output s
 	answer 4 out | jq -je ".result.content[0].text" >got && convctl show conv-b --format markdown >want &&
 	test_cmp want got &&
 	answer 3 out | jq -e "(.result.content[0].text | fromjson) == .result.structuredContent and (.result.structuredContent.conversations | length) > 0"
+'
+
+# many: 119 ended conversations (conv-001 ended first) and an active one
+many=$(store_at many)
+awk 'BEGIN {
+	printf "{\"version\": 1, \"conversations\": ["
+	for (i = 1; i <= 120; i++)
+		printf "%s{\"id\": \"conv-%03d\", \"startedAt\": \"2026-01-%02dT%02d:00:00.000Z\", \"endedAt\": %s, \"title\": null, \"summary\": null, \"messages\": [{\"id\": \"m-%d\", \"timestamp\": \"2026-01-%02dT%02d:00:00.000Z\", \"role\": \"user\", \"content\": \"message %d\"}]}",
+		    (i > 1 ? ", " : ""), i, 1 + int(i / 24), i % 24,
+		    (i < 120 ? sprintf("\"2026-01-%02dT%02d:30:00.000Z\"", 1 + int(i / 24), i % 24) : "null"),
+		    i, 1 + int(i / 24), i % 24, i
+	print "]}"
+}' | store_seed "$many"
+list() { # [CURSOR]: resources/list's request
+	if [ -n "${1:-}" ]; then set -- ",\"params\":{\"cursor\":\"$1\"}"; fi
+	printf '{"jsonrpc":"2.0","id":1,"method":"resources/list"%s}' "${1:-}"
+}
+
+test_expect 'resources/list walks a store in pages of 50 with the cursor, newest first, the active one first' '
+	snapshot "$many" && : >all &&
+	cursor= pages=0 &&
+	while :; do
+		printf "%s\n" "$(list "$cursor")" | CONVCTL_STORE=$many convctl mcp >out || exit 1
+		jq -r ".result.resources[].name" out >>all &&
+		test "$(jq ".result.resources | length" out)" -le 50 &&
+		pages=$((pages + 1)) && cursor=$(jq -r ".result.nextCursor // empty" out) &&
+		test -n "$cursor" || break
+	done &&
+	test $pages -eq 3 && test "$(wc -l <all)" -eq 120 &&
+	seq -f "conv-%03g" 120 | sort -r >want && test_cmp want all &&
+	unchanged "$many"
+'
+
+test_expect 'bad resource and prompt requests get -32602 or -32002, and the server goes on' '
+	mcp_lines "$(list x)" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"convctl://conversation/conv-404\"}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"prompts/get\",\"params\":{\"name\":\"nosuch\"}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"prompts/get\",\"params\":{\"name\":\"resume\",\"arguments\":{\"last\":\"-1\"}}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"prompts/get\",\"params\":{\"name\":\"resume\",\"arguments\":{\"bogus\":\"1\"}}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"prompts/get\",\"params\":{\"name\":\"resume\",\"arguments\":{\"id\":\"conv-404\"}}}" \
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\",\"params\":{\"uri\":\"convctl://conversation/conv%2Db.json\"}}" \
+	    "$ping" &&
+	test $rc -eq 0 && test "$(wc -l <out)" -eq 10 &&
+	answer 1 out | jq -e ".error.code == -32602 and .error.message == \"resources/list: invalid cursor '\''x'\''\"" &&
+	answer 2 out | jq -e ".error.code == -32602 and .error.message == \"resources/read: params need the uri as a string\"" &&
+	answer 3 out | jq -e ".error.code == -32002 and .error.message == \"resource not found: no conversation '\''conv-404'\''\"" &&
+	answer 4 out | jq -e ".error.code == -32002 and (.error.message | startswith(\"resource not found: '\''file:///etc/passwd'\''\"))" &&
+	answer 5 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: unknown prompt '\''nosuch'\''\"" &&
+	answer 6 out | jq -e ".error.code == -32602 and (.error.message | startswith(\"prompts/get: argument '\''last'\'' expects a whole number\"))" &&
+	answer 7 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: unknown argument '\''bogus'\''\"" &&
+	answer 8 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: no conversation '\''conv-404'\''\"" &&
+	answer 9 out | jq -e ".result.contents[0].mimeType == \"application/json\" and (.result.contents[0].text | fromjson | .id == \"conv-b\")" &&
+	answer 10 out | jq -e ".id == 7"
 '
 
 test_expect 'no lock is held between calls: a command writes while the server waits' '

@@ -5,7 +5,11 @@
 // does initialize and notifications/initialized), pings, lists the tools,
 // then calls each {"name", "arguments"} line of CALLS.jsonl in turn; prints
 // one JSON line for the handshake ({server, capabilities, tools:[names]})
-// and one per call ({name, isError, text, structured}). The server inherits
+// and one per call ({name, isError, text, structured}). A line
+// {"method": M, "params": P} instead makes that request through the SDK's
+// own call for it (resources/list, resources/read, resources/templates/list,
+// prompts/list, prompts/get), which checks the answer's shape, and prints
+// {method, result}. The server inherits
 // this process's environment (the SDK would pass only a few variables).
 'use strict';
 const fs = require('fs');
@@ -34,6 +38,19 @@ async function main() {
 	const lines = fs.readFileSync(callsFile, 'utf8').split('\n').filter((l) => l);
 	for (const line of lines) {
 		const call = JSON.parse(line);
+		if (call.method) {
+			const by = {
+				'resources/list': (p) => client.listResources(p),
+				'resources/read': (p) => client.readResource(p),
+				'resources/templates/list': (p) => client.listResourceTemplates(p),
+				'prompts/list': (p) => client.listPrompts(p),
+				'prompts/get': (p) => client.getPrompt(p),
+			}[call.method];
+			if (!by)
+				throw new Error(`${call.method}: not a request this client makes`);
+			console.log(JSON.stringify({ method: call.method, result: await by(call.params) }));
+			continue;
+		}
 		// callTool checks structuredContent against the tool's outputSchema
 		const r = await client.callTool(call);
 		if (r.content.length !== 1 || r.content[0].type !== 'text')
