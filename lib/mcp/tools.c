@@ -247,6 +247,75 @@ arg_time(json_t *args, const char *name, int64_t *ms, struct mcp_answer *a)
 	return 0;
 }
 
+/* argument 'cursor': a nextCursor this tool answered, the position in its
+ * list where the page starts; *off 0 when absent */
+static int
+arg_cursor(json_t *args, size_t *off, struct mcp_answer *a)
+{
+	const char *s;
+	char *end;
+	unsigned long n;
+
+	*off = 0;
+	if (arg_str(args, "cursor", 0, &s, a) < 0)
+		return -1;
+	if (s == NULL)
+		return 0;
+	if (*s < '0' || *s > '9' || (n = strtoul(s, &end, 10)) > RESULTS_MAX ||
+	    *end != '\0')
+		return bad(a, "cursor", "a nextCursor this tool answered",
+		    json_object_get(args, "cursor"));
+	*off = n;
+	return 0;
+}
+
+/*
+ * A page of a list, rendered as JSON into json by render(arg, from, n):
+ * n items from from, fewer while the JSON is over MCP_ANSWER_MAX (one at
+ * least); *more set when items are left after them. The number rendered.
+ */
+static size_t
+page_of(struct buf *json, size_t from, size_t n, int *more,
+    void (*render)(struct buf *, void *, size_t, size_t), void *arg)
+{
+	for (;;) {
+		json->len = 0;
+		render(json, arg, from, n);
+		if (json->len <= MCP_ANSWER_MAX || n <= 1)
+			return n;
+		n /= 2;
+		*more = 1;
+	}
+}
+
+/* {"nextCursor": the position after the page}, when more follow */
+static void
+next_cursor(struct mcp_answer *a, size_t at, int more)
+{
+	char next[24];
+
+	if (!more)
+		return;
+	snprintf(next, sizeof(next), "%zu", at);
+	json_object_set_new(a->structured, "nextCursor", json_string(next));
+}
+
+/* a text over MCP_ANSWER_MAX cut there (at a character's start), and the
+ * cut said in a last line, with what to ask for instead */
+static void
+bound_text(struct mcp_answer *a, const char *instead)
+{
+	size_t len = a->text.len, n = MCP_ANSWER_MAX;
+
+	if (len <= n)
+		return;
+	while (n > 0 && ((unsigned char)a->text.data[n] & 0xC0) == 0x80)
+		n--;
+	a->text.len = n;
+	buf_addf(&a->text, "\n[convctl: cut here, at %zu of its %zu bytes; %s]"
+	    "\n", n, len, instead);
+}
+
 static struct store *
 open_store(const struct mcp_config *cf, enum store_mode mode,
     struct mcp_answer *a)
@@ -305,20 +374,43 @@ keep(void *arg, const char *s, size_t len)
 	return 0;
 }
 
+/* search_page's list: the page's hits, the newest last */
+struct search_page {
+	const struct search_result *res;
+	struct buf *scratch;
+	size_t end;
+};
+
+/* the newest n of the page (its end, from must be 0) */
+static void
+search_page(struct buf *json, void *arg, size_t from, size_t n)
+{
+	struct search_page *p = arg;
+	struct search_result r = *p->res;
+
+	(void)from;
+	r.hits += p->end - n;
+	r.n = n;
+	search_render(p->scratch, &r, 1, 0, 0, keep, json);
+}
+
 static void
 tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "query", "regex",
 	    "case_sensitive", "role", "since", "until", "tag", "tool", "limit",
-	    NULL };
-	struct search_request rq = { .role = -1, .max = -1 };
-	struct search_result res = { 0 };
+	    "cursor", NULL };
+	struct search_request rq = { .role = -1, .max = SEARCH_PAGE };
+	struct search_result res = { 0 }, page;
 	struct search *s = NULL;
 	struct store *st = NULL;
 	struct buf json = { 0 }, scratch = { 0 };
+	struct search_page ctx_search;
 	struct error e;
+	long limit;
 	const char *query;
-	int regex, match_case;
+	size_t off, n;
+	int regex, match_case, more;
 
 	if (args_known(args, known, a) < 0 ||
 	    arg_str(args, "query", 1, &query, a) < 0 ||
@@ -329,8 +421,12 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	    arg_time(args, "until", &rq.until, a) < 0 ||
 	    arg_str(args, "tag", 0, &rq.tag, a) < 0 ||
 	    arg_str(args, "tool", 0, &rq.tool, a) < 0 ||
-	    arg_long(args, "limit", 0, RESULTS_MAX, &rq.max, a) < 0)
+	    arg_long(args, "limit", 0, RESULTS_MAX, &rq.max, a) < 0 ||
+	    arg_cursor(args, &off, a) < 0)
 		return;
+	limit = rq.max;
+	/* the newest off + limit, and one more to tell whether any are left */
+	rq.max += (long)off + 1;
 	if (search_compile(&s, query, regex, match_case, &e) < 0) {
 		fail(a, "argument 'query': %s", e.msg);
 		return;
@@ -341,8 +437,20 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	search_render(&scratch, &res, 1, 0, 0, keep, &json);
+	/* a page: the limit newest of those older than the cursor's, oldest
+	 * first as search lists them */
+	page = res;
+	n = res.n > off ? res.n - off : 0;
+	more = limit > 0 && n > (size_t)limit;
+	if (more)
+		n = (size_t)limit;
+	page.hits = res.hits + (res.n > off ? res.n - off - n : 0);
+	ctx_search.res = &page;
+	ctx_search.scratch = &scratch;
+	ctx_search.end = n;
+	n = page_of(&json, 0, n, &more, search_page, &ctx_search);
 	structured_from(a, "hits", &json);
+	next_cursor(a, off + n, more);
 out:
 	buf_free(&scratch);
 	buf_free(&json);
@@ -352,28 +460,42 @@ out:
 }
 
 static void
+recent_page(struct buf *json, void *v, size_t from, size_t n)
+{
+	render_recent(json, (struct conv **)v + from, n, 1);
+}
+
+static void
 tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
-	static const char *const known[] = { "limit", "tag", NULL };
+	static const char *const known[] = { "limit", "tag", "cursor", NULL };
 	struct store *st;
 	struct conv **v = NULL;
 	struct buf json = { 0 };
 	struct error e;
 	const char *tag;
 	long limit = 10;
-	size_t n;
+	size_t n, off;
+	int more;
 
 	if (args_known(args, known, a) < 0 ||
 	    arg_long(args, "limit", 0, RESULTS_MAX, &limit, a) < 0 ||
 	    arg_str(args, "tag", 0, &tag, a) < 0 ||
+	    arg_cursor(args, &off, a) < 0 ||
 	    (st = open_store(cf, STORE_READ, a)) == NULL)
 		return;
-	if (store_recent(st, (size_t)limit, tag, &v, &n, &e) < 0) {
+	/* the newest up to the page's end and one more, without messages */
+	if (store_recent(st, off + (size_t)limit + 1, tag, &v, &n, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
 	}
-	render_recent(&json, v, n, 1);
+	n = n > off ? n - off : 0;
+	more = limit > 0 && n > (size_t)limit;
+	if (more)
+		n = (size_t)limit;
+	n = page_of(&json, off, n, &more, recent_page, v);
 	structured_from(a, "conversations", &json);
+	next_cursor(a, off + n, more);
 out:
 	buf_free(&json);
 	free(v);
@@ -423,6 +545,10 @@ tool_show(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	/* the text asked for, alone: what the agent's model is given */
 	if (render_conv(&a->text, c, f, 0, &e) < 0)
 		fail(a, "%s", e.msg);
+	else
+		bound_text(a, "the tool context with max_tokens gives the "
+		    "newest messages; the resource convctl://conversation/ID "
+		    "all of it");
 out:
 	store_close(st);
 }
@@ -457,6 +583,7 @@ tool_context(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	if (rq.cut > 0)
 		warn(cf, "the newest message alone is over max_tokens %ld: its "
 		    "first %zu characters are cut", rq.max_tokens, rq.cut);
+	bound_text(a, "max_tokens or last gives the newest messages that fit");
 out:
 	store_close(st);
 }
@@ -730,6 +857,11 @@ mcp_check(const struct mcp_config *cf, struct error *e)
 #define ID_ARG(d) "\"id\":" STR(d)
 #define STRINGS(d) "{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
 	"\"description\":\"" d "\"}"
+/* a page's cursor and the next one's */
+#define CURSOR(what) STR("the nextCursor of the previous answer: the " what \
+	" page that follows it")
+#define NEXT "\"nextCursor\":{\"type\":\"string\",\"description\":" \
+	"\"there is more: give it as cursor for the next page\"}"
 #define NULLABLE "{\"type\":[\"string\",\"null\"]}"
 #define CONV_LIST "{\"type\":\"array\",\"items\":{\"type\":\"object\"," \
 	"\"properties\":{\"id\":{\"type\":\"string\"},\"title\":" NULLABLE \
@@ -741,8 +873,9 @@ mcp_check(const struct mcp_config *cf, struct error *e)
 
 const struct mcp_tool mcp_tools[] = {
 	{ "search", "Search messages",
-	    "Lines of messages in every conversation that match a query, "
-	    "oldest first (convctl search).",
+	    "Lines of messages in every conversation that match a query: the "
+	    "newest page of them, oldest first, and nextCursor when older ones "
+	    "are left (convctl search).",
 	    OBJ("\"query\":{\"type\":\"string\",\"maxLength\":"
 	    NUM_TEXT(SEARCH_QUERY_MAX_CHARS) ",\"description\":\"text to "
 	    "find, at most " NUM_TEXT(SEARCH_QUERY_MAX_CHARS) " characters; "
@@ -754,17 +887,19 @@ const struct mcp_tool mcp_tools[] = {
 	    "8601 time") ",\"tag\":" STR("only conversations with this tag")
 	    ",\"tool\":" STR("only messages whose tools used include this "
 	    "one") ",\"limit\":" WHOLE(NUM_TEXT(RESULTS_MAX), "only the newest N "
-	    "matching lines"), "\"query\""),
+	    "matching lines (" NUM_TEXT(SEARCH_PAGE) ")") ",\"cursor\":"
+	    CURSOR("older"), "\"query\""),
 	    OUT("\"hits\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	    "\"required\":[\"id\",\"timestamp\",\"role\",\"lineNumber\","
-	    "\"line\",\"match\",\"matches\"]}}", "\"hits\""),
+	    "\"line\",\"match\",\"matches\"]}}," NEXT, "\"hits\""),
 	    0, tool_search },
 	{ "recent", "Recent conversations",
 	    "Ended conversations, newest first: id, end time, message count, "
-	    "title (convctl recent).",
+	    "title; nextCursor when more are left (convctl recent).",
 	    OBJ("\"limit\":" WHOLE(NUM_TEXT(RESULTS_MAX), "at most N conversations "
-	    "(10)") ",\"tag\":" STR("only conversations with this tag"), ""),
-	    OUT("\"conversations\":" CONV_LIST, "\"conversations\""),
+	    "(10)") ",\"tag\":" STR("only conversations with this tag")
+	    ",\"cursor\":" CURSOR("older"), ""),
+	    OUT("\"conversations\":" CONV_LIST "," NEXT, "\"conversations\""),
 	    0, tool_recent },
 	{ "show", "Show a conversation",
 	    "One conversation, its header and every message, as text, markdown "

@@ -38,6 +38,12 @@ enum mcp_outcome {
 	MCP_NOT_FOUND,		/* no such resource (-32002) */
 	MCP_FAILED,		/* the store failed; e says how (-32603) */
 };
+/* the most bytes of a tool's text or structured content, about 25,000
+ * tokens: a page of search or recent is fewer items, show's or context's
+ * text is cut (and says so) */
+#define MCP_ANSWER_MAX 100000
+/* search's page when no limit is given */
+#define SEARCH_PAGE 100
 /* the most resources a resources/list page holds */
 #define MCP_PAGE 50
 /* resources.c: cursor NULL, the first page */

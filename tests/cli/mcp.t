@@ -452,6 +452,47 @@ test_expect 'resources/list walks a store in pages of 50 with the cursor, newest
 	unchanged "$many"
 '
 
+# walk TOOL ARGS-JSON KEY: calls TOOL with ARGS and each nextCursor until
+# there is none; each page's KEY items' ids in all, the pages in $pages
+walk() {
+	cursor= pages=0 && : >all &&
+	while :; do
+		args=$2 && [ -z "$cursor" ] || args="${2%\}},\"cursor\":\"$cursor\"}"
+		printf "%s\n" "$(call "$1" "$args")" | CONVCTL_STORE=$many convctl mcp >out || return 1
+		jq -e ".result.isError == false and (.result.content[0].text | fromjson) == .result.structuredContent" out >/dev/null &&
+		jq -r ".result.structuredContent.$3[].id" out >>all || return 1
+		pages=$((pages + 1)) && cursor=$(jq -r ".result.structuredContent.nextCursor // empty" out)
+		[ -n "$cursor" ] || return 0
+	done
+}
+
+test_expect 'recent and search walk a store in bounded pages with the cursor' '
+	walk recent "{\"limit\":50}" conversations && test $pages -eq 3 &&
+	CONVCTL_STORE=$many convctl recent -n 500 | cut -f 1 >want && test_cmp want all &&
+	walk search "{\"query\":\"message\",\"limit\":50}" hits && test $pages -eq 3 &&
+	sort all >got && seq -f "conv-%03g" 120 >want && test_cmp want got &&
+	head -n 1 all >first && echo conv-071 >want && test_cmp want first &&
+	printf "%s\n" "$(call search "{\"query\":\"message\"}")" "$(call recent "{\"cursor\":\"x\"}" 2)" |
+	    CONVCTL_STORE=$many convctl mcp >out &&
+	answer 1 out | jq -e ".result.structuredContent | (.hits | length) == 100 and .nextCursor == \"100\"" &&
+	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''cursor'\'' expects a nextCursor this tool answered, not \\\"x\\\"\""
+'
+
+test_expect 'no answer is over 100000 bytes: a search page holds fewer hits, a text is cut and says so' '
+	big=$(store_at big) &&
+	for i in 1 2 3; do
+		printf "%060000d\n" $i | CONVCTL_STORE=$big convctl add >/dev/null || exit 1
+	done &&
+	printf "%s\n" "$(call search "{\"query\":\"0000\"}")" "$(call show "{}" 2)" "$(call context "{\"format\":\"markdown\"}" 3)" |
+	    CONVCTL_STORE=$big convctl mcp >out &&
+	answer 1 out | jq -e ".result.structuredContent | (.hits | length) == 1 and .nextCursor == \"1\" and (.hits[0].line | endswith(\"3\"))" &&
+	for i in 2 3; do
+		answer $i out | jq -je ".result.content[0].text" >got &&
+		test "$(wc -c <got)" -lt 100300 &&
+		tail -n 1 got | grep -q "^\[convctl: cut here, at [0-9]* of its 18[0-9]* bytes; .*\]$" || exit 1
+	done
+'
+
 test_expect 'bad resource and prompt requests get -32602 or -32002, and the server goes on' '
 	mcp_lines "$(list x)" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{}}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"convctl://conversation/conv-404\"}}" \
