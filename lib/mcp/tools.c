@@ -441,8 +441,9 @@ tool_search(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	 * first as search lists them */
 	page = res;
 	n = res.n > off ? res.n - off : 0;
+	/* limit 0 asks for none, and for no next page */
 	more = limit > 0 && n > (size_t)limit;
-	if (more)
+	if (n > (size_t)limit)
 		n = (size_t)limit;
 	page.hits = res.hits + (res.n > off ? res.n - off - n : 0);
 	ctx_search.res = &page;
@@ -490,8 +491,9 @@ tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		goto out;
 	}
 	n = n > off ? n - off : 0;
+	/* limit 0 asks for none, and for no next page */
 	more = limit > 0 && n > (size_t)limit;
-	if (more)
+	if (n > (size_t)limit)
 		n = (size_t)limit;
 	n = page_of(&json, off, n, &more, recent_page, v);
 	structured_from(a, "conversations", &json);

@@ -472,9 +472,12 @@ test_expect 'recent and search walk a store in bounded pages with the cursor' '
 	walk search "{\"query\":\"message\",\"limit\":50}" hits && test $pages -eq 3 &&
 	sort all >got && seq -f "conv-%03g" 120 >want && test_cmp want got &&
 	head -n 1 all >first && echo conv-071 >want && test_cmp want first &&
-	printf "%s\n" "$(call search "{\"query\":\"message\"}")" "$(call recent "{\"cursor\":\"x\"}" 2)" |
+	printf "%s\n" "$(call search "{\"query\":\"message\"}")" "$(call recent "{\"cursor\":\"x\"}" 2)" \
+	    "$(call search "{\"query\":\"message\",\"limit\":0}" 3)" "$(call recent "{\"limit\":0}" 4)" |
 	    CONVCTL_STORE=$many convctl mcp >out &&
 	answer 1 out | jq -e ".result.structuredContent | (.hits | length) == 100 and .nextCursor == \"100\"" &&
+	answer 3 out | jq -e ".result.structuredContent == {hits: []}" &&
+	answer 4 out | jq -e ".result.structuredContent == {conversations: []}" &&
 	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''cursor'\'' expects a nextCursor this tool answered, not \\\"x\\\"\""
 '
 
