@@ -5,6 +5,7 @@
  * request opens the store to read and closes it before the answer; these
  * know nothing of JSON-RPC but the outcome they return.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,25 @@ uri_parse(const char *uri, struct buf *id, int *json)
 	return id->len > 0 ? 0 : -1;
 }
 
+/* e says what is wrong with the request's params */
+static enum mcp_outcome
+bad_params(struct error *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static enum mcp_outcome
+bad_params(struct error *e, const char *fmt, ...)
+{
+	struct buf msg = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error_set(e, "%s", msg.data);
+	buf_free(&msg);
+	return MCP_BAD_PARAMS;
+}
+
 static struct store *
 open_read(const struct mcp_config *cf, struct error *e)
 {
@@ -127,8 +147,8 @@ mcp_resources_list(const struct mcp_config *cf, const char *cursor,
 		if (*cursor < '0' || *cursor > '9' ||
 		    (from = strtoul(cursor, &end, 10)) > RESULTS_MAX ||
 		    *end != '\0')
-			return error_set(e, "resources/list: invalid cursor "
-			    "'%s'", cursor), MCP_BAD_PARAMS;
+			return bad_params(e, "resources/list: invalid cursor "
+			    "'%s'", cursor);
 	}
 	if ((st = open_read(cf, e)) == NULL)
 		return MCP_FAILED;
@@ -269,24 +289,24 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 	int rc = MCP_FAILED;
 
 	if (name == NULL || strcmp(name, "resume") != 0)
-		return error_set(e, "prompts/get: unknown prompt '%s'",
-		    name != NULL ? name : ""), MCP_BAD_PARAMS;
+		return bad_params(e, "prompts/get: unknown prompt '%s'",
+		    name != NULL ? name : "");
 	if (args != NULL && !json_is_object(args))
-		return error_set(e, "prompts/get: arguments must be an "
-		    "object"), MCP_BAD_PARAMS;
+		return bad_params(e, "prompts/get: arguments must be an "
+		    "object");
 	json_object_keylen_foreach(args, key, len, v) {
 		for (i = 0; i < sizeof(known) / sizeof(*known); i++)
 			if (strlen(known[i]) == len &&
 			    memcmp(key, known[i], len) == 0)
 				break;
 		if (i == sizeof(known) / sizeof(*known))
-			return error_set(e, "prompts/get: unknown argument "
-			    "'%s'", key), MCP_BAD_PARAMS;
+			return bad_params(e, "prompts/get: unknown argument "
+			    "'%s'", key);
 	}
 	if ((v = json_object_get(args, "id")) != NULL &&
 	    (id = json_name(v)) == NULL)
-		return error_set(e, "prompts/get: argument 'id' expects a "
-		    "string"), MCP_BAD_PARAMS;
+		return bad_params(e, "prompts/get: argument 'id' expects a "
+		    "string");
 	if (prompt_long(args, "last", &rq.last, e) < 0 ||
 	    prompt_long(args, "max_tokens", &rq.max_tokens, e) < 0)
 		return MCP_BAD_PARAMS;
