@@ -13,7 +13,22 @@ call of that tool; any other (a title, a quota probe) a short text. Every
 request is logged, one JSON object a line, to --log.
 
   fake-model-api.py --port-file FILE --log FILE
-      [--read-path PATH] [--shell-command CMD]
+      [--read-path PATH] [--shell-command CMD] [--mcp-calls FILE]
+
+With --mcp-calls (a JSON object a line: {"name": TOOL, "arguments": {...}})
+the model calls those tools instead, an MCP server's as the client names
+them (Claude Code mcp__SERVER__TOOL, Codex TOOL in the namespace
+mcp__SERVER; or TOOL), one a request in that
+order, skipping those not offered: the Nth call when the conversation holds
+N-1 tools' results, then the closing text (tests/cli/mcp-agents.t).
+
+  fake-model-api.py --given LOG SERVER
+
+reads such a log and writes, in the working directory, what the model was
+given in the request that carried the most tools' results: tools.txt, the
+names of SERVER's tools offered (a line each, sorted), and result-N.txt,
+the Nth result's text as the model read it (Codex's "Wall time: ...
+Output:" before it left out).
 
 Item ids count from 1 in each run of the server (msg_1, fc_1, ...), as a
 local provider's do: a second process sees the same ids again.
@@ -21,11 +36,13 @@ local provider's do: a second process sees the same ids again.
 import argparse
 import itertools
 import json
+import re
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ARGS = None
 IDS = itertools.count(1)
+MCP_CALLS = []
 
 
 def next_id(prefix):
@@ -35,6 +52,33 @@ def next_id(prefix):
 def log(entry):
     with open(ARGS.log, "a") as f:
         f.write(json.dumps(entry) + "\n")
+
+
+def tool_names(tools, namespace=None):
+    """the tools a request offers, as (name, namespace) (Codex offers an MCP
+    server's as functions in a namespace, mcp__SERVER)"""
+    names = []
+    for t in tools or []:
+        if not isinstance(t, dict) or not t.get("name"):
+            continue
+        if t.get("type") == "namespace":
+            names += tool_names(t.get("tools"), t["name"])
+        else:
+            names.append((t["name"], namespace))
+    return names
+
+
+def mcp_call(tools, done):
+    """the MCP call to make after DONE results, (name, namespace,
+    arguments), or None"""
+    offered = []
+    for c in MCP_CALLS:
+        for n, ns in tools:
+            full = n if ns is None else ns + "__" + n
+            if full == c["name"] or full.endswith("__" + c["name"]):
+                offered.append((n, ns, c.get("arguments") or {}))
+                break
+    return offered[done] if done < len(offered) else None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -107,11 +151,24 @@ class Handler(BaseHTTPRequestHandler):
                 turn += m["content"]
         got_result = any(isinstance(b, dict) and
                          b.get("type") == "tool_result" for b in turn)
-        tools = [t.get("name") for t in req.get("tools") or []]
+        tools = tool_names(req.get("tools"))
         blocks = []
-        if got_result:
+        if MCP_CALLS:
+            done = sum(1 for m in req.get("messages") or []
+                       if isinstance(m.get("content"), list)
+                       for b in m["content"] if isinstance(b, dict) and
+                       b.get("type") == "tool_result")
+            call = mcp_call(tools, done)
+            if call:
+                blocks.append({"type": "text", "text": ARGS.opening})
+                blocks.append({"type": "tool_use", "id": next_id("toolu"),
+                               "name": call[0], "input": call[2]})
+            else:
+                blocks.append({"type": "text", "text": ARGS.closing
+                               if done else ARGS.short})
+        elif got_result:
             blocks.append({"type": "text", "text": ARGS.closing})
-        elif "Read" in tools:
+        elif "Read" in [n for n, _ in tools]:
             blocks.append({"type": "text", "text": ARGS.opening})
             blocks.append({"type": "tool_use", "id": next_id("toolu"),
                            "name": "Read",
@@ -164,13 +221,28 @@ class Handler(BaseHTTPRequestHandler):
         got_output = bool(items) and isinstance(items[-1], dict) and \
             items[-1].get("type") in ("function_call_output",
                                       "custom_tool_call_output")
-        tools = [t.get("name") for t in req.get("tools") or []
-                 if isinstance(t, dict)]
+        tools = tool_names(req.get("tools"))
         out = []
-        if got_output:
+        if MCP_CALLS:
+            done = sum(1 for i in items if isinstance(i, dict) and
+                       i.get("type") == "function_call_output")
+            call = mcp_call(tools, done)
+            if call:
+                out.append(self.message(ARGS.opening))
+                item = {"type": "function_call", "id": next_id("fc"),
+                        "status": "completed", "name": call[0],
+                        "arguments": json.dumps(call[2]),
+                        "call_id": next_id("call")}
+                if call[1] is not None:
+                    item["namespace"] = call[1]
+                out.append(item)
+            else:
+                out.append(self.message(ARGS.closing if done
+                                        else ARGS.short))
+        elif got_output:
             out.append(self.message(ARGS.closing))
         else:
-            call = self.call(tools)
+            call = self.call([n for n, _ in tools])
             out.append(self.message(ARGS.opening if call else ARGS.short))
             if call:
                 out.append(call)
@@ -226,8 +298,55 @@ class Handler(BaseHTTPRequestHandler):
                 "arguments": json.dumps(args), "call_id": next_id("call")}
 
 
+WALL_TIME = re.compile(r"^Wall time: [0-9.]+ seconds\nOutput:\n?")
+
+
+def result_text(content):
+    """a tool result's text: a string, or the text of its items"""
+    if isinstance(content, str):
+        return WALL_TIME.sub("", content)
+    texts = [c.get("text", "") for c in content or [] if isinstance(c, dict)]
+    if texts and WALL_TIME.fullmatch(texts[0] + "\n"):
+        texts = texts[1:]
+    return "".join(texts)
+
+
+def given(log, server):
+    best = None
+    with open(log) as f:
+        for line in f:
+            body = json.loads(line).get("body") or {}
+            results = []
+            for m in body.get("messages") or []:
+                for b in m.get("content") if isinstance(m.get("content"),
+                                                        list) else []:
+                    if isinstance(b, dict) and b.get("type") == "tool_result":
+                        results.append(result_text(b.get("content")))
+            for i in body.get("input") or []:
+                if isinstance(i, dict) and \
+                        i.get("type") == "function_call_output":
+                    results.append(result_text(i.get("output")))
+            if best is None or len(results) > len(best[1]):
+                best = (body, results)
+    if best is None:
+        sys.exit("no request in " + log)
+    names = set()
+    for n, ns in tool_names(best[0].get("tools")):
+        full = n if ns is None else ns + "__" + n
+        if full.startswith("mcp__" + server + "__"):
+            names.add(full[len("mcp__" + server + "__"):])
+    with open("tools.txt", "w") as f:
+        f.write("".join(n + "\n" for n in sorted(names)))
+    for k, text in enumerate(best[1], 1):
+        with open("result-%d.txt" % k, "w") as f:
+            f.write(text)
+    return 0
+
+
 def main():
     global ARGS
+    if len(sys.argv) == 4 and sys.argv[1] == "--given":
+        return given(sys.argv[2], sys.argv[3])
     p = argparse.ArgumentParser()
     p.add_argument("--port-file", required=True)
     p.add_argument("--log", required=True)
@@ -237,7 +356,11 @@ def main():
     p.add_argument("--closing",
                    default="The notes say to glaze the bowls on Friday.")
     p.add_argument("--short", default="Kiln notes")
+    p.add_argument("--mcp-calls")
     ARGS = p.parse_args()
+    if ARGS.mcp_calls:
+        with open(ARGS.mcp_calls) as f:
+            MCP_CALLS[:] = [json.loads(line) for line in f if line.strip()]
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     with open(ARGS.port_file + ".tmp", "w") as f:
         f.write(str(srv.server_address[1]))
