@@ -5,8 +5,9 @@
 # on 127.0.0.1, which answers with calls of convctl's tools. The fake API's
 # request log shows what the model was given: the tools offered, a search's
 # answer as the JSON of `convctl search --json`, a context's as the markdown
-# of `convctl prompt --format markdown`, an add stored; with --read-only no
-# tool that writes.
+# of `convctl prompt --format markdown`, a conversation read as a resource
+# as `convctl show --format markdown`, a tool's error as convctl says it, an
+# add stored; with --read-only no tool that writes.
 # check: all-only (installs two agents from npm, about 400 MB, once; root, network namespaces)
 # The agents are installed once each, by npm, under the caller's cache
 # directory (read before lib.sh gives the test a HOME of its own); a version
@@ -68,10 +69,13 @@ W=$T/agent
 mkdir -p "$W/home/.codex" "$W/work"
 
 # the model's calls, in order; one not offered (add under --read-only) is
-# left out
+# left out. A resource is read through the client's own tool (Claude
+# Code's ReadMcpResourceTool, Codex's read_mcp_resource)
 cat >"$W/calls.jsonl" <<'EOF'
 {"name":"search","arguments":{"query":"milk"}}
 {"name":"context","arguments":{"format":"markdown"}}
+{"name":["ReadMcpResourceTool","read_mcp_resource"],"arguments":{"server":"convctl","uri":"convctl://conversation/conv-b"}}
+{"name":"show","arguments":{"id":"conv-404"}}
 {"name":"add","arguments":{"role":"user","text":"and oats"}}
 EOF
 
@@ -167,19 +171,28 @@ seed() {
 	]}
 	JSON
 	convctl search --json milk | jq -S . >want-search.json &&
-	convctl prompt --format markdown >want-context.md
+	convctl prompt --format markdown >want-context.md &&
+	convctl show conv-b --format markdown >want-resource.md
 }
 
-# what both agents must show with the tools that write: all eight offered,
-# the search's JSON and the context's markdown as convctl prints them, the
-# message added stored once, in the conversation whose id the add answered
-printf '%s\n' add context end recent search show tag title >want-tools.txt
-all_reached() {
-	given && test_cmp want-tools.txt tools.txt &&
+# reads_reached: the search's JSON, the context's markdown and the
+# resource's as convctl prints them, and show's error as convctl says it
+reads_reached() {
 	jq -S .hits result-1.txt >got-search.json &&
 	test_cmp want-search.json got-search.json &&
 	test_cmp want-context.md result-2.txt &&
-	store_json "$S" | jq -e --slurpfile r result-3.txt '[.conversations[] |
+	jq -j ".contents[0].text" result-3.txt >got-resource.md &&
+	test_cmp want-resource.md got-resource.md &&
+	grep "^no conversation 'conv-404' in " result-4.txt >/dev/null
+}
+
+# what both agents must show with the tools that write: all eight offered,
+# the reads, the message added stored once, in the conversation whose id
+# the add answered
+printf '%s\n' add context end recent search show tag title >want-tools.txt
+all_reached() {
+	given && test_cmp want-tools.txt tools.txt && reads_reached &&
+	store_json "$S" | jq -e --slurpfile r result-5.txt '[.conversations[] |
 	    select(.messages[].content == "and oats") | .id] == [$r[0].id]' \
 	    >/dev/null
 }
@@ -187,36 +200,34 @@ all_reached() {
 # under --read-only: the four that read, and the store as it was
 printf '%s\n' context recent search show >want-read.txt
 read_only_reached() {
-	given && test_cmp want-read.txt tools.txt &&
-	jq -S .hits result-1.txt >got-search.json &&
-	test_cmp want-search.json got-search.json &&
-	test_cmp want-context.md result-2.txt && [ ! -e result-3.txt ] &&
-	unchanged "$S"
+	given && test_cmp want-read.txt tools.txt && reads_reached &&
+	[ ! -e result-5.txt ] && unchanged "$S"
 }
 
-allowed=mcp__convctl__search,mcp__convctl__context,mcp__convctl__add
+allowed=mcp__convctl__search,mcp__convctl__context,mcp__convctl__show
+allowed=$allowed,mcp__convctl__add,ReadMcpResourceTool
 
-test_agent "Claude Code ${CLAUDE_CODE##*@}: the tools offered, a search and a context reach the model as asked, an add is stored" '
+test_agent "Claude Code ${CLAUDE_CODE##*@}: the tools offered, a search, a context, a resource and an error reach the model as convctl gives them, an add is stored" '
 	seed && claude_setup &&
 	agent "$claude" -p "What did I say about milk?" --strict-mcp-config \
 	    --mcp-config "$W/mcp.json" --allowedTools "$allowed" &&
 	all_reached
 '
 
-test_agent "Claude Code ${CLAUDE_CODE##*@}: with --read-only no tool that writes is offered" '
+test_agent "Claude Code ${CLAUDE_CODE##*@}: with --read-only the four that read are offered and reach the model, none that writes" '
 	seed && snapshot "$S" && claude_setup --read-only &&
 	agent "$claude" -p "What did I say about milk?" --strict-mcp-config \
 	    --mcp-config "$W/mcp.json" --allowedTools "$allowed" &&
 	read_only_reached
 '
 
-test_agent "Codex ${CODEX##*@}: the tools offered, a search and a context reach the model as asked, an add is stored" '
+test_agent "Codex ${CODEX##*@}: the tools offered, a search, a context, a resource and an error reach the model as convctl gives them, an add is stored" '
 	seed && codex_setup &&
 	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
 	all_reached
 '
 
-test_agent "Codex ${CODEX##*@}: with --read-only no tool that writes is offered" '
+test_agent "Codex ${CODEX##*@}: with --read-only the four that read are offered and reach the model, none that writes" '
 	seed && snapshot "$S" && codex_setup --read-only &&
 	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
 	read_only_reached

@@ -15,7 +15,8 @@ request is logged, one JSON object a line, to --log.
   fake-model-api.py --port-file FILE --log FILE
       [--read-path PATH] [--shell-command CMD] [--mcp-calls FILE]
 
-With --mcp-calls (a JSON object a line: {"name": TOOL, "arguments": {...}})
+With --mcp-calls (a JSON object a line: {"name": TOOL, "arguments": {...}};
+TOOL may be a list of names, of which the first offered is called)
 the model calls those tools instead, an MCP server's as the client names
 them (Claude Code mcp__SERVER__TOOL, Codex TOOL in the namespace
 mcp__SERVER; or TOOL), one a request in that
@@ -73,11 +74,12 @@ def mcp_call(tools, done):
     arguments), or None"""
     offered = []
     for c in MCP_CALLS:
-        for n, ns in tools:
-            full = n if ns is None else ns + "__" + n
-            if full == c["name"] or full.endswith("__" + c["name"]):
-                offered.append((n, ns, c.get("arguments") or {}))
-                break
+        want = c["name"] if isinstance(c["name"], list) else [c["name"]]
+        found = [(n, ns) for w in want for n, ns in tools
+                 if (n if ns is None else ns + "__" + n) == w or
+                 (n if ns is None else ns + "__" + n).endswith("__" + w)]
+        if found:
+            offered.append(found[0] + (c.get("arguments") or {},))
     return offered[done] if done < len(offered) else None
 
 
