@@ -7,7 +7,8 @@
 # answer as the JSON of `convctl search --json`, a context's as the markdown
 # of `convctl prompt --format markdown`, a conversation read as a resource
 # as `convctl show --format markdown`, a tool's error as convctl says it, an
-# add stored; with --read-only no tool that writes.
+# add stored; with --read-only no tool that writes; a store that cannot be
+# opened, no tool at all (and convctl's line in Claude Code's MCP log).
 # check: all-only (installs two agents from npm, about 400 MB, once; root, network namespaces)
 # The agents are installed once each, by npm, under the caller's cache
 # directory (read before lib.sh gives the test a HOME of its own); a version
@@ -65,6 +66,7 @@ test_agent() {
 }
 
 S=$CONVCTL_STORE
+served=$S	# the store the clients' setups name
 W=$T/agent
 mkdir -p "$W/home/.codex" "$W/work"
 
@@ -114,7 +116,7 @@ agent() {
 	    CODEX_HOME="$W/home/.codex" FAKE_API_KEY=sk-fake-offline-0000 \
 	    ANTHROPIC_API_KEY=sk-ant-fake-offline-0000 DISABLE_TELEMETRY=1 \
 	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CONVCTL_STORE="$S" \
+	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CONVCTL_STORE="$served" \
 	    unshare -n sh "$W/inside.sh" "$W" "$top" "$@" >"$W/agent.log" 2>&1 ||
 	    { cat "$W/agent.log" >&2; return 1; }
 }
@@ -123,7 +125,7 @@ agent() {
 claude_setup() {
 	cat >"$W/mcp.json" <<-EOF
 	{"mcpServers": {"convctl": {"command": "$CONVCTL_BIN",
-	 "args": ["mcp"${1:+, \"$1\"}], "env": {"CONVCTL_STORE": "$S"}}}}
+	 "args": ["mcp"${1:+, \"$1\"}], "env": {"CONVCTL_STORE": "$served"}}}}
 	EOF
 }
 
@@ -231,6 +233,29 @@ test_agent "Codex ${CODEX##*@}: with --read-only the four that read are offered 
 	seed && snapshot "$S" && codex_setup --read-only &&
 	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
 	read_only_reached
+'
+
+# a store that cannot be opened stops the server at start with one line
+# (a directory; convctl mcp -s DIR's line is what the client must keep)
+bad_store() {
+	served=$T/not-a-store && mkdir -p "$served" &&
+	fails_with 1 convctl mcp -s "$served" </dev/null &&
+	[ "$(wc -l <"$T/err")" -eq 1 ] && mv "$T/err" want-err
+}
+
+test_agent "Claude Code ${CLAUDE_CODE##*@}: a store that cannot be opened offers no tool of convctl's, and convctl's line is in the client's MCP log" '
+	bad_store && claude_setup &&
+	agent "$claude" -p "What did I say about milk?" --strict-mcp-config \
+	    --mcp-config "$W/mcp.json" --allowedTools "$allowed" &&
+	given && [ ! -s tools.txt ] &&
+	grep -F "Server stderr: $(cat want-err)" \
+	    "$W"/home/.cache/claude-cli-nodejs/*/mcp-logs-convctl/*.jsonl >/dev/null
+'
+
+test_agent "Codex ${CODEX##*@}: a store that cannot be opened offers no tool of convctl's" '
+	bad_store && codex_setup &&
+	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
+	given && [ ! -s tools.txt ]
 '
 
 test_done
