@@ -7,7 +7,8 @@
 # answer as the JSON of `convctl search --json`, a context's as the markdown
 # of `convctl prompt --format markdown`, a conversation read as a resource
 # as `convctl show --format markdown`, a tool's error as convctl says it, an
-# add stored; with --read-only no tool that writes; a store that cannot be
+# add stored, Claude Code's /mcp__convctl__resume giving the model the
+# messages; with --read-only no tool that writes; a store that cannot be
 # opened, no tool at all (and convctl's line in Claude Code's MCP log).
 # check: all-only (installs two agents from npm, about 400 MB, once; root, network namespaces)
 # The agents are installed once each, by npm, under the caller's cache
@@ -154,7 +155,7 @@ codex_setup() {
 # (tools.txt, a name a line, sorted) and each tool result it was given
 # (result-N.txt, the text as the model read it)
 given() {
-	rm -f tools.txt result-*.txt &&
+	rm -f tools.txt result-*.txt texts.json &&
 	python3 "$top/tests/helpers/fake-model-api.py" --given \
 	    "$W/requests.jsonl" convctl
 }
@@ -233,6 +234,18 @@ test_agent "Codex ${CODEX##*@}: with --read-only the four that read are offered 
 	seed && snapshot "$S" && codex_setup --read-only &&
 	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
 	read_only_reached
+'
+
+# holds: texts.json holds the texts of want.json's array, one after another
+holds='$w[0] as $w | ($w | length) as $n | $n > 0 and
+    any(range(0; length - $n + 1) as $i | .[$i:$i + $n]; . == $w)'
+
+test_agent "Claude Code ${CLAUDE_CODE##*@}: the prompt resume is the command /mcp__convctl__resume ID, which gives the model the conversation as messages" '
+	seed && claude_setup &&
+	convctl prompt conv-b --format openai | jq "[.[].content]" >want.json &&
+	agent "$claude" -p "/mcp__convctl__resume conv-b" --strict-mcp-config \
+	    --mcp-config "$W/mcp.json" --allowedTools "$allowed" &&
+	given && jq -e --slurpfile w want.json "$holds" texts.json >/dev/null
 '
 
 # a store that cannot be opened stops the server at start with one line

@@ -29,7 +29,8 @@ reads such a log and writes, in the working directory, what the model was
 given in the request that carried the most tools' results: tools.txt, the
 names of SERVER's tools offered (a line each, sorted), and result-N.txt,
 the Nth result's text as the model read it (Codex's "Wall time: ...
-Output:" before it left out).
+Output:" before it left out), and texts.json, the texts of its messages
+in order (a JSON array).
 
 Item ids count from 1 in each run of the server (msg_1, fc_1, ...), as a
 local provider's do: a second process sees the same ids again.
@@ -329,7 +330,7 @@ def given(log, server):
                         i.get("type") == "function_call_output":
                     results.append(result_text(i.get("output")))
             if best is None or len(results) > len(best[1]):
-                best = (body, results)
+                best = (body, results, texts(body))
     if best is None:
         sys.exit("no request in " + log)
     names = set()
@@ -342,7 +343,25 @@ def given(log, server):
     for k, text in enumerate(best[1], 1):
         with open("result-%d.txt" % k, "w") as f:
             f.write(text)
+    with open("texts.json", "w") as f:
+        json.dump(best[2], f)
     return 0
+
+
+def texts(body):
+    """the texts of a request's messages, in order"""
+    out = []
+    for m in body.get("messages") or body.get("input") or []:
+        if not isinstance(m, dict):
+            continue
+        c = m.get("content")
+        if isinstance(c, str):
+            out.append(c)
+        for b in c if isinstance(c, list) else []:
+            if isinstance(b, dict) and isinstance(b.get("text"), str) and \
+                    b.get("type") in ("text", "input_text", "output_text"):
+                out.append(b["text"])
+    return out
 
 
 def main():
