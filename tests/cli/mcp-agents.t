@@ -10,7 +10,7 @@
 # add stored, Claude Code's /mcp__convctl__resume giving the model the
 # messages; with --read-only no tool that writes; a store that cannot be
 # opened, no tool at all (and convctl's line in Claude Code's MCP log).
-# check: all-only (installs two agents from npm, about 400 MB, once; root, network namespaces)
+# check: all-only (installs two agents from npm, about 640 MB, once; root, network namespaces)
 # The agents are installed once each, by npm, under the caller's cache
 # directory (read before lib.sh gives the test a HOME of its own); a version
 # bump is one line here
