@@ -114,6 +114,11 @@ void conv_mark_summarized(json_t *conv, int title_too);
 /* organize.c: conv's title marked as given (an import's, a hand title), so
  * a summarizer keeps it */
 void conv_mark_title_given(json_t *conv);
+/* a conversation's field: the first 16 hex digits of the SHA-256 of the
+ * title an import gave it (migrate/known.c), so a re-import tells the
+ * source's title from one set since; a title set by hand drops it */
+#define F_TITLE_MARK	"importTitleHash"
+
 /* shape.c: checks one conversation's shape; where is its JSON path for
  * errors */
 int conv_validate(json_t *, const char *where, struct error *);

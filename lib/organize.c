@@ -102,6 +102,7 @@ conv_set_title(struct conv *c, const char *title, struct error *e)
 		return -1;
 	json_object_set_new(obj, "title", json_string(title));
 	conv_mark_title_given(obj);
+	json_object_del(obj, F_TITLE_MARK);	/* the user's, not the source's */
 	return conv_refresh(c, e);
 }
 

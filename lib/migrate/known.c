@@ -98,6 +98,72 @@ mig_origin(json_t *m)
 	return strcmp(have, mark) == 0 ? ORIGIN_SOURCE : ORIGIN_EDITED;
 }
 
+/* the first MIG_MARK_LEN hex digits of the SHA-256 of title */
+static void
+title_mark_of(const char *title, char out[MIG_MARK_LEN + 1])
+{
+	char h[SHA256_HEX_LEN];
+
+	sha256_hex(title, strlen(title), h);
+	memcpy(out, h, MIG_MARK_LEN);
+	out[MIG_MARK_LEN] = '\0';
+}
+
+void
+mig_mark_title(json_t *conv)
+{
+	const char *title = json_str(conv, "title", NULL);
+	char mark[MIG_MARK_LEN + 1];
+
+	if (title == NULL) {
+		json_object_del(conv, F_TITLE_MARK);
+		return;
+	}
+	title_mark_of(title, mark);
+	json_object_set_new(conv, F_TITLE_MARK, json_string(mark));
+}
+
+/*
+ * The title c, the source's conversation, gives stored (the stored one's
+ * JSON): c's title when it has one that stored lacks, or that differs from
+ * stored's title while that is still the title an earlier import gave (its
+ * F_TITLE_MARK matches); NULL when stored keeps its own: the same, one set
+ * by hand or by a summarizer since, or one imported before titles were
+ * marked (whose origin cannot be told)
+ */
+static json_t *
+new_title(json_t *stored, json_t *c)
+{
+	json_t *t = json_object_get(c, "title");
+	const char *have = json_str(stored, "title", NULL), *mark;
+	char now[MIG_MARK_LEN + 1];
+
+	if (!json_is_string(t))
+		return NULL;
+	if (have == NULL)
+		return t;
+	if (strcmp(have, json_string_value(t)) == 0 ||
+	    (mark = json_str(stored, F_TITLE_MARK, NULL)) == NULL)
+		return NULL;
+	title_mark_of(have, now);
+	return strcmp(mark, now) == 0 ? t : NULL;
+}
+
+/* g, a grown conversation's record: the title stored is to take from c,
+ * and the one it had ("titleWas", when it had one) */
+static void
+grow_title(json_t *g, json_t *stored, json_t *c)
+{
+	json_t *t = new_title(stored, c);
+
+	if (t == NULL)
+		return;
+	json_object_set(g, "title", t);
+	if (json_is_string(json_object_get(stored, "title")))
+		json_object_set(g, "titleWas", json_object_get(stored,
+		    "title"));
+}
+
 /* a and b are the same message, their times (a source of messages without
  * a time of their own gives them the time of each import) and marks aside.
  * As JSON text: a number the store read back is its text, not jansson's real */
@@ -322,6 +388,7 @@ grown(struct store *st, struct migrate_result *res, struct mig_source *s,
 		return 1;
 	}
 	json_object_set_new(g, "id", json_string(id));
+	grow_title(g, conv_json(cv), c);
 	json_object_set(g, "endedAt", json_object_get(c, "endedAt"));
 	json_object_set_new(g, "file", json_string(s->name));
 	json_object_set_new(g, "marks", json_boolean(!mig_format(
@@ -333,29 +400,36 @@ grown(struct store *st, struct migrate_result *res, struct mig_source *s,
 
 /*
  * c, of the source's own id, imported before and nothing new in its
- * messages, now has a title (one that came later: Gemini CLI names a
- * session when the next starts) where the stored one has none: the title
- * into res->grown, and 2; 0 when not so; -1 when the stored one cannot be
- * read
+ * messages, now has a title the stored one is to take (new_title(): one
+ * that came later, as Gemini CLI names a session when the next starts, or
+ * the source's renamed, as claude.ai's export says after a rename): the
+ * title into res->grown, and 2; 0 when not so; -1 when the stored one
+ * cannot be read
  */
 static int
 retitled(struct store *st, struct migrate_result *res, struct mig_source *s,
     json_t *c, json_t *ids, struct error *e)
 {
-	const char *id = json_str(c, "id", NULL);
+	const char *id = json_str(c, "id", NULL), *have;
 	struct conv *cv = store_find(st, id);
 	json_t *g;
 
 	if (cv == NULL || json_object_get(ids, id) == NULL ||
-	    conv_title(cv) != NULL || !json_is_string(json_object_get(c,
-	    "title")))
+	    !json_is_string(json_object_get(c, "title")))
+		return 0;
+	have = conv_title(cv);
+	if (have != NULL && strcmp(have, json_str(c, "title", NULL)) == 0)
 		return 0;
 	if (conv_load(st, cv, e) < 0)
 		return -1;
-	g = json_pack("{s:s, s:O, s:[], s:[], s:i, s:s, s:b, s:O}", "id", id,
+	if (new_title(conv_json(cv), c) == NULL) {
+		conv_unload(st, cv);
+		return 0;
+	}
+	g = json_pack("{s:s, s:O, s:[], s:[], s:i, s:s, s:b}", "id", id,
 	    "merged", json_object_get(conv_json(cv), "messages"), "messages",
-	    "replaced", "kept", 0, "file", s->name, "marks", 0, "title",
-	    json_object_get(c, "title"));
+	    "replaced", "kept", 0, "file", s->name, "marks", 0);
+	grow_title(g, conv_json(cv), c);
 	json_array_append_new(res->grown, g);
 	return 2;
 }
@@ -460,11 +534,13 @@ mig_grow(struct store *st, struct migrate_result *res, struct error *e)
 				mig_mark(m);
 		}
 		json_object_set(conv, "messages", json_object_get(g, "merged"));
-		/* a title the source gave later, where there was none */
+		/* a title the source gave later, where there was none,
+		 * or the source's renamed */
 		if (json_is_string(json_object_get(g, "title"))) {
 			json_object_set(conv, "title", json_object_get(g,
 			    "title"));
 			conv_mark_title_given(conv);
+			mig_mark_title(conv);
 		}
 		/* an ended conversation ends where its source now does, or,
 		 * holding messages not the source's, where it did if later */

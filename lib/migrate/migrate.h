@@ -36,6 +36,8 @@ enum mig_origin { ORIGIN_OWN, ORIGIN_SOURCE, ORIGIN_EDITED };
 /* m marked as the source's, as it is now */
 void mig_mark(json_t *m);
 enum mig_origin mig_origin(json_t *m);
+/* conv's title, when it has one, marked as the source's (F_TITLE_MARK) */
+void mig_mark_title(json_t *conv);
 
 /* the SHA-256 of conv's messages as JSON: the same messages, the same hash */
 void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);

@@ -26,7 +26,7 @@ imported_among(const struct migrate_result *res, char *const *ids, size_t n)
 }
 
 /* the conversations of s that grew: [{id, messages: N, replaced: [ID],
- * kept: N}] */
+ * kept: N, title?, titleWas?}] */
 static json_t *
 grown_of(const struct migrate_result *res, const struct mig_source *s)
 {
@@ -36,12 +36,13 @@ grown_of(const struct migrate_result *res, const struct mig_source *s)
 	json_array_foreach(res->grown, i, g)
 		if (strcmp(json_str(g, "file", NULL), s->name) == 0)
 			json_array_append_new(out, json_pack("{s:O, s:I, s:O, "
-			    "s:O, s:O*}", "id", json_object_get(g, "id"),
-			    "messages", (json_int_t)json_array_size(
+			    "s:O, s:O*, s:O*}", "id", json_object_get(g,
+			    "id"), "messages", (json_int_t)json_array_size(
 			    json_object_get(g, "messages")), "replaced",
 			    json_object_get(g, "replaced"), "kept",
 			    json_object_get(g, "kept"), "title",
-			    json_object_get(g, "title")));
+			    json_object_get(g, "title"), "titleWas",
+			    json_object_get(g, "titleWas")));
 	return out;
 }
 
@@ -54,7 +55,13 @@ grown_lines(struct buf *out, json_t *c, int dry_run)
 	size_t kept = (size_t)json_integer_value(json_object_get(c, "kept"));
 	size_t i, cut = json_array_size(replaced);
 
-	if (json_str(c, "title", NULL) != NULL)
+	if (json_str(c, "title", NULL) != NULL &&
+	    json_str(c, "titleWas", NULL) != NULL)
+		buf_addf(out, "  %s: %sretitled '%s' (the source's title was "
+		    "'%s')\n", json_str(c, "id", NULL), dry_run ?
+		    "would be " : "", json_str(c, "title", NULL),
+		    json_str(c, "titleWas", NULL));
+	else if (json_str(c, "title", NULL) != NULL)
 		buf_addf(out, "  %s: %stitled '%s' (imported before without "
 		    "a title)\n", json_str(c, "id", NULL), dry_run ?
 		    "would be " : "", json_str(c, "title", NULL));

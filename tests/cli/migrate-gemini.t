@@ -161,7 +161,7 @@ test_expect 'a title that comes later ($set summary) is the title; the last one'
 	test "$(conv "" .title)" = "\"Kiln notes, read\""
 '
 
-test_expect 'a title that comes after the session was imported without one: given to it then, once' '
+test_expect 'a title that comes after the session was imported without one: given to it then, once; a later one retitles it, but not a title the user set' '
 	export CONVCTL_STORE=$(store_at later) &&
 	cp "$R/headless/run-3.jsonl" later.jsonl &&
 	convctl migrate later.jsonl >/dev/null &&
@@ -175,8 +175,14 @@ test_expect 'a title that comes after the session was imported without one: give
 	convctl migrate later.jsonl >out &&
 	grep -q "later.jsonl: gemini, imported before" out &&
 	echo "{\"\$set\":{\"summary\":\"Another\"}}" >>later.jsonl &&
-	convctl migrate later.jsonl >/dev/null &&
-	test "$(store_json | jq -c ".conversations[0].title")" = "\"Kiln notes, read\""
+	convctl migrate later.jsonl >out &&
+	grep -qx "  $HS: retitled '\''Another'\'' (the source'\''s title was '\''Kiln notes, read'\'')" out &&
+	test "$(store_json | jq -c ".conversations[0].title")" = "\"Another\"" &&
+	convctl title "$HS" "My kiln notes" >/dev/null &&
+	echo "{\"\$set\":{\"summary\":\"Third\"}}" >>later.jsonl &&
+	convctl migrate later.jsonl >out &&
+	! grep -q "titled" out &&
+	test "$(store_json | jq -c ".conversations[0].title")" = "\"My kiln notes\""
 '
 
 test_expect '$rewindTo drops that message and those after it' '

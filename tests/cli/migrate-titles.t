@@ -5,6 +5,7 @@
 
 F=$top/tests/fixtures/migrate
 S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1
+C=5f1c2a7e-0b1d-4c2e-9a3f-1e2d3c4b5a60		# claudeai/: its first conversation
 export CONVCTL_NOW=2026-06-01T12:00:00Z CONVCTL_SUMMARIZER=offline
 
 titles() {	# each conversation's id, title and whether it has a summary
@@ -59,6 +60,52 @@ test_expect 'a title migrate made itself (a SmartHole history) is not given: a s
 	export CONVCTL_STORE=$(store_at h) &&
 	convctl migrate "$F/smarthole-history.json" >/dev/null &&
 	test "$(store_json | jq -r ".conversations[0].titleByHand")" = null
+'
+
+test_expect 'a conversation renamed in a later export (claude.ai): the re-import retitles it, once; -n says it would' '
+	export CONVCTL_STORE=$(store_at renamed) &&
+	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
+	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
+	convctl migrate -n later/conversations.json >out &&
+	grep -qx "  $C: would be retitled '\''Cone 6 glaze, crazing fixed'\'' (the source'\''s title was '\''Cone 6 glaze that won'\''t craze'\'')" out &&
+	convctl migrate later/conversations.json >out &&
+	grep -qx "  $C: retitled '\''Cone 6 glaze, crazing fixed'\'' (the source'\''s title was '\''Cone 6 glaze that won'\''t craze'\'')" out &&
+	store_json | jq -c ".conversations[] | select(.id == \"$C\") | [.title, .titleByHand, (.messages | length)]" >got &&
+	echo "[\"Cone 6 glaze, crazing fixed\",true,6]" >want &&
+	test_cmp want got &&
+	convctl migrate later/conversations.json >out &&
+	grep -q "later/conversations.json: claudeai, imported before" out
+'
+
+test_expect 'renamed and grown at once: the new title and the new messages' '
+	export CONVCTL_STORE=$(store_at grown) &&
+	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
+	jq ".[0].name = \"Glaze notes\" | .[0].chat_messages += [.[0].chat_messages[-2] | .uuid = \"added-1\" | .text = \"And at cone 5?\" | .created_at = \"2025-08-03T09:00:00.000000Z\" | .content = [{\"type\": \"text\", \"text\": \"And at cone 5?\"}]]" "$F/claudeai/conversations.json" >later/conversations.json &&
+	convctl migrate later/conversations.json >out &&
+	grep -qx "  $C: retitled '\''Glaze notes'\'' (the source'\''s title was '\''Cone 6 glaze that won'\''t craze'\'')" out &&
+	grep -qx "  $C: 1 new message, added (imported before, grown since)" out &&
+	test "$(store_json | jq -c ".conversations[] | select(.id == \"$C\") | [.title, (.messages | length)]")" = "[\"Glaze notes\",7]"
+'
+
+test_expect 'a title the user set since is kept, whatever the source renames it to' '
+	export CONVCTL_STORE=$(store_at mine) &&
+	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
+	convctl title "$C" "My glaze log" >/dev/null &&
+	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
+	convctl migrate later/conversations.json >out &&
+	! grep -q "retitled" out &&
+	test "$(store_json | jq -r ".conversations[] | select(.id == \"$C\") | .title")" = "My glaze log"
+'
+
+test_expect 'the same rule for every format that gives a title: llm'\''s conversation_name' '
+	export CONVCTL_STORE=$(store_at llm) &&
+	convctl migrate "$F/llm/logs.json" >/dev/null && mkdir -p later &&
+	store_json | jq -r "[.conversations[] | select(.title != null)][0] | .id, .title" >idt &&
+	id=$(head -1 idt) && old=$(sed -n 2p idt) &&
+	jq "map(if .conversation_id == \"$id\" then .conversation_name = \"Renamed in llm\" else . end)" "$F/llm/logs.json" >later/logs.json &&
+	convctl migrate later/logs.json >out &&
+	grep -qx "  $id: retitled '\''Renamed in llm'\'' (the source'\''s title was '\''$old'\'')" out &&
+	test "$(store_json | jq -r ".conversations[] | select(.id == \"$id\") | .title")" = "Renamed in llm"
 '
 
 test_done
