@@ -9,6 +9,11 @@
 
 #include "reader.h"
 
+/* a conversation's imported.copyOf: the id of the source's conversation it
+ * is a copy of some turns of (a Gemini CLI checkpoint's session); known.c
+ * leaves it out when the store holds that one with those turns */
+#define MIG_COPY_OF	"copyOf"
+
 /* one format convctl imports: one row of mig_formats[] */
 struct mig_format {
 	const char *name;		/* --format NAME; the ledger's "format" */

@@ -9,7 +9,10 @@
  * (added with add, run or MCP: no mark; edited: a mark that no longer
  * matches) is never taken out nor changed. So a live file (SmartHole's
  * data.json, a session still being written) changed elsewhere imports
- * nothing twice, fails on nothing, and loses nothing of the user's.
+ * nothing twice, fails on nothing, and loses nothing of the user's. A
+ * conversation that is a copy of another's turns (imported.copyOf: a
+ * Gemini CLI checkpoint) is left out when the store holds that one with
+ * them; a title the source renamed replaces the one an import gave.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +437,47 @@ retitled(struct store *st, struct migrate_result *res, struct mig_source *s,
 	return 2;
 }
 
+/*
+ * c says it is a copy of turns of another of the source's conversations
+ * (imported.copyOf: a Gemini CLI checkpoint, of its session): 1 when the
+ * store holds that one, imported, with c's messages among its own in
+ * order (role and text), and a note says so; 0 when not; -1 when it cannot
+ * be read
+ */
+static int
+copied(struct store *st, struct migrate_result *res, struct mig_source *s,
+    json_t *c, json_t *ids, struct error *e)
+{
+	const char *of = json_str(json_object_get(c, "imported"), MIG_COPY_OF,
+	    NULL);
+	json_t *msgs = json_object_get(c, "messages"), *have, *m, *h;
+	struct conv *cv;
+	size_t i, k = 0;
+
+	if (of == NULL || json_object_get(ids, of) == NULL ||
+	    (cv = store_find(st, of)) == NULL)
+		return 0;
+	if (conv_load(st, cv, e) < 0)
+		return -1;
+	have = json_object_get(conv_json(cv), "messages");
+	json_array_foreach(msgs, i, m) {
+		for (; (h = json_array_get(have, k)) != NULL; k++)
+			if (json_equal(json_object_get(m, "role"),
+			    json_object_get(h, "role")) &&
+			    json_equal(json_object_get(m, "content"),
+			    json_object_get(h, "content")))
+				break;
+		/* kept loaded: this run may grow it too */
+		if (h == NULL)
+			return 0;
+		k++;
+	}
+	mig_notes_add(res->notes, "'%s': conversation '%s' is a copy of "
+	    "turns of conversation '%s', imported before: left out",
+	    s->file, json_str(c, "id", NULL), of);
+	return 1;
+}
+
 int
 mig_known(struct store *st, struct migrate_result *res, json_t *imports,
     struct error *e)
@@ -459,6 +503,11 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports,
 			    i)) ? grown(st, res, s, c, ids, e) : 0;
 			if (g < 0)
 				goto out;
+			if (when == NULL && g == 0) {
+				if ((t = copied(st, res, s, c, ids, e)) < 0)
+					goto out;
+				g = t;
+			}
 			if ((when != NULL || g == 1) && json_is_true(
 			    json_array_get(s->own, i))) {
 				if ((t = retitled(st, res, s, c, ids, e)) < 0)

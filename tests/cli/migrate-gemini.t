@@ -90,15 +90,15 @@ test_expect 'the file a resume a minute later also leaves: nothing to import, no
 	grep -qx "imported 1 conversation (8 messages) from 1 source" out
 '
 
-test_expect 'an interactive session: what was typed, the CLI'\''s notice kept aside; checkpoint and logs.json import nothing' '
+test_expect 'an interactive session: what was typed, the CLI'\''s notice kept aside; its checkpoint (the log of prompts names its session) and logs.json import nothing' '
 	export CONVCTL_STORE=$(store_at i) &&
 	convctl migrate "$R/interactive/session.jsonl" >/dev/null &&
 	convctl migrate "$R/interactive/checkpoint-kiln.json" >out 2>err &&
 	convctl migrate "$R/interactive/logs.json" >>out 2>>err &&
-	grep -q "checkpoint-kiln.json: gemini, nothing to import in it; not recorded" out &&
+	grep -q "checkpoint-kiln.json: gemini, imported before (the same conversations); skipped" out &&
 	grep -q "logs.json: gemini, nothing to import in it; not recorded" out &&
-	grep -q "checkpoint-kiln.json'\'': Gemini CLI'\''s checkpoint (/chat save), whose messages are its session'\''s" err &&
-	grep -q "logs.json'\'': Gemini CLI'\''s log of prompts" err &&
+	grep -q "checkpoint-kiln.json'\'': conversation '\''gemini-checkpoint-interactive-kiln'\'' is a copy of turns of conversation '\''$IS'\'', imported before: left out" err &&
+	grep -q "logs.json'\'': Gemini CLI'\''s log of prompts, what was typed and no reply" err &&
 	store_json >i.dump &&
 	jq -c ".conversations | length, (.[0] | .id, [.messages[] | select(.role == \"user\") | .content], [.messages[].role], [.imported.notices[] | [.type, .content]])" i.dump >got &&
 	cat >want <<-END &&
@@ -108,6 +108,71 @@ test_expect 'an interactive session: what was typed, the CLI'\''s notice kept as
 	["user","assistant","tool","assistant","user","assistant"]
 	[["info","Conversation checkpoint saved with tag: kiln."]]
 	END
+	test_cmp want got
+'
+
+test_expect 'a checkpoint whose session is neither imported nor beside it: a conversation of its own, titled by its tag, at the file'\''s time' '
+	export CONVCTL_STORE=$(store_at ck) &&
+	mkdir -p studio && cp "$R/interactive/checkpoint-kiln.json" studio/ &&
+	touch -d 2026-11-27T05:25:18Z studio/checkpoint-kiln.json &&
+	convctl migrate studio/checkpoint-kiln.json >out &&
+	grep -q "checkpoint-kiln.json: gemini, 1 conversation, 6 messages" out &&
+	store_json >ck.dump &&
+	jq -c ".conversations[0] | .id, .title, .startedAt, .imported.authType, .imported.copyOf, (.imported.harness[0] | startswith(\"<session_context>\")), [.messages[] | [.id, .role, .content[0:18], .toolsUsed]]" ck.dump >got &&
+	cat >want <<-END &&
+	"gemini-checkpoint-studio-kiln"
+	"kiln"
+	"2026-11-27T05:25:18.000Z"
+	"gemini-api-key"
+	null
+	true
+	[["turn-1","user","Hello, kiln helper",null],["turn-2","assistant","Let me read them.",["read_file"]],["read_file__read_file_1795757115966_0","tool","Glaze the bowls on",null],["turn-4","assistant","Your notes say to ",null],["turn-5","user","Thanks. Anything e",null],["turn-6","assistant","Hello! The kiln is",null]]
+	END
+	test_cmp want got &&
+	test "$(jq -c ".conversations[0].messages[1].imported.functionCalls[0].name" ck.dump)" = "\"read_file\""
+'
+
+test_expect 'a checkpoint saved again under its tag, grown: the new turns only; the same again: nothing' '
+	export CONVCTL_STORE=$(store_at ckgrow) &&
+	mkdir -p grow && jq ".history |= .[0:4]" "$R/interactive/checkpoint-kiln.json" >grow/checkpoint-kiln.json &&
+	convctl migrate grow/checkpoint-kiln.json >out &&
+	grep -q "checkpoint-kiln.json: gemini, 1 conversation, 4 messages" out &&
+	cp "$R/interactive/checkpoint-kiln.json" grow/ &&
+	convctl migrate grow/checkpoint-kiln.json >out &&
+	grep -qx "  gemini-checkpoint-grow-kiln: 2 new messages, added (imported before, grown since)" out &&
+	convctl migrate grow/checkpoint-kiln.json >out &&
+	grep -q "imported before" out &&
+	test "$(store_json | jq -c "[.conversations | length, (.[0].messages | length)]")" = "[1,6]"
+'
+
+test_expect 'a checkpoint beside the session that holds its turns (chats/): read there, in the directory form too' '
+	export CONVCTL_STORE=$(store_at ckdir) &&
+	mkdir -p p/chats && cp "$R/interactive/session.jsonl" p/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
+	jq ".history |= .[0:4]" "$R/interactive/checkpoint-kiln.json" >p/checkpoint-early.json &&
+	convctl migrate p/checkpoint-early.json >out 2>err &&
+	grep -q "checkpoint-early.json: gemini, nothing to import in it; not recorded" out &&
+	grep -q "checkpoint-early.json'\'': Gemini CLI'\''s checkpoint (/chat save) of session '\''$IS'\'', whose file holds its turns: read there ('\''p/chats/session-2026-11-27T05-25-51ae66fd.jsonl'\'')" err &&
+	convctl migrate p >out 2>err &&
+	grep -qx "imported 1 conversation (6 messages) from 1 source" out &&
+	test "$(store_json | jq -c "[.conversations[].id]")" = "[\"$IS\"]"
+'
+
+test_expect 'a checkpoint of turns its session no longer holds (rewound since): imported, its own' '
+	export CONVCTL_STORE=$(store_at ckother) &&
+	mkdir -p q/chats && cp "$R/interactive/session.jsonl" q/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
+	jq ".history[4].parts[0].text = \"Something else\"" "$R/interactive/checkpoint-kiln.json" >q/checkpoint-kiln.json &&
+	convctl migrate q >out 2>err &&
+	grep -qx "imported 2 conversations (12 messages) from 2 sources" out &&
+	test "$(store_json | jq -c "[.conversations[] | .title]")" = "[null,\"kiln\"]"
+'
+
+test_expect 'an older release'\''s checkpoint, its history bare: thoughts left out, calls without ids, the tag decoded for the title' '
+	export CONVCTL_STORE=$(store_at ckold) &&
+	mkdir -p old-ck && cp "$top/tests/fixtures/migrate/gemini/checkpoint-glaze%20test.json" old-ck/ &&
+	convctl migrate old-ck >out &&
+	grep -q "checkpoint-glaze%20test.json: gemini, 1 conversation, 4 messages" out &&
+	conv "" "[.id, .title, [.messages[] | [.id, .role, .content, .toolsUsed]]]" >got &&
+	echo "[\"gemini-checkpoint-old-ck-glaze%20test\",\"glaze test\",[[\"turn-1\",\"user\",\"Which cone for the celadon?\",null],[\"turn-2\",\"assistant\",\"\",[\"read_file\"]],[\"turn-3:0\",\"tool\",\"Celadon: cone 10 reduction.\\\\n\",null],[\"turn-4\",\"assistant\",\"Cone 10, in reduction.\",null]]]" >want &&
 	test_cmp want got
 '
 
