@@ -9,15 +9,13 @@ lines ("> ": tokens, edits applied, commits). For migrate's speed and memory
 on a large log.
 """
 import datetime
-import random
-import sys
 
 from gen import text
+from sources import arguments
 
 
 def main():
-    mb, seed, out = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
+    mb, rng, out = arguments()
     want = int(mb * 1000 * 1000)
     t = 1735689600
     n = 0

@@ -9,16 +9,8 @@ backslashes), each node with its metadata, some answers regenerated (a second
 child, the later one current), some assistant messages addressed to a tool
 and answered by it. For migrate's memory: what a 100 MB export costs.
 """
-import json
-import random
-import sys
-import uuid
-
 from gen import text
-
-
-def node_id(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+from sources import arguments, spaced, uid, write_array
 
 
 def message(rng, nid, role, t, body, recipient="all", hidden=False):
@@ -51,25 +43,25 @@ def conversation(rng, t):
         return nid
 
     start = t
-    add(message(rng, node_id(rng), "system", None, "", hidden=True))
+    add(message(rng, uid(rng), "system", None, "", hidden=True))
     for k in range(rng.randint(3, 15)):
         t += rng.uniform(5, 600)
-        add(message(rng, node_id(rng), "user", t, text(rng)))
+        add(message(rng, uid(rng), "user", t, text(rng)))
         if rng.random() < 0.15:
             t += rng.uniform(2, 60)
-            add(message(rng, node_id(rng), "assistant", t, "search(\"%s\")" % text(rng)[:40],
+            add(message(rng, uid(rng), "assistant", t, "search(\"%s\")" % text(rng)[:40],
                         recipient="browser"))
             t += rng.uniform(1, 10)
-            add(message(rng, node_id(rng), "tool", t, text(rng)))
+            add(message(rng, uid(rng), "tool", t, text(rng)))
         if rng.random() < 0.1:	# regenerated: an old answer on a branch
             t += rng.uniform(2, 60)
-            old = node_id(rng)
+            old = uid(rng)
             mapping[old] = {"id": old, "parent": prev, "children": [],
                             "message": message(rng, old, "assistant", t, text(rng))}
             mapping[prev]["children"].append(old)
         t += rng.uniform(2, 60)
-        add(message(rng, node_id(rng), "assistant", t, text(rng)))
-    cid = node_id(rng)
+        add(message(rng, uid(rng), "assistant", t, text(rng)))
+    cid = uid(rng)
     return {"title": text(rng)[:40], "create_time": start, "update_time": t,
             "mapping": mapping, "moderation_results": [], "current_node": prev,
             "plugin_ids": None, "conversation_id": cid, "conversation_template_id": None,
@@ -78,20 +70,9 @@ def conversation(rng, t):
 
 
 def main():
-    mb, seed, out = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
-    want = int(mb * 1000 * 1000)
-    t = 1735689600.0
-    n = 0
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("[")
-        while n < want:
-            c, t = conversation(rng, t)
-            t += rng.uniform(3600, 86400)
-            s = json.dumps(c, ensure_ascii=False)
-            f.write((", " if n else "") + s)
-            n += len(s.encode()) + 2
-        f.write("]")
+    mb, rng, out = arguments()
+    write_array(out, int(mb * 1000 * 1000),
+                spaced(rng, lambda t: conversation(rng, t)))
 
 
 if __name__ == "__main__":

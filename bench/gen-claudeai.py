@@ -10,16 +10,9 @@ times, attachments and files. For migrate's speed and memory on a large
 export.
 """
 import datetime
-import json
-import random
-import sys
-import uuid
 
 from gen import text
-
-
-def uid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+from sources import arguments, spaced, uid, write_array
 
 
 def iso(t):
@@ -78,21 +71,10 @@ def conversation(rng, t, account):
 
 
 def main():
-    mb, seed, out = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
-    want = int(mb * 1000 * 1000)
-    t = 1735689600.0
+    mb, rng, out = arguments()
     account = {"uuid": uid(rng)}
-    n = 0
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("[")
-        while n < want:
-            c, t = conversation(rng, t, account)
-            t += rng.uniform(3600, 86400)
-            s = json.dumps(c, ensure_ascii=False)
-            f.write((", " if n else "") + s)
-            n += len(s.encode()) + 2
-        f.write("]")
+    write_array(out, int(mb * 1000 * 1000),
+                spaced(rng, lambda t: conversation(rng, t, account)))
 
 
 if __name__ == "__main__":

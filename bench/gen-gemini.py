@@ -14,19 +14,13 @@ large source (bench/README.md).
 """
 import json
 import os
-import random
-import sys
-import uuid
+import time
 
 from gen import text
-
-
-def uid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+from sources import arguments, uid
 
 
 def iso(t):
-    import time
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + \
         ".%03dZ" % int((t % 1) * 1000)
 
@@ -106,12 +100,10 @@ def session(rng, t):
 
 
 def main():
-    mb, seed, out = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
+    mb, rng, out = arguments()
     want = int(mb * 1000 * 1000)
     t = 1735689600.0
     n = 0
-    import time
     while n < want:
         sid, body, t2 = session(rng, t)
         d = os.path.join(out, "tmp", "project-%d" % rng.randint(1, 8),

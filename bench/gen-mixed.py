@@ -9,9 +9,8 @@ about C, so `malloc` is found in most of them. Laid out as convctl writes it,
 one conversation a line; some conversations are tagged. Prints, as gen.py
 does, the id of the conversation in the middle and the last message's time.
 """
-import random
-import sys
 
+from sources import arguments
 from storefile import ts, write_store
 
 SHORT = ["ok", "thanks!", "yes", "no", "sure", "done", "👍", "got it", "why?",
@@ -113,8 +112,7 @@ def text(rng, c_heavy):
 
 
 def main():
-    n, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
+    n, rng, out = arguments(int)
     t = 1735689600000  # 2025-01-01T00:00:00.000Z
     convs = []
     for i in range(n):

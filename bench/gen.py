@@ -8,9 +8,8 @@ is active. The file is laid out as convctl writes it (one conversation a
 line), so the first write does not change its size. Prints, for the bench,
 the id of the conversation in the middle and the time of the last message.
 """
-import random
-import sys
 
+from sources import arguments
 from storefile import ts, write_store
 
 WORDS = (
@@ -46,8 +45,7 @@ def text(rng):
 
 
 def main():
-    n, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    rng = random.Random(seed)
+    n, rng, out = arguments(int)
     t = 1735689600000  # 2025-01-01T00:00:00.000Z
     convs = []
     for i in range(n):

@@ -12,20 +12,16 @@ text; one that offers read_file, and whose last user text asks for the
 notes, gets a short text and a call of read_file on --read-path; a request
 for JSON (the CLI's model router, its next-speaker check, a title) gets a
 JSON object; any other a short text. Every request is logged, one JSON
-object a line, to --log.
+object a line, to --log (the server, the log and its end: fakeapi.py).
 
   fake-gemini-api.py --port-file FILE --log FILE [--read-path PATH]
 """
-import argparse
 import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import sys
+
+import fakeapi
 
 ARGS = None
-
-
-def log(entry):
-    with open(ARGS.log, "a") as f:
-        f.write(json.dumps(entry) + "\n")
 
 
 def usage():
@@ -82,80 +78,39 @@ def response(parts):
             "usageMetadata": usage(), "modelVersion": "gemini-fake"}
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, fmt, *args):
-        pass
-
-    def body(self):
-        n = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(n) if n else b""
-        try:
-            return json.loads(raw or b"{}")
-        except ValueError:
-            return {}
-
-    def reply_json(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        log({"method": "GET", "path": self.path})
-        self.reply_json(404, {"error": {"code": 404, "message": "not here",
-                                        "status": "NOT_FOUND"}})
+class Handler(fakeapi.Handler):
+    not_found = {"error": {"code": 404, "message": "not here",
+                           "status": "NOT_FOUND"}}
 
     def do_POST(self):
-        req = self.body()
-        path = self.path.split("?")[0]
-        log({"method": "POST", "path": self.path, "body": req})
+        req, path = self.post()
         if path.endswith(":countTokens"):
             self.reply_json(200, {"totalTokens": 19})
-            return
-        if path.endswith(":generateContent"):
+        elif path.endswith(":generateContent"):
             self.reply_json(200, response(answer(req)))
-            return
-        if path.endswith(":streamGenerateContent"):
-            parts = answer(req)
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.close_connection = True
-            # one chunk a part, the last with the finish reason and usage
-            for i, p in enumerate(parts):
-                chunk = {"candidates": [{"content": {"role": "model",
-                                                     "parts": [p]},
-                                         "index": 0}],
-                         "modelVersion": "gemini-fake"}
-                if i == len(parts) - 1:
-                    chunk = response([p])
-                self.wfile.write(("data: %s\r\n\r\n" %
-                                  json.dumps(chunk)).encode())
-                self.wfile.flush()
-            return
-        self.reply_json(404, {"error": {"code": 404, "message": "not here",
-                                        "status": "NOT_FOUND"}})
+        elif path.endswith(":streamGenerateContent"):
+            self.stream(answer(req))
+        else:
+            self.reply_not_found()
+
+    def stream(self, parts):
+        """one chunk a part, the last with the finish reason and usage"""
+        self.start_sse()
+        for i, p in enumerate(parts):
+            chunk = {"candidates": [{"content": {"role": "model",
+                                                 "parts": [p]},
+                                     "index": 0}],
+                     "modelVersion": "gemini-fake"}
+            if i == len(parts) - 1:
+                chunk = response([p])
+            self.event(chunk, eol="\r\n")
 
 
 def main():
     global ARGS
-    p = argparse.ArgumentParser()
-    p.add_argument("--port-file", required=True)
-    p.add_argument("--log", required=True)
-    p.add_argument("--read-path", default="notes.txt")
-    ARGS = p.parse_args()
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(ARGS.port_file + ".tmp", "w") as f:
-        f.write("%d\n" % srv.server_address[1])
-    import os
-    os.rename(ARGS.port_file + ".tmp", ARGS.port_file)
-    srv.serve_forever()
+    ARGS = fakeapi.options(__doc__).parse_args()
+    return fakeapi.serve(Handler, ARGS)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

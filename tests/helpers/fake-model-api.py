@@ -10,7 +10,8 @@ answer one prompt with one tool call and then a closing reply:
 A request whose last user turn (the messages since the last reply)
 carries a tool's result gets the closing text; one that offers the tool named by --tool-* gets a short text and a
 call of that tool; any other (a title, a quota probe) a short text. Every
-request is logged, one JSON object a line, to --log.
+request is logged, one JSON object a line, to --log (the server, the log
+and its end: fakeapi.py).
 
   fake-model-api.py --port-file FILE --log FILE
       [--read-path PATH] [--shell-command CMD] [--mcp-calls FILE]
@@ -35,12 +36,12 @@ in order (a JSON array).
 Item ids count from 1 in each run of the server (msg_1, fc_1, ...), as a
 local provider's do: a second process sees the same ids again.
 """
-import argparse
 import itertools
 import json
 import re
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import fakeapi
 
 ARGS = None
 IDS = itertools.count(1)
@@ -49,11 +50,6 @@ MCP_CALLS = []
 
 def next_id(prefix):
     return "%s_%d" % (prefix, next(IDS))
-
-
-def log(entry):
-    with open(ARGS.log, "a") as f:
-        f.write(json.dumps(entry) + "\n")
 
 
 def tool_names(tools, namespace=None):
@@ -84,54 +80,13 @@ def mcp_call(tools, done):
     return offered[done] if done < len(offered) else None
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, fmt, *args):
-        pass
-
-    def body(self):
-        n = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(n) if n else b""
-        try:
-            return json.loads(raw or b"{}")
-        except ValueError:
-            return {}
-
-    def reply_json(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def start_sse(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-
+class Handler(fakeapi.Handler):
     def event(self, name, data):
-        self.wfile.write(("event: %s\ndata: %s\n\n" %
-                          (name, json.dumps(data))).encode())
-        self.wfile.flush()
-
-    def do_GET(self):
-        log({"method": "GET", "path": self.path})
-        self.reply_json(404, {"error": {"message": "not here"}})
-
-    def do_HEAD(self):
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        """an event of these APIs: named"""
+        super().event(data, name=name)
 
     def do_POST(self):
-        req = self.body()
-        path = self.path.split("?")[0]
-        log({"method": "POST", "path": self.path, "body": req})
+        req, path = self.post()
         if path.endswith("/messages/count_tokens"):
             self.reply_json(200, {"input_tokens": 10})
         elif path.endswith("/messages"):
@@ -139,7 +94,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path.endswith("/responses"):
             self.openai(req)
         else:
-            self.reply_json(404, {"error": {"message": "not here"}})
+            self.reply_not_found()
 
     # Anthropic Messages
 
@@ -368,10 +323,7 @@ def main():
     global ARGS
     if len(sys.argv) == 4 and sys.argv[1] == "--given":
         return given(sys.argv[2], sys.argv[3])
-    p = argparse.ArgumentParser()
-    p.add_argument("--port-file", required=True)
-    p.add_argument("--log", required=True)
-    p.add_argument("--read-path", default="notes.txt")
+    p = fakeapi.options(__doc__)
     p.add_argument("--shell-command", default="cat notes.txt")
     p.add_argument("--opening", default="Let me look at the notes first.")
     p.add_argument("--closing",
@@ -382,16 +334,7 @@ def main():
     if ARGS.mcp_calls:
         with open(ARGS.mcp_calls) as f:
             MCP_CALLS[:] = [json.loads(line) for line in f if line.strip()]
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(ARGS.port_file + ".tmp", "w") as f:
-        f.write(str(srv.server_address[1]))
-    import os
-    os.rename(ARGS.port_file + ".tmp", ARGS.port_file)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return fakeapi.serve(Handler, ARGS)
 
 
 if __name__ == "__main__":
