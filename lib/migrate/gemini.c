@@ -621,6 +621,19 @@ gemini_holder(struct mig_reader *r, json_t *msgs, char **id)
 	return found;
 }
 
+/* c handed to the run, keep (its reference taken) its imported, with the
+ * injected text in harness, when there is any */
+static void
+gemini_add(struct mig_reader *r, json_t *c, json_t *keep, json_t *harness)
+{
+	if (json_array_size(harness) > 0)
+		json_object_set(keep, "harness", harness);
+	if (json_object_size(keep) > 0)
+		json_object_set(c, "imported", keep);
+	json_decref(keep);
+	mig_add(r, c, 1, 1);
+}
+
 /* the value of a hex digit, or -1 */
 static int
 hex_digit(char c)
@@ -763,12 +776,7 @@ gemini_checkpoint(struct mig_reader *r, json_t *root, struct error *e)
 	 * these turns, they are not imported twice (known.c) */
 	if (tag != NULL && (sid = gemini_saved_by(r, tag)) != NULL)
 		json_object_set_new(keep, MIG_COPY_OF, json_string(sid));
-	if (json_array_size(harness) > 0)
-		json_object_set(keep, "harness", harness);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	gemini_add(r, c, keep, harness);
 out:
 	json_decref(msgs);
 	json_decref(harness);
@@ -858,14 +866,9 @@ mig_read_gemini(struct mig_reader *r, const struct mig_input *in,
 		goto out;
 	keep = json_object();
 	mig_keep_extra(keep, st.meta, mapped);
-	if (json_array_size(harness) > 0)
-		json_object_set(keep, "harness", harness);
 	if (json_array_size(notices) > 0)
 		json_object_set(keep, "notices", notices);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	gemini_add(r, c, keep, harness);
 out:
 	json_decref(root);
 	json_decref(msgs);
