@@ -130,16 +130,18 @@ mig_mark_title(json_t *conv)
  * The title c, the source's conversation, gives stored (the stored one's
  * JSON): c's title when it has one that stored lacks, or that differs from
  * stored's title while that is still the title an earlier import gave (its
- * F_TITLE_MARK matches); NULL when stored keeps its own: the same, one set
- * by hand or by a summarizer since, or one imported before titles were
- * marked (whose origin cannot be told)
+ * F_TITLE_MARK matches) and c does not end before it; NULL when stored
+ * keeps its own: the same, one set by hand or by a summarizer since, one
+ * imported before titles were marked (whose origin cannot be told), or
+ * one a newer copy of the source gave
  */
 static json_t *
 new_title(json_t *stored, json_t *c)
 {
 	json_t *t = json_object_get(c, "title");
-	const char *have = json_str(stored, "title", NULL), *mark;
+	const char *have = json_str(stored, "title", NULL), *mark, *end;
 	char now[MIG_MARK_LEN + 1];
+	int64_t a, b;
 
 	if (!json_is_string(t))
 		return NULL;
@@ -147,6 +149,12 @@ new_title(json_t *stored, json_t *c)
 		return t;
 	if (strcmp(have, json_string_value(t)) == 0 ||
 	    (mark = json_str(stored, F_TITLE_MARK, NULL)) == NULL)
+		return NULL;
+	/* an older copy of the source (it ends before the stored one) does
+	 * not bring back the name it had then */
+	if ((end = json_str(c, "endedAt", NULL)) != NULL &&
+	    ts_parse(end, &a) == 0 && (end = json_str(stored, "endedAt",
+	    NULL)) != NULL && ts_parse(end, &b) == 0 && a < b)
 		return NULL;
 	title_mark_of(have, now);
 	return strcmp(mark, now) == 0 ? t : NULL;

@@ -480,8 +480,9 @@ append_all(struct store *st, struct migrate_result *res, struct error *e)
 			    !json_is_string(json_object_get(c, "summary")))
 				conv_mark_title_given(c);
 			/* a re-import may change a title that is still the
-			 * source's (known.c) */
-			if (json_is_true(json_array_get(res->src[k].own, i)))
+			 * source's (known.c), but in a store taken as it is */
+			if (json_is_true(json_array_get(res->src[k].own, i)) &&
+			    !mig_format(res->src[k].format)->as_is)
 				mig_mark_title(c);
 			/* a conversation of the source's own id may be
 			 * imported again: its messages say they are the
