@@ -648,7 +648,7 @@ hex_digit(char c)
 }
 
 /* s with each %XX decoded, as Gemini CLI encodes a tag in a file's name
- * (encodeURIComponent); not UTF-8 made so */
+ * (encodeURIComponent), made valid UTF-8 */
 static char *
 uri_decode(const char *s, size_t len)
 {
