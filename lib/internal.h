@@ -21,6 +21,11 @@ json_t *conv_json(struct conv *);
 int conv_refresh(struct conv *, struct error *);
 /* appends a conversation object (the store takes the reference) */
 struct conv *store_append(struct store *, json_t *, struct error *);
+/* the same, the conversation as text, as json_dump_buf() writes it (text
+ * is malloc'd, len bytes and a NUL; the store takes it): an engine that
+ * writes such text keeps it so, not parsed, until it is written */
+struct conv *store_append_text(struct store *, char *text, size_t len,
+    struct error *);
 /* the store's top-level object, without "conversations" */
 json_t *store_root(struct store *);
 /* 0: c's bytes cannot hold the text s, so a field it names is not there

@@ -22,6 +22,8 @@ struct conv {
 				 * (messages []), for conv_head() */
 	const char *raw;	/* its bytes as the engine read them; NULL: none */
 	size_t rawlen;
+	char *text;		/* raw when it is c's own (store_append_text()),
+				 * freed once parsed; else NULL */
 	int canonical;		/* raw is what json_dump_buf() would write */
 	char *own[3];		/* id, title, summary when obj does not hold them */
 	const char *id, *title, *summary;	/* point into obj or own */
@@ -103,6 +105,9 @@ struct store_engine {
 	/* 1: store_text may copy each conversation's bytes as the engine read
 	 * them, being a store file's; NULL: never */
 	int (*bytes_are_text)(struct store *);
+	/* 1: a conversation store_append_text() adds may stay its text until
+	 * commit writes it (the file's); 0: it is parsed at once */
+	int writes_text;
 };
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;

@@ -221,11 +221,12 @@ piece_conv(struct store *st, struct pieces *o, const char *sep, struct conv *c)
 		scan_conv_clear(&sc);
 		return;
 	}
-	if (o->to_file)
+	if (o->to_file && c->text == NULL)
 		piece_old(o, sep, ((struct file_conv *)c->be)->off, c->rawlen,
 		    fs->ix->rec[c->pos].flags);
-	else if (o->merge && last != NULL && last->p != NULL &&
-	    last->p + last->len + n == c->raw && memcmp(c->raw - n, sep, n) == 0)
+	else if (o->merge && c->text == NULL && last != NULL &&
+	    last->p != NULL && last->p + last->len + n == c->raw &&
+	    memcmp(c->raw - n, sep, n) == 0)
 		piece_add(o, c->raw - n, 0, n + c->rawlen, IN_MEMORY);
 	else {
 		piece_text(o, sep, n);

@@ -733,4 +733,5 @@ const struct store_engine store_file_engine = {
 	.spool_dir = file_spool_dir,
 	.close = file_close,
 	.bytes_are_text = file_bytes_are_text,
+	.writes_text = 1,
 };

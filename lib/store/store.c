@@ -66,6 +66,8 @@ conv_json(struct conv *c)
 		if (c->obj == NULL)
 			abort();
 		c->raw = NULL;	/* the caller may change it: dump it when saving */
+		free(c->text);
+		c->text = NULL;
 	}
 	return c->obj;
 }
@@ -162,6 +164,7 @@ conv_free(struct conv *c)
 		return;
 	json_decref(c->obj);
 	json_decref(c->head);
+	free(c->text);
 	free(c->own[0]);
 	free(c->own[1]);
 	free(c->own[2]);
@@ -253,6 +256,38 @@ store_append(struct store *st, json_t *obj, struct error *e)
 	c->obj = obj;
 	if (conv_refresh(c, e) < 0) {
 		conv_free(c);
+		return NULL;
+	}
+	c->pos = st->next_pos++;
+	store_push(st, c);
+	return c;
+}
+
+struct conv *
+store_append_text(struct store *st, char *text, size_t len, struct error *e)
+{
+	struct conv *c;
+	struct scan_conv sc;
+
+	if (scan_conv(text, len, &sc) < 0) {	/* json_dump_buf()'s: a bug */
+		free(text);
+		error_set(e, "a new conversation is not as the store writes one");
+		return NULL;
+	}
+	c = conv_new();
+	c->raw = c->text = text;
+	c->rawlen = len;
+	c->canonical = sc.canonical;
+	c->id = c->own[0] = sc.id;
+	c->title = c->own[1] = sc.title;
+	c->summary = c->own[2] = sc.summary;
+	c->started = sc.started;
+	c->ended = sc.ended;
+	c->last = sc.last;
+	c->newest = sc.newest;
+	c->nmsg = sc.nmsg;
+	if (!st->engine->writes_text && conv_refresh(c, e) < 0) {
+		conv_free(c);	/* conv_refresh() parsed it: as store_append() */
 		return NULL;
 	}
 	c->pos = st->next_pos++;
