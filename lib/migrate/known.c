@@ -20,16 +20,6 @@
 #include "formats.h"
 #include "migrate.h"
 
-void
-mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN])
-{
-	struct buf b = { 0 };
-
-	json_dump_buf(&b, json_object_get(conv, "messages"));
-	sha256_hex(b.data ? b.data : "", b.len, out);
-	buf_free(&b);
-}
-
 /* the ledger's conversation hashes (hash -> importedAt) and ids (id -> 1) */
 static void
 ledger_sets(json_t *imports, json_t *hashes, json_t *ids)
@@ -490,8 +480,9 @@ int
 mig_known(struct store *st, struct migrate_result *res, json_t *imports,
     struct error *e)
 {
-	json_t *hashes = json_object(), *ids = json_object(), *c, *when;
+	json_t *hashes = json_object(), *ids = json_object(), *c, *when, *whole;
 	char h[SHA256_HEX_LEN];
+	const char *id;
 	struct mig_source *s;
 	size_t k, i, before;
 	int g, t, rc = -1;
@@ -503,31 +494,39 @@ mig_known(struct store *st, struct migrate_result *res, json_t *imports,
 			continue;
 		before = json_array_size(res->grown);
 		for (i = json_array_size(s->convs); i-- > 0;) {
-			c = json_array_get(s->convs, i);
-			mig_conv_hash(c, h);
+			mig_conv_hash_at(s, i, h);
 			json_array_insert_new(s->hashes, 0, json_string(h));
 			when = json_object_get(hashes, h);
-			g = when == NULL && json_is_true(json_array_get(s->own,
-			    i)) ? grown(st, res, s, c, ids, e) : 0;
+			id = mig_conv_id(s, i);
+			/* grown() and retitled() look only at one of the
+			 * source's own ids that the ledger and the store hold:
+			 * only such a one is read whole */
+			c = json_is_true(json_array_get(s->own, i)) &&
+			    json_object_get(ids, id) != NULL &&
+			    store_find(st, id) != NULL ? mig_conv(s, i) : NULL;
+			g = when == NULL && c != NULL ?
+			    grown(st, res, s, c, ids, e) : 0;
+			/* a copy of another's turns (a Gemini CLI checkpoint)
+			 * is never packed: read whole to see */
+			if (g == 0 && when == NULL && !mig_conv_packed(s, i)) {
+				whole = mig_conv(s, i);
+				g = copied(st, res, s, whole, ids, e);
+				json_decref(whole);
+			}
+			if (g >= 0 && (when != NULL || g == 1) && c != NULL) {
+				if ((t = retitled(st, res, s, c, ids, e)) < 0)
+					g = -1;
+				else
+					g = t > 0 ? t : g;
+			}
+			json_decref(c);
 			if (g < 0)
 				goto out;
-			if (when == NULL && g == 0) {
-				if ((t = copied(st, res, s, c, ids, e)) < 0)
-					goto out;
-				g = t;
-			}
-			if ((when != NULL || g == 1) && json_is_true(
-			    json_array_get(s->own, i))) {
-				if ((t = retitled(st, res, s, c, ids, e)) < 0)
-					goto out;
-				g = t > 0 ? t : g;
-			}
 			if (when == NULL && g == 0)
 				continue;
 			if (json_is_string(when) && s->before == NULL)
 				s->before = xstrdup(json_string_value(when));
-			s->messages -= json_array_size(json_object_get(c,
-			    "messages"));
+			s->messages -= mig_conv_messages(s, i);
 			s->known += g != 2;
 			json_array_remove(s->convs, i);
 			json_array_remove(s->own, i);

@@ -56,7 +56,7 @@ mig_ledger_record(struct store *st, const struct migrate_result *res,
     json_t *imports)
 {
 	char ts[TS_LEN], real[PATH_MAX];
-	json_t *rec, *ids, *c;
+	json_t *rec, *ids;
 	struct mig_source *s;
 	size_t k, i;
 
@@ -70,8 +70,9 @@ mig_ledger_record(struct store *st, const struct migrate_result *res,
 		if (s->status != SRC_NEW)
 			continue;
 		ids = json_array();
-		json_array_foreach(s->convs, i, c)
-			json_array_append(ids, json_object_get(c, "id"));
+		for (i = 0; i < json_array_size(s->convs); i++)
+			json_array_append_new(ids, json_string(mig_conv_id(s,
+			    i)));
 		rec = json_pack("{s:s, s:s, s:o, s:s, s:o, s:O}", "sha256",
 		    s->sha, "format", migrate_format_name(s->format), "file",
 		    mig_clean_string(realpath(s->file, real) ? real : s->file),

@@ -282,12 +282,14 @@ duplicate(struct migrate_result *res, size_t k)
 
 
 
+static int pack(struct mig_reader *, size_t, struct error *);
+
 static int
 read_source(struct migrate_result *res, size_t k, json_t *imports,
     struct error *e)
 {
 	struct mig_source *s = &res->src[k];
-	struct mig_reader r = { res->rq, s, res->notes, 0 };
+	struct mig_reader r = { res->rq, s, res->notes, 0, pack };
 	struct mig_input in = { 0 };
 	struct buf text = { 0 }, id = { 0 };
 	json_t *root = NULL;
@@ -376,8 +378,8 @@ place_ids(struct store *st, struct migrate_result *res, struct error *e)
 
 	for (k = 0; k < res->nsrc; k++) {
 		s = &res->src[k];
-		json_array_foreach(s->convs, i, c) {
-			id = json_str(c, "id", NULL);
+		for (i = 0; i < json_array_size(s->convs); i++) {
+			id = mig_conv_id(s, i);
 			if (!id_taken(st, taken, id)) {
 				json_object_set_new(taken, id, json_string(s->name));
 				continue;
@@ -403,7 +405,9 @@ place_ids(struct store *st, struct migrate_result *res, struct error *e)
 			if (json_is_true(json_array_get(s->own, i)))
 				json_object_set_new(s->renamed, fresh,
 				    json_string(id));
+			c = mig_conv(s, i);
 			json_object_set_new(c, "id", json_string(fresh));
+			mig_conv_put(s, i, c);
 			json_object_set_new(taken, fresh, json_string(s->name));
 			free(fresh);
 		}
@@ -425,14 +429,14 @@ one_active(struct store *st, struct migrate_result *res)
 
 	for (k = 0; k < res->nsrc; k++) {
 		s = &res->src[k];
-		json_array_foreach(s->convs, i, c) {
-			if (!json_is_null(json_object_get(c, "endedAt")) &&
-			    json_object_get(c, "endedAt") != NULL)
+		for (i = 0; i < json_array_size(s->convs); i++) {
+			if (!mig_conv_active(s, i))
 				continue;
 			if (!active) {
 				active = 1;
 				continue;
 			}
+			c = mig_conv(s, i);
 			msgs = json_object_get(c, "messages");
 			n = json_array_size(msgs);
 			end = n > 0 ? json_object_get(json_array_get(msgs, n - 1),
@@ -442,67 +446,99 @@ one_active(struct store *st, struct migrate_result *res)
 			    "ended it at %s, as the store has an active one",
 			    s->file, json_str(c, "id", NULL),
 			    json_string_value(end));
+			mig_conv_put(s, i, c);
 		}
 	}
 }
 
-/* the readers build valid conversations; this is the store's own check */
+/*
+ * Conversation i of s (c) made ready for the store: checked (the readers
+ * build valid ones; this is the store's own check), its title marked as
+ * given and its messages as the source's, as append_all() stores it
+ */
 static int
-validate_all(const struct migrate_result *res, struct error *e)
+ready(struct mig_source *s, size_t i, json_t *c, struct error *e)
 {
 	struct buf where = { 0 };
-	json_t *c;
-	size_t k, i;
-	int rc = 0;
+	json_t *m;
+	size_t j;
+	int own = json_is_true(json_array_get(s->own, i)), rc;
 
-	for (k = 0; k < res->nsrc && rc == 0; k++)
-		json_array_foreach(res->src[k].convs, i, c)
-			if ((rc = conv_validate(c, mig_path(&where, "'%s': "
-			    "conversation %zu", res->src[k].file, i), e)) < 0)
-				break;
+	rc = conv_validate(c, mig_path(&where, "'%s': conversation %zu",
+	    s->file, i), e);
 	buf_free(&where);
-	return rc;
+	if (rc < 0)
+		return -1;
+	/* a title the source gave is given, as one set with `title` is: a
+	 * summarizer keeps it; one that came with a summary is a
+	 * summarizer's, taken as it is */
+	if (own && json_is_string(json_object_get(c, "title")) &&
+	    !json_is_string(json_object_get(c, "summary")))
+		conv_mark_title_given(c);
+	/* a conversation of the source's own id may be imported again: its
+	 * messages say they are the source's, and a re-import may change a
+	 * title that is still the source's (known.c), but in a store taken
+	 * as it is */
+	if (own && !mig_format(s->format)->as_is) {
+		mig_mark_title(c);
+		json_array_foreach(json_object_get(c, "messages"), j, m)
+			mig_mark(m);
+	}
+	return 0;
 }
 
+/*
+ * the reader's r->pack: each conversation it made from index from on
+ * ready() and packed, held as text until the store has it; its hash is
+ * of its messages as read (known.c), before ready() marks them
+ */
+static int
+pack(struct mig_reader *r, size_t from, struct error *e)
+{
+	struct mig_source *s = r->src;
+	char h[SHA256_HEX_LEN];
+	size_t i;
+
+	for (i = from; i < json_array_size(s->convs); i++) {
+		mig_conv_hash(json_array_get(s->convs, i), h);
+		if (ready(s, i, json_array_get(s->convs, i), e) < 0)
+			return -1;
+		mig_pack(s, i, h);
+	}
+	return 0;
+}
+
+/* each conversation appended, ready() first unless packed (then ready
+ * already), a packed one as its text */
 static int
 append_all(struct store *st, struct migrate_result *res, struct error *e)
 {
-	json_t *c, *m;
-	size_t k, i, j;
+	struct mig_source *s;
+	json_t *c;
+	size_t k, i, len;
+	char *text;
+	int own;
 
 	for (k = 0; k < res->nsrc; k++)
-		json_array_foreach(res->src[k].convs, i, c) {
-			/* a title the source gave is given, as one set with
-			 * `title` is: a summarizer keeps it; one that came
-			 * with a summary is a summarizer's, taken as it is */
-			if (json_is_true(json_array_get(res->src[k].own, i)) &&
-			    json_is_string(json_object_get(c, "title")) &&
-			    !json_is_string(json_object_get(c, "summary")))
-				conv_mark_title_given(c);
-			/* a re-import may change a title that is still the
-			 * source's (known.c), but in a store taken as it is */
-			if (json_is_true(json_array_get(res->src[k].own, i)) &&
-			    !mig_format(res->src[k].format)->as_is)
-				mig_mark_title(c);
-			/* a conversation of the source's own id may be
-			 * imported again: its messages say they are the
-			 * source's (known.c), but in a store taken as it is */
-			if (json_is_true(json_array_get(res->src[k].own, i)) &&
-			    !mig_format(res->src[k].format)->as_is)
-				json_array_foreach(json_object_get(c, "messages"),
-				    j, m)
-					mig_mark(m);
-			if (store_append(st, json_incref(c), e) == NULL)
-				return -1;
+		for (s = &res->src[k], i = 0; i < json_array_size(s->convs);
+		    i++) {
+			own = json_is_true(json_array_get(s->own, i));
 			/* a summary on a conversation the source did not name
 			 * is one the reader wrote (SmartHole's flat history) */
-			json_object_set_new(res->imported, json_str(c, "id", NULL),
-			    json_boolean(!json_is_true(json_array_get(
-			    res->src[k].own, i)) && json_is_string(
-			    json_object_get(c, "summary"))));
+			json_object_set_new(res->imported, mig_conv_id(s, i),
+			    json_boolean(!own && mig_conv_summary(s, i)));
 			res->nconv++;
-			res->nmsg += json_array_size(json_object_get(c,
-			    "messages"));
+			res->nmsg += mig_conv_messages(s, i);
+			if (mig_conv_packed(s, i)) {
+				text = mig_conv_give(s, i, &len);
+				if (store_append_text(st, text, len, e) == NULL)
+					return -1;
+				continue;
+			}
+			c = json_array_get(s->convs, i);
+			if (ready(s, i, c, e) < 0 ||
+			    store_append(st, json_incref(c), e) == NULL)
+				return -1;
 		}
 	return 0;
 }
@@ -565,7 +601,7 @@ migrate_run(struct store *st, const struct migrate_request *rq,
 	if (place_ids(st, res, e) < 0)
 		return -1;
 	one_active(st, res);
-	if (validate_all(res, e) < 0 || append_all(st, res, e) < 0 ||
+	if (append_all(st, res, e) < 0 ||
 	    mig_grow(st, res, e) < 0)
 		return -1;
 	mig_ledger_record(st, res, imports);

@@ -39,8 +39,6 @@ enum mig_origin mig_origin(json_t *m);
 /* conv's title, when it has one, marked as the source's (F_TITLE_MARK) */
 void mig_mark_title(json_t *conv);
 
-/* the SHA-256 of conv's messages as JSON: the same messages, the same hash */
-void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
 /*
  * leaves out of each new source the conversations imported before (their
  * messages' hash in the ledger), and those of the source's own ids imported

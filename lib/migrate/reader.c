@@ -157,6 +157,148 @@ push(struct mig_source *s, json_t *c, int own)
 	json_array_append_new(s->own, json_boolean(own));
 }
 
+void
+mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN])
+{
+	struct buf b = { 0 };
+
+	json_dump_buf(&b, json_object_get(conv, "messages"));
+	sha256_hex(b.data ? b.data : "", b.len, out);
+	buf_free(&b);
+}
+
+/* a packed conversation: [text, id, messages, active, hash, summary] */
+enum { PACK_TEXT, PACK_ID, PACK_MESSAGES, PACK_ACTIVE, PACK_HASH,
+    PACK_SUMMARY };
+
+static int
+active(json_t *c)
+{
+	json_t *end = json_object_get(c, "endedAt");
+
+	return end == NULL || json_is_null(end);
+}
+
+/* c (taken) as text, its hash h */
+static json_t *
+packed(json_t *c, const char *h)
+{
+	struct buf b = { 0 };
+	json_t *p;
+
+	json_dump_buf(&b, c);
+	/* json_dump_buf() writes valid UTF-8 */
+	p = json_pack("[o, O, I, b, s, b]", json_stringn_nocheck(b.data ?
+	    b.data : "", b.len), json_object_get(c, "id"),
+	    (json_int_t)json_array_size(json_object_get(c, "messages")),
+	    active(c), h, json_is_string(json_object_get(c, "summary")));
+	buf_free(&b);
+	json_decref(c);
+	return p;
+}
+
+void
+mig_pack(struct mig_source *s, size_t i, const char *hash)
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	if (json_is_object(c))
+		json_array_set_new(s->convs, i, packed(json_incref(c), hash));
+}
+
+int
+mig_conv_packed(const struct mig_source *s, size_t i)
+{
+	return json_is_array(json_array_get(s->convs, i));
+}
+
+json_t *
+mig_conv(const struct mig_source *s, size_t i)
+{
+	json_t *c = json_array_get(s->convs, i), *text;
+
+	if (!json_is_array(c))
+		return json_incref(c);
+	text = json_array_get(c, PACK_TEXT);
+	/* json_dump_buf()'s text: it parses, or this is a bug */
+	if ((c = json_loadb(json_string_value(text), json_string_length(text),
+	    JSON_LOAD_FLAGS, NULL)) == NULL)
+		abort();
+	return c;
+}
+
+void
+mig_conv_put(struct mig_source *s, size_t i, json_t *c)
+{
+	json_t *p = json_array_get(s->convs, i);
+
+	json_array_set_new(s->convs, i, json_is_array(p) ? packed(c,
+	    json_string_value(json_array_get(p, PACK_HASH))) : c);
+}
+
+char *
+mig_conv_give(struct mig_source *s, size_t i, size_t *len)
+{
+	json_t *p = json_array_get(s->convs, i),
+	    *text = json_array_get(p, PACK_TEXT);
+	char *t;
+
+	*len = json_string_length(text);
+	t = xmalloc(*len + 1);
+	memcpy(t, json_string_value(text), *len + 1);
+	json_array_set_new(p, PACK_TEXT, json_null());
+	return t;
+}
+
+const char *
+mig_conv_id(const struct mig_source *s, size_t i)
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	return json_is_array(c) ? json_string_value(json_array_get(c, PACK_ID)) :
+	    json_str(c, "id", NULL);
+}
+
+size_t
+mig_conv_messages(const struct mig_source *s, size_t i)
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	return json_is_array(c) ? (size_t)json_integer_value(json_array_get(c,
+	    PACK_MESSAGES)) : json_array_size(json_object_get(c, "messages"));
+}
+
+int
+mig_conv_active(const struct mig_source *s, size_t i)
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	return json_is_array(c) ? json_is_true(json_array_get(c, PACK_ACTIVE)) :
+	    active(c);
+}
+
+int
+mig_conv_summary(const struct mig_source *s, size_t i)
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	return json_is_array(c) ? json_is_true(json_array_get(c,
+	    PACK_SUMMARY)) : json_is_string(json_object_get(c, "summary"));
+}
+
+void
+mig_conv_hash_at(const struct mig_source *s, size_t i,
+    char out[SHA256_HEX_LEN])
+{
+	json_t *c = json_array_get(s->convs, i);
+
+	if (json_is_array(c))
+		memcpy(out, json_string_value(json_array_get(c, PACK_HASH)),
+		    SHA256_HEX_LEN);
+	else
+		mig_conv_hash(c, out);
+}
+
 /*
  * a message id the source gives twice (ChatGPT's message.id, Claude's uuid,
  * a provider's reused item id): the later ones ID-2, ID-3…, the next not
@@ -652,7 +794,8 @@ mig_each_item(struct mig_reader *r, const struct mig_input *in,
     struct error *e)
 {
 	json_t *item;
-	size_t i, n = in->root == NULL ? in->nitems : json_array_size(in->root);
+	size_t i, before, n = in->root == NULL ? in->nitems :
+	    json_array_size(in->root);
 	int rc;
 
 	if (in->root == NULL ? in->items == NULL : !json_is_array(in->root))
@@ -664,8 +807,12 @@ mig_each_item(struct mig_reader *r, const struct mig_input *in,
 			item = json_incref(json_array_get(in->root, i));
 		else if ((item = mig_item(r, in, i, e)) == NULL)
 			return -1;
+		before = json_array_size(r->src->convs);
 		rc = one(r, item, i, e);
 		json_decref(item);
+		/* its conversations held as text from now on */
+		if (r->pack != NULL && r->pack(r, before, e) < 0)
+			return -1;
 		if (rc > 0)
 			return 0;
 		if (rc < 0) {

@@ -28,7 +28,10 @@ struct mig_source {
 	char sha[SHA256_HEX_LEN];
 	enum source_status status;
 	char *before;			/* SRC_BEFORE: when; SRC_DUPLICATE: which file */
-	json_t *convs;			/* conversation objects, in order */
+	json_t *convs;			/* the conversations, in order: each
+					 * an object, or packed (mig_pack()),
+					 * read through mig_conv() and the
+					 * like */
 	json_t *own;			/* parallel: true when the id is the source's own */
 	json_t *renamed;		/* new id -> the id the source gave */
 	json_t *hashes;			/* each conversation's, as read (known.c) */
@@ -43,6 +46,10 @@ struct mig_reader {
 	json_t *notes;			/* strings */
 	size_t gone;			/* the bytes at the start of the input's
 					 * text let go of (mig_item_done()) */
+	/* the run's: the conversations from index from on, just read, made
+	 * ready for the store and packed (mig_each_item() calls it after
+	 * each item); 0, or -1 and e */
+	int (*pack)(struct mig_reader *, size_t from, struct error *);
 };
 
 /* one item of a top-level JSON array, by its bytes in the text */
@@ -69,6 +76,35 @@ struct mig_input {
  * source's, so a clash is a conflict rather than a reason to pick another;
  * splittable: --split may cut it at long gaps */
 void mig_add(struct mig_reader *, json_t *conv, int own, int splittable);
+/*
+ * A source's conversations, s->convs, each an object, or packed: held as
+ * its text, as the store writes it (json_dump_buf()), with its id, message
+ * count, whether it is active, whether it has a summary and the hash of
+ * its messages as read, rather than as objects, which take about twice the
+ * memory. The run reads them through these, one at a time.
+ */
+/* conversation i packed, hash its mig_conv_hash() */
+void mig_pack(struct mig_source *, size_t i, const char *hash);
+int mig_conv_packed(const struct mig_source *, size_t i);
+/* conversation i whole: a new reference, parsed again when packed */
+json_t *mig_conv(const struct mig_source *, size_t i);
+/* c (a reference, taken) as conversation i again, packed when it was
+ * (its hash kept) */
+void mig_conv_put(struct mig_source *, size_t i, json_t *c);
+/* packed conversation i's text (malloc'd, *len bytes and a NUL), given
+ * to the store: the source keeps its id, counts and hash, not its text */
+char *mig_conv_give(struct mig_source *, size_t i, size_t *len);
+const char *mig_conv_id(const struct mig_source *, size_t i);
+size_t mig_conv_messages(const struct mig_source *, size_t i);
+/* no endedAt, or null */
+int mig_conv_active(const struct mig_source *, size_t i);
+/* a summary, a string */
+int mig_conv_summary(const struct mig_source *, size_t i);
+/* the SHA-256 of conv's messages as JSON: the same messages, the same hash */
+void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
+/* mig_conv_hash() of conversation i, as the reader made it */
+void mig_conv_hash_at(const struct mig_source *, size_t i,
+    char out[SHA256_HEX_LEN]);
 void mig_note(struct mig_reader *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_progress(struct mig_reader *, size_t done, size_t total);

@@ -93,7 +93,7 @@ static json_t *
 report_json(const struct migrate_result *res, int dry_run,
     char *const *pruned, size_t npruned)
 {
-	json_t *root, *sources, *src, *convs, *c, *ids;
+	json_t *root, *sources, *src, *convs, *ids;
 	struct mig_source *s;
 	size_t k, i;
 
@@ -101,15 +101,14 @@ report_json(const struct migrate_result *res, int dry_run,
 	for (k = 0; k < res->nsrc; k++) {
 		s = &res->src[k];
 		convs = json_array();
-		json_array_foreach(s->convs, i, c) {
-			json_t *o = json_pack("{s:O, s:I}", "id",
-			    json_object_get(c, "id"), "messages",
-			    (json_int_t)json_array_size(json_object_get(c,
-			    "messages")));
+		for (i = 0; i < json_array_size(s->convs); i++) {
+			json_t *o = json_pack("{s:s, s:I}", "id",
+			    mig_conv_id(s, i), "messages",
+			    (json_int_t)mig_conv_messages(s, i));
 
-			if (json_object_get(s->renamed, json_str(c, "id", NULL)))
+			if (json_object_get(s->renamed, mig_conv_id(s, i)))
 				json_object_set(o, "renamedFrom", json_object_get(
-				    s->renamed, json_str(c, "id", NULL)));
+				    s->renamed, mig_conv_id(s, i)));
 			json_array_append_new(convs, o);
 		}
 		src = json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "file", s->name,
@@ -184,14 +183,14 @@ migrate_report(struct buf *out, const struct migrate_result *res, int dry_run,
 		    migrate_format_name(s->format), n, plural(n, "conversation",
 		    "conversations"), s->messages, plural(s->messages, "message",
 		    "messages"));
-		json_array_foreach(s->convs, i, c) {
-			n = json_array_size(json_object_get(c, "messages"));
+		for (i = 0; i < json_array_size(s->convs); i++) {
+			n = mig_conv_messages(s, i);
 			/* a source's ids, escaped: one line each */
 			buf_adds(out, "  ");
-			buf_add_printable(out, json_str(c, "id", NULL));
+			buf_add_printable(out, mig_conv_id(s, i));
 			buf_addf(out, ": %zu %s", n, plural(n, "message",
 			    "messages"));
-			from = json_object_get(s->renamed, json_str(c, "id", NULL));
+			from = json_object_get(s->renamed, mig_conv_id(s, i));
 			if (from != NULL) {
 				buf_adds(out, " (renamed from '");
 				buf_add_printable(out, json_string_value(from));
