@@ -58,6 +58,10 @@ void buf_add_text(struct buf *, const char *s, size_t len, int terminal);
  * its user information (scheme://user:PASSWORD@host/...) as ***; any other
  * text as it is */
 void buf_add_url(struct buf *, const char *url);
+/* s[0..n) with each %XX decoded (RFC 3986) added to b; -1 at a '%' that
+ * two hex digits do not follow, or that spells a NUL, b then holding what
+ * came before it */
+int buf_add_percent_decoded(struct buf *, const char *s, size_t n);
 /* a one-line label (a title, a tag, a tool name) given by a person: no
  * control character (C0, DEL, C1), at most max characters; -1 and e saying
  * which character, or how long, else 0. UTF-8 is checked elsewhere */

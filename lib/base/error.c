@@ -176,6 +176,39 @@ buf_add_printable(struct buf *b, const char *s)
 	buf_add_printable_n(b, s, strlen(s));
 }
 
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+buf_add_percent_decoded(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+	int hi, lo;
+
+	buf_adds(b, "");
+	for (i = 0; i < n; i++) {
+		if (s[i] != '%') {
+			buf_addc(b, s[i]);
+			continue;
+		}
+		if (i + 2 >= n || (hi = hex_value(s[i + 1])) < 0 ||
+		    (lo = hex_value(s[i + 2])) < 0 || (hi == 0 && lo == 0))
+			return -1;
+		buf_addc(b, (char)(hi << 4 | lo));
+		i += 2;
+	}
+	return 0;
+}
+
 void
 buf_add_url(struct buf *b, const char *url)
 {

@@ -35,25 +35,12 @@ uri_of(struct buf *b, const char *id, int json)
 		buf_adds(b, JSON_SUFFIX);
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* uri's id (percent-decoded, into id) and whether it asks for JSON; -1
  * when it names no conversation */
 static int
 uri_parse(const char *uri, struct buf *id, int *json)
 {
 	size_t n, i, plen = strlen(URI_PREFIX), slen = strlen(JSON_SUFFIX);
-	int hi, lo;
 
 	n = strlen(uri);
 	if (n <= plen || strncmp(uri, URI_PREFIX, plen) != 0)
@@ -63,20 +50,11 @@ uri_parse(const char *uri, struct buf *id, int *json)
 	*json = n > slen && strcmp(uri + n - slen, JSON_SUFFIX) == 0;
 	if (*json)
 		n -= slen;
-	buf_adds(id, "");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (uri[i] == '/' || uri[i] == '?' || uri[i] == '#')
 			return -1;
-		if (uri[i] != '%') {
-			buf_addc(id, uri[i]);
-			continue;
-		}
-		if (i + 2 >= n || (hi = hexval(uri[i + 1])) < 0 ||
-		    (lo = hexval(uri[i + 2])) < 0 || (hi == 0 && lo == 0))
-			return -1;
-		buf_addc(id, (char)(hi << 4 | lo));
-		i += 2;
-	}
+	if (buf_add_percent_decoded(id, uri, n) < 0)
+		return -1;
 	return id->len > 0 ? 0 : -1;
 }
 

@@ -634,37 +634,20 @@ gemini_add(struct mig_reader *r, json_t *c, json_t *keep, json_t *harness)
 	mig_add(r, c, 1, 1);
 }
 
-/* the value of a hex digit, or -1 */
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s with each %XX decoded, as Gemini CLI encodes a tag in a file's name
- * (encodeURIComponent), made valid UTF-8 */
+ * (encodeURIComponent), made valid UTF-8; a name it did not encode (a
+ * '%' that starts no escape) as it is */
 static char *
 uri_decode(const char *s, size_t len)
 {
 	struct buf b = { 0 };
-	int hi, lo;
 	char *out;
-	size_t i;
 
-	for (i = 0; i < len; i++)
-		if (s[i] == '%' && i + 2 < len && (hi = hex_digit(s[i + 1])) >=
-		    0 && (lo = hex_digit(s[i + 2])) >= 0) {
-			buf_addc(&b, (char)(hi * 16 + lo));
-			i += 2;
-		} else
-			buf_addc(&b, s[i]);
-	out = mig_utf8_clean(b.data ? b.data : "");
+	if (buf_add_percent_decoded(&b, s, len) < 0) {
+		b.len = 0;
+		buf_add(&b, s, len);
+	}
+	out = mig_utf8_clean(b.data);
 	buf_free(&b);
 	return out;
 }

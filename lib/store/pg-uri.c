@@ -27,44 +27,15 @@ is_secret_key(const char *key)
 	return 0;
 }
 
-static int
-hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[0..n) percent-decoded as libpq decodes a URI's parts; NULL: it cannot */
 static char *
 decode(const char *s, size_t n)
 {
 	struct buf b = { 0 };
-	size_t i;
-	int hi, lo;
 
-	buf_adds(&b, "");
-	for (i = 0; i < n; i++) {
-		if (s[i] != '%') {
-			buf_addc(&b, s[i]);
-			continue;
-		}
-		if (i + 2 >= n) {
-			buf_free(&b);
-			return NULL;
-		}
-		hi = hex((unsigned char)s[i + 1]);
-		lo = hex((unsigned char)s[i + 2]);
-		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-			buf_free(&b);
-			return NULL;
-		}
-		buf_addc(&b, (char)(hi * 16 + lo));
-		i += 2;
+	if (buf_add_percent_decoded(&b, s, n) < 0) {
+		buf_free(&b);
+		return NULL;
 	}
 	return buf_detach(&b);
 }

@@ -79,6 +79,29 @@ main(void)
 		buf_free(&b);
 	}
 
+	{
+		static const struct {
+			const char *in;
+			int rc;
+			const char *out;
+		} pct[] = {
+			{ "plain", 0, "plain" }, { "a%20b%2Fc", 0, "a b/c" },
+			{ "%e6%97%A5", 0, "\xe6\x97\xa5" }, { "100%", -1, "100" },
+			{ "%2", -1, "" }, { "x%zz", -1, "x" }, { "a%00b", -1, "a" },
+		};
+		struct buf b = { 0 };
+
+		for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+			b.len = 0;
+			is_int(buf_add_percent_decoded(&b, pct[i].in,
+			    strlen(pct[i].in)), pct[i].rc, "buf_add_percent_decoded: "
+			    "-1 at an escape of no two hex digits, or of NUL");
+			is_str(b.data, pct[i].out, "buf_add_percent_decoded: each "
+			    "%XX decoded, what came before a bad one kept");
+		}
+		buf_free(&b);
+	}
+
 	/* every byte: what comes out has no control character */
 	for (i = 1, ctl = 0; i < 256; i++) {
 		char s[2] = { (char)i, '\0' };
