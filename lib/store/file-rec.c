@@ -91,18 +91,7 @@ file_load_rec(struct store *st, size_t i, struct error *e)
 		free(fc);
 		return file_changed(st, e);
 	}
-	c = conv_new();
-	c->raw = fc->bytes;
-	c->rawlen = r->len;
-	c->canonical = sc.canonical;
-	c->id = c->own[0] = sc.id;
-	c->title = c->own[1] = sc.title;
-	c->summary = c->own[2] = sc.summary;
-	c->started = sc.started;
-	c->ended = sc.ended;
-	c->last = sc.last;
-	c->newest = sc.newest;
-	c->nmsg = sc.nmsg;
+	c = conv_of_scan(&sc, fc->bytes, r->len);
 	c->pos = (int64_t)i;
 	c->be = fc;
 	store_push(st, c);

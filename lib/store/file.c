@@ -106,21 +106,8 @@ adopt_scan(struct store *st, struct scan *sc)
 		    sc->member[i].klen, v);
 	}
 	for (i = 0; i < sc->n; i++) {
-		struct scan_conv *s = &sc->conv[i];
-
-		c = conv_new();
-		c->raw = fs->data + s->off;
-		c->rawlen = s->len;
-		c->canonical = s->canonical;
-		c->id = c->own[0] = s->id;
-		c->title = c->own[1] = s->title;
-		c->summary = c->own[2] = s->summary;
-		s->id = s->title = s->summary = NULL;
-		c->started = s->started;
-		c->ended = s->ended;
-		c->last = s->last;
-		c->newest = s->newest;
-		c->nmsg = s->nmsg;
+		c = conv_of_scan(&sc->conv[i], fs->data + sc->conv[i].off,
+		    sc->conv[i].len);
 		c->pos = st->next_pos++;
 		store_push(st, c);
 	}

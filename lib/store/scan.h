@@ -24,6 +24,10 @@ struct scan_conv {
 	int canonical;			/* the bytes are what json_dump_buf() writes */
 };
 
+/* store.c: the record of a conversation the scanner read, its bytes
+ * raw[0..len); it takes sc's strings */
+struct conv *conv_of_scan(struct scan_conv *sc, const char *raw, size_t len);
+
 struct scan_member {			/* a top-level member but "conversations" */
 	char *key;			/* decoded, malloc'd (it may hold NUL) */
 	size_t klen;

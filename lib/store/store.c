@@ -157,6 +157,26 @@ conv_new(void)
 	return c;
 }
 
+struct conv *
+conv_of_scan(struct scan_conv *sc, const char *raw, size_t len)
+{
+	struct conv *c = conv_new();
+
+	c->raw = raw;
+	c->rawlen = len;
+	c->canonical = sc->canonical;
+	c->id = c->own[0] = sc->id;
+	c->title = c->own[1] = sc->title;
+	c->summary = c->own[2] = sc->summary;
+	sc->id = sc->title = sc->summary = NULL;
+	c->started = sc->started;
+	c->ended = sc->ended;
+	c->last = sc->last;
+	c->newest = sc->newest;
+	c->nmsg = sc->nmsg;
+	return c;
+}
+
 void
 conv_free(struct conv *c)
 {
@@ -274,18 +294,8 @@ store_append_text(struct store *st, char *text, size_t len, struct error *e)
 		error_set(e, "a new conversation is not as the store writes one");
 		return NULL;
 	}
-	c = conv_new();
-	c->raw = c->text = text;
-	c->rawlen = len;
-	c->canonical = sc.canonical;
-	c->id = c->own[0] = sc.id;
-	c->title = c->own[1] = sc.title;
-	c->summary = c->own[2] = sc.summary;
-	c->started = sc.started;
-	c->ended = sc.ended;
-	c->last = sc.last;
-	c->newest = sc.newest;
-	c->nmsg = sc.nmsg;
+	c = conv_of_scan(&sc, text, len);
+	c->text = text;
 	if (!st->engine->writes_text && conv_refresh(c, e) < 0) {
 		conv_free(c);	/* conv_refresh() parsed it: as store_append() */
 		return NULL;
