@@ -334,36 +334,22 @@ chatgpt_conversation(struct mig_reader *r, json_t *conv, size_t index,
 	static const char *const mapped[] = { "title", "mapping", "id",
 	    "conversation_id", "current_node", "create_time", "update_time",
 	    NULL };
+	static const char *const id_keys[] = { "conversation_id", "id", NULL };
 	struct buf at = { 0 }, nat = { 0 };
-	json_t *path = NULL, *msgs = json_array(), *v, *c, *keep, *id;
-	const char *title;
+	json_t *path = NULL, *msgs = json_array(), *v, *c, *keep;
+	const char *id, *title;
 	int64_t last;
 	size_t i;
 	int rc = -1;
 
 	mig_path(&at, "[%zu]", index);
-	if (!json_is_object(conv)) {
-		mig_bad(r, e, "%s: expected a conversation object", at.data);
+	if (mig_want_conversation(r, conv, at.data, id_keys, "title", &id,
+	    &title, e) < 0)
 		goto out;
-	}
-	id = json_object_get(conv, "conversation_id");
-	if (!json_is_string(id))
-		id = json_object_get(conv, "id");
-	if (!json_is_string(id) || json_string_length(id) == 0) {
-		mig_bad(r, e, "%s.conversation_id: %s", at.data, id == NULL ?
-		    "missing" : "expected a non-empty string");
-		goto out;
-	}
 	if (!json_is_object(json_object_get(conv, "mapping"))) {
 		mig_bad(r, e, "%s.mapping: expected an object", at.data);
 		goto out;
 	}
-	v = json_object_get(conv, "title");
-	if (v != NULL && !json_is_null(v) && !json_is_string(v)) {
-		mig_bad(r, e, "%s.title: expected a string", at.data);
-		goto out;
-	}
-	title = json_string_value(v);
 	if (mig_want_time(r, json_object_get(conv, "create_time"),
 	    mig_path(&nat, "%s.create_time", at.data), &last, e) < 0)
 		goto out;
@@ -377,17 +363,14 @@ chatgpt_conversation(struct mig_reader *r, json_t *conv, size_t index,
 			goto out;
 	if (json_array_size(msgs) == 0) {
 		mig_note(r, "'%s': %s: conversation '%s' has no message; skipped",
-		    r->src->file, at.data, json_string_value(id));
+		    r->src->file, at.data, id);
 		rc = 0;
 		goto out;
 	}
-	c = mig_conversation_of(r, json_string_value(id), msgs, title);
+	c = mig_conversation_of(r, id, msgs, title);
 	keep = json_object();
 	mig_keep_extra(keep, conv, mapped);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	mig_add_keeping(r, c, keep);
 	rc = 0;
 out:
 	json_decref(path);

@@ -286,30 +286,20 @@ cai_conversation(struct mig_reader *r, json_t *conv, size_t index,
 {
 	static const char *const mapped[] = { "uuid", "name", "chat_messages",
 	    "summary", NULL };
+	static const char *const id_keys[] = { "uuid", NULL };
 	struct buf at = { 0 }, nat = { 0 };
-	json_t *msgs = json_array(), *v, *c, *keep, *id, *list;
-	const char *title;
+	json_t *msgs = json_array(), *v, *c, *keep, *list;
+	const char *id, *title;
 	int64_t last;
 	size_t i;
 	int rc = -1;
 
 	mig_path(&at, "[%zu]", index);
-	if (!json_is_object(conv)) {
-		mig_bad(r, e, "%s: expected a conversation object", at.data);
+	if (mig_want_conversation(r, conv, at.data, id_keys, "name", &id,
+	    &title, e) < 0)
 		goto out;
-	}
-	id = json_object_get(conv, "uuid");
-	if (!json_is_string(id) || json_string_length(id) == 0) {
-		mig_bad(r, e, "%s.uuid: %s", at.data, id == NULL ? "missing" :
-		    "expected a non-empty string");
-		goto out;
-	}
-	v = json_object_get(conv, "name");
-	if (v != NULL && !json_is_null(v) && !json_is_string(v)) {
-		mig_bad(r, e, "%s.name: expected a string", at.data);
-		goto out;
-	}
-	title = json_string_length(v) > 0 ? json_string_value(v) : NULL;
+	if (title != NULL && *title == '\0')
+		title = NULL;	/* an unnamed conversation */
 	list = json_object_get(conv, "chat_messages");
 	if (!json_is_array(list)) {
 		mig_bad(r, e, "%s.chat_messages: expected an array", at.data);
@@ -324,11 +314,11 @@ cai_conversation(struct mig_reader *r, json_t *conv, size_t index,
 			goto out;
 	if (json_array_size(msgs) == 0) {
 		mig_note(r, "'%s': %s: conversation '%s' has no message; skipped",
-		    r->src->file, at.data, json_string_value(id));
+		    r->src->file, at.data, id);
 		rc = 0;
 		goto out;
 	}
-	c = mig_conversation_of(r, json_string_value(id), msgs, title);
+	c = mig_conversation_of(r, id, msgs, title);
 	keep = json_object();
 	/* the summary claude.ai wrote of it, where it has one */
 	v = json_object_get(conv, "summary");
@@ -337,10 +327,7 @@ cai_conversation(struct mig_reader *r, json_t *conv, size_t index,
 	else if (v != NULL)
 		json_object_set(keep, "summary", v);
 	mig_keep_extra(keep, conv, mapped);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	mig_add_keeping(r, c, keep);
 	rc = 0;
 out:
 	json_decref(msgs);

@@ -279,10 +279,7 @@ mig_read_codex(struct mig_reader *r, const struct mig_input *in,
 		mig_keep_extra(keep, st.meta, mapped);
 	if (json_array_size(st.harness) > 0)
 		json_object_set(keep, "harness", st.harness);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	mig_add_keeping(r, c, keep);
 out:
 	json_decref(st.msgs);
 	json_decref(st.meta);

@@ -628,10 +628,7 @@ gemini_add(struct mig_reader *r, json_t *c, json_t *keep, json_t *harness)
 {
 	if (json_array_size(harness) > 0)
 		json_object_set(keep, "harness", harness);
-	if (json_object_size(keep) > 0)
-		json_object_set(c, "imported", keep);
-	json_decref(keep);
-	mig_add(r, c, 1, 1);
+	mig_add_keeping(r, c, keep);
 }
 
 /* s with each %XX decoded, as Gemini CLI encodes a tag in a file's name

@@ -514,6 +514,38 @@ real_text(struct buf *b, double d)
 		buf_adds(b, t);
 }
 
+void
+mig_add_keeping(struct mig_reader *r, json_t *c, json_t *keep)
+{
+	if (json_object_size(keep) > 0)
+		json_object_set(c, "imported", keep);
+	json_decref(keep);
+	mig_add(r, c, 1, 1);
+}
+
+int
+mig_want_conversation(struct mig_reader *r, json_t *conv, const char *at,
+    const char *const *id_keys, const char *title_key, const char **id,
+    const char **title, struct error *e)
+{
+	json_t *v = NULL;
+	size_t i;
+
+	if (!json_is_object(conv))
+		return mig_bad(r, e, "%s: expected a conversation object", at);
+	for (i = 0; id_keys[i] != NULL && !json_is_string(v); i++)
+		v = json_object_get(conv, id_keys[i]);
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		return mig_bad(r, e, "%s.%s: %s", at, id_keys[0], v == NULL ?
+		    "missing" : "expected a non-empty string");
+	*id = json_string_value(v);
+	v = json_object_get(conv, title_key);
+	if (v != NULL && !json_is_null(v) && !json_is_string(v))
+		return mig_bad(r, e, "%s.%s: expected a string", at, title_key);
+	*title = json_string_value(v);
+	return 0;
+}
+
 /* v at path, which may be absent: its time, else the import time */
 int
 mig_want_time(struct mig_reader *r, json_t *v, const char *path, int64_t *ms,

@@ -198,6 +198,17 @@ json_t *mig_session_of(struct mig_reader *, const char *id, json_t *msgs,
 char *mig_generated_id(json_t *msgs, int64_t now);
 /* copies src's fields but those in the NULL-ended skip, and those dst has */
 void mig_keep_extra(json_t *dst, json_t *src, const char *const *skip);
+/* conversation c added (mig_add(): the source's own, splittable), keep,
+ * what the source said that the store has no place for, as its "imported"
+ * when keep has anything; keep taken */
+void mig_add_keeping(struct mig_reader *, json_t *c, json_t *keep);
+/* conv, the conversation at `at` of an export: an object, its id the first
+ * of the NULL-ended id_keys that is a string, not empty, its title_key a
+ * string (*title), null or missing (*title NULL); -1 and e naming the
+ * field (the first id key) when not */
+int mig_want_conversation(struct mig_reader *, json_t *conv, const char *at,
+    const char *const *id_keys, const char *title_key, const char **id,
+    const char **title, struct error *);
 /* appends name to tools unless it is there: distinct, in first-seen order */
 void mig_tool_add(json_t *tools, const char *name);
 /* msg's "toolsUsed", when tools has any */
