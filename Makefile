@@ -22,12 +22,12 @@ AR ?= ar
 # `make check` and `make bench` install their tools too, in their recipes.
 # Both are asked of pkg-config once, when first used (a compile's recipe,
 # after build-deps), not when make reads this file nor at every compile
-PKGS = jansson libcurl libpq
+PKGS = jansson libcurl libpq sqlite3
 DEP_CFLAGS = $(eval DEP_CFLAGS := $$(shell pkg-config --cflags $$(PKGS)))$(DEP_CFLAGS)
 # libcurl and libpq are not linked: lib/summary/llm.c opens libcurl with dlopen (in
 # libc since glibc 2.34) on the first HTTP request, lib/store/pg-libpq.c libpq on the
 # first PostgreSQL store, so no other command pays for loading them
-DEP_LIBS = $(eval DEP_LIBS := $$(shell pkg-config --libs jansson))$(DEP_LIBS)
+DEP_LIBS = $(eval DEP_LIBS := $$(shell pkg-config --libs jansson sqlite3))$(DEP_LIBS)
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(DEP_CFLAGS) $(CFLAGS)
 
@@ -68,7 +68,7 @@ MAN5 = $(wildcard man/*.5)
 all: convctl
 
 build-deps:
-	@pkg-config --exists jansson libcurl libpq 2>/dev/null || \
+	@pkg-config --exists jansson libcurl libpq sqlite3 2>/dev/null || \
 	    scripts/install-deps build
 
 # Header dependencies: each compile writes what it included to a .d file

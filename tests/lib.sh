@@ -57,10 +57,12 @@ counts() {
 #   store_rm [STORE]     removes the store: the next command starts afresh
 #   store_exists [STORE] the store has been written
 #   snapshot STORE, unchanged STORE: the store is what it was
+# CONVCTL_TEST_ENGINE=sqlite puts them in SQLite databases,
+# sqlite:$T/NAME.db, read the same way (`convctl copy STORE -`).
 # A case about files themselves (locks, modes, renames) is test_file, and a
 # file about nothing else starts with file_store_only.
 case $engine in
-file) ;;
+file | sqlite) ;;
 pg)
 	if [ -n "$shared_pg" ]; then
 		. "$top/tests/pg-cluster.sh"
@@ -76,7 +78,7 @@ pg)
 	pg_prefix=$(basename "$0" .t | tr -c 'a-z0-9\n' _)_$$
 	;;
 *)
-	echo "Bail out! CONVCTL_TEST_ENGINE=$engine: it is file or pg"
+	echo "Bail out! CONVCTL_TEST_ENGINE=$engine: it is file, pg or sqlite"
 	exit 1
 	;;
 esac
@@ -88,9 +90,19 @@ is_pg() {
 	return 1
 }
 
+# a store a database holds, read through convctl: PostgreSQL or SQLite
+is_db() {
+	case $1 in
+	postgres://* | postgresql://* | sqlite:*) return 0 ;;
+	esac
+	return 1
+}
+
 store_at() {
 	if [ "$engine" = pg ]; then
 		echo "$PG_URI&schema=${pg_prefix}_$(echo "$1" | tr -c 'a-z0-9\n' _)"
+	elif [ "$engine" = sqlite ]; then
+		echo "sqlite:$T/$1.db"
 	else
 		echo "$T/$1.json"
 	fi
@@ -106,7 +118,7 @@ pg_schema() {
 # either engine
 store_json() {
 	set -- "${1:-$CONVCTL_STORE}"
-	if is_pg "$1"; then
+	if is_db "$1"; then
 		"$CONVCTL_BIN" copy "$1" -
 	else
 		cat "$1"
@@ -117,6 +129,9 @@ store_rm() {
 	set -- "${1:-$CONVCTL_STORE}"
 	if is_pg "$1"; then
 		psql_as "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \"$(pg_schema "$1")\" CASCADE"
+	elif is_db "$1"; then
+		set -- "${1#sqlite:}"
+		rm -f "$1" "$1-wal" "$1-shm" "$1-journal"
 	else
 		rm -f "$1"
 	fi
@@ -126,6 +141,8 @@ store_exists() {
 	set -- "${1:-$CONVCTL_STORE}"
 	if is_pg "$1"; then
 		test "$(psql_as "SELECT to_regclass('\"$(pg_schema "$1")\".root') IS NOT NULL")" = t
+	elif is_db "$1"; then
+		test -s "${1#sqlite:}"	# a writer that wrote nothing leaves it empty
 	else
 		test -e "$1"
 	fi
@@ -133,7 +150,7 @@ store_exists() {
 
 store_seed() {
 	set -- "${1:-$CONVCTL_STORE}"
-	if is_pg "$1"; then
+	if is_db "$1"; then
 		cat >"$T/.seed.json" && store_rm "$1" &&
 		    "$CONVCTL_BIN" copy "$T/.seed.json" "$1" 2>"$T/.seed.err" ||
 		    { cat "$T/.seed.err"; return 1; }
@@ -294,7 +311,7 @@ on_tty() { python3 "$top/tests/helpers/on-tty.py" "$@"; }
 snapshot() { store_json "$1" >"$T/.snapshot"; }
 unchanged() {
 	set -- "${1:-$CONVCTL_STORE}"
-	if is_pg "$1"; then
+	if is_db "$1"; then
 		store_json "$1" | cmp "$T/.snapshot" -
 	elif [ -e "$1" ]; then
 		cmp "$T/.snapshot" "$1"	# no cat between: one process, not two

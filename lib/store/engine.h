@@ -53,7 +53,7 @@ struct store_query {
 
 struct store;
 struct store_engine {
-	const char *name;			/* "file", "postgresql" */
+	const char *name;			/* "file", "postgresql", "sqlite" */
 	/* 1: path names a store of this engine (the last in open.c's table
 	 * claims every path the others do not) */
 	int (*claims)(const char *path);
@@ -111,6 +111,7 @@ struct store_engine {
 };
 extern const struct store_engine store_file_engine;
 extern const struct store_engine store_pg_engine;
+extern const struct store_engine store_sqlite_engine;
 
 #define NSPOOLED 2	/* the messages of an exchange: prompt and answer */
 struct store {

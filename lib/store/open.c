@@ -10,6 +10,7 @@
 /* the file engine last: it claims every name the others do not */
 static const struct store_engine *const engines[] = {
 	&store_pg_engine,
+	&store_sqlite_engine,
 	&store_file_engine,
 };
 

@@ -50,7 +50,7 @@ int store_save(struct store *, struct error *);
 void store_close(struct store *);	/* releases the lock; NULL is fine */
 const char *store_path(const struct store *);
 
-/* the engine a store path names: "file" or "postgresql" */
+/* the engine a store path names: "file", "postgresql" or "sqlite" */
 const char *store_engine_of(const char *path);
 /* path as messages show it: a database URI's password as ***; caller frees */
 char *store_shown(const char *path);

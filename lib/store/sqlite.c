@@ -1,0 +1,1077 @@
+/*
+ * sqlite.c - the SQLite engine: the store in a database file on one
+ * machine, named sqlite:PATH, through libsqlite3 (linked).
+ *
+ * A command is one transaction. A writer's is BEGIN IMMEDIATE, which takes
+ * the database's one write lock at once, waiting up to --wait seconds (the
+ * busy timeout) as the file engine waits for its lock; a reader's is a
+ * plain BEGIN, one snapshot of the WAL. The database is in WAL mode with
+ * synchronous=FULL, so a commit that returned is on disk and a writer
+ * killed at any point leaves the last commit whole. As in the PostgreSQL
+ * engine (pg.c), only what the command loads is read, only what it changed
+ * is written, each document is kept as the JSON text convctl wrote (key
+ * order, number texts and unknown fields survive), and the schema holds
+ * the rules it can: one active conversation (a partial unique index),
+ * unique ids, valid roles. Search goes through an FTS5 trigram index on
+ * each message's document; the caller confirms every candidate.
+ *
+ * It knows nothing of the lifecycle's rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "file.h"
+#include "scan.h"
+
+#define SQ_SCHEMA_VERSION 1	/* the newest schema this engine knows */
+#define SQ_PREFIX "sqlite:"
+
+/* the statements the engine runs many times, prepared once */
+enum {
+	Q_MESSAGES,	/* a conversation's messages' docs, in order */
+	Q_INSERT_CONV,
+	Q_UPDATE_CONV,
+	Q_INSERT_MSG,
+	Q_DELETE_MSGS_FROM,
+	Q_DELETE_CONV,
+	Q_COUNT
+};
+static const char *const stmt_sql[Q_COUNT] = {
+	"SELECT doc FROM messages WHERE conversation = ?1 ORDER BY seq",
+	"INSERT INTO conversations (id, started_at, ended_at, title, summary, "
+	"message_count, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	"UPDATE conversations SET started_at = ?2, ended_at = ?3, title = ?4, "
+	"summary = ?5, message_count = ?6, doc = ?7 WHERE id = ?1",
+	"INSERT INTO messages (conversation, seq, id, role, at, doc) VALUES "
+	"(?1, ?2, ?3, ?4, ?5, ?6)",
+	"DELETE FROM messages WHERE conversation = ?1 AND seq >= ?2",
+	"DELETE FROM conversations WHERE id = ?1",
+};
+
+struct sq_state {
+	sqlite3 *db;
+	char *file;		/* the database file, links followed */
+	int exists;		/* the schema's tables are there */
+	int intx;		/* a transaction is open */
+	double wait;		/* a writer's, for the write lock */
+	int made;		/* this transaction made the tables */
+	sqlite3_stmt *stmt[Q_COUNT];
+};
+
+/* what a conversation was in the database (as pg.c's pg_conv): the
+ * SHA-256 of its row's doc and of each message's doc */
+struct sq_conv {
+	unsigned char doc[32];
+	size_t nmsg;
+	unsigned char hash[][32];
+};
+
+/*
+ * Version 1. Times are milliseconds since the epoch (UTC); doc is the JSON
+ * text convctl wrote: a conversation's without its messages (messages []),
+ * each message's whole. The views show them as sqlite3 users read them.
+ */
+static const char schema_sql[] =
+	"CREATE TABLE root (one INTEGER PRIMARY KEY CHECK (one = 1),"
+	"  doc TEXT NOT NULL);"
+	"INSERT INTO root VALUES (1, '{\"version\": 1}');"
+	"CREATE TABLE conversations ("
+	"  pos INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL UNIQUE,"
+	"  started_at INTEGER NOT NULL,"
+	"  ended_at INTEGER,"
+	"  title TEXT,"
+	"  summary TEXT,"
+	"  message_count INTEGER NOT NULL CHECK (message_count >= 0),"
+	"  doc TEXT NOT NULL);"
+	"CREATE UNIQUE INDEX conversations_one_active ON conversations ((1))"
+	"  WHERE ended_at IS NULL;"
+	"CREATE INDEX conversations_ended ON conversations"
+	"  (ended_at DESC, pos DESC) WHERE ended_at IS NOT NULL;"
+	"CREATE TABLE messages ("
+	"  n INTEGER PRIMARY KEY,"
+	"  conversation TEXT NOT NULL REFERENCES conversations (id)"
+	"    ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL CHECK (seq >= 0),"
+	"  id TEXT,"
+	"  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system',"
+	"    'tool')),"
+	"  at INTEGER NOT NULL,"
+	"  doc TEXT NOT NULL,"
+	"  UNIQUE (conversation, seq));"
+	"CREATE INDEX messages_at ON messages (at);"
+	"CREATE VIRTUAL TABLE messages_text USING fts5 (doc, content = 'messages',"
+	"  content_rowid = 'n', tokenize = 'trigram');"
+	"CREATE TRIGGER messages_text_insert AFTER INSERT ON messages BEGIN"
+	"  INSERT INTO messages_text (rowid, doc) VALUES (new.n, new.doc); END;"
+	"CREATE TRIGGER messages_text_delete AFTER DELETE ON messages BEGIN"
+	"  INSERT INTO messages_text (messages_text, rowid, doc)"
+	"  VALUES ('delete', old.n, old.doc); END;"
+	"CREATE TRIGGER messages_text_update AFTER UPDATE ON messages BEGIN"
+	"  INSERT INTO messages_text (messages_text, rowid, doc)"
+	"  VALUES ('delete', old.n, old.doc);"
+	"  INSERT INTO messages_text (rowid, doc) VALUES (new.n, new.doc); END;"
+	"CREATE VIEW conversation_list AS SELECT id,"
+	"  strftime('%Y-%m-%dT%H:%M:%fZ', started_at / 1000.0, 'unixepoch')"
+	"    AS started,"
+	"  strftime('%Y-%m-%dT%H:%M:%fZ', ended_at / 1000.0, 'unixepoch')"
+	"    AS ended,"
+	"  message_count, title, summary FROM conversations ORDER BY pos;"
+	"CREATE VIEW message_list AS SELECT m.conversation, m.seq, m.role,"
+	"  strftime('%Y-%m-%dT%H:%M:%fZ', m.at / 1000.0, 'unixepoch') AS at,"
+	"  json_extract(m.doc, '$.content') AS content FROM messages m"
+	"  JOIN conversations c ON c.id = m.conversation ORDER BY c.pos, m.seq;"
+	"PRAGMA user_version = 1;";
+
+/* e from the database's last error: what failed, and what SQLite said */
+static int
+sq_error(struct store *st, const char *what, struct error *e)
+{
+	struct sq_state *ss = st->be;
+
+	return error_set(e, "store '%s': %s: %s", st->path, what,
+	    ss->db != NULL ? sqlite3_errmsg(ss->db) : "out of memory");
+}
+
+/* runs sql (one or more statements, no result) */
+static int
+sq_exec(struct store *st, const char *what, const char *sql, struct error *e)
+{
+	struct sq_state *ss = st->be;
+
+	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sq_error(st, what, e);
+	return 0;
+}
+
+/* the prepared statement k, reset and cleared for new bindings */
+static sqlite3_stmt *
+stmt(struct store *st, int k, const char *what, struct error *e)
+{
+	struct sq_state *ss = st->be;
+
+	if (ss->stmt[k] == NULL && sqlite3_prepare_v3(ss->db, stmt_sql[k], -1,
+	    SQLITE_PREPARE_PERSISTENT, &ss->stmt[k], NULL) != SQLITE_OK) {
+		sq_error(st, what, e);
+		return NULL;
+	}
+	sqlite3_reset(ss->stmt[k]);
+	sqlite3_clear_bindings(ss->stmt[k]);
+	return ss->stmt[k];
+}
+
+/* steps s to its end (a write): 0, or -1 and e */
+static int
+step_done(struct store *st, sqlite3_stmt *s, const char *what,
+    struct error *e)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return sq_error(st, what, e);
+	return 0;
+}
+
+/* s (NULL: NULL) bound as text of len bytes */
+static void
+bind_text(sqlite3_stmt *q, int i, const char *s, size_t len)
+{
+	if (s == NULL)
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_text64(q, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/* a time in ms, or NULL for none (< 0) */
+static void
+bind_ms(sqlite3_stmt *q, int i, int64_t ms)
+{
+	if (ms < 0)
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_int64(q, i, ms);
+}
+
+/* a writer's transaction, which holds the database's write lock: -1 and
+ * e, ERROR_TEMPORARY, when another writer held it past the busy timeout */
+static int
+begin_write(struct store *st, double wait, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	int rc;
+
+	if ((rc = sqlite3_exec(ss->db, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL)) != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_BUSY)
+			return store_locked(st->path, wait, e);
+		return sq_error(st, "cannot begin a transaction", e);
+	}
+	ss->intx = 1;
+	return 0;
+}
+
+/* the schema's version and the store's top-level fields */
+static int
+read_root(struct store *st, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *q = NULL;
+	long version = -1;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(ss->db, "PRAGMA user_version", -1, &q,
+	    NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
+		sq_error(st, "cannot read the store", e);
+		goto out;
+	}
+	version = (long)sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	q = NULL;
+	if (version == 0) {
+		/* no tables at all: a database not made yet (a new file) */
+		if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM "
+		    "sqlite_master", -1, &q, NULL) != SQLITE_OK ||
+		    sqlite3_step(q) != SQLITE_ROW) {
+			sq_error(st, "cannot read the store", e);
+			goto out;
+		}
+		if (sqlite3_column_int64(q, 0) != 0) {
+			error_set(e, "store '%s' is a SQLite database with tables "
+			    "of its own and no convctl schema (user_version 0)",
+			    st->path);
+			goto out;
+		}
+		sqlite3_finalize(q);
+		q = NULL;
+		if (st->mode != STORE_WRITE) {	/* an empty store */
+			st->root = json_object();
+			rc = 0;
+			goto out;
+		}
+		/* made on first use, under the write lock: one writer makes it */
+		if (sq_exec(st, "cannot create the store's tables", schema_sql,
+		    e) < 0)
+			goto out;
+		ss->made = 1;
+		version = SQ_SCHEMA_VERSION;
+	}
+	if (version < 1 || version > SQ_SCHEMA_VERSION) {
+		error_set(e, "store '%s' has schema version %ld, and this "
+		    "convctl knows versions 1 to %d%s", st->path, version,
+		    SQ_SCHEMA_VERSION, version > SQ_SCHEMA_VERSION ?
+		    ": use a newer convctl" : "");
+		goto out;
+	}
+	/* (an older schema would be upgraded here, in the writer's
+	 * transaction, one step at a time, as pg.c's upgrade()) */
+	ss->exists = 1;
+	if (sqlite3_prepare_v2(ss->db, "SELECT doc FROM root", -1, &q,
+	    NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
+		sq_error(st, "cannot read the store's root row", e);
+		goto out;
+	}
+	st->root = scan_json((const char *)sqlite3_column_text(q, 0),
+	    (size_t)sqlite3_column_bytes(q, 0));
+	if (!json_is_object(st->root)) {
+		error_set(e, "store '%s': its root row is not a JSON object",
+		    st->path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* the size of file, 0 when it is not there */
+static off_t
+sb_size(const char *file)
+{
+	struct stat sb;
+
+	return stat(file, &sb) == 0 ? sb.st_size : 0;
+}
+
+/*
+ * Opens the database and begins the command's transaction. A writer makes
+ * the file (0600, its directories 0700) when it is not there, as the file
+ * engine does; a reader finds an empty store. SQLite's busy timeout is the
+ * lock's wait: BEGIN IMMEDIATE that gives up is another writer's lock,
+ * exit 75.
+ */
+static int
+sq_open(struct store *st, const char *path, double wait, int whole,
+    struct error *e)
+{
+	struct sq_state *ss = xmalloc(sizeof(*ss));
+	struct stat sb;
+	int rc, fd, ms, flags;
+
+	(void)whole;	/* only what a command asks for is ever read */
+	memset(ss, 0, sizeof(*ss));
+	st->be = ss;
+	st->next_pos = INT64_MAX / 2;	/* new ones after every stored one */
+	path += strlen(SQ_PREFIX);
+	if (*path == '\0') {
+		error_set(e, "store '%s' names no file: sqlite:PATH", st->path);
+		return -2;
+	}
+	if ((rc = path_resolve(path, &ss->file, e)) < 0)
+		return rc;
+	if (stat(ss->file, &sb) < 0) {
+		if (errno != ENOENT)
+			return error_errno(e, "cannot open store '%s'", st->path);
+		if (st->mode != STORE_WRITE) {	/* not written yet: empty */
+			st->root = json_object();
+			return 0;
+		}
+		if (path_mkdirs_for(ss->file, e) < 0)
+			return -1;
+		/* SQLite would make it 0644: made here first, as the file
+		 * engine's, and an empty file is an empty database */
+		fd = open(ss->file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+		if (fd < 0)
+			return error_errno(e, "cannot create store '%s'",
+			    st->path);
+		close(fd);
+	}
+	flags = st->mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
+	    SQLITE_OPEN_READONLY;
+	if (sqlite3_open_v2(ss->file, &ss->db, flags | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK)
+		return sq_error(st, "cannot open the database", e);
+	sqlite3_extended_result_codes(ss->db, 1);
+	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
+	    (int)(wait * 1000);
+	sqlite3_busy_timeout(ss->db, ms);
+	if (st->mode == STORE_WRITE) {
+		/* WAL is the file's own mode once set; a file still empty is
+		 * set so by the commit that makes its tables (sq_commit()),
+		 * so that a command that writes nothing leaves it empty */
+		if (sq_exec(st, "cannot open the database", sb_size(ss->file) >
+		    0 ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+		    "PRAGMA foreign_keys = ON" : "PRAGMA synchronous = FULL; "
+		    "PRAGMA foreign_keys = ON", e) < 0)
+			goto failed;
+		if (begin_write(st, wait, e) < 0)
+			return -1;
+		ss->wait = wait;
+	} else {
+		if (sq_exec(st, "cannot begin a transaction", "BEGIN", e) < 0)
+			return -1;
+		ss->intx = 1;
+	}
+	return read_root(st, e);
+failed:
+	if ((sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
+		return store_locked(st->path, wait, e);
+	return -1;
+}
+
+/* c without its messages, which have rows of their own: its row's doc */
+static void
+doc_text(struct conv *c, struct buf *doc)
+{
+	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
+
+	json_object_set_new(c->obj, "messages", json_array());	/* in place */
+	json_dump_buf(doc, c->obj);
+	json_object_set_new(c->obj, "messages", msgs);
+}
+
+static struct sq_conv *
+sq_conv_new(const struct buf *doc, size_t n)
+{
+	struct sq_conv *sc;
+
+	sc = xmalloc(sizeof(*sc) + (n + 1) * sizeof(sc->hash[0]));
+	sc->nmsg = n;
+	sha256(doc->data, doc->len, sc->doc);
+	return sc;
+}
+
+/* c as the database holds it (doc, its row's), to tell later what changed */
+static void
+remember(struct conv *c, const struct buf *doc)
+{
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct sq_conv *sc = sq_conv_new(doc, json_array_size(msgs));
+	struct buf b = { 0 };
+	size_t i;
+
+	json_array_foreach(msgs, i, m) {
+		b.len = 0;
+		json_dump_buf(&b, m);
+		sha256(b.data, b.len, sc->hash[i]);
+	}
+	buf_free(&b);
+	free(c->be);
+	c->be = sc;
+}
+
+/* c (new, or loaded without its body) made whole: its row's id, pos and
+ * doc are columns 0, 1 and 2 of row, its messages read here */
+static int
+fill_full(struct store *st, struct conv *c, sqlite3_stmt *row,
+    struct error *e)
+{
+	const char *id = (const char *)sqlite3_column_text(row, 0);
+	struct buf doc = { 0 };
+	json_t *obj, *msgs, *m;
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((q = stmt(st, Q_MESSAGES, "cannot read messages", e)) == NULL)
+		return -1;
+	obj = scan_json((const char *)sqlite3_column_text(row, 2),
+	    (size_t)sqlite3_column_bytes(row, 2));
+	msgs = json_array();
+	sqlite3_bind_text(q, 1, id, sqlite3_column_bytes(row, 0),
+	    SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m = scan_json((const char *)sqlite3_column_text(q, 0),
+		    (size_t)sqlite3_column_bytes(q, 0));
+		if (m == NULL)
+			break;
+		json_array_append_new(msgs, m);
+	}
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE || !json_is_object(obj)) {
+		json_decref(obj);
+		json_decref(msgs);
+		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+			return sq_error(st, "cannot read messages", e);
+		return error_set(e, "store '%s': conversation '%s' is not a "
+		    "JSON object with messages in the database", st->path, id);
+	}
+	json_object_set_new(obj, "messages", msgs);	/* in its place */
+	json_decref(c->obj);
+	c->obj = obj;
+	c->pos = sqlite3_column_int64(row, 1);
+	if (conv_refresh(c, e) < 0)
+		return -1;
+	if (st->mode != STORE_WRITE)	/* never written back */
+		return 0;
+	doc_text(c, &doc);
+	remember(c, &doc);
+	buf_free(&doc);
+	return 0;
+}
+
+/* what a list shows: id, pos, title, summary, started, ended, count, doc */
+#define META_COLUMNS "c.id, c.pos, c.title, c.summary, c.started_at, " \
+	"c.ended_at, c.message_count, c.doc"
+
+/* a conversation as a list shows it, from a row of META_COLUMNS */
+static struct conv *
+meta_conv(sqlite3_stmt *r)
+{
+	struct conv *c = conv_new();
+
+	c->id = c->own[0] = xstrdup((const char *)sqlite3_column_text(r, 0));
+	c->pos = sqlite3_column_int64(r, 1);
+	if (sqlite3_column_type(r, 2) != SQLITE_NULL)
+		c->title = c->own[1] =
+		    xstrdup((const char *)sqlite3_column_text(r, 2));
+	if (sqlite3_column_type(r, 3) != SQLITE_NULL)
+		c->summary = c->own[2] =
+		    xstrdup((const char *)sqlite3_column_text(r, 3));
+	c->started = sqlite3_column_int64(r, 4);
+	c->ended = sqlite3_column_type(r, 5) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int64(r, 5);
+	c->last = c->ended >= 0 ? c->ended : c->started;
+	c->nmsg = (size_t)sqlite3_column_int64(r, 6);
+	c->head = scan_json((const char *)sqlite3_column_text(r, 7),
+	    (size_t)sqlite3_column_bytes(r, 7));
+	return c;
+}
+
+static int
+sq_load(struct store *st, const struct store_query *q, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	struct buf sql = { 0 };
+	int full = q->what != LOAD_ENDED || q->bodies, rc = -1, step;
+	sqlite3_stmt *r = NULL;
+	struct conv *c;
+
+	if (!ss->exists)
+		return 0;
+	buf_addf(&sql, "SELECT %s FROM conversations c ", full ?
+	    "c.id, c.pos, c.doc" : META_COLUMNS);
+	switch (q->what) {
+	case LOAD_ACTIVE:
+		buf_adds(&sql, "WHERE c.ended_at IS NULL");
+		break;
+	case LOAD_ID:
+		buf_adds(&sql, "WHERE c.id = ?1");
+		break;
+	case LOAD_ENDED:
+		buf_adds(&sql, "WHERE c.ended_at IS NOT NULL "
+		    "ORDER BY c.ended_at DESC, c.pos DESC");
+		if (q->limit != SIZE_MAX)
+			buf_addf(&sql, " LIMIT %zu", q->limit);
+		break;
+	case LOAD_ALL:
+		buf_adds(&sql, "ORDER BY c.pos");
+		break;
+	}
+	if (sqlite3_prepare_v2(ss->db, sql.data, -1, &r, NULL) != SQLITE_OK) {
+		sq_error(st, "cannot read conversations", e);
+		goto out;
+	}
+	if (q->what == LOAD_ID)
+		sqlite3_bind_text(r, 1, q->id, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(r)) == SQLITE_ROW) {
+		/* what this transaction has in memory is newer than the row */
+		if (store_loaded(st, (const char *)sqlite3_column_text(r, 0)) !=
+		    NULL)
+			continue;
+		if (full) {
+			c = conv_new();
+			if (fill_full(st, c, r, e) < 0) {
+				conv_free(c);
+				goto out;
+			}
+		} else
+			c = meta_conv(r);
+		store_push(st, c);
+	}
+	if (step != SQLITE_DONE) {
+		sq_error(st, "cannot read conversations", e);
+		goto out;
+	}
+	if (q->what == LOAD_ALL && st->n > 1)
+		qsort(st->conv, st->n, sizeof(*st->conv), conv_by_pos);
+	rc = 0;
+out:
+	sqlite3_finalize(r);
+	buf_free(&sql);
+	return rc;
+}
+
+static int
+sq_load_body(struct store *st, struct conv *c, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *r = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(ss->db, "SELECT id, pos, doc FROM conversations "
+	    "WHERE id = ?1", -1, &r, NULL) != SQLITE_OK)
+		return sq_error(st, "cannot read a conversation", e);
+	sqlite3_bind_text(r, 1, c->id, -1, SQLITE_STATIC);
+	switch (sqlite3_step(r)) {
+	case SQLITE_ROW:
+		rc = fill_full(st, c, r, e);
+		break;
+	case SQLITE_DONE:
+		error_set(e, "store '%s': conversation '%s' is gone", st->path,
+		    c->id);
+		break;
+	default:
+		sq_error(st, "cannot read a conversation", e);
+	}
+	sqlite3_finalize(r);
+	return rc;
+}
+
+/* the first message of c that is not as the database holds it */
+static size_t
+first_changed(struct conv *c)
+{
+	json_t *msgs = json_object_get(c->obj, "messages");
+	struct sq_conv *sc = c->be;
+	unsigned char h[32];
+	struct buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < sc->nmsg && i < json_array_size(msgs); i++) {
+		b.len = 0;
+		json_dump_buf(&b, json_array_get(msgs, i));
+		sha256(b.data, b.len, h);
+		if (memcmp(h, sc->hash[i], sizeof(h)) != 0)
+			break;
+	}
+	buf_free(&b);
+	return i;
+}
+
+/* the messages of c from the k-th on, as rows */
+static int
+insert_messages(struct store *st, struct conv *c, size_t k, struct error *e)
+{
+	json_t *msgs = json_object_get(c->obj, "messages"), *m;
+	struct buf doc = { 0 };
+	const char *s;
+	sqlite3_stmt *q;
+	int64_t at;
+	size_t i, len;
+	int rc = -1;
+
+	for (i = k; i < json_array_size(msgs); i++) {
+		m = json_array_get(msgs, i);
+		if ((q = stmt(st, Q_INSERT_MSG, "cannot store messages", e)) ==
+		    NULL)
+			goto out;
+		if (ts_parse(json_str(m, "timestamp", NULL), &at) < 0) {
+			error_set(e, "store '%s': message %zu of '%s' has a bad "
+			    "timestamp", st->path, i + 1, c->id);
+			goto out;
+		}
+		sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)i);
+		s = json_str(m, "id", &len);
+		bind_text(q, 3, s, len);
+		s = json_str(m, "role", &len);
+		bind_text(q, 4, s, len);
+		sqlite3_bind_int64(q, 5, at);
+		doc.len = 0;
+		json_dump_buf(&doc, m);
+		sqlite3_bind_text64(q, 6, doc.data, doc.len, SQLITE_STATIC,
+		    SQLITE_UTF8);
+		if (step_done(st, q, "cannot store messages", e) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+/*
+ * c's row and its messages from the first that changed, when anything did:
+ * new, its doc or its messages not what was read (as pg.c's sync_conv()).
+ */
+static int
+sync_conv(struct store *st, struct conv *c, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	struct sq_conv *sc = c->be;
+	struct buf doc = { 0 };
+	unsigned char h[32];
+	sqlite3_stmt *q;
+	size_t k = 0;
+	int rc = -1;
+
+	if (c->obj == NULL)	/* listed, never read whole: unchanged */
+		return 0;
+	doc_text(c, &doc);
+	if (sc != NULL) {
+		sha256(doc.data, doc.len, h);
+		k = first_changed(c);
+		if (memcmp(h, sc->doc, sizeof(h)) == 0 && k == sc->nmsg &&
+		    k == c->nmsg) {
+			rc = 0;
+			goto out;
+		}
+	}
+	if ((q = stmt(st, sc == NULL ? Q_INSERT_CONV : Q_UPDATE_CONV,
+	    "cannot store a conversation", e)) == NULL)
+		goto out;
+	sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
+	bind_ms(q, 2, c->started);
+	bind_ms(q, 3, c->ended);
+	bind_text(q, 4, c->title, c->title ? strlen(c->title) : 0);
+	bind_text(q, 5, c->summary, c->summary ? strlen(c->summary) : 0);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)c->nmsg);
+	sqlite3_bind_text64(q, 7, doc.data, doc.len, SQLITE_STATIC,
+	    SQLITE_UTF8);
+	if (step_done(st, q, "cannot store a conversation", e) < 0)
+		goto out;
+	if (sc == NULL)
+		c->pos = sqlite3_last_insert_rowid(ss->db);
+	else if (k < sc->nmsg) {
+		if ((q = stmt(st, Q_DELETE_MSGS_FROM, "cannot store messages",
+		    e)) == NULL)
+			goto out;
+		sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)k);
+		if (step_done(st, q, "cannot store messages", e) < 0)
+			goto out;
+	}
+	if (insert_messages(st, c, k, e) < 0)
+		goto out;
+	remember(c, &doc);
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+/* every change in memory into the transaction, not yet committed */
+static int
+flush(struct store *st, struct error *e)
+{
+	struct buf doc = { 0 };
+	sqlite3_stmt *q;
+	struct conv *c;
+	size_t i;
+	int later, rc = -1;
+
+	/* rows are written from memory: a spooled answer is read in first */
+	if (store_spool_fill(st, e) < 0)
+		return -1;
+	/* after a commit, the next writes are a transaction of their own */
+	if (st->mode == STORE_WRITE && !((struct sq_state *)st->be)->intx &&
+	    begin_write(st,
+	    ((struct sq_state *)st->be)->wait, e) < 0)
+		return -1;
+	for (i = 0; i < st->nremoved; i++) {
+		if ((q = stmt(st, Q_DELETE_CONV, "cannot remove a conversation",
+		    e)) == NULL)
+			goto out;
+		sqlite3_bind_text(q, 1, st->removed[i], -1, SQLITE_STATIC);
+		if (step_done(st, q, "cannot remove a conversation", e) < 0)
+			goto out;
+	}
+	for (i = 0; i < st->nremoved; i++)
+		free(st->removed[i]);
+	st->nremoved = 0;
+	for (i = 0; i < st->n; i++)
+		if (st->conv[i]->obj != NULL && conv_refresh(st->conv[i], e) < 0)
+			goto out;
+	/* rows that are ended first, then the rest in the store's order (a
+	 * new row's pos is its place): two are never active at once, not
+	 * even between two statements (conversations_one_active) */
+	for (later = 0; later <= 1; later++)
+		for (i = 0; i < st->n; i++) {
+			c = st->conv[i];
+			if ((c->be != NULL && c->ended >= 0) != later &&
+			    sync_conv(st, c, e) < 0)
+				goto out;
+		}
+	if (st->root_dirty) {
+		json_dump_buf(&doc, st->root);
+		if (sqlite3_prepare_v2(((struct sq_state *)st->be)->db, "UPDATE "
+		    "root SET doc = ?1", -1, &q, NULL) != SQLITE_OK) {
+			sq_error(st, "cannot store the store's fields", e);
+			goto out;
+		}
+		sqlite3_bind_text64(q, 1, doc.data, doc.len, SQLITE_STATIC,
+		    SQLITE_UTF8);
+		rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE) {
+			rc = -1;
+			sq_error(st, "cannot store the store's fields", e);
+			goto out;
+		}
+		st->root_dirty = 0;
+	}
+	rc = 0;
+out:
+	buf_free(&doc);
+	return rc;
+}
+
+/* the new conversations (no row yet) written, then freed: st keeps the
+ * rest */
+static int
+sq_flush_new(struct store *st, struct error *e)
+{
+	unsigned char *fresh = xmalloc(st->n + 1);
+	size_t i, j;
+
+	for (i = 0; i < st->n; i++)
+		fresh[i] = st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
+	if (flush(st, e) < 0) {
+		free(fresh);
+		return -1;
+	}
+	for (i = j = 0; i < st->n; i++)
+		if (fresh[i])
+			conv_free(st->conv[i]);
+		else
+			st->conv[j++] = st->conv[i];
+	st->n = j;
+	free(fresh);
+	return 0;
+}
+
+/* every conversation, whole, one at a time */
+static int
+sq_each(struct store *st, store_each_fn fn, void *arg, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *r = NULL;
+	struct conv *c;
+	int step, rc = 0;
+
+	if (!ss->exists)
+		return 0;
+	if (sqlite3_prepare_v2(ss->db, "SELECT id, pos, doc FROM conversations "
+	    "ORDER BY pos", -1, &r, NULL) != SQLITE_OK)
+		return sq_error(st, "cannot read conversations", e);
+	while (rc == 0 && (step = sqlite3_step(r)) == SQLITE_ROW) {
+		c = conv_new();
+		rc = fill_full(st, c, r, e) < 0 ? -1 : fn(c, arg, e);
+		conv_free(c);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = sq_error(st, "cannot read conversations", e);
+	sqlite3_finalize(r);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+sq_count_ended(struct store *st, size_t *n, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *r = NULL;
+	int rc = -1;
+
+	*n = 0;
+	if (!ss->exists)
+		return 0;
+	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM conversations "
+	    "WHERE ended_at IS NOT NULL", -1, &r, NULL) != SQLITE_OK ||
+	    sqlite3_step(r) != SQLITE_ROW)
+		sq_error(st, "cannot count conversations", e);
+	else {
+		*n = (size_t)sqlite3_column_int64(r, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(r);
+	return rc;
+}
+
+/*
+ * The FTS5 query that finds q's text in a message's doc as convctl writes
+ * it, into m (empty: the index cannot narrow it). The trigram index folds
+ * case by SQLite's rules, a superset of what an ASCII letter matches but
+ * for the characters beyond ASCII that convctl folds to one (q->fold) and
+ * for the characters the JSON writer escapes: the text is cut at each of
+ * those, and each piece of three characters or more must be there.
+ */
+static void
+fts_query(struct buf *m, const struct store_search *q)
+{
+	struct buf one = { 0 };
+	size_t i, j, start = 0;
+	int cut;
+	char c;
+
+	for (i = 0; i <= q->litlen; i++) {
+		cut = i == q->litlen;
+		if (!cut) {
+			c = q->lit[i];
+			one.len = 0;
+			json_escape(&one, &c, 1);
+			cut = one.len != 1;
+			for (j = 0; !cut && q->icase && j < q->nfold; j++)
+				cut = q->fold_of[j] == (c >= 'A' && c <= 'Z' ?
+				    c + ('a' - 'A') : c);
+		}
+		if (!cut)
+			continue;
+		if (i - start >= 3) {
+			if (m->len > 0)
+				buf_adds(m, " AND ");
+			buf_addc(m, '"');
+			for (j = start; j < i; j++) {
+				if (q->lit[j] == '"')
+					buf_addc(m, '"');
+				buf_addc(m, q->lit[j]);
+			}
+			buf_addc(m, '"');
+		}
+		start = i + 1;
+	}
+	buf_free(&one);
+}
+
+/* s (NULL: none) as the JSON string convctl writes */
+static const char *
+json_param(struct buf *b, const char *s)
+{
+	json_t *v;
+
+	if (s == NULL)
+		return NULL;
+	v = json_string(s);
+	json_dump_buf(b, v);
+	json_decref(v);
+	return b->data;
+}
+
+/*
+ * The messages that may match q: the text through the trigram index
+ * messages_text, each filter a condition, for a -n newest first, stepped
+ * only until fn has enough.
+ */
+static int
+sq_search(struct store *st, const struct store_search *q, store_search_fn fn,
+    void *arg, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	struct buf sql = { 0 }, match = { 0 }, tag = { 0 }, tool = { 0 };
+	sqlite3_stmt *r = NULL;
+	int step = SQLITE_DONE, stop = 0, tagged, rc = -1;
+	struct conv *c;
+	json_t *m;
+
+	if (!ss->exists)
+		return 0;
+	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM messages m "
+	    "JOIN conversations c ON c.id = m.conversation WHERE 1",
+	    q->tag != NULL ? "c.doc" : "NULL");
+	if (q->litlen > 0)
+		fts_query(&match, q);
+	if (match.len > 0)
+		buf_adds(&sql, " AND m.n IN (SELECT rowid FROM messages_text "
+		    "WHERE messages_text MATCH ?1)");
+	if (q->role >= 0)
+		buf_adds(&sql, " AND m.role = ?2");
+	if (q->since >= 0)
+		buf_adds(&sql, " AND m.at >= ?3");
+	if (q->until >= 0)
+		buf_adds(&sql, " AND m.at <= ?4");
+	if (json_param(&tool, q->tool) != NULL)
+		buf_adds(&sql, " AND instr(m.doc, ?5) > 0");
+	/* the tag as its text; conv_has_tag() then says */
+	if (json_param(&tag, q->tag) != NULL)
+		buf_adds(&sql, " AND instr(c.doc, ?6) > 0");
+	if (q->newest)
+		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
+	if (sqlite3_prepare_v2(ss->db, sql.data, -1, &r, NULL) != SQLITE_OK) {
+		sq_error(st, "cannot search", e);
+		goto out;
+	}
+	if (match.len > 0)
+		sqlite3_bind_text(r, 1, match.data, (int)match.len,
+		    SQLITE_STATIC);
+	if (q->role >= 0)
+		sqlite3_bind_text(r, 2, role_name((enum conv_role)q->role), -1,
+		    SQLITE_STATIC);
+	if (q->since >= 0)
+		sqlite3_bind_int64(r, 3, q->since);
+	if (q->until >= 0)
+		sqlite3_bind_int64(r, 4, q->until);
+	if (q->tool != NULL)
+		sqlite3_bind_text(r, 5, tool.data, (int)tool.len, SQLITE_STATIC);
+	if (q->tag != NULL)
+		sqlite3_bind_text(r, 6, tag.data, (int)tag.len, SQLITE_STATIC);
+	while (!stop && (step = sqlite3_step(r)) == SQLITE_ROW) {
+		if (q->tag != NULL) {
+			c = conv_new();
+			c->head = scan_json((const char *)sqlite3_column_text(r,
+			    4), (size_t)sqlite3_column_bytes(r, 4));
+			tagged = json_is_object(c->head) &&
+			    conv_has_tag(c, q->tag);
+			conv_free(c);
+			if (!tagged)
+				continue;
+		}
+		m = scan_json((const char *)sqlite3_column_text(r, 3),
+		    (size_t)sqlite3_column_bytes(r, 3));
+		if (!json_is_object(m)) {
+			json_decref(m);
+			error_set(e, "store '%s': conversation '%s': message %lld "
+			    "is not a JSON object", st->path,
+			    (const char *)sqlite3_column_text(r, 0),
+			    (long long)sqlite3_column_int64(r, 2));
+			goto out;
+		}
+		if ((stop = fn(arg, (const char *)sqlite3_column_text(r, 0),
+		    sqlite3_column_int64(r, 1),
+		    (size_t)sqlite3_column_int64(r, 2), m, e)) < 0)
+			goto out;
+	}
+	if (!stop && step != SQLITE_DONE) {
+		sq_error(st, "cannot search", e);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(r);
+	buf_free(&sql);
+	buf_free(&match);
+	buf_free(&tag);
+	buf_free(&tool);
+	return rc;
+}
+
+static int
+sq_commit(struct store *st, struct error *e)
+{
+	struct sq_state *ss = st->be;
+
+	if (flush(st, e) < 0)
+		return -1;
+	if (sq_exec(st, "cannot commit", "COMMIT", e) < 0)
+		return -1;
+	/* what the command writes after it begins a transaction of its
+	 * own (flush()); what it reads, each statement its own */
+	ss->intx = 0;
+	if (ss->made) {
+		ss->made = 0;
+		return sq_exec(st, "cannot set the journal mode", "PRAGMA "
+		    "journal_mode = WAL", e);
+	}
+	return 0;
+}
+
+static void
+sq_close(struct store *st)
+{
+	struct sq_state *ss = st->be;
+	int k;
+
+	if (ss == NULL)
+		return;
+	for (k = 0; k < Q_COUNT; k++)
+		sqlite3_finalize(ss->stmt[k]);
+	if (ss->db != NULL) {
+		if (ss->intx)
+			sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(ss->db);
+	}
+	free(ss->file);
+	free(ss);
+	st->be = NULL;
+}
+
+/* the database's directory: a spool there is on its filesystem */
+static char *
+sq_spool_dir(struct store *st)
+{
+	struct sq_state *ss = st->be;
+
+	return ss != NULL && ss->file != NULL ? path_dir(ss->file) : NULL;
+}
+
+/* sqlite:PATH names a database file */
+static int
+sq_claims(const char *path)
+{
+	return strncmp(path, SQ_PREFIX, strlen(SQ_PREFIX)) == 0;
+}
+
+const struct store_engine store_sqlite_engine = {
+	.name = "sqlite",
+	.claims = sq_claims,
+	.shown = xstrdup,
+	.open = sq_open,
+	.load = sq_load,
+	.load_body = sq_load_body,
+	.count_ended = sq_count_ended,
+	.search = sq_search,
+	.each = sq_each,
+	.flush_new = sq_flush_new,
+	.commit = sq_commit,
+	.close = sq_close,
+	.spool_dir = sq_spool_dir,
+};
