@@ -848,46 +848,104 @@ sq_count_ended(struct store *st, size_t *n, struct error *e)
 	return rc;
 }
 
+/* the letter c (either case) in lower case */
+static char
+lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
+/* how many spellings c has in a case-insensitive q: itself and each
+ * character beyond ASCII that folds to it */
+static size_t
+spellings(const struct store_search *q, char c)
+{
+	size_t j, n = 1;
+
+	for (j = 0; q->icase && j < q->nfold; j++)
+		n += q->fold_of[j] == lower(c);
+	return n;
+}
+
+/* the k-th spelling of c (spellings()) onto m, a phrase's '"' doubled */
+static void
+spell(struct buf *m, const struct store_search *q, char c, size_t k)
+{
+	size_t j;
+
+	for (j = 0; k > 0 && j < q->nfold; j++)
+		if (q->fold_of[j] == lower(c) && --k == 0) {
+			buf_adds(m, q->fold[j]);
+			return;
+		}
+	if (c == '"')
+		buf_addc(m, '"');
+	buf_addc(m, c);
+}
+
+#define FTS_SPELLINGS 16	/* a piece spelled more ways is cut instead */
+
 /*
  * The FTS5 query that finds q's text in a message's doc as convctl writes
  * it, into m (empty: the index cannot narrow it). The trigram index folds
- * case by SQLite's rules, a superset of what an ASCII letter matches but
- * for the characters beyond ASCII that convctl folds to one (q->fold) and
- * for the characters the JSON writer escapes: the text is cut at each of
- * those, and each piece of three characters or more must be there.
+ * case by SQLite's rules, which an ASCII letter's other case meets; the
+ * characters beyond ASCII that convctl folds to a letter (q->fold) are
+ * each spelling of the piece, ORed. The text is cut at each character the
+ * JSON writer escapes (and at a letter with its folds, when a piece has
+ * too many spellings): each piece of three characters or more must be
+ * there, a superset of the messages that match, which the caller
+ * confirms.
  */
+static void
+fts_piece(struct buf *m, const struct store_search *q, size_t from,
+    size_t to)
+{
+	size_t i, n = 1, k, v, cut;
+
+	for (i = from; i < to && n <= FTS_SPELLINGS; i++)
+		n *= spellings(q, q->lit[i]);
+	if (n > FTS_SPELLINGS) {	/* cut at the letters with folds */
+		for (i = cut = from; i <= to; i++)
+			if (i == to || spellings(q, q->lit[i]) > 1) {
+				if (i - cut >= 3)
+					fts_piece(m, q, cut, i);
+				cut = i + 1;
+			}
+		return;
+	}
+	if (to - from < 3)
+		return;
+	if (m->len > 0)
+		buf_adds(m, " AND ");
+	buf_adds(m, n > 1 ? "(" : "");
+	for (v = 0; v < n; v++) {
+		buf_adds(m, v > 0 ? " OR \"" : "\"");
+		/* v in a mixed radix, one digit a letter */
+		for (i = from, k = v; i < to; i++) {
+			spell(m, q, q->lit[i], k % spellings(q, q->lit[i]));
+			k /= spellings(q, q->lit[i]);
+		}
+		buf_addc(m, '"');
+	}
+	buf_adds(m, n > 1 ? ")" : "");
+}
+
 static void
 fts_query(struct buf *m, const struct store_search *q)
 {
 	struct buf one = { 0 };
-	size_t i, j, start = 0;
-	int cut;
+	size_t i, start = 0;
 	char c;
 
 	for (i = 0; i <= q->litlen; i++) {
-		cut = i == q->litlen;
-		if (!cut) {
+		if (i < q->litlen) {
 			c = q->lit[i];
 			one.len = 0;
 			json_escape(&one, &c, 1);
-			cut = one.len != 1;
-			for (j = 0; !cut && q->icase && j < q->nfold; j++)
-				cut = q->fold_of[j] == (c >= 'A' && c <= 'Z' ?
-				    c + ('a' - 'A') : c);
+			if (one.len == 1)
+				continue;
 		}
-		if (!cut)
-			continue;
-		if (i - start >= 3) {
-			if (m->len > 0)
-				buf_adds(m, " AND ");
-			buf_addc(m, '"');
-			for (j = start; j < i; j++) {
-				if (q->lit[j] == '"')
-					buf_addc(m, '"');
-				buf_addc(m, q->lit[j]);
-			}
-			buf_addc(m, '"');
-		}
+		fts_piece(m, q, start, i);
 		start = i + 1;
 	}
 	buf_free(&one);

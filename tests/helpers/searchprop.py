@@ -15,7 +15,7 @@ engine's fast path (the bytes looked at first, only what may match decoded)
 with the store's index and without it (CONVCTL_NO_INDEX=1), and through
 every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
 standard output, standard error and exit status. With URI (a PostgreSQL
-store's, without schema=), each store is also copied into a schema of its
+store's, without schema=; or sqlite:DIR, a SQLite database in DIR each), each store is also copied into a schema of its
 own there, and each query is run on the database too, with the search done
 in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with no text condition in it:
 the same output as the file's, byte for byte; with --db-only, only that
@@ -189,6 +189,7 @@ def main():
     nstores, seed = int(args[0]), int(args[1])
     uri = args[2] if len(args) > 2 else None
     db_only = db_only and uri is not None
+    engine = "SQLite" if uri and uri.startswith("sqlite:") else "PostgreSQL"
     rng = random.Random(seed)
     binary = os.environ.get("CONVCTL_BIN", "convctl")
     wrapper = os.environ.get("CONVCTL_WRAPPER", "").split()
@@ -197,7 +198,10 @@ def main():
     for i in range(nstores):
         store(rng, path)
         if uri is not None:
-            db = "%s&schema=prop%d_%d" % (uri, seed, i)
+            if uri.startswith("sqlite:"):	# sqlite:DIR: a file each
+                db = "%s/prop%d_%d.db" % (uri, seed, i)
+            else:
+                db = "%s&schema=prop%d_%d" % (uri, seed, i)
             p = subprocess.run(wrapper + [binary, "copy", path, db],
                                capture_output=True)
             if p.returncode != 0:
@@ -234,17 +238,17 @@ def main():
                        on_db[2].replace(db.encode(), path.encode()))
                 if got != without:
                     return differ(i, seed, path, dargv, without, got,
-                                  "on the file and on PostgreSQL%s" %
-                                  ("" if prefilter else " unfiltered"))
+                                  "on the file and on %s%s" % (engine,
+                                  "" if prefilter else " unfiltered"))
     if db_only:
         print("%d searches on %d stores, %d lines found, the same on the "
-              "file (every conversation parsed) and on PostgreSQL (with the "
-              "text condition and without)" % (runs, nstores, hits))
+              "file (every conversation parsed) and on %s (with the "
+              "text condition and without)" % (runs, nstores, hits, engine))
     else:
         print("%d searches on %d stores, %d lines found, the same by the "
               "fast path (with the index and without) and with every "
               "conversation parsed%s" % (runs, nstores, hits,
-                                        ", on the file and on PostgreSQL"
+                                        ", on the file and on " + engine
                                         if uri else ""))
     return 0
 
