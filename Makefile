@@ -128,17 +128,18 @@ include $(wildcard $(DEP_FILES))
 # run when):
 #   make check      every unit test, every CLI file on the file engine but
 #                   those with a line "# check: all-only", and on
-#                   PostgreSQL the files with a line "# check: pg" (the
-#                   engine's contract), the randomized suites at quick
-#                   counts: what to run before a commit (about four minutes)
-#   make check-all  every unit test, every CLI file on both engines, at full
-#                   counts (TEST_FULL=1): what CI runs
-# A new tests/cli file needs nothing more to be in both; one that starts
-# with file_store_only never runs on pg. The pg files share one cluster,
+#                   PostgreSQL and on SQLite the files with a line "# check:
+#                   pg" (the engines' contract), the randomized suites at
+#                   quick counts: what to run before a commit (about four
+#                   minutes)
+#   make check-all  every unit test, every CLI file on all three engines, at
+#                   full counts (TEST_FULL=1): what CI runs
+# A new tests/cli file needs nothing more to be in all; one that starts
+# with file_store_only never runs on pg or sqlite. The pg files share one cluster,
 # which tests/with-pg starts for the run. TESTS="add end" runs only
 # tests/cli/add.t and end.t (and no unit test) on each engine of
 # CHECK_ENGINES, in either tier.
-CHECK_ENGINES ?= file pg
+CHECK_ENGINES ?= file pg sqlite
 CLI_TESTS = $(wildcard tests/cli/*.t)
 CHECK_CLI = $(if $(TESTS),$(wildcard $(TESTS:%=tests/cli/%.t)),$(CLI_TESTS))
 # marked WORD[,FILES]: the files (of CHECK_CLI) with a line "# check: ... WORD ..."
@@ -155,7 +156,8 @@ check-all: CHECK_FILE = $(CHECK_CLI)
 check-all: CHECK_PG = $(PG_CLI)
 check-all: export TEST_FULL = 1
 CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
-	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG)))
+	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG))) \
+	$(if $(filter sqlite,$(CHECK_ENGINES)),$(addprefix sqlite:,$(CHECK_PG)))
 # the slowest files, on either engine, start first, longest first (in
 # make check or check-all, whichever is longer), so that the short ones fill
 # the processors at the end (only an order: a file not named here runs all
@@ -169,7 +171,7 @@ SLOW_TESTS = tests/cli/badinput.t tests/cli/search-prefilter.t \
 	pg:tests/cli/badinput.t pg:tests/cli/run-spool.t pg:tests/cli/run.t \
 	tests/cli/index.t tests/cli/pg-connect.t pg:tests/cli/add.t \
 	tests/cli/paths.t tests/cli/build.t tests/cli/pg-failover.t \
-	tests/cli/meta.t
+	tests/cli/meta.t sqlite:tests/cli/concurrency.t
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN)

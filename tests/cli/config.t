@@ -15,6 +15,7 @@ test_expect 'defaults, the config file, the environment and a flag, each named' 
 	grep -qx "wait               3  (flag)" out &&
 	grep -qx "retries            3  (default)" out &&
 	engine_note= && { ! is_pg "$CONVCTL_STORE" || engine_note="; postgresql store"; } &&
+	{ [ "$engine" != sqlite ] || engine_note="; sqlite store"; } &&
 	grep -qx "store              $CONVCTL_STORE  (environment CONVCTL_STORE$engine_note)" out
 '
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The PostgreSQL store: the same commands give the same output as on a file,
 # on a real server the test starts itself (tests/pg.sh); many writers on a
-# socket and TCP, writers killed, the server stopped, passwords, copy.
+# socket and TCP, writers killed, the server stopped, passwords, copy (to
+# and from SQLite too).
 # check: valgrind
 . "$(dirname "$0")/../lib.sh"
 file_store_only "pg.t compares both engines itself"
@@ -23,73 +24,7 @@ test_pg_timed() {
 	fi
 }
 P="$PG_URI&schema=parity"
-fix=$top/tests/fixtures/migrate
-
-# each command of a scripted session, what it printed and its exit status,
-# with the store's name and the random part of message ids made alike
-session() {
-	export CONVCTL_STORE=$1
-	step() {
-		at=$1
-		shift
-		printf '$ %s\n' "$*"
-		CONVCTL_NOW=$at convctl "$@" 2>&1
-		echo "exit $?"
-	}
-	{
-		step 2026-02-04T17:00:00Z recent
-		step 2026-02-04T17:00:00Z show
-		step 2026-02-04T17:00:00Z prompt --format openai
-		step 2026-02-04T17:26:40Z add "Add milk"
-		step 2026-02-04T17:26:41Z add -r assistant --tool read_file \
-		    --tool edit_file "Added milk to Lists/Groceries.md."
-		step 2026-02-04T17:27:00Z prompt
-		step 2026-02-04T17:27:00Z prompt --format jsonl --last 1
-		step 2026-02-04T17:27:00Z show --format markdown
-		step 2026-02-04T17:27:00Z show --json
-		step 2026-02-04T18:30:00Z add "and bread"
-		step 2026-02-04T18:31:00Z add --dedupe-key k1 "once"
-		step 2026-02-04T18:32:00Z add --dedupe-key k1 "once"
-		step 2026-02-04T18:33:00Z add --expect-conversation \
-		    conv-1770226000000 "not there"
-		step 2026-02-04T18:33:00Z recent --json
-		step 2026-02-04T18:40:00Z end
-		step 2026-02-04T18:41:00Z end
-		step 2026-02-04T18:41:00Z show conv-1770226000000
-		step 2026-02-04T18:41:00Z show conv-none
-		step 2026-02-04T18:41:00Z summarize --pending
-		step 2026-02-04T18:41:00Z summarize --force --json conv-1770226000000
-		step 2026-02-04T18:42:00Z search milk
-		step 2026-02-04T18:42:00Z search -r assistant --json milk
-		for h in 19 20 21 22; do
-			step 2026-02-04T$h:00:00Z add "hour $h"
-			step 2026-02-04T$h:10:00Z end
-		done
-		step 2026-02-04T23:00:00Z prune --max 4 --dry-run
-		step 2026-02-04T23:00:00Z prune --max 4
-		step 2026-02-04T23:00:00Z delete conv-1770235200000
-		step 2026-02-04T23:00:00Z delete conv-none
-		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
-		step 2026-02-04T23:00:00Z migrate "$fix/messages.json"
-		step 2026-02-04T23:00:30Z prompt --format jsonl conv-1770242400000
-		step 2026-02-04T23:00:30Z title conv-1770242400000 "Groceries"
-		step 2026-02-04T23:00:30Z tag conv-1770242400000 home food
-		step 2026-02-04T23:00:30Z pin conv-1770242400000
-		step 2026-02-04T23:00:30Z recent --json --tag food
-		step 2026-02-04T23:00:30Z search --tag home --tool edit_file milk
-		step 2026-02-04T23:00:40Z resume conv-1770242400000
-		step 2026-02-04T23:00:41Z edit conv-1770242400000 -1 "Added milk."
-		step 2026-02-04T23:00:42Z run --prompt "echo" -- echo
-		step 2026-02-04T23:00:43Z show --json
-		step 2026-02-04T23:00:44Z fork conv-1770242400000 --at 1
-		step 2026-02-04T23:00:45Z end
-		step 2026-02-04T23:00:46Z summarize --pending --json
-		step 2026-02-04T23:00:50Z migrate "$fix/chatgpt"
-		step 2026-02-04T23:01:00Z add --max-conversations 3 "a limit"
-		step 2026-02-04T23:01:00Z recent -n 20 --json
-		step 2026-02-04T23:02:00Z copy "$1" -
-	} | sed -e "s|$1|STORE|g" -e 's/m-\([0-9]*\)-[0-9a-f]\{8\}/m-\1-X/g'
-}
+. "$top/tests/engines.sh"
 
 test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 	session "$F" >file.out &&
@@ -117,10 +52,6 @@ test_pg 'the database refuses a second active conversation and a bad role' '
 	    '"'{}'"')" 2>err && grep -q role err
 '
 
-cat >"$T/odd.json" <<'JSON'
-{"version":1,"conversations":[{"id":"c1","startedAt":"2026-02-04T17:26:40.000Z","endedAt":"2026-02-04T17:30:00.000Z","title":"t","summary":null,"x":1.10,"big":123456789012345678901234567890,"messages":[{"id":"m1","timestamp":"2026-02-04T17:26:40.000Z","role":"user","content":"nul \u0000 and \"quotes\" and \\","extra":{"z":1e400,"a":[0.1,-0.0]}}]},{"id":"c2","startedAt":"2026-02-04T18:26:40.000Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m2","timestamp":"2026-02-04T18:26:40.000Z","role":"assistant","content":"yo","toolsUsed":["a"],"z":{}}],"tags":["x"]}],"lastMigrated":"2026-02-04T18:00:00.000Z","custom":{"k":2.50}}
-JSON
-
 test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number texts' '
 	R="$PG_URI&schema=roundtrip" &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
@@ -142,28 +73,6 @@ test_pg 'copying again adds nothing; a conversation that differs is refused' '
 	test_cmp want now
 '
 
-# a store of N conversations (two messages each) whose texts hold what
-# COPY's text format escapes (backslash, tab, newline, carriage return),
-# \u0000, \N, non-ASCII and unknown fields; conversation N is active
-bulk_store() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-odd = 'tab\there\\N back\\slash \\\\t nl\nnl cr\r end \u0000 caf\u00e9 \u2603 \U0001F600 "q"'
-convs = []
-for i in range(1, n + 1):
-    t = "2026-01-01T00:%02d:%02d.000Z" % (i // 60 % 60, i % 60)
-    convs.append('{"id":"c\\t%d","startedAt":"%s","endedAt":%s,"title":%s,'
-        '"summary":null,"messages":[{"id":"m\\\\%d","timestamp":"%s",'
-        '"role":"user","content":%s,"n":1.50},{"timestamp":"%s",'
-        '"role":"assistant","content":"%s","toolsUsed":["a\\tb"]}],"z":-0.0}'
-        % (i, t, "null" if i == n else '"%s"' % t,
-           '"t\\r\\n%d"' % i, i, t, __import__("json").dumps(odd * (i % 3 + 1), ensure_ascii=False),
-           t, "x" * (i % 7) * 100))
-open(path, "w").write('{"version":1,"conversations":[%s],"k":"\\\\"}\n' % ",".join(convs))
-PY
-}
-
 test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
 	R="$PG_URI&schema=bulk" &&
 	bulk_store 400 "$T/bulk.json" &&
@@ -181,6 +90,20 @@ test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes bac
 	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
 	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
 	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
+'
+
+test_pg 'copy between all three engines keeps every byte: file, PostgreSQL, SQLite and back' '
+	R="$PG_URI&schema=three" R2="$PG_URI&schema=three2" &&
+	convctl copy "$T/bulk.json" "sqlite:$T/three.db" 2>/dev/null &&
+	convctl copy "sqlite:$T/three.db" "$R" 2>/dev/null &&
+	convctl copy "$R" "sqlite:$T/three2.db" 2>/dev/null &&
+	convctl copy "$T/odd.json" "sqlite:$T/odd.db" 2>/dev/null &&
+	convctl copy "sqlite:$T/odd.db" "$R2" 2>/dev/null &&
+	convctl copy "$R2" "$T/odd-back.json" &&
+	convctl copy "$T/odd.json" - >want && test_cmp want "$T/odd-back.json" &&
+	convctl copy "$T/bulk.json" - >want &&
+	convctl copy "sqlite:$T/three2.db" - >back && test_cmp want back &&
+	convctl copy "$R" - >back && test_cmp want back
 '
 
 test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '

@@ -1,0 +1,176 @@
+#!/bin/sh
+# The SQLite store (sqlite:PATH): the same commands give the same output as
+# on a file; its schema as convctl(5) tells it, and what it refuses; copy
+# keeps every byte; one writer at a time, --wait, writers killed.
+# check: pg (an engine of its own)
+. "$(dirname "$0")/../lib.sh"
+file_store_only "sqlite.t compares both engines itself"
+. "$top/tests/engines.sh"
+
+F=$T/store.json D=sqlite:$T/parity.db
+kills=$(counts 12 40)
+
+# sql DB STATEMENT...: each statement's rows on DB (a file), through
+# Python's sqlite3 (the same libsqlite3), one line a row, "|" between
+# columns; exits 1 with the error when one fails
+sql() {
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for q in sys.argv[2:]:
+    for row in c.execute(q):
+        print("|".join("" if v is None else str(v) for v in row))
+c.commit()' "$@"
+}
+
+test_expect 'a scripted session prints the same on SQLite as on a file' '
+	session "$F" >file.out &&
+	session "$D" >db.out &&
+	grep -q "^exit 4" file.out && grep -q "^exit 0" file.out &&
+	test_cmp file.out db.out
+'
+
+test_expect 'the database holds a row per conversation and per message; its views read them' '
+	sql "$T/parity.db" "select count(*) from conversations" \
+	    "select count(*) from messages" >rows &&
+	convctl copy "$D" - | jq "(.conversations | length),
+	    ([.conversations[].messages[]] | length)" >want &&
+	test "$(wc -l <want)" = 2 && test_cmp want rows &&
+	sql "$T/parity.db" "pragma user_version" "pragma journal_mode" \
+	    "select count(*) from conversation_list" \
+	    "select count(*) from message_list" >meta &&
+	test "$(cat meta)" = "$(printf "1\nwal\n%s" "$(cat want)")" &&
+	sql "$T/parity.db" "select content from message_list where
+	    conversation = (select id from conversation_list where title =
+	    \"Groceries\") order by seq limit 1" >first &&
+	test "$(cat first)" = "Added milk."
+'
+
+test_expect 'the database refuses a second active conversation and a bad role' '
+	! sql "$T/parity.db" "insert into conversations (id, started_at,
+	    message_count, doc) values (\"x1\", 0, 0, \"{}\")" \
+	    "insert into conversations (id, started_at, message_count, doc)
+	    values (\"x2\", 0, 0, \"{}\")" 2>err &&
+	grep -q conversations_one_active err &&
+	! sql "$T/parity.db" "insert into messages (conversation, seq, role, at,
+	    doc) values ((select id from conversations limit 1), 999, \"wizard\",
+	    0, \"{}\")" 2>err && grep -q CHECK err
+'
+
+test_expect 'copy to SQLite and back keeps every byte, unknown fields and number texts' '
+	R=sqlite:$T/roundtrip.db &&
+	convctl copy "$T/odd.json" "$R" 2>err &&
+	grep -q "copied 2 conversations" err &&
+	convctl copy "$R" "$T/back.json" &&
+	convctl copy "$T/odd.json" - >want &&
+	test_cmp want "$T/back.json" &&
+	convctl copy "$R" - >again && test_cmp want again
+'
+
+test_expect 'copying again adds nothing; a conversation that differs is refused' '
+	R=sqlite:$T/roundtrip.db &&
+	convctl copy "$T/odd.json" "$R" 2>err &&
+	grep -q "copied 0 conversations.*; 2 there already" err &&
+	sed "s/\"title\":\"t\"/\"title\":\"other\"/" "$T/odd.json" >"$T/odd2.json" &&
+	fails_with 1 convctl copy "$T/odd2.json" "$R" &&
+	stderr_has "conversation '"'c1'"' is in both" &&
+	convctl copy "$R" - >now && convctl copy "$T/odd.json" - >want &&
+	test_cmp want now
+'
+
+test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
+	R=sqlite:$T/bulk.db &&
+	bulk_store 400 "$T/bulk.json" &&
+	convctl copy "$T/bulk.json" "$R" 2>err &&
+	grep -q "copied 400 conversations" err &&
+	convctl copy "$T/bulk.json" - >want &&
+	convctl copy "$R" - >back && test_cmp want back &&
+	sql "$T/bulk.db" "select count(*) from messages" >rows &&
+	test "$(cat rows)" = 800 &&
+	convctl -s "$R" show --json >active &&
+	jq -e ".id == \"c\\t400\"" active >/dev/null &&
+	CONVCTL_NOW=2026-01-01T00:10:00Z convctl -s "$R" add "after the copy" &&
+	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
+	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
+	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
+'
+
+test_expect 'made on the first write, 0600 in directories made 0700; a write of nothing leaves it empty' '
+	umask 022 &&
+	convctl -s "sqlite:$T/new/dir/s.db" recent >out && test ! -s out &&
+	test ! -e "$T/new" &&
+	convctl -s "sqlite:$T/new/dir/s.db" end 2>err &&
+	test ! -s "$T/new/dir/s.db" &&
+	convctl -s "sqlite:$T/new/dir/s.db" add hi >/dev/null &&
+	for f in "$T/new" "$T/new/dir"; do
+		test "$(stat -c %a "$f")" = 700 || exit 1
+	done &&
+	for f in "$T"/new/dir/s.db*; do
+		test "$(stat -c %a "$f")" = 600 || { echo "$f"; exit 1; }
+	done &&
+	test "$(convctl -s "sqlite:$T/new/dir/s.db" show --json | jq -r .messages[0].content)" = hi
+'
+
+test_expect 'a database convctl did not make, a newer schema, and no file name are refused' '
+	sql "$T/other.db" "create table t (x)" &&
+	fails_with 1 convctl -s "sqlite:$T/other.db" recent &&
+	stderr_has "is a SQLite database with tables of its own and no convctl schema" &&
+	convctl -s "sqlite:$T/newer.db" add hi >/dev/null &&
+	sql "$T/newer.db" "pragma user_version = 9" &&
+	fails_with 1 convctl -s "sqlite:$T/newer.db" recent &&
+	stderr_has "has schema version 9, and this convctl knows versions 1 to 1: use a newer convctl" &&
+	echo "{}" >"$T/json.db" &&
+	fails_with 1 convctl -s "sqlite:$T/json.db" recent &&
+	stderr_has "file is not a database" &&
+	fails_with 2 convctl -s sqlite: recent &&
+	stderr_has "store '"'sqlite:'"' names no file: sqlite:PATH"
+'
+
+# holder DB: a writer's transaction on DB held by Python's sqlite3 until
+# $T/release exists; $T/holding says it has the lock
+holder() {
+	python3 -c 'import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("begin immediate")
+open(sys.argv[2] + "/holding", "w").close()
+while not os.path.exists(sys.argv[2] + "/release"):
+    time.sleep(0.05)
+c.execute("rollback")' "$1" "$T"
+}
+
+test_expect '--wait bounds the wait for another writer, then exit 75 (try again)' '
+	W=sqlite:$T/waiting.db &&
+	convctl -s "$W" add first >/dev/null &&
+	{ holder "$T/waiting.db" & } &&
+	wait_until "test -e $T/holding" &&
+	fails_with 75 convctl -s "$W" --wait 1 add hi &&
+	stderr_has "store '"'"'$W'"'"' is locked by another convctl; gave up after 1 seconds (nothing was written; try again, or raise --wait)" &&
+	fails_with 75 convctl -s "$W" --wait 0 add hi &&
+	stderr_has "is locked by another convctl; gave up after 0 seconds" &&
+	convctl -s "$W" show --json | jq -e ".messages | length == 1" >/dev/null &&
+	touch "$T/release" && wait &&
+	convctl -s "$W" --wait 5 add hi >/dev/null &&
+	convctl -s "$W" show --json | jq -e ".messages | length == 2" >/dev/null
+'
+
+test_expect 'writers killed at any point: every add that exited 0 is kept, nothing partial' '
+	K=sqlite:$T/killed.db &&
+	: >acked &&
+	for trial in $(seq $kills); do
+		convctl -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
+		pid=$!
+		sleep 0.0$((trial % 10))
+		kill -9 $pid 2>/dev/null
+		wait $pid && echo "k$trial" >>acked
+	done
+	sql "$T/killed.db" "pragma integrity_check" "select count(*) from
+	    conversations c where message_count <> (select count(*) from
+	    messages m where m.conversation = c.id)" >check &&
+	test "$(cat check)" = "$(printf "ok\n0")" &&
+	convctl copy "$K" - >all &&
+	jq -r ".conversations[].messages[].content" all | sort >kept &&
+	sort -u kept | cmp - kept &&
+	sort acked | comm -23 - kept >lost && test ! -s lost &&
+	convctl -s "$K" add "after the kills" >/dev/null
+'
+
+test_done
