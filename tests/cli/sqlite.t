@@ -29,7 +29,7 @@ test_expect 'a scripted session prints the same on SQLite as on a file' '
 	test_cmp file.out db.out
 '
 
-test_expect 'the database holds a row per conversation and per message; its views read them' '
+test_expect 'the database holds a row per conversation and per message; its views read them, its search index is whole' '
 	sql "$T/parity.db" "select count(*) from conversations" \
 	    "select count(*) from messages" >rows &&
 	convctl copy "$D" - | jq "(.conversations | length),
@@ -42,7 +42,10 @@ test_expect 'the database holds a row per conversation and per message; its view
 	sql "$T/parity.db" "select content from message_list where
 	    conversation = (select id from conversation_list where title =
 	    \"Groceries\") order by seq limit 1" >first &&
-	test "$(cat first)" = "Added milk."
+	test "$(cat first)" = "Added milk." &&
+	sql "$T/parity.db" "insert into messages_text (messages_text) values
+	    ('"'integrity-check'"')" "pragma integrity_check" >check &&
+	test "$(cat check)" = ok
 '
 
 test_expect 'the database refuses a second active conversation and a bad role' '
