@@ -351,6 +351,10 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 	    NULL) != SQLITE_OK)
 		return sq_error(st, "cannot open the database", e);
 	sqlite3_extended_result_codes(ss->db, 1);
+	/* the WAL is left for the next command, not checkpointed (and its
+	 * pages written and synced again) by every one that closes: SQLite
+	 * checkpoints it as it grows (wal_autocheckpoint) */
+	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
 	    (int)(wait * 1000);
 	sqlite3_busy_timeout(ss->db, ms);
