@@ -33,6 +33,8 @@
 
 #define SQ_SCHEMA_VERSION 1	/* the newest schema this engine knows */
 #define SQ_PREFIX "sqlite:"
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* the statements the engine runs many times, prepared once */
 enum {
@@ -969,6 +971,28 @@ json_param(struct buf *b, const char *s)
 	return b->data;
 }
 
+#define SORT_AT_MOST 2000	/* matches sorted; more are walked by time */
+
+/* 1: the index finds more than SORT_AT_MOST messages for match, 0: not */
+static int
+many_match(struct store *st, const struct buf *match, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *r = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM (SELECT rowid FROM "
+	    "messages_text WHERE messages_text MATCH ?1 LIMIT "
+	    STR(SORT_AT_MOST) " + 1)", -1, &r, NULL) != SQLITE_OK ||
+	    sqlite3_bind_text(r, 1, match->data, (int)match->len,
+	    SQLITE_STATIC) != SQLITE_OK || sqlite3_step(r) != SQLITE_ROW)
+		rc = sq_error(st, "cannot search", e);
+	else
+		rc = sqlite3_column_int64(r, 0) > SORT_AT_MOST;
+	sqlite3_finalize(r);
+	return rc;
+}
+
 /*
  * The messages that may match q: the text through the trigram index
  * messages_text, each filter a condition, for a -n newest first, stepped
@@ -981,17 +1005,23 @@ sq_search(struct store *st, const struct store_search *q, store_search_fn fn,
 	struct sq_state *ss = st->be;
 	struct buf sql = { 0 }, match = { 0 }, tag = { 0 }, tool = { 0 };
 	sqlite3_stmt *r = NULL;
-	int step = SQLITE_DONE, stop = 0, tagged, rc = -1;
+	int step = SQLITE_DONE, stop = 0, tagged, walk = 1, rc = -1;
 	struct conv *c;
 	json_t *m;
 
 	if (!ss->exists)
 		return 0;
-	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM messages m "
-	    "JOIN conversations c ON c.id = m.conversation WHERE 1",
-	    q->tag != NULL ? "c.doc" : "NULL");
 	if (q->litlen > 0)
 		fts_query(&match, q);
+	/* newest first, when many may match: walk the messages by time
+	 * and stop once fn has enough, not sort them all first */
+	if (q->newest && match.len > 0 && (walk = many_match(st, &match,
+	    e)) < 0)
+		goto out;
+	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM messages m "
+	    "%s JOIN conversations c ON c.id = m.conversation WHERE 1",
+	    q->tag != NULL ? "c.doc" : "NULL", q->newest && walk ?
+	    "INDEXED BY messages_at" : "");
 	if (match.len > 0)
 		buf_adds(&sql, " AND m.n IN (SELECT rowid FROM messages_text "
 		    "WHERE messages_text MATCH ?1)");

@@ -97,6 +97,19 @@ test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes
 	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
 '
 
+# more messages may match than search sorts (2000): -n walks them by time
+test_expect 'search -n through many matches prints what the file prints' '
+	bulk_store 2100 "$T/many.json" &&
+	convctl copy "$T/many.json" "sqlite:$T/many.db" 2>/dev/null &&
+	for q in "-n 3 slash" "-n 1 --json CAF" "-n 5 -r assistant xxx" \
+	    "-n 2 --case-sensitive back" "-n 4 2026" "slash"; do
+		convctl -s "$T/many.json" search $q >f.out 2>&1; a=$?
+		convctl -s "sqlite:$T/many.db" search $q >d.out 2>&1; b=$?
+		test "$a" = "$b" && test_cmp f.out d.out || { echo "$q"; exit 1; }
+	done &&
+	test "$(wc -l <f.out)" -gt 2000
+'
+
 test_expect 'made on the first write, 0600 in directories made 0700; a write of nothing leaves it empty' '
 	umask 022 &&
 	convctl -s "sqlite:$T/new/dir/s.db" recent >out && test ! -s out &&
