@@ -64,11 +64,11 @@ out:
 
 const struct cmd_entry cmd_copy_entry = {
 	.name = "copy",
-	.summary = "copy a whole store into another (file or PostgreSQL)",
+	.summary = "copy a whole store into another (file, SQLite or PostgreSQL)",
 	.options = options,
 	.operands = "SRC DST",
 	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "SRC", "a store: a file's path or a postgresql:// URI", 0 },
+		{ 0, NULL, "SRC", "a store: a file's path, sqlite:PATH or a postgresql:// URI", 0 },
 		{ 0, NULL, "DST", "a store to copy into, or - for standard output", 0 },
 		{ 0 },
 	},

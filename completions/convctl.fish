@@ -64,7 +64,7 @@ complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a 
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a summarize -d 'title and summarize conversations'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a search -d 'find messages'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a delete -d 'remove conversations for good'
-complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a copy -d 'copy a whole store into another (file or PostgreSQL)'
+complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a copy -d 'copy a whole store into another (file, SQLite or PostgreSQL)'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a run -d 'run an LLM command and record its exchange'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a title -d 'set a title by hand'
 complete -c convctl -n "not __fish_seen_subcommand_from $__convctl_commands" -a resume -d 'make an ended conversation active'
