@@ -1108,10 +1108,12 @@ sq_commit(struct store *st, struct error *e)
 	/* what the command writes after it begins a transaction of its
 	 * own (flush()); what it reads, each statement its own */
 	ss->intx = 0;
+	/* committed: what fails now is no failure of the command's (the
+	 * next writer sets WAL as it opens the database) */
 	if (ss->made) {
 		ss->made = 0;
-		return sq_exec(st, "cannot set the journal mode", "PRAGMA "
-		    "journal_mode = WAL", e);
+		sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL,
+		    NULL);
 	}
 	return 0;
 }

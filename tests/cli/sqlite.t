@@ -168,6 +168,18 @@ test_expect '--wait bounds the wait for another writer, then exit 75 (try again)
 	convctl -s "$W" show --json | jq -e ".messages | length == 2" >/dev/null
 '
 
+test_expect '8 writers at once on a database not made yet: each add kept once, in WAL' '
+	for w in 1 2 3 4 5 6 7 8; do
+		convctl -s "sqlite:$T/first.db" --wait 60 add "w$w" >/dev/null ||
+		    echo "w$w failed" &
+	done >fails 2>&1 &&
+	wait && test ! -s fails &&
+	convctl copy "sqlite:$T/first.db" - | jq -r \
+	    "[.conversations[].messages[].content] | sort | join(\" \")" >got &&
+	test "$(cat got)" = "w1 w2 w3 w4 w5 w6 w7 w8" &&
+	test "$(sql "$T/first.db" "pragma journal_mode")" = wal
+'
+
 test_expect 'writers killed at any point: every add that exited 0 is kept, nothing partial' '
 	K=sqlite:$T/killed.db &&
 	: >acked &&
