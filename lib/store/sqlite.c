@@ -65,6 +65,7 @@ struct sq_state {
 	int intx;		/* a transaction is open */
 	double wait;		/* a writer's, for the write lock */
 	int made;		/* this transaction made the tables */
+	int walframes;		/* pages in the WAL after the last commit */
 	sqlite3_stmt *stmt[Q_COUNT];
 };
 
@@ -294,6 +295,25 @@ out:
 	return rc;
 }
 
+/*
+ * A WAL's pages are read again by every process that opens the database
+ * first (SQLite's recovery, as the last one closed it), so it is kept
+ * short: a commit that leaves WAL_CHECKPOINT pages or more in it copies
+ * them into the database and empties it (a TRUNCATE checkpoint, which a
+ * reader in the way only postpones). This hook, which replaces SQLite's
+ * own wal_autocheckpoint, counts them.
+ */
+#define WAL_CHECKPOINT 256	/* pages: 1 MB of 4 KB pages */
+
+static int
+wal_frames(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	(void)name;
+	((struct sq_state *)arg)->walframes = frames;
+	return SQLITE_OK;
+}
+
 /* the size of file, 0 when it is not there */
 static off_t
 sb_size(const char *file)
@@ -354,9 +374,10 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 		return sq_error(st, "cannot open the database", e);
 	sqlite3_extended_result_codes(ss->db, 1);
 	/* the WAL is left for the next command, not checkpointed (and its
-	 * pages written and synced again) by every one that closes: SQLite
-	 * checkpoints it as it grows (wal_autocheckpoint) */
+	 * pages written and synced again) by every one that closes; a commit
+	 * that leaves it long checkpoints it and truncates it (sq_commit()) */
 	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	sqlite3_wal_hook(ss->db, wal_frames, ss);
 	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
 	    (int)(wait * 1000);
 	sqlite3_busy_timeout(ss->db, ms);
@@ -1109,7 +1130,10 @@ sq_commit(struct store *st, struct error *e)
 	 * own (flush()); what it reads, each statement its own */
 	ss->intx = 0;
 	/* committed: what fails now is no failure of the command's (the
-	 * next writer sets WAL as it opens the database) */
+	 * next writer sets WAL as it opens the database, and checkpoints) */
+	if (ss->walframes >= WAL_CHECKPOINT)
+		sqlite3_wal_checkpoint_v2(ss->db, NULL,
+		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 	if (ss->made) {
 		ss->made = 0;
 		sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL,

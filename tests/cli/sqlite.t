@@ -110,6 +110,18 @@ test_expect 'search -n through many matches prints what the file prints' '
 	test "$(wc -l <f.out)" -gt 2000
 '
 
+# every process that opens the database first reads the WAL again: a
+# commit that leaves it long (a prune of hundreds) empties it
+test_expect 'the WAL is kept short: a prune of hundreds of conversations leaves it short' '
+	bulk_store 400 "$T/wal.json" &&
+	convctl copy "$T/wal.json" "sqlite:$T/wal.db" 2>/dev/null &&
+	convctl -s "sqlite:$T/wal.db" add first >/dev/null &&
+	CONVCTL_MAX_CONVERSATIONS=10 convctl -s "sqlite:$T/wal.db" end 2>err &&
+	grep -q "removed 391 oldest" err &&
+	test "$(stat -c %s "$T/wal.db-wal")" -lt 1048576 &&
+	test "$(convctl -s "sqlite:$T/wal.db" recent -n 100 | wc -l)" = 10
+'
+
 test_expect 'made on the first write, 0600 in directories made 0700; a write of nothing leaves it empty' '
 	umask 022 &&
 	convctl -s "sqlite:$T/new/dir/s.db" recent >out && test ! -s out &&
