@@ -134,14 +134,20 @@ static const char schema_sql[] =
 	"  JOIN conversations c ON c.id = m.conversation ORDER BY c.pos, m.seq;"
 	"PRAGMA user_version = 1;";
 
-/* e from the database's last error: what failed, and what SQLite said */
+#define READ_WAIT 10.0	/* seconds a reader waits for a lock SQLite holds */
+
+/* e from the database's last error: what failed, and what SQLite said; a
+ * lock held past the wait is ERROR_TEMPORARY (exit 75: try again) */
 static int
 sq_error(struct store *st, const char *what, struct error *e)
 {
 	struct sq_state *ss = st->be;
 
-	return error_set(e, "store '%s': %s: %s", st->path, what,
+	error_set(e, "store '%s': %s: %s", st->path, what,
 	    ss->db != NULL ? sqlite3_errmsg(ss->db) : "out of memory");
+	if (ss->db != NULL && (sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
+		e->kind = ERROR_TEMPORARY;
+	return -1;
 }
 
 /* runs sql (one or more statements, no result) */
@@ -378,6 +384,11 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 	 * that leaves it long checkpoints it and truncates it (sq_commit()) */
 	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_wal_hook(ss->db, wal_frames, ss);
+	/* a reader, which waits for no writer, still meets SQLite's short
+	 * exclusive moments (a WAL read again, emptied, the first commit's
+	 * switch to WAL): it waits READ_WAIT for them */
+	if (st->mode != STORE_WRITE && wait < READ_WAIT)
+		wait = READ_WAIT;
 	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
 	    (int)(wait * 1000);
 	sqlite3_busy_timeout(ss->db, ms);
