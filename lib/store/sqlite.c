@@ -886,6 +886,163 @@ sq_count_ended(struct store *st, size_t *n, struct error *e)
 	return rc;
 }
 
+/* the conversations store_stats() asks for: the WHERE of a query whose
+ * conversations are c; ?1 the since (NULL: none) */
+#define STATS_WHERE " WHERE (?1 IS NULL OR c.started_at >= ?1)"
+
+/* stmt prepared from sql, ?1 bound to since (<0: NULL): NULL and e when
+ * the database refuses it */
+static sqlite3_stmt *
+stats_query(struct store *st, const char *sql, int64_t since,
+    struct error *e)
+{
+	struct sq_state *ss = st->be;
+	sqlite3_stmt *r = NULL;
+
+	if (sqlite3_prepare_v2(ss->db, sql, -1, &r, NULL) != SQLITE_OK) {
+		sq_error(st, "cannot count conversations", e);
+		sqlite3_finalize(r);
+		return NULL;
+	}
+	bind_ms(r, 1, since);
+	return r;
+}
+
+/* row r's column i names a conversation stats_conv() took: any, with no
+ * --tag; else one in taken */
+static int
+stats_taken(sqlite3_stmt *r, int i, const struct stats_request *rq,
+    json_t *taken)
+{
+	return rq->tag == NULL || json_object_get(taken,
+	    (const char *)sqlite3_column_text(r, i)) != NULL;
+}
+
+/*
+ * In SQL: the store's size (its pages), one row a conversation as a
+ * listing reads it (its doc only when it may hold tags or a pin), and its
+ * messages counted by role and tool with GROUP BY (per conversation only
+ * with --tag, whose conversations stats_conv() takes: taken); only a
+ * message whose toolsUsed SQLite's JSON functions would read otherwise
+ * than jansson (one holding \u0000) is read here.
+ */
+static int
+sq_stats(struct store *st, const struct stats_request *rq,
+    struct store_stats *s, struct error *e)
+{
+	struct sq_state *ss = st->be;
+	const char *by = rq->tag != NULL ? "m.conversation" : "NULL";
+	struct buf sql = { 0 };
+	json_t *taken = json_object(), *doc;
+	enum conv_role role;
+	sqlite3_stmt *r = NULL;
+	struct conv *c;
+	int step, rc = -1;
+
+	s->bytes = 0;
+	if (!ss->exists) {
+		rc = 1;
+		goto out;
+	}
+	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+		goto out;
+	if ((r = stats_query(st, "SELECT page_count * page_size FROM "
+	    "pragma_page_count(), pragma_page_size()", -1, e)) == NULL)
+		goto out;
+	if ((step = sqlite3_step(r)) == SQLITE_ROW)
+		s->bytes = sqlite3_column_int64(r, 0);
+	sqlite3_finalize(r);
+	if (step != SQLITE_ROW) {
+		r = NULL;
+		sq_error(st, "cannot count conversations", e);
+		goto out;
+	}
+
+	if ((r = stats_query(st, "SELECT c.id, c.started_at, c.ended_at, "
+	    "CASE WHEN instr(c.doc, '\"tags\"') > 0 OR "
+	    "instr(c.doc, '\"pinned\"') > 0 THEN c.doc END "
+	    "FROM conversations c" STATS_WHERE, rq->since, e)) == NULL)
+		goto out;
+	while ((step = sqlite3_step(r)) == SQLITE_ROW) {
+		c = conv_new();
+		c->id = (const char *)sqlite3_column_text(r, 0);
+		c->started = sqlite3_column_int64(r, 1);
+		c->ended = sqlite3_column_type(r, 2) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(r, 2);
+		if (sqlite3_column_type(r, 3) != SQLITE_NULL)
+			c->head = scan_json((const char *)
+			    sqlite3_column_text(r, 3),
+			    (size_t)sqlite3_column_bytes(r, 3));
+		if (c->head == NULL)
+			c->head = json_object();
+		if (stats_conv(s, rq, c) && rq->tag != NULL)
+			json_object_set_new(taken, c->id, json_true());
+		conv_free(c);
+	}
+	if (step != SQLITE_DONE)
+		goto failed;
+	sqlite3_finalize(r);
+
+	buf_addf(&sql, "SELECT %s, m.role, count(*) FROM messages m "
+	    "JOIN conversations c ON c.id = m.conversation" STATS_WHERE
+	    " GROUP BY 1, 2", by);
+	if ((r = stats_query(st, sql.data, rq->since, e)) == NULL)
+		goto out;
+	while ((step = sqlite3_step(r)) == SQLITE_ROW)
+		if (stats_taken(r, 0, rq, taken) && role_parse((const char *)
+		    sqlite3_column_text(r, 1), &role) == 0)
+			stats_role(s, role,
+			    (uint64_t)sqlite3_column_int64(r, 2));
+	if (step != SQLITE_DONE)
+		goto failed;
+	sqlite3_finalize(r);
+
+	sql.len = 0;
+	buf_addf(&sql, "SELECT %s, t.value, count(*) FROM messages m "
+	    "JOIN conversations c ON c.id = m.conversation, "
+	    "json_each(m.doc, '$.toolsUsed') t" STATS_WHERE
+	    " AND instr(m.doc, '\"toolsUsed\"') > 0 AND "
+	    "instr(m.doc, '\\u0000') = 0 AND "
+	    "json_type(m.doc, '$.toolsUsed') = 'array' AND t.type = 'text' "
+	    "GROUP BY 1, 2", by);
+	if ((r = stats_query(st, sql.data, rq->since, e)) == NULL)
+		goto out;
+	while ((step = sqlite3_step(r)) == SQLITE_ROW)
+		if (stats_taken(r, 0, rq, taken))
+			stats_tool(s, (const char *)sqlite3_column_text(r, 1),
+			    (size_t)sqlite3_column_bytes(r, 1),
+			    (uint64_t)sqlite3_column_int64(r, 2));
+	if (step != SQLITE_DONE)
+		goto failed;
+	sqlite3_finalize(r);
+
+	if ((r = stats_query(st, "SELECT m.conversation, m.doc FROM messages m "
+	    "JOIN conversations c ON c.id = m.conversation" STATS_WHERE
+	    " AND instr(m.doc, '\"toolsUsed\"') > 0 AND "
+	    "instr(m.doc, '\\u0000') > 0", rq->since, e)) == NULL)
+		goto out;
+	while ((step = sqlite3_step(r)) == SQLITE_ROW) {
+		if (!stats_taken(r, 0, rq, taken))
+			continue;
+		doc = scan_json((const char *)sqlite3_column_text(r, 1),
+		    (size_t)sqlite3_column_bytes(r, 1));
+		stats_tools(s, json_object_get(doc, "toolsUsed"));
+		json_decref(doc);
+	}
+	if (step != SQLITE_DONE)
+		goto failed;
+	rc = 1;
+	goto done;
+failed:
+	sq_error(st, "cannot count conversations", e);
+done:
+	sqlite3_finalize(r);
+out:
+	json_decref(taken);
+	buf_free(&sql);
+	return rc;
+}
+
 /* the letter c (either case) in lower case */
 static char
 lower(char c)
@@ -1197,6 +1354,7 @@ const struct store_engine store_sqlite_engine = {
 	.load = sq_load,
 	.load_body = sq_load_body,
 	.count_ended = sq_count_ended,
+	.stats = sq_stats,
 	.search = sq_search,
 	.each = sq_each,
 	.flush_new = sq_flush_new,

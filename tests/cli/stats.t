@@ -1,6 +1,6 @@
 #!/bin/sh
-# convctl stats: what a store holds at a glance, the same on both engines
-# check: pg valgrind (counted by SQL aggregates there, from the file's bytes here; lib/store/stats.c runs under valgrind)
+# convctl stats: what a store holds at a glance, the same on every engine
+# check: pg valgrind (counted by SQL aggregates on PostgreSQL and SQLite, from the file's bytes here; lib/store/stats.c runs under valgrind)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
@@ -75,10 +75,17 @@ test_file 'stats reads a file store by its index as it reads it whole' '
 	test_cmp out whole && test_cmp out indexed
 '
 
-test_expect 'stats gives the store size: the file bytes, or the tables on PostgreSQL' '
+test_expect 'stats gives the store size: the file bytes, the tables on PostgreSQL, the pages on SQLite' '
 	size=$(sed -n "s/^size  *\([0-9]*\) bytes.*/\1/p" out) &&
 	if [ "$engine" = pg ]; then
 		test "$size" -gt 8192
+	elif [ "$engine" = sqlite ]; then
+		python3 -c "import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+print(db.execute(\"SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()\").fetchone()[0])" \
+		    "${S#sqlite:}" >want &&
+		echo "$size" >got &&
+		test_cmp want got
 	else
 		test "$size" -eq "$(wc -c <"$S")"
 	fi
