@@ -63,7 +63,8 @@ struct sq_state {
 	char *file;		/* the database file, links followed */
 	int exists;		/* the schema's tables are there */
 	int intx;		/* a transaction is open */
-	double wait;		/* a writer's, for the write lock */
+	double wait;		/* the busy timeout: a writer's for the write
+				 * lock, at least READ_WAIT a reader's */
 	int made;		/* this transaction made the tables */
 	int walframes;		/* pages in the WAL after the last commit */
 	sqlite3_stmt *stmt[Q_COUNT];
@@ -137,16 +138,17 @@ static const char schema_sql[] =
 #define READ_WAIT 10.0	/* seconds a reader waits for a lock SQLite holds */
 
 /* e from the database's last error: what failed, and what SQLite said; a
- * lock held past the wait is ERROR_TEMPORARY (exit 75: try again) */
+ * lock held past the wait is store_locked()'s (exit 75: try again), the
+ * one message every engine gives */
 static int
 sq_error(struct store *st, const char *what, struct error *e)
 {
 	struct sq_state *ss = st->be;
 
+	if (ss->db != NULL && (sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
+		return store_locked(st->path, ss->wait, e);
 	error_set(e, "store '%s': %s: %s", st->path, what,
 	    ss->db != NULL ? sqlite3_errmsg(ss->db) : "out of memory");
-	if (ss->db != NULL && (sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
-		e->kind = ERROR_TEMPORARY;
 	return -1;
 }
 
@@ -392,6 +394,7 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
 	    (int)(wait * 1000);
 	sqlite3_busy_timeout(ss->db, ms);
+	ss->wait = wait;
 	if (st->mode == STORE_WRITE) {
 		/* WAL is the file's own mode once set; a file still empty is
 		 * set so by the commit that makes its tables (sq_commit()),
@@ -400,20 +403,15 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 		    0 ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
 		    "PRAGMA foreign_keys = ON" : "PRAGMA synchronous = FULL; "
 		    "PRAGMA foreign_keys = ON", e) < 0)
-			goto failed;
+			return -1;
 		if (begin_write(st, wait, e) < 0)
 			return -1;
-		ss->wait = wait;
 	} else {
 		if (sq_exec(st, "cannot begin a transaction", "BEGIN", e) < 0)
 			return -1;
 		ss->intx = 1;
 	}
 	return read_root(st, e);
-failed:
-	if ((sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
-		return store_locked(st->path, wait, e);
-	return -1;
 }
 
 /* c without its messages, which have rows of their own: its row's doc */

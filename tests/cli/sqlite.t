@@ -180,6 +180,26 @@ test_expect '--wait bounds the wait for another writer, then exit 75 (try again)
 	convctl -s "$W" show --json | jq -e ".messages | length == 2" >/dev/null
 '
 
+# a connection in SQLite's exclusive locking mode shuts readers out too
+test_expect 'a reader shut out past its 10 s exits 75 with the lock message every engine gives' '
+	X=sqlite:$T/shut.db &&
+	convctl -s "$X" add first >/dev/null &&
+	rm -f "$T/holding" "$T/release" &&
+	{ python3 -c "import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute(\"pragma locking_mode = exclusive\")
+c.execute(\"begin exclusive\")
+open(sys.argv[2] + \"/holding\", \"w\").close()
+while not os.path.exists(sys.argv[2] + \"/release\"):
+    time.sleep(0.05)
+c.execute(\"rollback\")" "$T/shut.db" "$T" & } &&
+	wait_until "test -e $T/holding" &&
+	fails_with 75 convctl -s "$X" recent &&
+	stderr_has "store '"'"'$X'"'"' is locked by another convctl; gave up after 10 seconds (nothing was written; try again, or raise --wait)" &&
+	touch "$T/release" && wait &&
+	convctl -s "$X" recent >/dev/null
+'
+
 test_expect '8 writers at once on a database not made yet: each add kept once, in WAL' '
 	for w in 1 2 3 4 5 6 7 8; do
 		convctl -s "sqlite:$T/first.db" --wait 60 add "w$w" >/dev/null ||
