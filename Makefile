@@ -127,11 +127,11 @@ include $(wildcard $(DEP_FILES))
 # Two tiers, one runner (scripts/run-tests; tests/README.md says which to
 # run when):
 #   make check      every unit test, every CLI file on the file engine but
-#                   those with a line "# check: all-only", and on
-#                   PostgreSQL and on SQLite the files with a line "# check:
-#                   pg" (the engines' contract), the randomized suites at
-#                   quick counts: what to run before a commit (about four
-#                   minutes)
+#                   those with a line "# check: all-only", on PostgreSQL
+#                   the files with a line "# check: pg" and on SQLite those
+#                   with "# check: sqlite" (each engine's contract), the
+#                   randomized suites at quick counts: what to run before a
+#                   commit (about four minutes)
 #   make check-all  every unit test, every CLI file on all three engines, at
 #                   full counts (TEST_FULL=1): what CI runs
 # A new tests/cli file needs nothing more to be in all; one that starts
@@ -152,12 +152,15 @@ PG_CLI = $(shell grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | \
 check: CHECK_FILE = $(if $(TESTS),$(CHECK_CLI),$(filter-out \
 	$(foreach w,all-only $(LEAVE_OUT),$(call marked,$(w))),$(CHECK_CLI)))
 check: CHECK_PG = $(if $(TESTS),$(PG_CLI),$(filter $(call marked,pg),$(PG_CLI)))
+check: CHECK_SQLITE = $(if $(TESTS),$(PG_CLI),$(filter $(call \
+	marked,sqlite),$(PG_CLI)))
 check-all: CHECK_FILE = $(CHECK_CLI)
 check-all: CHECK_PG = $(PG_CLI)
+check-all: CHECK_SQLITE = $(PG_CLI)
 check-all: export TEST_FULL = 1
 CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
 	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG))) \
-	$(if $(filter sqlite,$(CHECK_ENGINES)),$(addprefix sqlite:,$(CHECK_PG)))
+	$(if $(filter sqlite,$(CHECK_ENGINES)),$(addprefix sqlite:,$(CHECK_SQLITE)))
 # the slowest files, on either engine, start first, longest first (in
 # make check or check-all, whichever is longer), so that the short ones fill
 # the processors at the end (only an order: a file not named here runs all

@@ -93,6 +93,20 @@ test_expect 'make check TESTS="add end" runs those two files on both engines, no
 	grep -q "TESTS: no such file: tests/cli/nosuch.t" out
 '
 
+test_expect 'make check runs on SQLite the files marked sqlite, make check-all every file not file_store_only' '
+	grep -l "^# check:.* sqlite\( \|\$\)" "$top"/tests/cli/*.t |
+	    sed "s|^$top/|sqlite:|" | sort >want &&
+	test -s want &&
+	make -s -n -C "$top" check CHECK_ENGINES=sqlite >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >got &&
+	test_cmp want got &&
+	grep -L "^file_store_only " "$top"/tests/cli/*.t |
+	    sed "s|^$top/|sqlite:|" | sort >want &&
+	make -s -n -C "$top" check-all CHECK_ENGINES=sqlite >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >got &&
+	test_cmp want got
+'
+
 test_expect 'LEAVE_OUT=plain-only (make check-asan, check-portable) leaves out exactly the files so marked' '
 	grep -l "^# check:.* plain-only" "$top"/tests/cli/*.t | sed "s|^$top/||" |
 	    sort >marked &&

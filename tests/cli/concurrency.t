@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writers in parallel on one store: every add lands exactly once, in a store
 # jq parses, across idle timeouts; readers never see a partial store.
-# check: pg (locks and transactions)
+# check: pg sqlite (locks and transactions)
 . "$(dirname "$0")/../lib.sh"
 
 # W writers of N adds each: 8 x CONCURRENCY_ADDS (12; 200 at full counts,

@@ -2,6 +2,7 @@
 # convctl migrate again: a message that did not come from the source (added
 # with add, run or MCP, or edited since) is never removed nor changed, and
 # what a re-import replaces is named, by id, before it is done (issue 40)
+# check: sqlite (a re-import rewrites a conversation's messages from where the source parts: rows deleted and inserted, the search index kept)
 . "$(dirname "$0")/../lib.sh"
 
 F=$top/tests/fixtures/migrate

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl recent: ended conversations, newest endedAt first
-# check: pg valgrind (listing and counting run as SQL there)
+# check: pg sqlite valgrind (listing and counting run as SQL there)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

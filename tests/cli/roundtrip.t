@@ -7,7 +7,7 @@
 # in conversations touched (a message added, ended) and untouched, and at
 # the top. ROUNDTRIP_STORES=N sets how many stores (6 in make check, 40 at
 # full counts, TEST_FULL=1).
-# check: pg (number texts and unknown fields through SQL and COPY)
+# check: pg sqlite (number texts and unknown fields through SQL and COPY)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

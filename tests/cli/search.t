@@ -1,6 +1,6 @@
 #!/bin/sh
 # search: lines of messages across every conversation
-# check: pg valgrind (search runs as SQL there)
+# check: pg sqlite valgrind (search runs as SQL there)
 . "$(dirname "$0")/../lib.sh"
 
 # two conversations: the first ended by the idle timeout

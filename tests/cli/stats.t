@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl stats: what a store holds at a glance, the same on every engine
-# check: pg valgrind (counted by SQL aggregates on PostgreSQL and SQLite, from the file's bytes here; lib/store/stats.c runs under valgrind)
+# check: pg sqlite valgrind (counted by SQL aggregates on PostgreSQL and SQLite, from the file's bytes here; lib/store/stats.c runs under valgrind)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE

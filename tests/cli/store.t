@@ -1,7 +1,7 @@
 #!/bin/sh
 # the store: refusing what is corrupt, keeping what is unknown, locking,
 # permissions, paths and settings
-# check: pg valgrind (which engine a store name picks)
+# check: pg sqlite valgrind (which engine a store name picks)
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
