@@ -245,15 +245,28 @@ demo:
 
 # the benchmark: stores of 100, 1000 and 5000 conversations, convctl against
 # the write and read floors, jq and python3; the table goes to bench/out/
-bench: convctl bench/floor bench/pgfloor build/portable/convctl
+bench: convctl bench/floor bench/pgfloor bench/sqlitefloor \
+	build/portable/convctl
 	@scripts/install-deps bench pg
 	@scripts/bench
 	@scripts/bench-portable
 	@scripts/bench-index
 	@scripts/bench-pg
+	@scripts/bench-sqlite
 
 bench/floor: bench/floor.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -o $@ bench/floor.c
+
+# the same on SQLite stores of 1000 and 100000 conversations
+# (BENCH_SQLITE_N), against a bare libsqlite3 client's durable one-row
+# commit and read of the same rows, and the sqlite3 shell's import
+bench-sqlite: convctl bench/sqlitefloor
+	@scripts/install-deps bench
+	@scripts/bench-sqlite
+
+bench/sqlitefloor: bench/sqlitefloor.c
+	$(CC) -std=c11 $(WARNINGS) -O2 $(shell pkg-config --cflags sqlite3) \
+	    -o $@ bench/sqlitefloor.c $(shell pkg-config --libs sqlite3)
 
 # the same on a PostgreSQL store of 20000 conversations (BENCH_PG_N), against
 # a bare libpq client's connect and select 1, and psql's \copy
@@ -314,7 +327,7 @@ uninstall:
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
 	rm -f $(UNIT_OBJ) $(DEP_FILES)
-	rm -f bench/floor bench/pgfloor
+	rm -f bench/floor bench/pgfloor bench/sqlitefloor
 	rm -rf build
 	@# what make deb leaves, and dpkg-buildpackage run here by hand
 	rm -f convctl_*.deb debian/files debian/*.substvars \
@@ -323,5 +336,5 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all build-deps check check-all demo lint bench bench-pg install \
+.PHONY: FORCE all build-deps check check-all demo lint bench bench-pg bench-sqlite install \
 	uninstall clean stress check-asan check-valgrind check-portable fuzz deb
