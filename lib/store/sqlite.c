@@ -31,7 +31,7 @@
 #include "file.h"
 #include "scan.h"
 
-#define SQ_SCHEMA_VERSION 1	/* the newest schema this engine knows */
+#define SQ_SCHEMA_VERSION 2	/* the newest schema this engine knows */
 #define SQ_PREFIX "sqlite:"
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -62,6 +62,7 @@ struct sq_state {
 	sqlite3 *db;
 	char *file;		/* the database file, links followed */
 	int exists;		/* the schema's tables are there */
+	long version;		/* their schema's (a reader's may be older) */
 	int intx;		/* a transaction is open */
 	double wait;		/* the busy timeout: a writer's for the write
 				 * lock, at least READ_WAIT a reader's */
@@ -134,6 +135,28 @@ static const char schema_sql[] =
 	"  json_extract(m.doc, '$.content') AS content FROM messages m"
 	"  JOIN conversations c ON c.id = m.conversation ORDER BY c.pos, m.seq;"
 	"PRAGMA user_version = 1;";
+
+/*
+ * Version 1 to 2: the ended conversations counted by the schema (one row
+ * its triggers keep), so that the rolling limit's count, which every add
+ * asks for, reads a row instead of an index that grows with the history.
+ */
+static const char upgrade_2_sql[] =
+	"CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1),"
+	"  ended INTEGER NOT NULL CHECK (ended >= 0));"
+	"INSERT INTO counts SELECT 1, count(*) FROM conversations"
+	"  WHERE ended_at IS NOT NULL;"
+	"CREATE TRIGGER conversations_count_insert AFTER INSERT ON conversations"
+	"  WHEN new.ended_at IS NOT NULL BEGIN"
+	"  UPDATE counts SET ended = ended + 1; END;"
+	"CREATE TRIGGER conversations_count_delete AFTER DELETE ON conversations"
+	"  WHEN old.ended_at IS NOT NULL BEGIN"
+	"  UPDATE counts SET ended = ended - 1; END;"
+	"CREATE TRIGGER conversations_count_update AFTER UPDATE OF ended_at"
+	"  ON conversations WHEN (old.ended_at IS NULL) <> (new.ended_at IS NULL)"
+	"  BEGIN UPDATE counts SET ended = ended +"
+	"  (CASE WHEN new.ended_at IS NULL THEN -1 ELSE 1 END); END;"
+	"PRAGMA user_version = 2;";
 
 #define READ_WAIT 10.0	/* seconds a reader waits for a lock SQLite holds */
 
@@ -273,7 +296,7 @@ read_root(struct store *st, struct error *e)
 		    e) < 0)
 			goto out;
 		ss->made = 1;
-		version = SQ_SCHEMA_VERSION;
+		version = 1;	/* and upgraded below */
 	}
 	if (version < 1 || version > SQ_SCHEMA_VERSION) {
 		error_set(e, "store '%s' has schema version %ld, and this "
@@ -282,8 +305,15 @@ read_root(struct store *st, struct error *e)
 		    ": use a newer convctl" : "");
 		goto out;
 	}
-	/* (an older schema would be upgraded here, in the writer's
-	 * transaction, one step at a time, as pg.c's upgrade()) */
+	/* an older schema is upgraded by a writer, in its transaction, one
+	 * step at a time, as pg.c's upgrade(); a reader reads it as it is */
+	if (version < 2 && st->mode == STORE_WRITE) {
+		if (sq_exec(st, "cannot upgrade the store's schema",
+		    upgrade_2_sql, e) < 0)
+			goto out;
+		version = 2;
+	}
+	ss->version = version;
 	ss->exists = 1;
 	if (sqlite3_prepare_v2(ss->db, "SELECT doc FROM root", -1, &q,
 	    NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
@@ -872,8 +902,9 @@ sq_count_ended(struct store *st, size_t *n, struct error *e)
 		return 0;
 	if (st->mode == STORE_WRITE && flush(st, e) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM conversations "
-	    "WHERE ended_at IS NOT NULL", -1, &r, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(ss->db, ss->version >= 2 ? "SELECT ended FROM "
+	    "counts" : "SELECT count(*) FROM conversations WHERE ended_at IS "
+	    "NOT NULL", -1, &r, NULL) != SQLITE_OK ||
 	    sqlite3_step(r) != SQLITE_ROW)
 		sq_error(st, "cannot count conversations", e);
 	else {

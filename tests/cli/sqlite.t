@@ -38,7 +38,7 @@ test_expect 'the database holds a row per conversation and per message; its view
 	sql "$T/parity.db" "pragma user_version" "pragma journal_mode" \
 	    "select count(*) from conversation_list" \
 	    "select count(*) from message_list" >meta &&
-	test "$(cat meta)" = "$(printf "1\nwal\n%s" "$(cat want)")" &&
+	test "$(cat meta)" = "$(printf "2\nwal\n%s" "$(cat want)")" &&
 	sql "$T/parity.db" "select content from message_list where
 	    conversation = (select id from conversation_list where title =
 	    \"Groceries\") order by seq limit 1" >first &&
@@ -46,6 +46,36 @@ test_expect 'the database holds a row per conversation and per message; its view
 	sql "$T/parity.db" "insert into messages_text (messages_text) values
 	    ('"'integrity-check'"')" "pragma integrity_check" >check &&
 	test "$(cat check)" = ok
+'
+
+# counted DB: the ended conversations as the schema counts them, and as
+# their rows do, on one line
+counted() {
+	sql "$1" "select (select ended from counts), (select count(*) from
+	    conversations where ended_at is not null)"
+}
+
+test_expect 'the schema counts the ended conversations through add, end, delete and prune; a version 1 store is upgraded by a writer' '
+	C=sqlite:$T/counted.db &&
+	for i in 1 2 3 4 5; do
+		convctl -s "$C" add "c$i" >/dev/null && convctl -s "$C" end >/dev/null ||
+		    return 1
+	done &&
+	convctl -s "$C" add "open" >/dev/null &&
+	test "$(counted "$T/counted.db")" = "5|5" &&
+	convctl -s "$C" delete --force "$(convctl -s "$C" recent -n 1 --json | jq -r ".[0].id")" >/dev/null &&
+	test "$(counted "$T/counted.db")" = "4|4" &&
+	convctl -s "$C" prune --max 2 >/dev/null &&
+	test "$(counted "$T/counted.db")" = "2|2" &&
+	sql "$T/counted.db" "drop trigger conversations_count_insert" \
+	    "drop trigger conversations_count_delete" \
+	    "drop trigger conversations_count_update" "drop table counts" \
+	    "pragma user_version = 1" &&
+	convctl -s "$C" recent >recent.out && test "$(grep -c . recent.out)" -ge 2 &&
+	test "$(sql "$T/counted.db" "pragma user_version")" = 1 &&
+	convctl -s "$C" end >/dev/null &&
+	test "$(sql "$T/counted.db" "pragma user_version")" = 2 &&
+	test "$(counted "$T/counted.db")" = "3|3"
 '
 
 test_expect 'the database refuses a second active conversation and a bad role' '
@@ -145,7 +175,7 @@ test_expect 'a database convctl did not make, a newer schema, and no file name a
 	convctl -s "sqlite:$T/newer.db" add hi >/dev/null &&
 	sql "$T/newer.db" "pragma user_version = 9" &&
 	fails_with 1 convctl -s "sqlite:$T/newer.db" recent &&
-	stderr_has "has schema version 9, and this convctl knows versions 1 to 1: use a newer convctl" &&
+	stderr_has "has schema version 9, and this convctl knows versions 1 to 2: use a newer convctl" &&
 	echo "{}" >"$T/json.db" &&
 	fails_with 1 convctl -s "sqlite:$T/json.db" recent &&
 	stderr_has "file is not a database" &&
