@@ -39,8 +39,9 @@ mcp_exec(struct ctx *ctx)
 
 	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
 		return rc;
-	/* a wrong setting, or a store that cannot be read, stops the server
-	 * at start: a client shows no error of a later call as clearly */
+	/* a wrong setting stops the server at start, as it stops every
+	 * command; a store that cannot be read now is a warning, and each
+	 * call's answer */
 	if (mcp_check(&cf, &e) < 0)
 		return cmd_fail(ctx, &e);
 	/* messages are UTF-8 whatever the user's locale: search folds case

@@ -25,10 +25,11 @@ struct mcp_config {
 };
 /*
  * Every setting a tool reads checked, as the server starts: each one's
- * value (the numbers, the choices), the summarizer's when the tools that
- * end conversations are offered, and the store, opened to read and closed
- * (a path that is empty, a directory, unreadable, or a database that does
- * not answer). 0, or -1 and e naming the first that is wrong.
+ * value (the numbers, the choices) and the summarizer's when the tools
+ * that end conversations are offered; 0, or -1 and e naming the first
+ * that is wrong. The store is opened to read and closed: one that cannot
+ * be (a directory, not a store, a database that does not answer) is only
+ * warned of, as every call then answers its error to the agent.
  */
 int mcp_check(const struct mcp_config *, struct error *);
 struct mcp_server *mcp_new(const struct mcp_config *);

@@ -825,6 +825,7 @@ mcp_check(const struct mcp_config *cf, struct error *e)
 {
 	struct summary_config sc;
 	struct store *st = NULL;
+	struct error se;
 	int64_t idle;
 	int s;
 
@@ -836,8 +837,12 @@ mcp_check(const struct mcp_config *cf, struct error *e)
 	if (!cf->read_only && (lifecycle_idle_timeout(cf->settings, &idle,
 	    e) < 0 || summary_config_load(&sc, cf->settings, e) < 0))
 		return -1;
-	if (lifecycle_begin(cf->settings, STORE_READ, &st, e) < 0)
-		return -1;
+	/* a store that cannot be opened now is said here, once, and then by
+	 * every call, as its answer, which a client gives the model: the
+	 * server stays, as the path may be made or the database come back */
+	if (lifecycle_begin(cf->settings, STORE_READ, &st, &se) < 0)
+		warn(cf, "%s (each call answers this until it can be opened)",
+		    se.msg);
 	store_close(st);
 	return 0;
 }

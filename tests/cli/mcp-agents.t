@@ -248,27 +248,35 @@ test_agent "Claude Code ${CLAUDE_CODE##*@}: the prompt resume is the command /mc
 	given && jq -e --slurpfile w want.json "$holds" texts.json >/dev/null
 '
 
-# a store that cannot be opened stops the server at start with one line
-# (a directory; convctl mcp -s DIR's line is what the client must keep)
+# a store that cannot be opened (a directory) is said once as the server
+# starts, and then by each call: what the model is given is convctl's
+# error, as the server would answer it
 bad_store() {
 	served=$T/not-a-store && mkdir -p "$served" &&
-	fails_with 1 convctl mcp -s "$served" </dev/null &&
-	[ "$(wc -l <"$T/err")" -eq 1 ] && mv "$T/err" want-err
+	convctl mcp -s "$served" </dev/null 2>err &&
+	echo "'$served' is a directory, not a store file" >want-err &&
+	grep -qF "$(cat want-err)" err
 }
 
-test_agent "Claude Code ${CLAUDE_CODE##*@}: a store that cannot be opened offers no tool of convctl's, and convctl's line is in the client's MCP log" '
+# bad_reached: the eight tools offered, and the search and the context
+# answered convctl's error, which reached the model
+bad_reached() {
+	given && test_cmp want-tools.txt tools.txt &&
+	grep -qF "$(cat want-err)" result-1.txt &&
+	grep -qF "$(cat want-err)" result-2.txt
+}
+
+test_agent "Claude Code ${CLAUDE_CODE##*@}: a store that cannot be opened reaches the model as convctl says it, in each call's answer" '
 	bad_store && claude_setup &&
 	agent "$claude" -p "What did I say about milk?" --strict-mcp-config \
 	    --mcp-config "$W/mcp.json" --allowedTools "$allowed" &&
-	given && [ ! -s tools.txt ] &&
-	grep -F "Server stderr: $(cat want-err)" \
-	    "$W"/home/.cache/claude-cli-nodejs/*/mcp-logs-convctl/*.jsonl >/dev/null
+	bad_reached
 '
 
-test_agent "Codex ${CODEX##*@}: a store that cannot be opened offers no tool of convctl's" '
+test_agent "Codex ${CODEX##*@}: a store that cannot be opened reaches the model as convctl says it, in each call's answer" '
 	bad_store && codex_setup &&
 	agent "$codex" exec --skip-git-repo-check "What did I say about milk?" &&
-	given && [ ! -s tools.txt ]
+	bad_reached
 '
 
 test_done

@@ -541,23 +541,36 @@ test_expect 'an idle timeout that does not parse stops the server at start, as i
 	unchanged "$S"
 '
 
-# issue 44: a client shows a server that stopped at start no more clearly
-# than one that answers every call with an error, so every setting a tool
-# reads is checked before the first message
-test_expect 'any bad setting, or a store that cannot be read, stops the server at start with one line' '
-	snapshot "$S" && mkdir -p adir && echo x >notjson &&
-	printf "%s\n" "$ping" >in &&
+# issue 44: every setting a tool reads is checked before the first
+# message, and a bad one stops the server as it stops a command
+test_expect 'any bad setting stops the server at start with one line' '
+	snapshot "$S" && printf "%s\n" "$ping" >in &&
 	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
-	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many "CONVCTL_STORE=$PWD/adir" \
-	    "CONVCTL_STORE=$PWD/notjson"; do
+	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many; do
 		(export "$bad" && convctl mcp <in >out 2>err) && exit 1
 		test ! -s out && test "$(wc -l <err)" -eq 1 && grep -q "^convctl: mcp: " err || exit 1
 	done &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
 	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
-	CONVCTL_STORE=$PWD/adir fails_with 1 convctl mcp <in &&
-	stderr_has "convctl: mcp: '\''$PWD/adir'\'' is a directory, not a store file" &&
 	unchanged "$S"
+'
+
+# a client shows the model no server that stopped at start, but it does
+# show a call's error: a store that cannot be opened is said once on
+# standard error, and then by each call, until it can be
+test_expect 'a store that cannot be read is said once at start, then answered by each call, until it can be read' '
+	mkdir -p adir && echo x >notjson &&
+	printf "%s\n" "$ping" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"recent\",\"arguments\":{}}}" >in &&
+	for bad in notjson adir; do
+		CONVCTL_STORE=$PWD/$bad convctl mcp <in >out 2>err || exit 1
+		answer 2 out | jq -r "select(.result.isError) | .result.content[0].text" >said &&
+		echo "convctl: mcp: $(cat said) (each call answers this until it can be opened)" >want &&
+		test_cmp want err || exit 1
+	done &&
+	echo "'\''$PWD/adir'\'' is a directory, not a store file" >want && test_cmp want said &&
+	rmdir adir && convctl -s "$PWD/adir" add "now a store" >/dev/null &&
+	CONVCTL_STORE=$PWD/adir convctl mcp <in >out 2>err && test ! -s err &&
+	answer 2 out | jq -e ".result.isError == false and (.result.structuredContent.conversations | type) == \"array\"" >/dev/null
 '
 
 test_expect '--read-only starts without a summarizer, which only the tools that write use' '
