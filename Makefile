@@ -62,6 +62,11 @@ LIB_OBJ = $(LIB_SRC:.c=.o)
 CMD_OBJ = $(CMD_SRC:.c=.o)
 UNIT_OBJ = $(UNIT_SRC:.c=.o)
 UNIT_BIN = $(UNIT_SRC:.c=)
+# the test tool (tests/README.md): tests/tool/*.c and cmd/ (cmd/main.c with
+# its main renamed convctl_main) over lib/, checks run in one process
+TOOL_SRC = $(wildcard tests/tool/*.c)
+TOOL_OBJ = $(TOOL_SRC:.c=.o) tests/tool/cmd-main.o
+TOOL_BIN = tests/tool/test-tool
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 
@@ -100,6 +105,17 @@ $(UNIT_OBJ): tests/unit/%.o: tests/unit/%.c tests/unit/%.d
 $(UNIT_BIN): tests/unit/%: tests/unit/%.o lib/libconvctl.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< lib/libconvctl.a $(DEP_LIBS)
 
+$(TOOL_SRC:.c=.o): tests/tool/%.o: tests/tool/%.c tests/tool/%.d
+	$(COMPILE) -Ilib -c -o $@ $< && touch $@
+
+tests/tool/cmd-main.o: cmd/main.c tests/tool/cmd-main.d
+	$(COMPILE) -Dmain=convctl_main -include tests/tool/convctl-main.h \
+	    -c -o $@ cmd/main.c && touch $@
+
+$(TOOL_BIN): $(TOOL_OBJ) $(filter-out cmd/main.o,$(CMD_OBJ)) lib/libconvctl.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJ) \
+	    $(filter-out cmd/main.o,$(CMD_OBJ)) lib/libconvctl.a $(DEP_LIBS)
+
 # the libFuzzer harnesses, fuzz/fuzz_NAME.c (`make fuzz`); `make check`
 # replays their seeds and past crashes, tests/fuzz-corpus/NAME/, through
 # build/replay/NAME: the harness linked with fuzz/replay.c instead of libFuzzer
@@ -117,10 +133,10 @@ $(REPLAY_BIN): build/replay/%: build/replay/fuzz_%.o build/replay/replay.o \
 	    lib/libconvctl.a $(DEP_LIBS)
 
 # every compile after build-deps (order only: it never makes one out of date)
-$(LIB_OBJ) $(CMD_OBJ) $(UNIT_OBJ) $(REPLAY_OBJ): | build-deps
+$(LIB_OBJ) $(CMD_OBJ) $(UNIT_OBJ) $(REPLAY_OBJ) $(TOOL_OBJ): | build-deps
 
 DEP_FILES = $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
-	$(REPLAY_OBJ:.o=.d)
+	$(REPLAY_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 $(DEP_FILES):
 include $(wildcard $(DEP_FILES))
 
@@ -177,7 +193,7 @@ SLOW_TESTS = tests/cli/badinput.t tests/cli/search-prefilter.t \
 	tests/cli/meta.t sqlite:tests/cli/concurrency.t
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
-check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN)
+check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
 	$(if $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t)),$(error \
 	    TESTS: no such file: $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t))))
 	@scripts/install-deps
@@ -229,7 +245,7 @@ check-portable: build/portable/convctl
 	$(MAKE) -C build/portable PORTABLE=1 CHECK_ENGINES=file \
 	    LEAVE_OUT=plain-only check
 
-check-valgrind: convctl $(UNIT_BIN) $(REPLAY_BIN)
+check-valgrind: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
 	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests \
 	    $(filter $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS))) $(UNIT_BIN) \
 	    $(filter-out $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS)))
@@ -326,7 +342,7 @@ uninstall:
 
 clean:
 	rm -f convctl $(LIB_OBJ) $(CMD_OBJ) lib/libconvctl.a $(UNIT_BIN)
-	rm -f $(UNIT_OBJ) $(DEP_FILES)
+	rm -f $(UNIT_OBJ) $(DEP_FILES) $(TOOL_BIN) $(TOOL_OBJ)
 	rm -f bench/floor bench/pgfloor bench/sqlitefloor
 	rm -rf build
 	@# what make deb leaves, and dpkg-buildpackage run here by hand

@@ -39,16 +39,21 @@ static const struct cmd_entry *const commands[] = {
 
 /*
  * The options every command takes, before or after its name: the settings
- * table's SETTING_COMMON rows (cmd_setting_options()), then -h. Made once
- * by options_init(), with the summarizing commands' own.
+ * table's SETTING_COMMON rows (cmd_setting_options()), then -h. Made by
+ * options_init(), with the summarizing commands' own, once a process.
  */
 static struct cmd_option common_options[SET_COUNT + 2];
 
 static void
 options_init(void)
 {
-	size_t n = cmd_setting_options(common_options, SETTING_COMMON);
+	static int made;	/* once: the test tool runs main many times */
+	size_t n;
 
+	if (made)
+		return;
+	made = 1;
+	n = cmd_setting_options(common_options, SETTING_COMMON);
 	common_options[n] = (struct cmd_option){ 'h', "help", NULL,
 	    "show this help", 0 };
 	cmd_summarizer_options_init();

@@ -338,3 +338,14 @@ file_store_only() {
 		exit 0
 	fi
 }
+
+# test_tool SUBCOMMAND ARGS...: the test tool (tests/tool/, built by make
+# check; tests/README.md, "The test tool"): checks of the library and the
+# commands run in one process, under $CONVCTL_WRAPPER as convctl is
+test_tool() {
+	if [ ! -x "$top/tests/tool/test-tool" ]; then
+		echo "no $top/tests/tool/test-tool: make tests/tool/test-tool" >&2
+		return 2
+	fi
+	$CONVCTL_WRAPPER "$top/tests/tool/test-tool" "$@"
+}

@@ -1,58 +1,74 @@
 #!/bin/sh
 # Bad stores and bad input: a clear error naming the place, or a documented
 # acceptance; never a crash, never a changed store. The stores come from
-# tests/helpers/badinput.py, which runs every reader and writer on each.
+# tests/helpers/badinput.py; every reader and writer runs on each, in the
+# test tool's one process (tests/tool/badinput.c), a few through the binary.
 # check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z
-# bad_stores CATEGORY [STRIDE]: every store of CATEGORY (or one in STRIDE)
-# is refused cleanly or accepted
-bad_stores() {
-	BADINPUT_STRIDE=${2:-${BADINPUT_STRIDE:-1}} \
-	    python3 "$top/tests/helpers/badinput.py" "$1" -- $CONVCTL_WRAPPER "$CONVCTL_BIN" \
-	    >"$T/bad.out"; status=$?
-	cat "$T/bad.out"
-	return $status
-}
 
-# one line a category; under a slow wrapper the largest are left out.
+# Every input of a category runs through the test tool (`test-tool
+# badinput`, tests/tool/badinput.c): each command run in one process, with
+# the checks badinput.py makes of the binary; a few go through the binary
+# too (below). badinput.py writes the inputs first, all in one call.
 # TEST_FULL=1 (make check-all, CI) or BADINPUT_FULL=1 (make stress) tries
-# every input; without it (make check), the three largest categories try
-# one input in 16 (truncated), in 12 (types) and in 3 (utf8: each of its
-# 15 bad sequences in one or two of its 4 places), and the big store holds a 10 MB
-# message, not 50, and is given to recent and add only, not to all ten
-# commands (about 7 s each at 50 MB). Under a
-# wrapper (valgrind: each command ~0.8 s), one input in 40 of each category
+# every input; without it (make check) truncated tries one input in 4, types
+# one in 2 and the sources one in 6 (each writer's save is a file's fsync),
+# and the big store holds a 10 MB message, not 50, given to recent and add
+# only, not to all ten commands. Under a wrapper (valgrind) the tool tries
+# one input in 4 of each category and one source in 24, and leaves out
+# truncated and big. BADINPUT_STRIDE=K and SOURCES_STRIDE=K choose.
 full=${BADINPUT_FULL:-${TEST_FULL:-}}
 cats="utf8 escapes duplicates types nesting nul crlf empty notjson version
 corpus=$top/tests/fuzz-corpus/store"
-[ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated $cats big"
-[ -n "${CONVCTL_WRAPPER:-}" ] && export BADINPUT_STRIDE=${BADINPUT_STRIDE:-40}
+[ -z "${CONVCTL_WRAPPER:-}" ] && cats="truncated:4 $cats big"
+[ -z "$full" ] && cats=$(echo $cats | sed 's/types/types:2/')
+[ -n "$full$BADINPUT_STRIDE" ] && cats=$(echo $cats | sed 's/:[0-9]*//g')
+stride=${BADINPUT_STRIDE:-1} sources_stride=${SOURCES_STRIDE:-6}
+[ -n "$full" ] && sources_stride=${SOURCES_STRIDE:-1}
+if [ -n "${CONVCTL_WRAPPER:-}" ] && [ -z "$full" ]; then
+	stride=${BADINPUT_STRIDE:-4} sources_stride=${SOURCES_STRIDE:-24}
+	cats=$(echo $cats | sed 's/:[0-9]*//g')
+fi
+write_inputs() {
+	BADINPUT_STRIDE=$stride python3 "$top/tests/helpers/badinput.py" \
+	    write "$T/in" $cats sources:$sources_stride
+}
+# tool_inputs DIR: the tool on one category's inputs, its summary a comment
+tool_inputs() {
+	test_tool badinput "$1" >"$T/bad.out"; status=$?
+	cat "$T/bad.out"
+	return $status
+}
+test_file 'bad stores and sources written (badinput.py write)' 'write_inputs'
 for c in $cats; do
-	stride=${BADINPUT_STRIDE:-1}
-	if [ -z "$full" ] && [ -z "${BADINPUT_STRIDE:-}" ]; then
-		case $c in
-		truncated) stride=16 ;;
-		types) stride=12 ;;
-		utf8) stride=3 ;;
-		esac
-	fi
-	test_file "bad stores: ${c##*/}" "bad_stores '$c' $stride"
+	c=${c%%[=:]*}
+	test_file "bad stores: $c" "tool_inputs '$T/in/$c'"
 	[ ! -e "$T/bad.out" ] || sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"
+	rm -f "$T/bad.out"
 done
-
-# bad migrate sources (badinput.py sources): every fixture format truncated
-# at ~40 offsets (a jsonl line torn in the middle), invalid UTF-8, a wrong
-# type at every field, deep nesting; one input in SOURCES_STRIDE is tried:
-# 3 at full counts, 24 at quick ones, 72 under a wrapper
-sources_stride=24
-[ -n "$full" ] && sources_stride=3
-[ -n "${CONVCTL_WRAPPER:-}" ] && sources_stride=72
 test_file 'bad migrate sources: refused naming the file and place, store unchanged' '
-	bad_stores sources ${SOURCES_STRIDE:-$sources_stride}
+	tool_inputs "$T/in/sources"
 '
 [ ! -e "$T/bad.out" ] || sed -n 's/^\([a-z].*inputs.*\)/# \1/p' "$T/bad.out"
+rm -rf "$T/in"
+
+# through the binary (badinput.py runs it once per input per command): exit
+# status 1 and the one line on a real stderr, for a few inputs of a few
+# categories (escapes: one whose error quotes a newline and an ESC; sources)
+bad_stores() {
+	BADINPUT_STRIDE=$2 python3 "$top/tests/helpers/badinput.py" "$1" -- \
+	    $CONVCTL_WRAPPER "$CONVCTL_BIN" >"$T/bad.out"; status=$?
+	cat "$T/bad.out"
+	return $status
+}
+test_file 'bad stores through the binary: escapes, notjson, one in 6' '
+	bad_stores escapes 6 && bad_stores notjson 6
+'
+test_file 'bad migrate sources through the binary: one in 600' '
+	bad_stores sources 600
+'
 
 # input on standard input
 test_expect 'add: invalid UTF-8 of each kind is refused, naming the byte' '

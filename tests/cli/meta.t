@@ -161,7 +161,7 @@ FNR == 2 { head = head " " $0 }
 END { if (file != "") check(); print n " files" }
 EOF
 test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
-	find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/fuzz" -name "*.[ch]" >files &&
+	find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/tests/tool" "$top/fuzz" -name "*.[ch]" >files &&
 	test "$(wc -l <files)" -ge 70 &&
 	awk -f "$T/opens.awk" $(cat files) >out &&
 	! grep "does not open" out &&

@@ -11,6 +11,15 @@ one line per failure and a summary; exit 1 when one failed.
 Categories: truncated utf8 escapes duplicates types nesting nul crlf empty
 notjson version big corpus (corpus DIR replays a directory of stores);
 sources: bad migrate sources, each run through migrate (-f and detected).
+
+badinput.py write DIR CATEGORY...: writes the inputs instead of running
+them, for `tests/tool/test-tool badinput DIR/CATEGORY`, which runs every
+command on each in one process: DIR/CATEGORY/N is input N, and
+DIR/CATEGORY/list has a line "N<TAB>JSON<TAB>PLACE<TAB>WHAT" for each (JSON:
+1 when the input is JSON as Python reads it; PLACE: the field a refusal
+must name, or empty), for sources "N<TAB>FORMAT<TAB>NAME<TAB>WHAT".
+CATEGORY:K writes every Kth input of CATEGORY only (BADINPUT_STRIDE=K, of
+every category).
 """
 import glob
 import json
@@ -323,8 +332,49 @@ def loads_as_json(doc):
         return False
 
 
+def write(top, cats):
+    """the inputs of each category of cats as files under top/CATEGORY, and
+    top/CATEGORY/list (see the docstring)"""
+    stride = int(os.environ.get("BADINPUT_STRIDE", "1"))
+    os.makedirs(top, exist_ok=True)
+    # the good migrate source the writers' migrate reads; the store the
+    # sources are migrated into
+    with open(os.path.join(FIXTURES, "messages.json"), "rb") as f:
+        good_source = f.read()
+    with open(os.path.join(top, "source.json"), "wb") as f:
+        f.write(good_source)
+    with open(os.path.join(top, "start.json"), "wb") as f:
+        f.write(dumps(SMALL))
+    for cat in cats:
+        every = stride
+        if re.search(r":\d+$", cat):
+            cat, every = cat.rsplit(":", 1)
+            every = int(every)
+        d = os.path.join(top, cat.split("=")[0])
+        os.makedirs(d, exist_ok=True)
+        gen = source_cases() if cat == "sources" else cases(cat)
+        with open(os.path.join(d, "list"), "w") as lst:
+            for i, case in enumerate(gen):
+                if i % every:
+                    continue
+                if cat == "sources":
+                    what, fmt, name, doc = case
+                    line = "%d\t%s\t%s\t%s\n" % (i, fmt, name, what)
+                else:
+                    what, doc = case[0], case[1]
+                    place = case[2] if len(case) > 2 else ""
+                    json_ok = 1 if loads_as_json(doc.replace(b"\r", b"")) else 0
+                    line = "%d\t%d\t%s\t%s\n" % (i, json_ok, place, what)
+                with open(os.path.join(d, str(i)), "wb") as f:
+                    f.write(doc)
+                lst.write(line)
+
+
 def main():
     argv = sys.argv[1:]
+    if argv[0] == "write":
+        write(argv[1], argv[2:])
+        return
     cat = argv[0]
     prefix = argv[argv.index("--") + 1:]
     store = os.environ["CONVCTL_STORE"]
