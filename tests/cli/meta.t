@@ -9,47 +9,53 @@ man=$top/man
 
 # the commands convctl --help lists
 convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' >"$T/commands"
+command_list=$(cat "$T/commands")
+# listed C: C is one of the commands (the shell looks: no grep a command)
+listed() {
+	case "
+$command_list
+" in *"
+$1
+"*) return 0 ;; esac
+	return 1
+}
 
 # usage C: the usage line of convctl C -h (read from meta/C.h), less
-# "usage: ", its spaces squeezed
+# "usage: ", its spaces squeezed (by the shell's word splitting: no process)
 usage() {
-	awk 'NR == 1 { sub(/^usage: /, ""); gsub(/ +/, " "); sub(/^ /, "")
-		sub(/ $/, ""); print; exit }' "$T/meta/$1.h"
+	IFS= read -r sh_usage <"$T/meta/$1.h"
+	sh_usage=${sh_usage#usage: }
+	set -f
+	# shellcheck disable=SC2086
+	set -- $sh_usage
+	set +f
+	echo "$*"
 }
 
-# synopsis PAGE: the SYNOPSIS of PAGE as mandoc renders it (its lines up to
-# the next heading, overstrikes dropped), on one line, spaces squeezed
-synopsis() {
-	mandoc -Tascii -O width=1000 "$1" | awk '{ gsub(/.\010/, "") }
-	    on && /^[A-Z]/ { exit }
-	    on { s = s " " $0 }
-	    /^SYNOPSIS$/ { on = 1 }
-	    END { gsub(/ +/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s); print s }'
+# same_file WANT GOT: the files hold the same lines (read by the shell: no
+# process when they do), else diff -u shows how they differ
+same_file() {
+	sh_a= sh_b=
+	while IFS= read -r l || [ -n "$l" ]; do sh_a="$sh_a$l
+"; done <"$1"
+	while IFS= read -r l || [ -n "$l" ]; do sh_b="$sh_b$l
+"; done <"$2"
+	[ "$sh_a" = "$sh_b" ] || test_cmp "$1" "$2"
 }
 
-# page_options PAGE, help_options C: the options PAGE describes (each "Fl
-# -x" of its .It Fl lines) and those C -h lists (each "  -x, --long" at
-# the start of a line of its options: section), one a line, sorted
-page_options() {
-	awk '/^\.It Fl/ { s = $0
-		while (match(s, /Fl -?[a-zA-Z][a-z-]*/)) {
-			print "-" substr(s, RSTART + 3, RLENGTH - 3)
-			s = substr(s, RSTART + RLENGTH)
-		} }' "$1" | sort -u
-}
-help_options() {
-	awk '/^options:$/ { on = 1; next }
-	    on && /^$/ { exit }
-	    on && match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
-		o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
-		n = split(o, a, ","); for (i = 1; i <= n; i++) print a[i] }' \
-	    "$T/meta/$1.h" | sort -u
+# has_line FILE LINE: FILE has the line LINE (the shell reads it)
+has_line() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		[ "$l" != "$2" ] || return 0
+	done <"$1"
+	echo "no line '$2' in $1"
+	return 1
 }
 
 test_expect 'the command list is not empty and has the known commands' '
 	for c in add end show recent prompt migrate prune summarize search \
 	    delete title resume edit fork tag pin mcp config; do
-		grep -qx "$c" commands || { echo "no $c"; exit 1; }
+		listed "$c" || { echo "no $c"; exit 1; }
 	done
 '
 
@@ -57,32 +63,124 @@ test_expect 'the command list is not empty and has the known commands' '
 # asked once for all the cases that read them: meta/C.h, C.hrc, C.help,
 # C.helprc, C.helperr
 mkdir "$T/meta"
-for c in $(cat "$T/commands"); do
+for c in $command_list; do
 	convctl "$c" -h >"$T/meta/$c.h"
 	echo $? >"$T/meta/$c.hrc"
 	convctl help "$c" >"$T/meta/$c.help" 2>"$T/meta/$c.helperr"
 	echo $? >"$T/meta/$c.helprc"
 done
 
-# sections.awk: "no SECTION" for the first section a page lacks (a line
-# ".Sh SECTION"), and exit 1
+# Each tool runs once on all the pages, not once a page: the pages of the
+# commands in the table, in its order ($pages, $names), rendered by mandoc
+# and by man in one call each and split back into a file a page by
+# split.awk; mandoc -Tlint once; the options of every page and of every -h
+# by one awk each. A page's cases then read their own part, in the shell.
+pages= names=
+for c in $command_list; do
+	[ ! -f "$man/convctl-$c.1" ] || {
+		pages="$pages $man/convctl-$c.1" names="$names $c"
+	}
+done
+
+# split.awk (-v dir=D -v names="A B ..."): a rendering of the pages, one
+# after the other, into D/A, D/B ... (a page starts at its header line, "X(1)
+# ... X(1)"), overstrikes dropped; and each page's SYNOPSIS (its lines up to
+# the next heading) on one line, spaces squeezed, into D/A.syn ...
+cat >"$T/split.awk" <<'EOF'
+function flush() {
+	if (out == "") return
+	gsub(/ +/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s)
+	print s > (out ".syn"); close(out ".syn"); close(out)
+}
+BEGIN { n = split(names, name, " "); i = 0; out = "" }
+{ gsub(/.\010/, "") }
+/^[A-Z][A-Z0-9-]*\([0-9]\) .*[A-Z][A-Z0-9-]*\([0-9]\)$/ {
+	flush(); i++; out = dir "/" (i <= n ? name[i] : "extra" i); s = ""; on = 0
+}
+out != "" { print > out }
+on && /^[A-Z]/ { on = 0 }
+on { s = s " " $0 }
+/^SYNOPSIS$/ { on = 1 }
+END { flush() }
+EOF
+mkdir "$T/asc" "$T/man"
+# shellcheck disable=SC2086
+mandoc -Tascii -O width=1000 $pages |
+    awk -v dir="$T/asc" -v names="$names" -f "$T/split.awk"
+# shellcheck disable=SC2086
+MANPAGER=cat MANWIDTH=80 man -l $pages 2>"$T/man.err" |
+    awk -v dir="$T/man" -v names="$names" -f "$T/split.awk"
+# shellcheck disable=SC2086
+mandoc -Tlint -W warning $pages >"$T/lint" 2>&1
+
+# options.awk: "NAME<TAB>-x" for each option of each file, NAME from its
+# name (convctl-NAME.1, meta/NAME.h); with -v help=1 the options C -h lists
+# (each "  -x, --long" at the start of a line of its options: section),
+# else those the page describes (each "Fl -x" of its .It Fl lines)
+cat >"$T/options.awk" <<'EOF'
+FNR == 1 { f = FILENAME; sub(/.*\//, "", f); sub(/^convctl-/, "", f)
+	sub(/\.[1h]$/, "", f); on = 0 }
+!help && /^\.It Fl/ { s = $0
+	while (match(s, /Fl -?[a-zA-Z][a-z-]*/)) {
+		print f "\t-" substr(s, RSTART + 3, RLENGTH - 3)
+		s = substr(s, RSTART + RLENGTH)
+	} }
+help && /^options:$/ { on = 1; next }
+help && on && /^$/ { on = 0 }
+help && on && match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
+	o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
+	n = split(o, a, ","); for (i = 1; i <= n; i++) print f "\t" a[i] }
+EOF
+# unsplit.awk (-v dir=D): "NAME<TAB>LINE" lines into D/NAME
+cat >"$T/unsplit.awk" <<'EOF'
+{ out = dir "/" $1; if (out != last) { if (last != "") close(last); last = out }
+  print $2 > out }
+EOF
+mkdir "$T/popt" "$T/hopt"
+for c in $names; do : >"$T/popt/$c"; : >"$T/hopt/$c"; done
+# shellcheck disable=SC2086
+awk -v help=0 -f "$T/options.awk" $pages | sort -u |
+    awk -v dir="$T/popt" -f "$T/unsplit.awk"
+awk -v help=1 -f "$T/options.awk" "$T"/meta/*.h | sort -u |
+    awk -v dir="$T/hopt" -f "$T/unsplit.awk"
+
+# sections.awk: "NAME: no SECTION" for the first section each page lacks
+# (a line ".Sh SECTION")
 cat >"$T/sections.awk" <<'EOF'
 BEGIN {
 	n = split("NAME,SYNOPSIS,DESCRIPTION,OPTIONS,EXIT STATUS,EXAMPLES,SEE ALSO", s, ",")
 	for (i = 1; i <= n; i++)
 		want[".Sh " s[i]] = 1
 }
-$0 in want { have[$0] = 1 }
-END {
+function check(  i) {
 	for (i = 1; i <= n; i++)
 		if (!((".Sh " s[i]) in have)) {
-			print "no " s[i]
-			exit 1
+			print f ": no " s[i]
+			break
 		}
+	split("", have)
 }
+FNR == 1 { if (f != "") check(); f = FILENAME; sub(/.*\/convctl-/, "", f)
+	sub(/\.1$/, "", f) }
+$0 in want { have[$0] = 1 }
+END { if (f != "") check() }
 EOF
+# shellcheck disable=SC2086
+awk -f "$T/sections.awk" $pages >"$T/sections"
 
-for c in $(cat "$T/commands"); do
+# lines_about FILE TEXT: FILE's lines that hold TEXT (a page's name), or
+# that name no page at all: what a page's case must find none of
+lines_about() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in
+		*"$2"*) echo "$l" ;;
+		*/convctl-*.1:*) ;;
+		*) echo "$l" ;;
+		esac
+	done <"$1"
+}
+
+for c in $command_list; do
 	test_expect "$c -h exits 0 and starts with its usage line" '
 		read -r rc <"meta/'"$c"'.hrc" &&
 		{ test "$rc" -eq 0 || { echo "exit status $rc"; exit 1; }; } &&
@@ -101,31 +199,37 @@ for c in $(cat "$T/commands"); do
 	'
 	test_expect "$c has a man page that mandoc -Tlint passes" '
 		test -f "$man/convctl-'"$c"'.1" &&
-		mandoc -Tlint -W warning "$man/convctl-'"$c"'.1" >lint 2>&1 &&
-		test ! -s lint || { cat lint; exit 1; }
+		lines_about lint "/convctl-'"$c"'.1:" >lint.'"$c"' &&
+		test ! -s lint.'"$c"' || { cat lint.'"$c"'; exit 1; }
 	'
 	test_expect "the SYNOPSIS of convctl-$c(1) is its usage line" '
-		usage '"$c"' >want && synopsis "$man/convctl-'"$c"'.1" >got &&
-		test_cmp want got
+		usage '"$c"' >want && same_file want "asc/'"$c"'.syn"
 	'
 	test_expect "convctl-$c(1) describes exactly the options $c -h lists" '
-		page_options "$man/convctl-'"$c"'.1" >want &&
-		help_options '"$c"' >got && test_cmp want got
+		same_file "popt/'"$c"'" "hopt/'"$c"'"
 	'
+	# man -l ran on every page at once: when it complained, the page is
+	# rendered again alone, to tell whose complaint it was
 	test_expect "man -l renders convctl-$c(1) without a complaint" '
-		MANPAGER=cat MANWIDTH=80 man -l "$man/convctl-'"$c"'.1" >page 2>err &&
-		test ! -s err || { cat err; exit 1; }
-		grep -q "^SYNOPSIS" page && grep -q "^EXIT STATUS" page
+		if [ -s man.err ]; then
+			MANPAGER=cat MANWIDTH=80 man -l "$man/convctl-'"$c"'.1" \
+			    >"man/'"$c"'" 2>err &&
+			test ! -s err || { cat err; exit 1; }
+		fi
+		has_line "man/'"$c"'" SYNOPSIS && has_line "man/'"$c"'" "EXIT STATUS"
 	'
 	test_expect "convctl-$c(1) has the sections a page needs" '
-		awk -f "$T/sections.awk" "$man/convctl-'"$c"'.1"
+		test -f "$man/convctl-'"$c"'.1" &&
+		while IFS= read -r l; do
+			case $l in "'"$c"': "*) echo "$l"; exit 1 ;; esac
+		done <sections
 	'
 done
 
 test_expect 'no page for a command that is not in the table' '
 	for f in "$man"/convctl-*.1; do
 		c=${f##*/convctl-}; c=${c%.1}
-		grep -qx "$c" commands || { echo "stray page $f"; exit 1; }
+		listed "$c" || { echo "stray page $f"; exit 1; }
 	done
 '
 
