@@ -89,32 +89,41 @@ test_expect 'global options before the command are read the same way' '
 	stderr_has "option '\''--wait'\'' needs a value"
 '
 
+# commands_table FILE: FILE's commands (test-tool commands: "STATUS
+# ARG..." lines, each followed by tab-led texts its stderr must hold) run in
+# the test tool's one process, not a process each
+commands_table() {
+	test_tool commands "$1" >"$T/table.out" || { cat "$T/table.out"; return 1; }
+}
+
+# every command, every common option taking a number, before and after
+# the command's name: in the test tool (the one-line error and exit status
+# of a process: the cases below)
 test_expect 'a malformed number in any option is exit 2 naming option and value' '
 	snapshot "$CONVCTL_STORE" &&
 	for cmd in add end show recent prompt prune summarize search delete migrate config; do
 		for opt in "--wait abc" "--idle-timeout abc" "--max-conversations 1x" "--idle-timeout -1"; do
 			set -- $opt
-			fails_with 2 convctl $cmd "$1" "$2" || { echo "$cmd $opt"; exit 1; }
-			stderr_has "convctl: $cmd: $1 expects a" || exit 1
-			stderr_has " from 0 to " || exit 1
-			stderr_has ", not '\''$2'\''" || exit 1
-			fails_with 2 convctl "$1" "$2" $cmd || { echo "$opt $cmd"; exit 1; }
-			stderr_has "convctl: $cmd: $1 expects a" || exit 1
+			printf "2 %s %s %s\n\t%s\n\t%s\n\t%s\n" "$cmd" "$1" "$2" \
+			    "convctl: $cmd: $1 expects a" " from 0 to " ", not '\''$2'\''"
+			printf "2 %s %s %s\n\t%s\n" "$1" "$2" "$cmd" "convctl: $cmd: $1 expects a"
 		done
-	done &&
-	fails_with 2 convctl show --wait inf &&
-	echo "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" >want &&
-	head -n 1 "$T/err" >got && test_cmp want got &&
+	done >numbers &&
 	for v in abc -1 1e400; do
-		fails_with 2 convctl add --wait $v hi &&
-		stderr_has "convctl: add: --wait expects a number from 0 to 86400, not '\''$v'\''" || exit 1
-	done &&
+		printf "2 add --wait %s hi\n\t%s\n" "$v" \
+		    "convctl: add: --wait expects a number from 0 to 86400, not '\''$v'\''"
+	done >>numbers &&
 	for bad in "prompt --last abc" "prompt --max-tokens 1e3" "prune --max abc" \
 	    "prune --older-than 3x" "search -n x first" "recent -n 99999999999999999999"; do
 		set -- $bad
-		fails_with 2 convctl "$@" || { echo "$bad"; exit 1; }
-		stderr_has "$2 expects" && stderr_has "'\''$3'\''" || exit 1
-	done &&
+		printf "2 %s\n\t%s expects\n\t'\''%s'\''\n" "$bad" "$2" "$3"
+	done >>numbers &&
+	commands_table numbers &&
+	fails_with 2 convctl show --wait inf &&
+	echo "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" >want &&
+	head -n 1 "$T/err" >got && test_cmp want got &&
+	fails_with 2 convctl --idle-timeout -1 end &&
+	stderr_has "convctl: end: --idle-timeout expects a" &&
 	unchanged "$CONVCTL_STORE"
 '
 
@@ -135,9 +144,9 @@ test_expect 'one wording for a bad number; a common option'\''s error shows the 
 
 test_expect 'an ID is an operand: --id is no option of any command' '
 	for cmd in show summarize delete end prompt add; do
-		fails_with 2 convctl $cmd --id $a &&
-		stderr_has "$cmd: unknown option '\''--id'\''" || exit 1
-	done
+		printf "2 %s --id %s\n\t%s\n" $cmd $a "$cmd: unknown option '\''--id'\''"
+	done >ids &&
+	commands_table ids
 '
 
 # names_in_help CMD OPTION BAD-ARGS...: each name the library lists when

@@ -4,6 +4,8 @@
  * t/helper/test-tool does (tests/README.md, "The test tool"):
  *   test-tool badinput DIR    every command on each bad store or source in
  *                             DIR (written by tests/helpers/badinput.py)
+ *   test-tool commands FILE   a table of commands, each with the exit
+ *                             status and the stderr texts it must give
  * Each prints one line per failure and a summary, and exits 1 when a check
  * failed, 2 when it could not run.
  */
@@ -125,6 +127,7 @@ static const struct {
 	const char *usage;
 } subcommands[] = {
 	{ "badinput", tool_badinput, "DIR" },
+	{ "commands", tool_table, "FILE" },
 };
 
 int

@@ -30,5 +30,6 @@ int tool_read(const char *path, struct buf *b);
 void tool_write(const char *path, const void *s, size_t len);
 
 int tool_badinput(int argc, char **argv);
+int tool_table(int argc, char **argv);
 
 #endif
