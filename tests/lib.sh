@@ -349,3 +349,10 @@ test_tool() {
 	fi
 	$CONVCTL_WRAPPER "$top/tests/tool/test-tool" "$@"
 }
+
+# commands_table FILE: FILE's commands ("STATUS ARG..." lines, each followed
+# by tab-led texts its stderr must hold: test-tool commands) run in the test
+# tool's one process, not a process each; what failed is shown
+commands_table() {
+	test_tool commands "$1" >"$T/.table" || { cat "$T/.table"; return 1; }
+}

@@ -89,13 +89,6 @@ test_expect 'global options before the command are read the same way' '
 	stderr_has "option '\''--wait'\'' needs a value"
 '
 
-# commands_table FILE: FILE's commands (test-tool commands: "STATUS
-# ARG..." lines, each followed by tab-led texts its stderr must hold) run in
-# the test tool's one process, not a process each
-commands_table() {
-	test_tool commands "$1" >"$T/table.out" || { cat "$T/table.out"; return 1; }
-}
-
 # every command, every common option taking a number, before and after
 # the command's name: in the test tool (the one-line error and exit status
 # of a process: the cases below)

@@ -25,16 +25,19 @@ i=0 && set --
 while [ "$i" -lt "$N" ]; do set -- "$@" "$i" "$T/gen$i.json"; i=$((i + 1)); done
 $RT gen "$@"
 
-# each: seed a store, run the writer, check it against the one before
+# each: seed a store, run the writer, keep it and the one before
+# (before$i.json, after$i.json); then one python checks every pair
 trials() {
-	i=0
+	i=0 pairs=
 	while [ "$i" -lt "$N" ]; do
 		store_seed "$S" <"gen$i.json" &&
-		store_json "$S" >before.json && "$@" >/dev/null &&
-		store_json "$S" >after.json && $RT check before.json after.json ||
-		{ echo "seed $i"; return 1; }
+		store_json "$S" >"before$i.json" && "$@" >/dev/null &&
+		store_json "$S" >"after$i.json" || { echo "seed $i"; return 1; }
+		pairs="$pairs before$i.json after$i.json"
 		i=$((i + 1))
 	done
+	# shellcheck disable=SC2086
+	$RT check $pairs
 }
 
 test_expect 'add: values and number texts kept, the active conversation grown' '
@@ -51,24 +54,27 @@ test_expect 'add, then end, then add again: still kept' '
 '
 
 test_expect 'copy: every value kept in the copy, keys holding NUL too' '
-	i=0 &&
+	i=0 && pairs= &&
 	while [ "$i" -lt "$N" ]; do
 		store_seed "$S" <"gen$i.json" &&
 		copy=$(store_at "copy$i") &&
-		convctl copy "$S" "$copy" 2>/dev/null && store_json "$copy" >copied.json &&
-		$RT check "gen$i.json" copied.json || { echo "seed $i"; exit 1; }
+		convctl copy "$S" "$copy" 2>/dev/null && store_json "$copy" >"copied$i.json" ||
+		{ echo "seed $i"; exit 1; }
+		pairs="$pairs gen$i.json copied$i.json"
 		i=$((i + 1))
-	done
+	done &&
+	$RT check $pairs
 '
 
 test_expect 'show --format json: a conversation as stored, number texts included' '
-	i=0 &&
+	i=0 && triples= &&
 	while [ "$i" -lt "$N" ]; do
 		store_seed "$S" <"gen$i.json" &&
-		convctl show --format json c0 >c0.json &&
-		$RT conv "gen$i.json" c0 c0.json || { echo "seed $i"; exit 1; }
+		convctl show --format json c0 >"c0-$i.json" || { echo "seed $i"; exit 1; }
+		triples="$triples gen$i.json c0 c0-$i.json"
 		i=$((i + 1))
-	done
+	done &&
+	$RT conv $triples
 '
 
 test_done

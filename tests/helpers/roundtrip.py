@@ -9,9 +9,12 @@
   roundtrip.py check OLD NEW     NEW is OLD after a write: every value and every
                                  number's text kept, the active conversation
                                  only grown (messages appended, endedAt set),
-                                 nothing else changed, version 1 at the top
+                                 nothing else changed, version 1 at the top;
+                                 OLD NEW again for each pair more
   roundtrip.py conv OLD ID JSON  JSON (show --format json) is conversation ID
-                                 of OLD, number texts included
+                                 of OLD, number texts included; OLD ID JSON
+                                 again for each more
+A failure names the files it was found in.
 
 Python's json module reads numbers as their text here (parse_int, parse_float
 and parse_constant), so 0.1, 1e400, -0 and 1.0 compare as written.
@@ -119,8 +122,11 @@ def stamp(t):
 
 
 def fail(msg):
-    print(msg)
+    print("%s: %s" % (" ".join(CURRENT), msg))
     sys.exit(1)
+
+
+CURRENT = []
 
 
 def check(old_path, new_path):
@@ -151,13 +157,18 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(Gen(int(seed)).store() + "\n")
     elif sys.argv[1] == "check":
-        check(sys.argv[2], sys.argv[3])
+        for old, new in zip(sys.argv[2::2], sys.argv[3::2]):
+            CURRENT[:] = [old, new]
+            check(old, new)
     elif sys.argv[1] == "conv":
-        old = load(open(sys.argv[2], encoding="utf-8").read())
-        want = [c for c in get(old, "conversations") if get(c, "id") == sys.argv[3]][0]
-        got = load(open(sys.argv[4], encoding="utf-8").read())
-        if got != want:
-            fail("show differs:\n%r\n%r" % (want, got))
+        args = sys.argv[2:]
+        for old_path, cid, json_path in zip(args[0::3], args[1::3], args[2::3]):
+            CURRENT[:] = [old_path, cid, json_path]
+            old = load(open(old_path, encoding="utf-8").read())
+            want = [c for c in get(old, "conversations") if get(c, "id") == cid][0]
+            got = load(open(json_path, encoding="utf-8").read())
+            if got != want:
+                fail("show differs:\n%r\n%r" % (want, got))
 
 
 main()
