@@ -8,6 +8,23 @@ CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk" >/dev/null
 CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
 a=conv-1770199200000
 
+# repeat VAR TEXT N: VAR is TEXT N times over (made by doubling, in the
+# shell: no process); tools VAR N: VAR is "--tool t1 ... --tool tN"
+repeat() {
+	r_out= r_unit=$2 r_n=$3
+	while [ "$r_n" -gt 0 ]; do
+		[ $((r_n % 2)) -eq 0 ] || r_out=$r_out$r_unit
+		r_unit=$r_unit$r_unit r_n=$((r_n / 2))
+	done
+	eval "$1=\$r_out"
+}
+tools() {
+	t_out= t_i=1
+	while [ "$t_i" -le "$2" ]; do t_out="$t_out --tool t$t_i" t_i=$((t_i + 1)); done
+	eval "$1=\$t_out"
+}
+e_acute=$(printf '\303\251')
+
 test_expect 'a title or tag with a control character: exit 2, which and where' '
 	snapshot "$CONVCTL_STORE" &&
 	for bad in "evil\nconv-0000\tforged" "\033[31mred" "ab\302\233c" "tab\there" "del\177"; do
@@ -28,15 +45,16 @@ test_expect 'a title or tag with a control character: exit 2, which and where' '
 
 test_expect 'a title of at most 500 characters, a tag of at most 100' '
 	snapshot "$CONVCTL_STORE" &&
-	t501=$(python3 -c "print(\"\u00e9\" * 501)") &&
+	repeat t501 "$e_acute" 501 && repeat t500 "$e_acute" 500 &&
+	repeat x101 x 101 && repeat x100 x 100 && repeat x100000 x 100000 &&
 	fails_with 2 convctl title $a "$t501" &&
 	stderr_has "convctl: title: title is 501 characters long; at most 500 are taken" &&
-	fails_with 2 convctl tag $a "$(python3 -c "print(\"x\" * 101)")" &&
+	fails_with 2 convctl tag $a "$x101" &&
 	stderr_has "convctl: tag: tag is 101 characters long; at most 100 are taken" &&
-	fails_with 2 convctl title $a "$(python3 -c "print(\"x\" * 100000)")" &&
+	fails_with 2 convctl title $a "$x100000" &&
 	unchanged "$CONVCTL_STORE" &&
-	convctl title $a "$(python3 -c "print(\"\u00e9\" * 500)")" &&
-	convctl tag $a "$(python3 -c "print(\"x\" * 100)")" >/dev/null &&
+	convctl title $a "$t500" &&
+	convctl tag $a "$x100" >/dev/null &&
 	store_json | jq -e ".conversations[0] | (.title | length) == 500 and (.tags[0] | length) == 100" >/dev/null
 '
 
@@ -104,14 +122,15 @@ test_expect 'a tool name by the tag rule: add and run refuse a control character
 		fails_with 2 convctl add --tool "$(printf "$bad")" hi &&
 		stderr_has "convctl: add: tool name has a control character (U+" || exit 1
 	done &&
-	fails_with 2 convctl add --tool "$(python3 -c "print(\"x\" * 101)")" hi &&
+	repeat x101 x 101 && repeat e99 "$e_acute" 99 && tools t101 101 && tools t99 99 &&
+	fails_with 2 convctl add --tool "$x101" hi &&
 	stderr_has "convctl: add: tool name is 101 characters long; at most 100 are taken" &&
-	fails_with 2 convctl add $(seq -f "--tool t%g" 101) hi &&
+	fails_with 2 convctl add $t101 hi &&
 	stderr_has "convctl: add: 101 --tool names given; at most 100 are taken" &&
 	fails_with 2 convctl run --tool "$forged" -- echo answer &&
 	stderr_has "convctl: run: tool name has a control character (U+000A) at character 5" &&
 	unchanged "$CONVCTL_STORE" &&
-	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add -r assistant $(seq -f "--tool t%g" 99) --tool "$(python3 -c "print(\"\u00e9\" * 99)")" hi >/dev/null &&
+	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add -r assistant $t99 --tool "$e99" hi >/dev/null &&
 	store_json | jq -e ".conversations[-1].messages[-1].toolsUsed | length == 100" >/dev/null
 '
 
