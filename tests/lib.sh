@@ -356,3 +356,34 @@ test_tool() {
 commands_table() {
 	test_tool commands "$1" >"$T/.table" || { cat "$T/.table"; return 1; }
 }
+
+# jq_is FILE MODE FILTER WANT [MODE FILTER WANT]...: each FILTER of the JSON
+# in FILE gives WANT as `test "$(jq MODE FILTER FILE)" = WANT` compares
+# them (MODE -r: strings raw, -c: compact JSON; an output a line, trailing
+# newlines dropped), all read by one jq, not one a field; a field that
+# differs is named by its number, with what it gave
+jq_is() {
+	jq_file=$1 jq_prog= jq_i=0
+	shift
+	jq_all=$*
+	jq_n=$(($# / 3))
+	while [ "$jq_i" -lt "$jq_n" ]; do
+		case $1 in
+		-r) jq_show='if type == "string" then . else tojson end' ;;
+		*) jq_show=tojson ;;
+		esac
+		jq_prog="$jq_prog([$2] | map($jq_show) | join(\"\\n\") |
+		    sub(\"\\n+\$\"; \"\")) as \$g |
+		    if \$g == \$ARGS.positional[$jq_i] then empty else
+		    \"field $((jq_i + 1)): \\(\$g | @json), want \\(\$ARGS.positional[$jq_i] | @json)\" end,"
+		set -- "$@" "$3"
+		shift 3
+		jq_i=$((jq_i + 1))
+	done
+	jq -r "${jq_prog%,}" "$jq_file" --args "$@" >"$T/.jq_is" &&
+	    [ ! -s "$T/.jq_is" ] || {
+		echo "jq_is $jq_file $jq_all:"
+		cat "$T/.jq_is"
+		return 1
+	}
+}

@@ -11,10 +11,10 @@ test_expect 'smarthole: one ended conversation named as SmartHole names it' '
 	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
 	grep -qx "imported 1 conversation (8 messages) from 1 source" out &&
 	convctl -s sh.json show --format json conv-migrated-$NOW_MS >c.json &&
-	test "$(jq -r .title c.json)" = "Migrated Conversation History" &&
-	test "$(jq -r .startedAt c.json)" = 2026-02-04T17:26:40.000Z &&
-	test "$(jq -r .endedAt c.json)" = 2026-02-05T17:28:20.000Z &&
-	test "$(jq -r .lastSummarized c.json)" = 2026-02-02T22:00:00.000Z
+	jq_is c.json -r .title "Migrated Conversation History" \
+	    -r .startedAt 2026-02-04T17:26:40.000Z \
+	    -r .endedAt 2026-02-05T17:28:20.000Z \
+	    -r .lastSummarized 2026-02-02T22:00:00.000Z
 '
 
 test_expect 'smarthole: each entry is a user and an assistant message at its time' '
@@ -23,8 +23,8 @@ test_expect 'smarthole: each entry is a user and an assistant message at its tim
 	[["1738690000000-k3j9-user","user","2026-02-04T17:26:40.000Z"],["1738690000000-k3j9-assistant","assistant","2026-02-04T17:26:40.000Z"],["1738690090000-p2x1-user","user","2026-02-04T17:28:10.500Z"],["1738690090000-p2x1-assistant","assistant","2026-02-04T17:28:10.500Z"],["1738776400000-z8q4-user","user","2026-02-05T17:26:40.000Z"],["1738776400000-z8q4-assistant","assistant","2026-02-05T17:26:40.000Z"],["1738776500000-a0b0-user","user","2026-02-05T17:28:20.000Z"],["1738776500000-a0b0-assistant","assistant","2026-02-05T17:28:20.000Z"]]
 	END
 	test_cmp want got &&
-	test "$(jq -c ".messages[1].toolsUsed" c.json)" = "[\"read_file\",\"edit_file\"]" &&
-	test "$(jq -c ".messages[0].toolsUsed" c.json)" = null &&
+	jq_is c.json -c ".messages[1].toolsUsed" "[\"read_file\",\"edit_file\"]" \
+	    -c ".messages[0].toolsUsed" null &&
 	test "$(jq -r ".messages[3].content" c.json | tail -1)" = "- 18:00 Dinner with Aiko (居酒屋 Torikizoku)" &&
 	test "$(jq -r ".messages[2].source" c.json)" = websocket
 '
@@ -133,16 +133,16 @@ test_expect 'messages: one conversation; tool calls, parts and bare strings' '
 	jq -c "[.messages[] | [.role, .timestamp]]" c.json >got &&
 	echo "[[\"system\",\"2026-03-01T10:00:00.000Z\"],[\"user\",\"2026-03-01T10:00:05.000Z\"],[\"assistant\",\"2026-03-01T10:00:06.120Z\"],[\"tool\",\"2026-03-01T10:00:07.000Z\"],[\"tool\",\"2026-03-01T10:00:07.300Z\"],[\"assistant\",\"2026-03-01T10:00:09.000Z\"],[\"user\",\"2026-03-01T10:01:40.000Z\"],[\"assistant\",\"2026-06-01T12:00:00.000Z\"]]" >want &&
 	test_cmp want got &&
-	test "$(jq -c ".messages[2].toolsUsed" c.json)" = "[\"get_weather\",\"convert_units\"]" &&
-	test "$(jq -r ".messages[2].content" c.json)" = "" &&
-	test "$(jq -r ".messages[2].tool_calls[1].id" c.json)" = call_def456 &&
-	test "$(jq -r ".messages[3].tool_call_id" c.json)" = call_abc123 &&
-	test "$(jq -r ".messages[3].name" c.json)" = get_weather &&
+	jq_is c.json -c ".messages[2].toolsUsed" "[\"get_weather\",\"convert_units\"]" \
+	    -r ".messages[2].content" "" \
+	    -r ".messages[2].tool_calls[1].id" call_def456 \
+	    -r ".messages[3].tool_call_id" call_abc123 \
+	    -r ".messages[3].name" get_weather &&
 	test "$(jq -r ".messages[5].content" c.json)" = "It is 4 °C and snowing in Zürich.
 20 °C is 68 °F." &&
-	test "$(jq -r ".messages[6].contentParts[1].type" c.json)" = image_url &&
-	test "$(jq -r ".messages[7].content" c.json)" = "A grey cat asleep on a keyboard — 🐱." &&
-	test "$(jq -r .endedAt c.json)" = 2026-06-01T12:00:00.000Z
+	jq_is c.json -r ".messages[6].contentParts[1].type" image_url \
+	    -r ".messages[7].content" "A grey cat asleep on a keyboard — 🐱." \
+	    -r .endedAt 2026-06-01T12:00:00.000Z
 '
 
 test_expect 'messages without a time get the import time, in order' '
@@ -158,9 +158,9 @@ test_expect 'jsonl: a directory of sessions, one conversation each, named by ses
 	grep -qx "imported 2 conversations (8 messages) from 2 sources" out &&
 	test "$(jq -c "[.conversations[].id]" j.json)" = "[\"sess-2b61\",\"sess-9f3e\"]" &&
 	convctl -s j.json show --format json sess-2b61 >c.json &&
-	test "$(jq -r .startedAt c.json)" = 2026-04-02T08:00:01.000Z &&
-	test "$(jq -r .endedAt c.json)" = 2026-04-02T08:00:10.000Z &&
-	test "$(jq -r ".events[0].event_type" c.json)" = session_start
+	jq_is c.json -r .startedAt 2026-04-02T08:00:01.000Z \
+	    -r .endedAt 2026-04-02T08:00:10.000Z \
+	    -r ".events[0].event_type" session_start
 '
 
 test_expect 'jsonl: one reply'\''s records merge; tool_name becomes toolsUsed' '
@@ -169,9 +169,9 @@ test_expect 'jsonl: one reply'\''s records merge; tool_name becomes toolsUsed' '
 	test_cmp want got &&
 	test "$(jq -r ".messages[1].content" c.json)" = "Let me look at the test first.
 And the parser itself." &&
-	test "$(jq -r ".messages[1].merged[0].id" c.json)" = ev-3 &&
-	test "$(jq -r ".messages[1].metadata.tokens" c.json)" = 12 &&
-	test "$(jq -r ".messages[2].content | fromjson | .lines[1]" c.json)" = 57
+	jq_is c.json -r ".messages[1].merged[0].id" ev-3 \
+	    -r ".messages[1].metadata.tokens" 12 \
+	    -r ".messages[2].content | fromjson | .lines[1]" 57
 '
 
 test_expect 'jsonl: a torn last line is reported and skipped' '
@@ -192,13 +192,13 @@ test_expect 'jsonl: a bad line that is not the last fails, naming line and colum
 test_expect 'chatsidian: a folder, ids and titles kept, times in ISO 8601' '
 	convctl -s c.json migrate "$F/chatsidian" >out &&
 	convctl -s c.json show --format json chat_1743500000000_garden >g.json &&
-	test "$(jq -r .title g.json)" = "Balcony garden 🌱" &&
-	test "$(jq -r .startedAt g.json)" = 2025-04-01T09:33:20.000Z &&
-	test "$(jq -r .endedAt g.json)" = 2025-04-01T09:49:20.000Z &&
-	test "$(jq -r ".messages[1].timestamp" g.json)" = 2025-04-01T09:33:32.345Z &&
-	test "$(jq -c ".messages[1].toolsUsed" g.json)" = "[\"createNote\"]" &&
-	test "$(jq -r ".messages[1].toolResults[0].toolCallId" g.json)" = tc1 &&
-	test "$(jq -c "[.tags, .folderId, .isStarred]" g.json)" = "[[\"garden\",\"home\"],\"folder-hobbies\",true]" &&
+	jq_is g.json -r .title "Balcony garden 🌱" \
+	    -r .startedAt 2025-04-01T09:33:20.000Z \
+	    -r .endedAt 2025-04-01T09:49:20.000Z \
+	    -r ".messages[1].timestamp" 2025-04-01T09:33:32.345Z \
+	    -c ".messages[1].toolsUsed" "[\"createNote\"]" \
+	    -r ".messages[1].toolResults[0].toolCallId" tc1 \
+	    -c "[.tags, .folderId, .isStarred]" "[[\"garden\",\"home\"],\"folder-hobbies\",true]" &&
 	test "$(convctl -s c.json show --format json chat_1743600000000_tax | jq -c ".messages[2].toolsUsed")" = "[\"searchFiles\",\"listFolder\"]"
 '
 
@@ -207,9 +207,9 @@ test_expect 'aiwhisperer: one conversation per task with a history, titled by it
 	jq -c "[.conversations[] | [.title, (.messages | length), .task.status]]" a.json >got &&
 	echo "[[\"task-7c1e\",5,\"completed\"],[\"task-9a02\",2,\"failed\"]]" >want &&
 	test_cmp want got &&
-	test "$(jq -r ".conversations[0].planId" a.json)" = plan-2026-05-01 &&
-	test "$(jq -c ".conversations[0].messages[2].toolsUsed" a.json)" = "[\"write_plan\"]" &&
-	test "$(jq -r ".conversations[0].messages[4].role" a.json)" = assistant
+	jq_is a.json -r ".conversations[0].planId" plan-2026-05-01 \
+	    -c ".conversations[0].messages[2].toolsUsed" "[\"write_plan\"]" \
+	    -r ".conversations[0].messages[4].role" assistant
 '
 
 test_expect 'every imported conversation loads and renders' '
