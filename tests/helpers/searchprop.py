@@ -14,8 +14,11 @@ random --role, --since, --until, --tag, --tool and -n; each through the file
 engine's fast path (the bytes looked at first, only what may match decoded)
 with the store's index and without it (CONVCTL_NO_INDEX=1), and through
 every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
-standard output, standard error and exit status. With URI (a PostgreSQL
-store's, without schema=; or sqlite:DIR, a SQLite database in DIR each), each store is also copied into a schema of its
+standard output, standard error and exit status. A store's searches run
+in one process, the test tool's (`test-tool run`, tests/tool/run.c), when
+$CONVCTL_BIN is the tree's convctl and the tool is built; else a process
+each. With URI (a PostgreSQL store's, without schema=; or sqlite:DIR, a
+SQLite database in DIR each), each store is also copied into a schema of its
 own there, and each query is run on the database too, with the search done
 in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with no text condition in it:
 the same output as the file's, byte for byte; with --db-only, only that
@@ -143,16 +146,62 @@ def store(rng, path):
         out.write('{"version":1,"conversations":[' + ",".join(convs) + "]}")
 
 
+def env_of(prefilter, index=True):
+    """the environment a run changes: None unsets"""
+    return {"CONVCTL_SEARCH_NO_PREFILTER": None if prefilter else "1",
+            "CONVCTL_NO_INDEX": None if index else "1"}
+
+
 def run(argv, prefilter, index=True):
     env = dict(os.environ)
-    env.pop("CONVCTL_SEARCH_NO_PREFILTER", None)
-    env.pop("CONVCTL_NO_INDEX", None)
-    if not prefilter:
-        env["CONVCTL_SEARCH_NO_PREFILTER"] = "1"
-    if not index:
-        env["CONVCTL_NO_INDEX"] = "1"
+    for k, v in env_of(prefilter, index).items():
+        env.pop(k, None)
+        if v is not None:
+            env[k] = v
     p = subprocess.run(argv, env=env, capture_output=True)
     return p.returncode, p.stdout, p.stderr
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = os.path.join(HERE, "..", "tool", "test-tool")
+
+
+def tool_usable(binary):
+    """the test tool runs the tree's convctl: only when that is the one
+    under test"""
+    tree = os.path.join(HERE, "..", "..", "convctl")
+    return os.access(TOOL, os.X_OK) and \
+        os.path.realpath(binary) == os.path.realpath(tree)
+
+
+def run_all(wrapper, binary, reqs, work):
+    """each (args, prefilter, index) of reqs run: (status, stdout, stderr)
+    a request, in order; in the test tool's one process when it is usable"""
+    if not tool_usable(binary):
+        return [run(wrapper + [binary] + a, p, i) for a, p, i in reqs]
+    out = os.path.join(work, "runs")
+    os.makedirs(out, exist_ok=True)
+    req = os.path.join(work, "runs.json")
+    with open(req, "w", encoding="utf-8") as f:
+        for a, p, i in reqs:
+            f.write(json.dumps({"argv": a, "env": env_of(p, i)}) + "\n")
+    r = subprocess.run(wrapper + [TOOL, "run", req, out], capture_output=True)
+    if r.returncode != 0:
+        sys.stderr.write("test-tool run: exit %d: %r\n" % (r.returncode, r.stderr))
+        sys.exit(1)
+    with open(os.path.join(out, "status")) as f:
+        codes = [int(x) for x in f.read().split()]
+    got = []
+    for n, code in enumerate(codes):
+        with open(os.path.join(out, "%d.out" % n), "rb") as f:
+            o = f.read()
+        with open(os.path.join(out, "%d.err" % n), "rb") as f:
+            e = f.read()
+        got.append((code, o, e))
+    if len(got) != len(reqs):
+        sys.stderr.write("test-tool run: %d results for %d runs\n" % (len(got), len(reqs)))
+        sys.exit(1)
+    return got
 
 
 def filters(rng):
@@ -211,6 +260,10 @@ def main():
         # index (one written in the current tick is not trusted)
         past = time.time() - 10
         os.utime(path, (past, past))
+        # the 12 queries' runs, made at once (one process: run_all), then
+        # compared in the order they ran
+        queries = []
+        reqs = []
         for _ in range(12):
             regex = rng.random() < 0.5
             q = rng.choice(REGEX if regex else PLAIN)
@@ -218,21 +271,32 @@ def main():
             opts += ["--case-sensitive"] if rng.random() < 0.3 else []
             opts += ["--json"] if rng.random() < 0.2 else []
             opts += filters(rng)
-            argv = wrapper + [binary, "-s", path, "search"] + opts + [q]
-            without = run(argv, False)
+            fargs = ["-s", path, "search"] + opts + [q]
+            dargs = ["-s", db, "search"] + opts + [q] if uri is not None else None
+            queries.append((fargs, dargs))
+            reqs.append((fargs, False, True))
+            for index in () if db_only else (True, False):
+                reqs.append((fargs, True, index))
+            if uri is not None:
+                for prefilter in (True, False):
+                    reqs.append((dargs, prefilter, True))
+        results = iter(run_all(wrapper, binary, reqs, os.path.dirname(path)))
+        for fargs, dargs in queries:
+            argv = wrapper + [binary] + fargs
+            without = next(results)
             runs += 1
             hits += without[1].count(b"\n") if without[0] == 0 else 0
             for index in () if db_only else (True, False):
-                with_pf = run(argv, True, index)
+                with_pf = next(results)
                 if with_pf != without:
                     return differ(i, seed, path, argv, with_pf, without,
                                   "fast path (index %s) and every "
                                   "conversation parsed" % index)
             if uri is None:
                 continue
-            dargv = wrapper + [binary, "-s", db, "search"] + opts + [q]
+            dargv = wrapper + [binary] + dargs
             for prefilter in (True, False):
-                on_db = run(dargv, prefilter)
+                on_db = next(results)
                 # the store's name aside, the same message
                 got = (on_db[0], on_db[1],
                        on_db[2].replace(db.encode(), path.encode()))

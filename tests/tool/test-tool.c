@@ -6,6 +6,9 @@
  *                             DIR (written by tests/helpers/badinput.py)
  *   test-tool commands FILE   a table of commands, each with the exit
  *                             status and the stderr texts it must give
+ *   test-tool run REQUESTS DIR
+ *                             commands with their environments, what each
+ *                             printed and its status kept in DIR
  * Each prints one line per failure and a summary, and exits 1 when a check
  * failed, 2 when it could not run.
  */
@@ -62,14 +65,17 @@ on_signal(int sig)
 }
 
 int
-tool_convctl(const char *const *argv, struct buf *err)
+tool_convctl_out(const char *const *argv, int out_fd, struct buf *err)
 {
 	char *copy[64];
-	int argc, rc;
+	int argc, rc, null_out = -1;
 
 	for (argc = 0; argv[argc] != NULL && argc < 63; argc++)
 		copy[argc] = xstrdup(argv[argc]);
 	copy[argc] = NULL;
+	fflush(stdout);
+	if (out_fd >= 0 && ((null_out = dup(1)) < 0 || dup2(out_fd, 1) < 0))
+		die("stdout");
 	if (ftruncate(err_fd, 0) < 0 || lseek(err_fd, 0, SEEK_SET) < 0 ||
 	    dup2(err_fd, 2) < 0)
 		die("stderr");
@@ -78,12 +84,20 @@ tool_convctl(const char *const *argv, struct buf *err)
 	fflush(stderr);
 	if (dup2(saved_err, 2) < 0)
 		die("stderr");
+	if (null_out >= 0 && (dup2(null_out, 1) < 0 || close(null_out) < 0))
+		die("stdout");
 	err->len = 0;
 	if (lseek(err_fd, 0, SEEK_SET) < 0 || tool_read_fd(err_fd, err) < 0)
 		die("stderr");
 	while (argc > 0)
 		free(copy[--argc]);
 	return rc;
+}
+
+int
+tool_convctl(const char *const *argv, struct buf *err)
+{
+	return tool_convctl_out(argv, -1, err);
 }
 
 static int
@@ -128,6 +142,7 @@ static const struct {
 } subcommands[] = {
 	{ "badinput", tool_badinput, "DIR" },
 	{ "commands", tool_table, "FILE" },
+	{ "run", tool_run, "REQUESTS DIR" },
 };
 
 int

@@ -20,6 +20,8 @@ extern FILE *tool_out;
  * process: its exit status; what it wrote on stderr in *err (NUL-ended),
  * what it wrote on stdout thrown away, stdin /dev/null */
 int tool_convctl(const char *const *argv, struct buf *err);
+/* the same, its standard output written to out_fd */
+int tool_convctl_out(const char *const *argv, int out_fd, struct buf *err);
 
 /* the case being run, named when a signal kills the tool */
 void tool_case(const char *what);
@@ -31,5 +33,6 @@ void tool_write(const char *path, const void *s, size_t len);
 
 int tool_badinput(int argc, char **argv);
 int tool_table(int argc, char **argv);
+int tool_run(int argc, char **argv);
 
 #endif
