@@ -387,3 +387,14 @@ jq_is() {
 		return 1
 	}
 }
+
+# same_file WANT GOT: the files hold the same lines (read by the shell: no
+# process when they do), else diff -u shows how they differ
+same_file() {
+	sh_a= sh_b=
+	while IFS= read -r l || [ -n "$l" ]; do sh_a="$sh_a$l
+"; done <"$1"
+	while IFS= read -r l || [ -n "$l" ]; do sh_b="$sh_b$l
+"; done <"$2"
+	[ "$sh_a" = "$sh_b" ] || test_cmp "$1" "$2"
+}

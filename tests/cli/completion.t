@@ -30,23 +30,15 @@ complete_bash() {
 	    "$comp/convctl.bash" "$T/complete.bash" "$@" | sed '/^$/d' | sort
 }
 
-# the options convctl CMD -h names, in its usage line and its option lines
-# (found once a command: bash, zsh and fish each compare with them)
-help_options() {
-	[ -e "$T/options.$1" ] || {
-		convctl "$1" -h >"$T/help" &&
-		awk 'NR == 1 { s = $0
-			while (match(s, /(\[| )--?[a-zA-Z][a-z-]*/)) {
-				print substr(s, RSTART + 1, RLENGTH - 1)
-				s = substr(s, RSTART + RLENGTH)
-			} }
-		    match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
-			o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
-			n = split(o, a, ","); for (i = 1; i <= n; i++) print a[i]
-		    }' "$T/help" | sort -u >"$T/options.new" &&
-		mv "$T/options.new" "$T/options.$1"
-	} && cat "$T/options.$1"
-}
+# the options convctl CMD -h names, in its usage line and its option lines,
+# sorted, once each, are options.CMD, made for every command at once below
+# (one awk and one sort for all); bash, zsh and fish each compare with them
+
+# by_name.awk (-v dir=D -v p=PREFIX): "NAME<TAB>LINE" lines into D/PREFIXNAME
+cat >"$T/by_name.awk" <<'EOF'
+{ out = dir "/" p $1; if (out != last) { if (last != "") close(last); last = out }
+  sub(/^[^\t]*\t/, ""); print > out }
+EOF
 
 test_expect 'bash: the first word completes to every command and help' '
 	complete_bash convctl "" >got &&
@@ -58,21 +50,42 @@ test_expect 'bash: the first word completes to every command and help' '
 
 commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 
+# every command's -h (help.CMD), then options.CMD for all: one awk, one sort
+for c in $commands; do
+	convctl "$c" -h >"$T/help.$c"
+	: >"$T/options.$c"
+done
+# shellcheck disable=SC2046
+awk 'FNR == 1 { f = FILENAME; sub(/.*\/help\./, "", f); s = $0
+		while (match(s, /(\[| )--?[a-zA-Z][a-z-]*/)) {
+			print f "\t" substr(s, RSTART + 1, RLENGTH - 1)
+			s = substr(s, RSTART + RLENGTH)
+		} }
+    match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
+	o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
+	n = split(o, a, ","); for (i = 1; i <= n; i++) print f "\t" a[i]
+    }' $(for c in $commands; do echo "$T/help.$c"; done) | sort -u |
+    awk -v dir="$T" -v p=options. -f "$T/by_name.awk"
+
 # what bash offers for "convctl C -", for every command, from one bash:
-# bopt.C
+# bopt.C; then each without its empty lines, sorted, as bgot.C (one awk,
+# one sort for all)
 bash -c '
 	. "$1" && . "$2" || exit 1
 	dir=$3
 	shift 3
 	for c; do complete_words convctl "$c" - >"$dir/bopt.$c"; done
 ' sh "$comp/convctl.bash" "$T/complete.bash" "$T" $commands
+for c in $commands; do : >"$T/bgot.$c"; done
+# shellcheck disable=SC2046
+awk 'FNR == 1 { f = FILENAME; sub(/.*\/bopt\./, "", f) } !/^$/ { print f "\t" $0 }' \
+    $(for c in $commands; do [ ! -f "$T/bopt.$c" ] || echo "$T/bopt.$c"; done) |
+    sort | awk -v dir="$T" -v p=bgot. -f "$T/by_name.awk"
 
 for c in $commands; do
 	test_expect "bash: the options of $c are those $c -h lists" '
-		help_options '"$c"' >want &&
 		{ test -f "bopt.'"$c"'" || { echo "bash did not complete it"; exit 1; }; } &&
-		sed "/^\$/d" "bopt.'"$c"'" | sort >got &&
-		test_cmp want got
+		same_file "options.'"$c"'" "bgot.'"$c"'"
 	'
 done
 
@@ -175,27 +188,46 @@ zsh_answered() {
 }
 
 # every command's options, as bash's above: what "convctl CMD -" offers is
-# what CMD -h lists, in zsh (one shell for all) and in fish
+# what CMD -h lists, in zsh (one shell for all) and in fish (one shell for
+# all); the answers sorted, once each, without empty lines and zsh's "--"
+# (run offers -- too, before CMD), by one awk and one sort a shell: zgot.C,
+# fgot.C
+i=0
+for c in $commands; do
+	i=$((i + 1))
+	: >"$T/zgot.$c"
+	[ ! -f "$T/zopt.$i" ] || echo "$i $c"
+done >"$T/zsh.names"
+# shellcheck disable=SC2046
+[ ! -s "$T/zsh.names" ] || awk 'NR == FNR { name[$1] = $2; next }
+    FNR == 1 { f = FILENAME; sub(/.*\/zopt\./, "", f); f = name[f] }
+    !/^-*$/ { print f "\t" $0 }' "$T/zsh.names" \
+    $(while read -r i c; do echo "$T/zopt.$i"; done <"$T/zsh.names") |
+    sort -u | awk -v dir="$T" -v p=zgot. -f "$T/by_name.awk"
+fish -c "source $comp/convctl.fish
+    for c in $(echo $commands)
+	    echo == \$c; complete -C \"convctl \$c -\"
+    end" >"$T/fish.all"
+fish_rc=$?
+for c in $commands; do : >"$T/fgot.$c"; done
+awk -F '\t' '/^== / { c = substr($0, 4); next } /^-/ { print c "\t" $1 }' "$T/fish.all" |
+    sort -u | awk -v dir="$T" -v p=fgot. -f "$T/by_name.awk"
+
 test_expect 'zsh: the options of every command are those it -h lists' '
+	[ "$zsh_rc" -eq 0 ] ||
+	    { echo "zsh-complete.zsh: exit status $zsh_rc"; cat "$T/zsh.err"; exit 1; }
 	i=0 &&
 	for c in $commands; do
-		i=$((i + 1)) && help_options "$c" >want &&
-		# (run offers -- too, before CMD)
-		zsh_answered $i >answered &&
-		sed "/^--*$/d" answered >got &&
-		test_cmp want got || { echo "zsh: convctl $c -"; exit 1; }
+		i=$((i + 1)) &&
+		{ test -f "zopt.$i" || { echo "zsh: no answer for convctl $c -"; exit 1; }; } &&
+		same_file "options.$c" "zgot.$c" || { echo "zsh: convctl $c -"; exit 1; }
 	done
 '
 
 test_expect 'fish: the options of every command are those it -h lists' '
-	fish -c "source $comp/convctl.fish
-	    for c in $(echo $commands)
-		    echo == \$c; complete -C \"convctl \$c -\"
-	    end" | cut -f1 >all &&
+	test "$fish_rc" -eq 0 &&
 	for c in $commands; do
-		help_options "$c" >want &&
-		sed -n "/^== $c\$/,/^== /{/^-/p}" all | sort -u >got &&
-		test_cmp want got || { echo "fish: convctl $c -"; exit 1; }
+		same_file "options.$c" "fgot.$c" || { echo "fish: convctl $c -"; exit 1; }
 	done
 '
 

@@ -32,17 +32,6 @@ usage() {
 	echo "$*"
 }
 
-# same_file WANT GOT: the files hold the same lines (read by the shell: no
-# process when they do), else diff -u shows how they differ
-same_file() {
-	sh_a= sh_b=
-	while IFS= read -r l || [ -n "$l" ]; do sh_a="$sh_a$l
-"; done <"$1"
-	while IFS= read -r l || [ -n "$l" ]; do sh_b="$sh_b$l
-"; done <"$2"
-	[ "$sh_a" = "$sh_b" ] || test_cmp "$1" "$2"
-}
-
 # has_line FILE LINE: FILE has the line LINE (the shell reads it)
 has_line() {
 	while IFS= read -r l || [ -n "$l" ]; do
