@@ -45,12 +45,36 @@ search --json caf
 prune --dry-run --max 5'
 [ -z "${CONVCTL_WRAPPER:-}" ] || all_readers='prompt
 show conv-1767236400000 --format json'
+# readers: every reader run, "== READER", what it printed and "== exit N"
+# each; in the test tool's one process (test-tool run: standard output,
+# then standard error) when $CONVCTL_BIN is the tree's convctl, else a
+# process each (the two kept apart all the same)
 readers() {
+	if [ -x "$top/tests/tool/test-tool" ] && [ "$CONVCTL_BIN" -ef "$top/convctl" ]; then
+		while IFS= read -r r; do
+			set -f
+			# shellcheck disable=SC2086
+			set -- $r
+			set +f
+			printf '{"argv": ['
+			sep=
+			for w; do printf '%s"%s"' "$sep" "$w"; sep=", "; done
+			printf '], "env": {}}\n'
+		done >"$T/readers.json" <<-EOF
+		$all_readers
+		EOF
+		mkdir -p "$T/runs" &&
+		$CONVCTL_WRAPPER "$top/tests/tool/test-tool" run "$T/readers.json" "$T/runs" &&
+		cat "$T/runs/transcript"
+		return
+	fi
 	echo "$all_readers" | while IFS= read -r r; do
 		echo "== $r"
 		# shellcheck disable=SC2086
-		convctl $r 2>&1 </dev/null
-		echo "== exit $?"
+		convctl $r 2>"$T/reader.err" </dev/null
+		rc=$?
+		cat "$T/reader.err"
+		echo "== exit $rc"
 	done
 }
 

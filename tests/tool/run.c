@@ -6,7 +6,9 @@
  * line, {"argv": [ARG...], "env": {NAME: VALUE or null}} (argv without
  * "convctl"; a null VALUE unsets NAME, for that command only); command N
  * (from 0) leaves its standard output in DIR/N.out, its standard error in
- * DIR/N.err, and its exit status as line N+1 of DIR/status.
+ * DIR/N.err, and its exit status as line N+1 of DIR/status; DIR/transcript
+ * has them all, each command as "== ARG ARG...", its standard output, its
+ * standard error and "== exit STATUS", a line each.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -22,8 +24,19 @@ struct saved {
 	char *name, *value;
 };
 
+/* the whole of path appended to f */
+static void
+append(FILE *f, const char *path)
+{
+	struct buf b = { 0 };
+
+	if (tool_read(path, &b) == 0)
+		fwrite(b.data, 1, b.len, f);
+	buf_free(&b);
+}
+
 static int
-one(json_t *req, const char *dir, long n, FILE *status)
+one(json_t *req, const char *dir, long n, FILE *status, FILE *transcript)
 {
 	json_t *argv = json_object_get(req, "argv"), *env = json_object_get(req,
 	    "env"), *v;
@@ -66,6 +79,15 @@ one(json_t *req, const char *dir, long n, FILE *status)
 	buf_addf(&path, "%s/%ld.err", dir, n);
 	tool_write(path.data, err.data, err.len);
 	fprintf(status, "%d\n", rc);
+	fputs("==", transcript);
+	for (i = 1; words[i] != NULL; i++)
+		fprintf(transcript, " %s", words[i]);
+	fputc('\n', transcript);
+	path.len = 0;
+	buf_addf(&path, "%s/%ld.out", dir, n);
+	append(transcript, path.data);
+	fwrite(err.data, 1, err.len, transcript);
+	fprintf(transcript, "== exit %d\n", rc);
 	for (k = 0; k < nsaved; k++) {
 		if (saved[k].value != NULL)
 			setenv(saved[k].name, saved[k].value, 1);
@@ -84,7 +106,7 @@ tool_run(int argc, char **argv)
 {
 	struct buf file = { 0 }, path = { 0 };
 	char *line, *next;
-	FILE *status;
+	FILE *status, *transcript;
 	long n = 0;
 
 	if (argc != 3) {
@@ -100,6 +122,12 @@ tool_run(int argc, char **argv)
 		fprintf(stderr, "test-tool: cannot write %s\n", path.data);
 		return 2;
 	}
+	path.len = 0;
+	buf_addf(&path, "%s/transcript", argv[2]);
+	if ((transcript = fopen(path.data, "w")) == NULL) {
+		fprintf(stderr, "test-tool: cannot write %s\n", path.data);
+		return 2;
+	}
 	for (line = file.data; *line != '\0'; line = next) {
 		json_error_t je;
 		json_t *req;
@@ -112,7 +140,7 @@ tool_run(int argc, char **argv)
 		if (*line == '\0')
 			continue;
 		req = json_loads(line, 0, &je);
-		if (req == NULL || one(req, argv[2], n, status) < 0) {
+		if (req == NULL || one(req, argv[2], n, status, transcript) < 0) {
 			fprintf(stderr, "test-tool: %s: request %ld is not "
 			    "{\"argv\": [...], \"env\": {...}}\n", argv[1], n + 1);
 			return 2;
@@ -122,5 +150,5 @@ tool_run(int argc, char **argv)
 	}
 	buf_free(&file);
 	buf_free(&path);
-	return fclose(status) == 0 ? 0 : 2;
+	return fclose(status) == 0 && fclose(transcript) == 0 ? 0 : 2;
 }
