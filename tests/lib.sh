@@ -398,3 +398,15 @@ same_file() {
 "; done <"$2"
 	[ "$sh_a" = "$sh_b" ] || test_cmp "$1" "$2"
 }
+
+# lacks TEXT FILE...: no line of the FILEs holds TEXT (the shell reads them:
+# no grep a check); one that does is shown; a file that cannot be read fails
+lacks() {
+	l_text=$1
+	shift
+	for l_file; do
+		while IFS= read -r l || [ -n "$l" ]; do
+			case $l in *"$l_text"*) echo "$l_file: $l"; return 1 ;; esac
+		done <"$l_file" || return 1	# (a file that cannot be read)
+	done
+}

@@ -108,11 +108,11 @@ test_expect 'the API key never shows in output or errors' '
 	echo "$KEY_RUNS" | while read -r args; do
 		CONVCTL_API_KEY=$key OPENAI_API_KEY=$key ANTHROPIC_API_KEY=$key \
 		    convctl $args >"$T/o" 2>&1
-		! grep -F "$key" "$T/o" || { echo "in: $args"; exit 1; }
+		lacks "$key" "$T/o" || { echo "in: $args"; exit 1; }
 	done &&
 	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl recent && stderr_has "holds an API key" &&
-	! grep -F "$key" "$T/err" &&
+	lacks "$key" "$T/err" &&
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
@@ -145,7 +145,7 @@ canary_run() {
 	CONVCTL_API_KEY=$KEY OPENAI_API_KEY=$KEY ANTHROPIC_API_KEY=$KEY \
 	    CONVCTL_NOW=2026-02-04T18:30:00Z convctl "$@" >"$T/o" 2>"$T/e"
 	case $? in 0|1|3) ;; *) echo "exit status $? for $*"; cat "$T/e"; return 1 ;; esac
-	! grep -F -- "$KEY" "$T/o" "$T/e" || { echo "key shown by: $*"; return 1; }
+	lacks "$KEY" "$T/o" "$T/e" || { echo "key shown by: $*"; return 1; }
 }
 test_expect 'the API key never shows from summarize, end, migrate --summarize (stub, refused, --verbose)' '
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
@@ -184,17 +184,17 @@ test_expect 'a password in api_base never shows: config, a refused or failed req
 		stub_script "$(printf "%s\n" "$REPLIES" | sed -n 2p)" &&
 		for v in "" --verbose; do
 			canary_run summarize $v --summarizer openai --api-base "$base" &&
-			! grep -F -- "$pw" "$T/o" "$T/e" && grep -qF "u:***@127.0.0.1" "$T/e" ||
+			lacks "$pw" "$T/o" "$T/e" && grep -qF "u:***@127.0.0.1" "$T/e" ||
 			    { cat "$T/e"; exit 1; }
 		done
 	done &&
 	CONVCTL_API_BASE="https://u:$pw@api.example/v1" convctl config >out &&
 	CONVCTL_API_BASE="https://u:$pw@api.example/v1" convctl config --json >out.json &&
-	! grep -F -- "$pw" out out.json &&
+	lacks "$pw" out out.json &&
 	grep -q "^api_base  *https://u:\*\*\*@api.example/v1  (environment CONVCTL_API_BASE)" out &&
 	jq -e ".settings.api_base.value == \"https://u:***@api.example/v1\"" out.json >/dev/null &&
 	fails_with 1 convctl summarize --pending --summarizer openai --api-base "ftp://u:$pw@api.example/v1" &&
-	stderr_has "invalid --api-base '\''ftp://u:***@api.example/v1'\''" && ! grep -F -- "$pw" "$T/err"
+	stderr_has "invalid --api-base '\''ftp://u:***@api.example/v1'\''" && lacks "$pw" "$T/err"
 '
 
 test_done
