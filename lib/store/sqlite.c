@@ -66,7 +66,8 @@ struct sq_state {
 	int intx;		/* a transaction is open */
 	double wait;		/* the busy timeout: a writer's for the write
 				 * lock, at least READ_WAIT a reader's */
-	int made;		/* this transaction made the tables */
+	int nowal;		/* opened to write while the file was empty:
+				 * WAL is to be set after the commit */
 	int walframes;		/* pages in the WAL after the last commit */
 	sqlite3_stmt *stmt[Q_COUNT];
 };
@@ -295,7 +296,6 @@ read_root(struct store *st, struct error *e)
 		if (sq_exec(st, "cannot create the store's tables", schema_sql,
 		    e) < 0)
 			goto out;
-		ss->made = 1;
 		version = 1;	/* and upgraded below */
 	}
 	if (version < 1 || version > SQ_SCHEMA_VERSION) {
@@ -429,8 +429,9 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 		/* WAL is the file's own mode once set; a file still empty is
 		 * set so by the commit that makes its tables (sq_commit()),
 		 * so that a command that writes nothing leaves it empty */
-		if (sq_exec(st, "cannot open the database", sb_size(ss->file) >
-		    0 ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+		ss->nowal = sb_size(ss->file) == 0;
+		if (sq_exec(st, "cannot open the database", !ss->nowal ?
+		    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
 		    "PRAGMA foreign_keys = ON" : "PRAGMA synchronous = FULL; "
 		    "PRAGMA foreign_keys = ON", e) < 0)
 			return -1;
@@ -1327,12 +1328,16 @@ sq_commit(struct store *st, struct error *e)
 	 * own (flush()); what it reads, each statement its own */
 	ss->intx = 0;
 	/* committed: what fails now is no failure of the command's (the
-	 * next writer sets WAL as it opens the database, and checkpoints) */
+	 * next writer sets WAL as it opens the database, and checkpoints).
+	 * Every writer that opened the file empty sets WAL after its commit,
+	 * not only the one that made the tables: that one's switch fails
+	 * while another such writer waits for its turn, and the last of them
+	 * to commit has none left beside it */
 	if (ss->walframes >= WAL_CHECKPOINT)
 		sqlite3_wal_checkpoint_v2(ss->db, NULL,
 		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-	if (ss->made) {
-		ss->made = 0;
+	if (ss->nowal) {
+		ss->nowal = 0;
 		sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL,
 		    NULL);
 	}

@@ -235,11 +235,12 @@ test_expect '8 writers at once on a database not made yet: each add kept once, i
 		convctl -s "sqlite:$T/first.db" --wait 60 add "w$w" >/dev/null ||
 		    echo "w$w failed" &
 	done >fails 2>&1 &&
-	wait && test ! -s fails &&
+	wait && { test ! -s fails || { cat fails; exit 1; }; } &&
 	convctl copy "sqlite:$T/first.db" - | jq -r \
 	    "[.conversations[].messages[].content] | sort | join(\" \")" >got &&
-	test "$(cat got)" = "w1 w2 w3 w4 w5 w6 w7 w8" &&
-	test "$(sql "$T/first.db" "pragma journal_mode")" = wal
+	echo "w1 w2 w3 w4 w5 w6 w7 w8" >want && test_cmp want got &&
+	sql "$T/first.db" "pragma journal_mode" >got && echo wal >want &&
+	test_cmp want got
 '
 
 # a reader waits for no writer, but meets SQLite's short exclusive moments
