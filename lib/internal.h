@@ -31,6 +31,8 @@ json_t *store_root(struct store *);
 /* 0: c's bytes cannot hold the text s, so a field it names is not there
  * (a cheap look before parsing); 1: they may, or c is parsed already */
 int conv_may_hold(const struct conv *, const char *s);
+/* 1: c's mark NAME (QUOTED: "\"NAME\"", for conv_may_hold) is true */
+int conv_mark(struct conv *, const char *name, const char *quoted);
 /*
  * Every conversation's bytes, in stored order, for a reader that looks at
  * them before it parses any (search), valid while the store is open: 1 and
@@ -114,6 +116,7 @@ char *message_new_id(json_t *msgs, int64_t at);
 /* organize.c: the tags array, or NULL; clears the stale mark (and with
  * title_too the hand title's) when a summary is stored */
 #define F_TAGS	"tags"	/* a conversation's tags: Chatsidian's array of strings */
+#define F_PINNED	"pinned"	/* true: the rolling limit skips it */
 json_t *conv_tags(struct conv *);
 void conv_mark_summarized(json_t *conv, int title_too);
 /* organize.c: conv's title marked as given (an import's, a hand title), so

@@ -14,33 +14,17 @@
 #define F_STALE		"summaryStale"	/* true: changed since summarized */
 #define F_RESUMED	"resumedAt"	/* when `resume` reopened it */
 #define F_FORKED	"forkedFrom"	/* the conversation it was copied from */
-#define F_PINNED	"pinned"	/* true: the rolling limit skips it */
-
-/* a mark that is true; the quick look first, for a store's thousands */
-static int
-conv_flag(struct conv *c, const char *name, const char *quoted)
-{
-	if (!conv_may_hold(c, quoted))
-		return 0;
-	return json_is_true(json_object_get(conv_head(c), name));
-}
 
 int
 conv_title_by_hand(struct conv *c)
 {
-	return conv_flag(c, F_HAND_TITLE, "\"" F_HAND_TITLE "\"");
+	return conv_mark(c, F_HAND_TITLE, "\"" F_HAND_TITLE "\"");
 }
 
 int
 conv_summary_stale(struct conv *c)
 {
-	return conv_flag(c, F_STALE, "\"" F_STALE "\"");
-}
-
-int
-conv_pinned(struct conv *c)
-{
-	return conv_flag(c, F_PINNED, "\"" F_PINNED "\"");
+	return conv_mark(c, F_STALE, "\"" F_STALE "\"");
 }
 
 int64_t

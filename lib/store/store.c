@@ -139,6 +139,22 @@ conv_has_tag(struct conv *c, const char *tag)
 	return 0;
 }
 
+/* a mark that is true; the quick look first, for a store's thousands */
+int
+conv_mark(struct conv *c, const char *name, const char *quoted)
+{
+	if (!conv_may_hold(c, quoted))
+		return 0;
+	return json_is_true(json_object_get(conv_head(c), name));
+}
+
+/* the store's stats count the pinned ones, the rolling limit skips them */
+int
+conv_pinned(struct conv *c)
+{
+	return conv_mark(c, F_PINNED, "\"" F_PINNED "\"");
+}
+
 const char *conv_id(const struct conv *c) { return c->id; }
 int64_t conv_started(const struct conv *c) { return c->started; }
 int64_t conv_ended(const struct conv *c) { return c->ended; }

@@ -93,6 +93,9 @@ void store_remove(struct store *, struct conv *const *v, size_t n);
 const char *conv_id(const struct conv *);
 int64_t conv_started(const struct conv *);
 int64_t conv_ended(const struct conv *);	/* -1: active */
+/* 1: marked "pinned" (organize.c sets it): stats count it, the rolling
+ * limit skips it */
+int conv_pinned(struct conv *);
 const char *conv_title(const struct conv *);	/* NULL: none */
 const char *conv_summary(const struct conv *);	/* NULL: none */
 size_t conv_message_count(const struct conv *);
@@ -301,7 +304,6 @@ void exchange_free(struct exchange *);	/* active and joins */
  */
 int conv_title_by_hand(struct conv *);
 int conv_summary_stale(struct conv *);
-int conv_pinned(struct conv *);
 int conv_has_tag(struct conv *, const char *tag);
 /* when the idle timeout starts: the last message, or a later start (a fork)
  * or resume */
