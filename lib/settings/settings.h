@@ -8,6 +8,16 @@
 #include "../base/base.h"
 
 /*
+ * kinds.c: the values of the summarizer and idle_summary settings and their
+ * names, which the table parses; what each kind does is lib/summary's.
+ */
+enum summary_kind { SUMMARY_NONE, SUMMARY_OFFLINE, SUMMARY_OPENAI,
+	SUMMARY_ANTHROPIC };
+extern const struct name_table summary_kinds[];	/* "openai", ... */
+enum idle_summary { IDLE_SUMMARY_PENDING, IDLE_SUMMARY_ADD };
+extern const struct name_table idle_summaries[];	/* "pending", "add" */
+
+/*
  * settings.c: every setting is one row of setting_table (its key, flag,
  * variables, type, bounds, default and help); parsing, precedence (flag >
  * environment > config file > default), validation, `convctl config` and

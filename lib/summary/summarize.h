@@ -35,11 +35,8 @@ char *llm_error_message(const char *body, size_t len);
 void llm_redact(struct buf *, const char *secret);
 void llm_cleanup(void);			/* after the last request */
 
-/* summary.c: titles and summaries of ended conversations (kinds.c: the
- * names of the kinds and of idle_summary's values) */
-enum summary_kind { SUMMARY_NONE, SUMMARY_OFFLINE, SUMMARY_OPENAI,
-	SUMMARY_ANTHROPIC };
-extern const struct name_table summary_kinds[];	/* "openai", ... */
+/* summary.c: titles and summaries of ended conversations (the kinds and
+ * their names: settings.h) */
 struct summary_config {
 	enum summary_kind kind;
 	struct llm_config llm;		/* openai and anthropic */
@@ -69,8 +66,7 @@ enum summary_setup {
  * one; by default a network summarizer leaves it pending, for the next end
  * or summarize --pending.
  */
-enum idle_summary { IDLE_SUMMARY_PENDING, IDLE_SUMMARY_ADD };
-extern const struct name_table idle_summaries[];	/* "pending", "add" */
+/* (enum idle_summary and its names: settings.h) */
 int summary_at_idle_end(const struct summary_config *,
     const struct settings *, struct error *);	/* 1 yes, 0 no, -1 e */
 /* 1: the summarizer makes summaries here, sending nothing (offline) */

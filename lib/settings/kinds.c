@@ -1,9 +1,9 @@
 /*
  * kinds.c - the names of the summary settings' values, which the settings
- * table parses and setup.c reads: data only, so that settings.c, below the
- * summaries, needs nothing else of them.
+ * table parses and lib/summary/setup.c reads: data only, kept here so that
+ * settings.c, below the summaries, needs nothing of lib/summary.
  */
-#include "summary.h"
+#include "settings.h"
 
 /* in the order a list of them is written: "openai, anthropic, offline or none" */
 const struct name_table summary_kinds[] = {
