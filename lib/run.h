@@ -1,6 +1,6 @@
 /*
  * run.h - a command run with its input fed and its output relayed and
- * spooled (run.c). It knows no store: lib/exchange.c records what it returns.
+ * spooled (run.c). It knows no store: lib/conv/exchange.c records what it returns.
  */
 #ifndef CONVCTL_RUN_H
 #define CONVCTL_RUN_H

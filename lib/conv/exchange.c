@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /*
  * The prompt as conv_add takes it: a spooled one as a stand-in, once its text

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /* the imports records of src that dst lacks, and the fields it lacks */
 static void

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /* *found: the conversation among the active one and the latest ended that
  * holds a message with this dedupeKey, or NULL */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /* the marks, as convctl(5) documents them */
 #define F_HAND_TITLE	"titleByHand"	/* true: given (`title`, an import), kept */
