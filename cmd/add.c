@@ -86,7 +86,7 @@ print_added(void *arg, struct store *st, const struct ending_result *ending)
 
 /*
  * A conversation the idle boundary ended is summarized after the write, with
- * no lock held, when summary_at_idle_end says so (lib/ending.c): a summary
+ * no lock held, when summary_at_idle_end says so (lib/ops/ending.c): a summary
  * that fails leaves it pending and the add done (exit 0); a summarizer that
  * is not set up right leaves it pending without a word: summarize --pending
  * says what is wrong.

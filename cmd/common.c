@@ -197,7 +197,7 @@ say(void *ctx, const char *line)
 }
 
 /* the rolling limit, which every write applies, never removes history
- * without a word (migrate names what it removed itself: lib/ending.c) */
+ * without a word (migrate names what it removed itself: lib/ops/ending.c) */
 int
 cmd_commit(struct ctx *ctx, struct store *st)
 {
@@ -385,7 +385,7 @@ cmd_colour(const struct ctx *ctx, int *on)
 	return 0;
 }
 
-/* lib/ending.c's ending_run, which holds the whole protocol (for migrate
+/* lib/ops/ending.c's ending_run, which holds the whole protocol (for migrate
  * too); here only its result said and turned into the exit status */
 int
 cmd_ending(struct ctx *ctx, struct ending_request *rq,

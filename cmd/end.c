@@ -36,7 +36,7 @@ print_ended(void *arg, struct store *st, const struct ending_result *res)
 }
 
 /*
- * The end and its summaries are lib/ending.c's: a local summary written
+ * The end and its summaries are lib/ops/ending.c's: a local summary written
  * with the end, a network one asked for after the write with no lock held;
  * a summary that fails leaves the conversation ended, its summary null for
  * summarize --pending, and the exit status 3.

@@ -195,7 +195,7 @@ print_report(struct ctx *ctx, struct migrate_result *res, int dry_run,
 	return rc;
 }
 
-/* the import through lib/ending.c: migrate_run under the lock, one
+/* the import through lib/ops/ending.c: migrate_run under the lock, one
  * commit, the report, the lock released, then --summarize's summaries */
 struct importing {
 	struct ctx *ctx;

@@ -1,6 +1,6 @@
 /*
  * run.c - `convctl run -- CMD`: the prompt read (from standard input: spooled
- * to files), CMD run by lib/run.c with no lock held, its answer spooled to a
+ * to files), CMD run by lib/ops/run.c with no lock held, its answer spooled to a
  * file, then the exchange recorded by lib/conv/exchange.c; says what was kept.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * switch.c - what resume and fork share: lib/ending.c ends the active
+ * switch.c - what resume and fork share: lib/ops/ending.c ends the active
  * conversation as `convctl end` ends it, the command makes another active,
  * one commit, and the summaries after, with no lock held.
  */

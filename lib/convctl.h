@@ -20,10 +20,10 @@
 #include "settings/settings.h"
 #include "store/store.h"
 #include "render.h"
-#include "run.h"
+#include "ops/run.h"
 #include "import.h"
 #include "summary/summarize.h"
-#include "ending.h"
+#include "ops/ending.h"
 #include "mcp/mcp.h"
 
 #endif

@@ -689,7 +689,7 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		goto out;
 	}
 	/* the one the idle boundary ends summarized after the write, as add
-	 * does it (lib/ending.c) */
+	 * does it (lib/ops/ending.c) */
 	if (summary_config_load(&sc, cf->settings, &e) == 0)
 		er.cf = &sc;
 	switch (ending_run(&er, &res)) {

@@ -5,7 +5,7 @@
 #ifndef CONVCTL_RUN_H
 #define CONVCTL_RUN_H
 
-#include "base/base.h"
+#include "../base/base.h"
 
 /* run.c: text checked as UTF-8 a chunk at a time, each chunk read at the same
  * place p with UTF8_CARRY bytes of room before it: a character cut by the

@@ -9,8 +9,8 @@
 #ifndef CONVCTL_ENDING_H
 #define CONVCTL_ENDING_H
 
-#include "store/store.h"
-#include "summary/summarize.h"
+#include "../store/store.h"
+#include "../summary/summarize.h"
 
 enum ending_status {
 	ENDING_BAD_STORE = -2,	/* the store path names no store file (see

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "convctl.h"
+#include "../convctl.h"
 
 #define PIPE_SIZE (1 << 20)	/* asked of the output pipe (Linux's limit) */
 #define CHUNK (256 << 10)	/* read at most this much at once */
