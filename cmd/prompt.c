@@ -1,6 +1,6 @@
 /*
  * prompt.c - `convctl prompt`: a conversation (the active one by default)
- * rendered as context for the next request; the formats are lib/render.c's.
+ * rendered as context for the next request; the formats are lib/render/render.c's.
  */
 #include "cmd.h"
 

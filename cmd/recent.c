@@ -1,6 +1,6 @@
 /*
  * recent.c - `convctl recent`: the last N ended conversations, newest first,
- * as lib/render.c lays them out.
+ * as lib/render/render.c lays them out.
  */
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /*
  * search.c - `convctl search`: query and filters to search_compile() and
  * search_run(), the matching lines printed (coloured as --color says); the
- * matching itself is lib/search.c's.
+ * matching itself is lib/search/search.c's.
  */
 #include <locale.h>
 

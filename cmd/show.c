@@ -1,6 +1,6 @@
 /*
  * show.c - `convctl show`: one conversation (by id, else the active one,
- * else the latest ended) rendered; the formats are lib/render.c's.
+ * else the latest ended) rendered; the formats are lib/render/render.c's.
  */
 #include "cmd.h"
 

@@ -19,7 +19,7 @@
 #include "base/base.h"
 #include "settings/settings.h"
 #include "store/store.h"
-#include "render.h"
+#include "render/render.h"
 #include "ops/run.h"
 #include "import.h"
 #include "summary/summarize.h"

@@ -1,6 +1,6 @@
 /*
  * markdown.c - migrate's markdown format: one conversation as `convctl show
- * --format markdown` writes it (lib/render.c), read back to the same roles,
+ * --format markdown` writes it (lib/render/render.c), read back to the same roles,
  * contents and tools. It knows the reader interface (reader.h) and nothing
  * of the run.
  */

@@ -25,10 +25,10 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "internal.h"
-#include "base/plain.h"	/* HAVE_SSE2_PATH */
-#include "base/utf8.h"
-#include "store/scan.h"	/* scan_conv_each(): the messages of bytes */
+#include "../internal.h"
+#include "../base/plain.h"	/* HAVE_SSE2_PATH */
+#include "../base/utf8.h"
+#include "../store/scan.h"	/* scan_conv_each(): the messages of bytes */
 
 /* the characters a plain query's are escaped from */
 #define ERE_SPECIAL "\\^$.[]|()*+?{}"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "summary/summary.h"	/* summary_cp_offset */
+#include "../internal.h"
+#include "../summary/summary.h"	/* summary_cp_offset */
 
 const struct name_table render_formats[] = {
 	{ "text", FMT_TEXT }, { "markdown", FMT_MARKDOWN }, { "json", FMT_JSON },

@@ -5,7 +5,7 @@
 #ifndef CONVCTL_RENDER_H
 #define CONVCTL_RENDER_H
 
-#include "store/store.h"
+#include "../store/store.h"
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_OPENAI, FMT_JSONL };
