@@ -21,7 +21,7 @@
 #include "store/store.h"
 #include "render/render.h"
 #include "ops/run.h"
-#include "import.h"
+#include "migrate/import.h"
 #include "summary/summarize.h"
 #include "ops/ending.h"
 #include "mcp/mcp.h"

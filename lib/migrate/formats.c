@@ -5,7 +5,7 @@
  * and nothing of the store or the imports ledger.
  *
  * To add a format NAME (ChatGPT's export, a coding agent's log…):
- *  1. Add MIGRATE_NAME to enum migrate_format in lib/convctl.h, before
+ *  1. Add MIGRATE_NAME to enum migrate_format in lib/migrate/import.h, before
  *     MIGRATE_DETECT: that order is the one errors list the names in.
  *  2. Write lib/migrate/NAME.c (copy the smallest, messages.c): a
  *     mig_read_NAME() that checks the source's shape as it goes, fails on the

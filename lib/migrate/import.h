@@ -5,7 +5,7 @@
 #ifndef CONVCTL_IMPORT_H
 #define CONVCTL_IMPORT_H
 
-#include "store/store.h"
+#include "../store/store.h"
 
 /* migrate/: other tools' histories into conversations, all or nothing */
 enum migrate_format {	/* a new one: the recipe in lib/migrate/formats.c */
