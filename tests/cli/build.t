@@ -42,12 +42,12 @@ touched() {
 
 test_expect 'touching lib/store/scan.h recompiles exactly the files that include it' '
 	# the files that include it, and those including a header that does
-	(cd "$tree" && grep -l "[\"/]scan\.h\"" lib/*.c lib/*.h lib/*/*.c lib/*/*.h cmd/*.c cmd/*.h \
+	(cd "$tree" && grep -l "[\"/]scan\.h\"" lib/*.h lib/*/*.c lib/*/*.h cmd/*.c cmd/*.h \
 	    tests/unit/*.c fuzz/*.c fuzz/*.inc) >direct &&
 	(cd "$tree" && for f in $(cat "$T/direct"); do
 		case $f in
 		*.c) echo "$f" ;;
-		*) grep -l "[\"/]${f##*/}\"" lib/*.c lib/*/*.c cmd/*.c tests/unit/*.c \
+		*) grep -l "[\"/]${f##*/}\"" lib/*/*.c cmd/*.c tests/unit/*.c \
 		    fuzz/*.c ;;
 		esac
 	done) | sed "s|^fuzz/|build/replay/|; s|\.c$|.o|" | sort -u >expected &&
@@ -120,10 +120,10 @@ test_expect 'LEAVE_OUT=plain-only (make check-asan, check-portable) leaves out e
 '
 
 test_expect 'a lost .d file recompiles its object' '
-	mv "$tree/lib/render.d" render.d &&
+	mv "$tree/lib/render/render.d" render.d &&
 	compiled >got &&
-	mv render.d "$tree/lib/render.d" &&
-	echo lib/render.o >expected &&
+	mv render.d "$tree/lib/render/render.d" &&
+	echo lib/render/render.o >expected &&
 	test_cmp expected got
 '
 
