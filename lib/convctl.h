@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "settings/settings.h"
 #include "store/store.h"
+#include "conv/conv.h"
 #include "render/render.h"
 #include "ops/run.h"
 #include "migrate/import.h"

@@ -9,7 +9,7 @@
 #ifndef CONVCTL_ENDING_H
 #define CONVCTL_ENDING_H
 
-#include "../store/store.h"
+#include "../conv/conv.h"
 #include "../summary/summarize.h"
 
 enum ending_status {

@@ -147,4 +147,12 @@ struct template_seen {
 size_t template_list(const struct settings *, struct template_seen **out);
 void template_list_free(struct template_seen *, size_t n);
 
+/*
+ * template.c: a named system prompt: the config file's template.NAME, else
+ * the file NAME in settings->templates_dir, less its trailing newlines, at
+ * most max bytes. *text: caller frees.
+ */
+int template_text(const struct settings *, const char *name, size_t max,
+    char **text, size_t *len, struct error *);
+
 #endif

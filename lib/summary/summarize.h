@@ -5,7 +5,7 @@
 #ifndef CONVCTL_SUMMARIZE_H
 #define CONVCTL_SUMMARIZE_H
 
-#include "../store/store.h"
+#include "../conv/conv.h"
 
 /* llm.c: one chat request over HTTP (libcurl, started by the first request) */
 enum llm_api { LLM_OPENAI, LLM_ANTHROPIC };
