@@ -21,6 +21,7 @@
 #include "store/store.h"
 #include "conv/conv.h"
 #include "render/render.h"
+#include "search/search.h"
 #include "ops/run.h"
 #include "migrate/import.h"
 #include "summary/summarize.h"
