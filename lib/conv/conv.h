@@ -246,10 +246,5 @@ struct conv *conv_fork(struct store *, struct conv *src, long upto,
 int conv_tag(struct conv *, char *const *tags, size_t n, int remove,
     int *changed, struct error *);
 int conv_pin(struct conv *, int on, int *changed);
-/* c's id; json: {id, ended (the id ended first, or null), forkedFrom} */
-void render_switch(struct buf *, struct conv *c, const char *ended, int json);
-/* c's tags, one a line, or a JSON array */
-void render_tags(struct buf *, struct conv *c, int json);
-
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * render.c - conversations as text for people, scripts and other LLM tools
- * (text, markdown, OpenAI messages, JSON lines); knows nothing of files,
+ * (text, markdown, OpenAI messages, JSON lines), and what resume, fork and
+ * tag print; knows nothing of files,
  * the lock or the network: it fills a buffer the caller prints.
  */
 #include <stdio.h>
@@ -659,4 +660,44 @@ render_stats(struct buf *b, const struct store_stats *s,
 	add_chart(b, s->week, STATS_WEEKS, most, ascii);
 	buf_addf(b, "| %d weeks to %.10s, at most %llu a week\n", STATS_WEEKS,
 	    ts, (unsigned long long)most);
+}
+
+void
+render_switch(struct buf *b, struct conv *c, const char *ended, int json)
+{
+	json_t *o;
+
+	if (!json) {
+		buf_add_printable(b, conv_id(c));
+		buf_addc(b, '\n');
+		return;
+	}
+	o = json_pack("{s:s, s:s?, s:O?}", "id", conv_id(c), "ended", ended,
+	    "forkedFrom", json_object_get(conv_json(c), "forkedFrom"));
+	json_dump_buf(b, o);
+	buf_addc(b, '\n');
+	json_decref(o);
+}
+
+void
+render_tags(struct buf *b, struct conv *c, int json)
+{
+	json_t *t = conv_tags(c), *v, *arr;
+	size_t i;
+
+	if (!json) {
+		json_array_foreach(t, i, v)
+			if (json_is_text(v)) {
+				buf_add_printable(b, json_string_value(v));
+				buf_addc(b, '\n');
+			}
+		return;
+	}
+	arr = json_array();
+	json_array_foreach(t, i, v)
+		if (json_is_text(v))
+			json_array_append(arr, v);
+	json_dump_buf(b, arr);
+	buf_addc(b, '\n');
+	json_decref(arr);
 }

@@ -42,6 +42,11 @@ size_t tokens_estimate(const char *s, size_t len);
 int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
+/* c's id; json: {id, ended (the id ended first, or null), forkedFrom} */
+void render_switch(struct buf *, struct conv *c, const char *ended, int json);
+/* c's tags, one a line, or a JSON array */
+void render_tags(struct buf *, struct conv *c, int json);
+
 /* the most results a reader may be asked for: recent's and search's -n, the
  * tools' limit and their schema */
 #define RESULTS_MAX 100000000
