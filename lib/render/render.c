@@ -1,8 +1,8 @@
 /*
  * render.c - conversations as text for people, scripts and other LLM tools
  * (text, markdown, OpenAI messages, JSON lines), and what resume, fork and
- * tag print; knows nothing of files,
- * the lock or the network: it fills a buffer the caller prints.
+ * tag print; knows nothing of files, the lock or the network: it fills a
+ * buffer the caller prints.
  */
 #include <stdio.h>
 #include <stdlib.h>
