@@ -410,3 +410,13 @@ lacks() {
 		done <"$l_file" || return 1	# (a file that cannot be read)
 	done
 }
+
+# holds TEXT FILE: a line of FILE holds TEXT, as grep -qF finds it, read by
+# the shell (no grep a check); else says so
+holds() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"$1"*) return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 lacks '$1'"
+	return 1
+}

@@ -39,16 +39,41 @@ seed() {
 	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary
 }
 
-field() {	# field ID NAME: the stored value, "null" when null
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+# field ID NAME: the stored value, "null" when null; one jq reads a file
+# store (no cat or pipe before it)
+field() {
+	if is_db "$CONVCTL_STORE"; then
+		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	else
+		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	fi
 }
 
-req() {		# req N JQ: JQ applied to request N (from 1)
-	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
+# fields_are ID NAME WANT [ID NAME WANT]...: each stored NAME of conversation
+# ID is WANT, as field prints it; the store read by one jq (jq_is)
+fields_are() {
+	fa_n=$(($# / 3))
+	while [ "$fa_n" -gt 0 ]; do
+		set -- "$@" -r ".conversations[] | select(.id == \"$1\") | .$2" "$3"
+		shift 3
+		fa_n=$((fa_n - 1))
+	done
+	if is_db "$CONVCTL_STORE"; then
+		store_json "$CONVCTL_STORE" >"$T/.fields.json" &&
+		    jq_is "$T/.fields.json" "$@"
+	else
+		jq_is "$CONVCTL_STORE" "$@"
+	fi
+}
+
+# req N JQ: JQ applied to request N (from 1), the log's lines read by one
+# jq (no sed before it)
+req() {
+	jq -r -n "[limit($1; inputs)] | if length == $1 then .[-1] | $2 else empty end" "$STUB_LOG"
 }
 
 no_key() {	# the fake key appears in none of the files given
-	! grep -F -- "$KEY" "$@"
+	lacks "$KEY" "$@"
 }
 
 test_expect 'success: the request is a chat completion with the conversation' '
@@ -56,22 +81,20 @@ test_expect 'success: the request is a chat completion with the conversation' '
 	convctl summarize >out 2>err &&
 	printf "%s\tAdding milk to the grocery list\n" "$id" >expect &&
 	test_cmp expect out && stub_count 1 &&
-	test "$(req 1 .method)" = POST &&
-	test "$(req 1 .path)" = /v1/chat/completions &&
-	test "$(req 1 .body.model)" = test-model &&
-	test "$(req 1 ".headers.authorization")" = "Bearer $KEY" &&
-	test "$(req 1 ".headers[\"content-type\"]")" = application/json &&
-	test "$(req 1 ".body.messages[0].role")" = system &&
-	req 1 ".body.messages[0].content" | grep -q "^TITLE: " &&
-	req 1 ".body.messages[0].content" | grep -q "^SUMMARY: " &&
+	jq_is "$STUB_LOG" -r .method POST -r .path /v1/chat/completions \
+	    -r .body.model test-model -r .headers.authorization "Bearer $KEY" \
+	    -r ".headers[\"content-type\"]" application/json \
+	    -r ".body.messages[0].role" system \
+	    -r ".body.messages[0].content | split(\"\\n\") | any(startswith(\"TITLE: \"))" true \
+	    -r ".body.messages[0].content | split(\"\\n\") | any(startswith(\"SUMMARY: \"))" true &&
 	req 1 ".body.messages[1].content" >sent &&
-	grep -qF "User: Add milk to my groceries list" sent &&
-	grep -qF "Assistant: Added milk to Lists/Groceries.md. [used: read_file, edit_file]" sent &&
-	grep -qF "[2026-02-04T17:26:40.000Z]" sent &&
-	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	test "$(field "$id" summary)" = "The user asked to add milk. The assistant edited Lists/Groceries.md." &&
-	test "$(field "$id" endedAt)" = 2026-02-04T17:27:00.000Z &&
-	test "$(field "$id" "messages | length")" = 2 &&
+	holds "User: Add milk to my groceries list" sent &&
+	holds "Assistant: Added milk to Lists/Groceries.md. [used: read_file, edit_file]" sent &&
+	holds "[2026-02-04T17:26:40.000Z]" sent &&
+	fields_are "$id" title "Adding milk to the grocery list" \
+	    "$id" summary "The user asked to add milk. The assistant edited Lists/Groceries.md." \
+	    "$id" endedAt 2026-02-04T17:27:00.000Z \
+	    "$id" "messages | length" 2 &&
 	no_key out err
 '
 
@@ -81,17 +104,16 @@ test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
 	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" CONVCTL_MODEL=claude-test \
 	    convctl summarize "$id" >out 2>err &&
 	stub_count 1 &&
-	test "$(req 1 .path)" = /v1/messages &&
-	test "$(req 1 ".headers[\"x-api-key\"]")" = sk-ant-CANARY-anthro &&
-	test "$(req 1 ".headers[\"anthropic-version\"]")" = 2023-06-01 &&
-	test "$(req 1 ".headers.authorization")" = null &&
-	test "$(req 1 .body.model)" = claude-test &&
-	test "$(req 1 .body.max_tokens)" -gt 0 &&
-	req 1 .body.system | grep -q "^TITLE: " &&
-	test "$(req 1 ".body.messages[0].role")" = user &&
-	req 1 ".body.messages[0].content" | grep -qF "User: Add milk to my groceries list" &&
+	jq_is "$STUB_LOG" -r .path /v1/messages \
+	    -r ".headers[\"x-api-key\"]" sk-ant-CANARY-anthro \
+	    -r ".headers[\"anthropic-version\"]" 2023-06-01 \
+	    -r .headers.authorization null -r .body.model claude-test \
+	    -r ".body.max_tokens | type == \"number\" and . > 0 and . == floor" true \
+	    -r ".body.system | split(\"\\n\") | any(startswith(\"TITLE: \"))" true \
+	    -r ".body.messages[0].role" user \
+	    -r ".body.messages[0].content | split(\"\\n\") | any(contains(\"User: Add milk to my groceries list\"))" true &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	! grep -F sk-ant-CANARY-anthro out err
+	lacks sk-ant-CANARY-anthro out err
 '
 
 test_expect 'anthropic is the default when only an Anthropic key is set' '
@@ -109,16 +131,16 @@ test_expect '500 then success: retried, and stored once' '
 	stub_count 2 &&
 	test "$(req 1 .body)" = "$(req 2 .body)" &&
 	grep -Eq "retrying in (0\.[5-9]|1\.0) seconds \(attempt 2 of 4\)" err &&
-	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	test "$(field "$id" summary)" = "Milk was added."
+	fields_are "$id" title "Adding milk to the grocery list" \
+	    "$id" summary "Milk was added."
 '
 
 test_expect '429 with Retry-After: waits as told, then stores' '
 	export CONVCTL_STORE=$(store_at 429) && id=$(seed) && stub_script "$E429" &&
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
-	grep -qF "< HTTP 429" err &&
-	grep -qF "retrying in 1.0 seconds (attempt 2 of 4)" err &&
+	holds "< HTTP 429" err &&
+	holds "retrying in 1.0 seconds (attempt 2 of 4)" err &&
 	test "$(field "$id" summary)" = "Milk was added."
 '
 
@@ -179,15 +201,15 @@ test_expect 'a malformed body: a clear error, nothing stored' '
 test_expect 'a reply without TITLE: the offline title, the reply as summary' '
 	export CONVCTL_STORE=$(store_at notitle) && id=$(seed) && stub_script "$NOTITLE" &&
 	convctl summarize >out 2>err &&
-	test "$(field "$id" title)" = "Add milk to my groceries list" &&
-	test "$(field "$id" summary)" = "Sure! The user wanted milk added, and it was added to the groceries list."
+	fields_are "$id" title "Add milk to my groceries list" \
+	    "$id" summary "Sure! The user wanted milk added, and it was added to the groceries list."
 '
 
 test_expect 'a reply in markdown with a <think> block is read tolerantly' '
 	export CONVCTL_STORE=$(store_at markdown) && id=$(seed) && stub_script "$MARKDOWN" &&
 	convctl summarize >out 2>err &&
-	test "$(field "$id" title)" = "Milk for the groceries" &&
-	test "$(field "$id" summary)" = "The user asked for milk. The assistant added it."
+	fields_are "$id" title "Milk for the groceries" \
+	    "$id" summary "The user asked for milk. The assistant added it."
 '
 
 test_expect 'a server slower than the timeout: retried, then one clear line' '
@@ -207,7 +229,7 @@ test_expect 'connection refused: no retry, a clear error, store unchanged' '
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 1 convctl summarize --verbose &&
 	stderr_has "cannot summarize '"'"'$id'"'"': request to '"'"'http://127.0.0.1:$port/v1/chat/completions'"'"' failed: " &&
-	! grep -q retrying "$T/err" &&
+	lacks retrying "$T/err" &&
 	unchanged "$CONVCTL_STORE"
 '
 
@@ -235,8 +257,8 @@ test_expect 'offline is the default when no key or base URL is set' '
 	export CONVCTL_STORE=$(store_at default) && id=$(seed) && stub_script "$OK" &&
 	(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl summarize >out) &&
 	stub_count 0 &&
-	test "$(field "$id" title)" = "Add milk to my groceries list" &&
-	test "$(field "$id" summary)" = "User asked: \"Add milk to my groceries list\". Assistant answered: \"Added milk to Lists/Groceries.md.\" Tools used: read_file, edit_file. 2 messages within a minute, 2026-02-04 17:26 UTC."
+	fields_are "$id" title "Add milk to my groceries list" \
+	    "$id" summary "User asked: \"Add milk to my groceries list\". Assistant answered: \"Added milk to Lists/Groceries.md.\" Tools used: read_file, edit_file. 2 messages within a minute, 2026-02-04 17:26 UTC."
 '
 
 test_expect 'a writer adding messages while a summary is in flight: nothing lost' '
@@ -248,11 +270,11 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 	convctl --wait 0 add --role assistant --at 2026-02-04T18:00:01Z "and its answer" >/dev/null &&
 	touch "$T/release" && wait &&
 	test "$(cat status)" = 0 &&
-	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	test "$(field "$id" "messages | length")" = 2 &&
-	test "$(field "$new" "messages | length")" = 2 &&
-	test "$(field "$new" "messages[0].content")" = "a message said meanwhile" &&
-	test "$(field "$new" endedAt)" = null &&
+	fields_are "$id" title "Adding milk to the grocery list" \
+	    "$id" "messages | length" 2 \
+	    "$new" "messages | length" 2 \
+	    "$new" "messages[0].content" "a message said meanwhile" \
+	    "$new" endedAt null &&
 	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 2
 '
 
@@ -264,7 +286,7 @@ test_expect 'a conversation changed while in flight is not overwritten' '
 	CONVCTL_SUMMARIZER=offline convctl --wait 0 summarize "$id" >/dev/null &&
 	touch "$T/release" && wait &&
 	test "$(cat status)" = 1 &&
-	grep -qF "convctl: summarize: '"'"'$id'"'"' changed while it was summarized; its summary is dropped" err &&
+	holds "convctl: summarize: '"'"'$id'"'"' changed while it was summarized; its summary is dropped" err &&
 	test "$(field "$id" title)" = "Add milk to my groceries list"
 '
 
@@ -275,7 +297,7 @@ test_expect 'a long conversation is sent as its start and end with a marked gap'
 	id=$(convctl end --no-summary) &&
 	CONVCTL_CONTEXT_CHARS=2000 convctl summarize >out &&
 	req 1 ".body.messages[1].content" >sent &&
-	grep -qF FIRST-WORDS sent && grep -qF LAST-WORDS sent &&
+	holds FIRST-WORDS sent && holds LAST-WORDS sent &&
 	grep -q "^\[\.\.\. [0-9]* characters omitted \.\.\.\]$" sent &&
 	test "$(wc -c <sent)" -lt 2300 &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list"
@@ -336,7 +358,7 @@ test_expect 'a progress line on a terminal, none elsewhere' '
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	convctl end --no-summary >/dev/null &&
 	on_tty "$CONVCTL_BIN" summarize --all --summarizer offline >tty &&
-	grep -q "summarizing 1/2 " tty && grep -q "summarizing 2/2 " tty &&
+	holds "summarizing 1/2 " tty && holds "summarizing 2/2 " tty &&
 	convctl summarize --all --force --summarizer offline >out 2>err &&
 	test ! -s err && test "$(wc -l <out)" -eq 2
 '
@@ -346,7 +368,7 @@ test_expect 'an already summarized conversation is left alone without --force' '
 	convctl summarize >/dev/null && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl summarize "$id" >out 2>err && test ! -s out && stub_count 0 &&
-	grep -qF "already has a summary; --force makes a new one" err &&
+	holds "already has a summary; --force makes a new one" err &&
 	unchanged "$CONVCTL_STORE"
 '
 
@@ -365,7 +387,7 @@ test_expect 'bad requests: usage errors and missing conversations' '
 	CONVCTL_API_BASE=ftp://x fails_with 1 convctl summarize && stderr_has "expected an http:// or https:// URL" &&
 	CONVCTL_SUMMARIZER=none fails_with 1 convctl summarize && stderr_has "summaries are turned off" &&
 	CONVCTL_API_KEY="$(printf "sk-1\r\nX-Evil: 1")" fails_with 1 convctl summarize &&
-	stderr_has "the key in CONVCTL_API_KEY holds a control character" && ! grep -q Evil "$T/err" &&
+	stderr_has "the key in CONVCTL_API_KEY holds a control character" && lacks Evil "$T/err" &&
 	(unset CONVCTL_API_BASE CONVCTL_API_KEY && CONVCTL_SUMMARIZER=openai fails_with 1 convctl summarize) &&
 	stderr_has "needs an API key"
 '
