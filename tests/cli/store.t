@@ -5,21 +5,23 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { store_json "$S" | jq -r "$1"; }
+# q FILTER: FILTER of the store; a file store is read by jq itself (no cat
+# and pipe before it)
+q() {
+	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
+}
 
-# refused WHAT: a write and a read of $S both fail with exit 1, naming the
-# store's file and WHAT, and the store is byte for byte unchanged
+# refused WHAT [TEXT]: a write and a read of $S both fail with exit 1,
+# naming the store's file and WHAT (and the last, recent, TEXT), and the
+# store is byte for byte unchanged; the five commands run in the test tool's
+# one process (a table: test-tool commands), none of them may write
 refused() {
 	snapshot "$S" &&
-	fails_with 1 convctl add --at 2026-06-01T00:00:00Z hello &&
-	stderr_has "convctl: add: '$S'" && stderr_has "$1" &&
-	unchanged "$S" &&
-	fails_with 1 convctl end &&
-	stderr_has "$1" && unchanged "$S" &&
-	fails_with 1 convctl show &&
-	stderr_has "convctl: show: '$S'" && stderr_has "$1" &&
-	fails_with 1 convctl prompt && stderr_has "$1" &&
-	fails_with 1 convctl recent && stderr_has "$1" &&
+	printf '1 add --at 2026-06-01T00:00:00Z hello\n\tconvctl: add: '\''%s'\''\n\t%s\n' "$S" "$1" >refused.table &&
+	printf '1 end\n\t%s\n1 show\n\tconvctl: show: '\''%s'\''\n\t%s\n1 prompt\n\t%s\n1 recent\n\t%s\n' \
+	    "$1" "$S" "$1" "$1" "$1" >>refused.table &&
+	{ [ -z "${2:-}" ] || printf '\t%s\n' "$2" >>refused.table; } &&
+	commands_table refused.table &&
 	unchanged "$S"
 }
 
@@ -27,14 +29,12 @@ conv='{"id":"c1","startedAt":"2026-01-01T00:00:00Z","endedAt":null,"title":null,
 
 test_file 'a truncated store is refused with its line and column' '
 	printf "{\"version\": 1,\n\"conversations\": [%s" "$conv" >"$S" &&
-	refused "'\''$S'\'':2:" &&
-	grep -q "expected near end of file" err
+	refused "'\''$S'\'':2:" "expected near end of file"
 '
 
 test_file 'invalid UTF-8 in the store is refused with its line and column' '
 	printf "{\"conversations\": [\n{\"id\": \"c\377\"}]}" >"$S" &&
-	refused "'\''$S'\'':2:" &&
-	stderr_has "unable to decode byte 0xff"
+	refused "'\''$S'\'':2:" "unable to decode byte 0xff"
 '
 
 test_file 'conversations that is not an array is refused, naming the path' '
