@@ -420,3 +420,16 @@ holds() {
 	echo "$2 lacks '$1'"
 	return 1
 }
+
+# store_is STORE MODE FILTER WANT [MODE FILTER WANT]...: jq_is over STORE,
+# read once: a file store by jq itself, a database's through store_json
+store_is() {
+	si_store=$1
+	shift
+	if is_db "$si_store"; then
+		store_json "$si_store" >"$T/.store_is.json" &&
+		    jq_is "$T/.store_is.json" "$@"
+	else
+		jq_is "$si_store" "$@"
+	fi
+}

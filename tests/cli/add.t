@@ -4,27 +4,29 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-# jq over the store
-q() { store_json "$S" | jq -r "$1"; }
+# jq over the store; a file store read by jq itself (no cat and pipe)
+q() {
+	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
+}
 
 test_expect 'the first add starts a conversation and prints its id' '
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >out &&
 	echo conv-1770226000000 >want && test_cmp want out &&
-	test "$(q ".version")" = 1 &&
-	test "$(q ".conversations | length")" = 1 &&
-	test "$(q ".conversations[0].startedAt")" = 2026-02-04T17:26:40.000Z &&
-	test "$(q ".conversations[0].endedAt")" = null &&
-	test "$(q ".conversations[0].messages[0].role")" = user &&
-	test "$(q ".conversations[0].messages[0].content")" = "Add milk" &&
-	test "$(q ".conversations[0].messages[0].timestamp")" = 2026-02-04T17:26:40.000Z
+	store_is "$S" -r ".version" 1 \
+	    -r ".conversations | length" 1 \
+	    -r ".conversations[0].startedAt" 2026-02-04T17:26:40.000Z \
+	    -r ".conversations[0].endedAt" null \
+	    -r ".conversations[0].messages[0].role" user \
+	    -r ".conversations[0].messages[0].content" "Add milk" \
+	    -r ".conversations[0].messages[0].timestamp" 2026-02-04T17:26:40.000Z
 '
 
 test_expect 'a message 29 minutes after the last joins the conversation' '
 	CONVCTL_NOW=2026-02-04T17:55:40Z convctl add --role assistant ok >out &&
 	echo conv-1770226000000 >want && test_cmp want out &&
-	test "$(q ".conversations | length")" = 1 &&
-	test "$(q ".conversations[0].messages | length")" = 2 &&
-	test "$(q ".conversations[0].messages[1].role")" = assistant
+	store_is "$S" -r ".conversations | length" 1 \
+	    -r ".conversations[0].messages | length" 2 \
+	    -r ".conversations[0].messages[1].role" assistant
 '
 
 test_expect 'exactly the idle timeout after the last still joins' '
@@ -36,20 +38,20 @@ test_expect 'exactly the idle timeout after the last still joins' '
 test_expect 'a message 31 minutes after the last ends the old one and starts anew' '
 	CONVCTL_NOW=2026-02-04T18:56:40Z convctl add later >out &&
 	echo conv-1770231400000 >want && test_cmp want out &&
-	test "$(q ".conversations | length")" = 2 &&
-	test "$(q ".conversations[0].endedAt")" = 2026-02-04T18:25:40.000Z &&
-	test "$(q ".conversations[1].endedAt")" = null &&
-	test "$(q ".conversations[1].startedAt")" = 2026-02-04T18:56:40.000Z &&
-	test "$(q ".conversations[1].messages[0].content")" = later
+	store_is "$S" -r ".conversations | length" 2 \
+	    -r ".conversations[0].endedAt" 2026-02-04T18:25:40.000Z \
+	    -r ".conversations[1].endedAt" null \
+	    -r ".conversations[1].startedAt" 2026-02-04T18:56:40.000Z \
+	    -r ".conversations[1].messages[0].content" later
 '
 
 test_expect 'after an explicit end the next add starts a new conversation' '
 	CONVCTL_NOW=2026-02-04T18:57:00Z convctl end &&
 	CONVCTL_NOW=2026-02-04T18:57:10Z convctl add next >out &&
 	echo conv-1770231430000 >want && test_cmp want out &&
-	test "$(q ".conversations | length")" = 3 &&
-	test "$(q ".conversations[1].endedAt")" = 2026-02-04T18:57:00.000Z &&
-	test "$(q "[.conversations[] | select(.endedAt == null)] | length")" = 1
+	store_is "$S" -r ".conversations | length" 3 \
+	    -r ".conversations[1].endedAt" 2026-02-04T18:57:00.000Z \
+	    -r "[.conversations[] | select(.endedAt == null)] | length" 1
 '
 
 test_expect '--idle-timeout sets the gap that ends a conversation' '
@@ -63,9 +65,9 @@ test_expect '--idle-timeout sets the gap that ends a conversation' '
 test_expect '--role, --tool and --at are stored on the message' '
 	convctl add --role assistant --tool read_file --tool edit_file \
 	    --at 2026-02-04T21:08:00+02:00 done >out &&
-	test "$(q ".conversations[-1].messages[-1].role")" = assistant &&
-	test "$(q ".conversations[-1].messages[-1].toolsUsed | join(\",\")")" = read_file,edit_file &&
-	test "$(q ".conversations[-1].messages[-1].timestamp")" = 2026-02-04T19:08:00.000Z
+	store_is "$S" -r ".conversations[-1].messages[-1].role" assistant \
+	    -r ".conversations[-1].messages[-1].toolsUsed | join(\",\")" read_file,edit_file \
+	    -r ".conversations[-1].messages[-1].timestamp" 2026-02-04T19:08:00.000Z
 '
 
 test_expect 'text comes from standard input when no TEXT is given' '
@@ -171,8 +173,8 @@ test_expect 'a clock stepped back past the idle timeout neither ends nor starts 
 	echo third | CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add >id3 2>err &&
 	test_cmp id1 id3 &&
 	grep -q "is 1d1h before the last message" err &&
-	test "$(store_json "$K" | jq "[.conversations[] | select(.endedAt == null)] | length")" = 1 &&
-	test "$(store_json "$K" | jq -r ".conversations[0].messages[2].timestamp")" = 2026-02-04T10:00:00.000Z &&
+	store_is "$K" -c "[.conversations[] | select(.endedAt == null)] | length" 1 \
+	    -r ".conversations[0].messages[2].timestamp" 2026-02-04T10:00:00.000Z &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add same-ms 2>err >/dev/null &&
 	test ! -s err
 '
@@ -212,8 +214,8 @@ test_expect 'every add applies the rolling limit, oldest endedAt first' '
 	q "[.conversations[].messages[0].content] | join(\",\")" >got &&
 	echo "at 12,at 13,last" >want && test_cmp want got &&
 	CONVCTL_MAX_CONVERSATIONS=1 CONVCTL_NOW=2026-03-01T14:01:00Z convctl add more &&
-	test "$(q ".conversations | length")" = 2 &&
-	test "$(q ".conversations[0].messages[0].content")" = "at 13"
+	store_is "$S" -r ".conversations | length" 2 \
+	    -r ".conversations[0].messages[0].content" "at 13"
 '
 
 test_expect 'add -h prints the usage and exits 0' '
