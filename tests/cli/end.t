@@ -3,7 +3,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { store_json "$S" | jq -r "$1"; }
+# q FILTER: FILTER of the store; a file store read by jq itself (no cat and
+# pipe before it)
+q() {
+	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
+}
 
 test_expect 'end with no store says so on stderr, exits 0 and writes nothing' '
 	convctl end >out 2>err &&
@@ -37,8 +41,8 @@ test_expect 'a clock behind the last message ends it at that message, and warns'
 '
 
 test_expect 'only the active conversation is ended; ended ones keep their time' '
-	test "$(q ".conversations[0].endedAt")" = 2026-02-04T17:30:00.500Z &&
-	test "$(q "[.conversations[] | select(.endedAt == null)] | length")" = 0
+	store_is "$S" -r ".conversations[0].endedAt" 2026-02-04T17:30:00.500Z \
+	    -r "[.conversations[] | select(.endedAt == null)] | length" 0
 '
 
 test_expect 'the next add after end starts a new conversation' '

@@ -7,7 +7,11 @@
 
 OK='[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added."}]'
 
-q() { store_json "$CONVCTL_STORE" | jq -r "$1"; }
+# q FILTER: FILTER of the store; a file store read by jq itself (no cat and
+# pipe before it)
+q() {
+	if is_db "$CONVCTL_STORE"; then store_json "$CONVCTL_STORE" | jq -r "$1"; else jq -r "$1" "$CONVCTL_STORE"; fi
+}
 # a conversation left open at 10:00, then an add at 12:00 crossing the
 # timeout; prints what the second add printed
 cross() {
@@ -23,8 +27,8 @@ test_expect 'offline: the add that crosses the boundary summarizes the ended one
 	export CONVCTL_STORE=$(store_at offline) &&
 	cross >out 2>err &&
 	test "$(cat out)" = conv-1770206400000 && test ! -s err &&
-	test "$(q ".conversations[0].endedAt")" = 2026-02-04T10:00:05.000Z &&
-	test "$(q ".conversations[0].title")" = "Add milk to my groceries list" &&
+	store_is "$CONVCTL_STORE" -r ".conversations[0].endedAt" 2026-02-04T10:00:05.000Z \
+	    -r ".conversations[0].title" "Add milk to my groceries list" &&
 	q ".conversations[0].summary" | grep -q "Tools used: edit_file" &&
 	test "$(q ".conversations[1].summary")" = null &&
 	convctl summarize --pending --dry-run >pending && test ! -s pending
@@ -78,8 +82,8 @@ test_expect 'idle_summary = add: the add asks, after its write, with no lock hel
 	CONVCTL_NOW=2026-02-04T12:00:01Z convctl --wait 0 add "while it asks" >/dev/null &&
 	touch "$T/release" && wait &&
 	test ! -s err && stub_count 1 &&
-	test "$(q ".conversations[0].title")" = "Milk on the grocery list" &&
-	test "$(q ".conversations[1].messages | length")" = 2
+	store_is "$CONVCTL_STORE" -r ".conversations[0].title" "Milk on the grocery list" \
+	    -r ".conversations[1].messages | length" 2
 '
 
 test_expect 'idle_summary = add: a failed summary leaves it pending, the add done' '
@@ -89,8 +93,8 @@ test_expect 'idle_summary = add: a failed summary leaves it pending, the add don
 	test "$(cat out)" = conv-1770206400000 &&
 	stderr_has "bad key" &&
 	stderr_has "warning: '\''conv-1770199200000'\'', ended by the idle timeout, has no summary yet (convctl summarize --pending)" &&
-	test "$(q ".conversations[0].summary")" = null &&
-	test "$(q ".conversations[1].messages[0].content")" = "A new topic"
+	store_is "$CONVCTL_STORE" -r ".conversations[0].summary" null \
+	    -r ".conversations[1].messages[0].content" "A new topic"
 '
 
 test_expect 'a bad idle_summary is a warning; the add is done, the summary pending' '
@@ -111,8 +115,8 @@ test_expect 'offline: a run that crosses the boundary summarizes it, as add does
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl run --prompt "A new topic" -- echo ok >out 2>err &&
 	test "$(cat out)" = "ok A new topic" && test ! -s err &&
-	test "$(q ".conversations[0].title")" = "Add milk to my groceries list" &&
-	test "$(q ".conversations[1].summary")" = null &&
-	test "$(q ".conversations[1].messages | length")" = 2
+	store_is "$CONVCTL_STORE" -r ".conversations[0].title" "Add milk to my groceries list" \
+	    -r ".conversations[1].summary" null \
+	    -r ".conversations[1].messages | length" 2
 '
 test_done

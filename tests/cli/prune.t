@@ -4,7 +4,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-q() { store_json "$S" | jq -r "$1"; }
+# q FILTER: FILTER of the store; a file store read by jq itself (no cat and
+# pipe before it)
+q() {
+	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
+}
 
 # five ended conversations, in file order unlike their end order, and an
 # active one that is the oldest of all
