@@ -433,3 +433,11 @@ store_is() {
 		jq_is "$si_store" "$@"
 	fi
 }
+
+# lines_are N FILE: FILE has N lines, as wc -l counts them (a last line
+# without its newline is none), counted by the shell; else says how many
+lines_are() {
+	la_n=0
+	while IFS= read -r l; do la_n=$((la_n + 1)); done <"$2" || return 1
+	[ "$la_n" -eq "$1" ] || { echo "$2: $la_n lines, want $1"; return 1; }
+}

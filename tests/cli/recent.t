@@ -42,40 +42,41 @@ test_expect 'recent -n N keeps the newest N' '
 
 test_expect 'recent --json has the documented shape' '
 	convctl recent --json >out &&
-	jq -e "type == \"array\" and length == 3 and
-	    all(.[]; keys_unsorted == [\"id\",\"title\",\"summary\",\"startedAt\",\"endedAt\",\"messageCount\",\"tags\",\"pinned\"])" out >/dev/null &&
-	echo "{\"id\":\"c-mid\",\"title\":\"Middle\",\"summary\":\"the middle one\",\"startedAt\":\"2026-01-02T00:00:00.000Z\",\"endedAt\":\"2026-01-05T00:00:00.000Z\",\"messageCount\":2,\"tags\":[],\"pinned\":false}" >want &&
-	jq -c ".[1]" out >got && test_cmp want got &&
-	test "$(jq -c "[.[].id]" out)" = "[\"c-new\",\"c-mid\",\"c-old\"]" &&
-	test "$(jq -c ".[0].title, .[0].summary" out | tr "\n" " ")" = "null null "
+	jq_is out -c "type == \"array\" and length == 3 and
+	    all(.[]; keys_unsorted == [\"id\",\"title\",\"summary\",\"startedAt\",\"endedAt\",\"messageCount\",\"tags\",\"pinned\"])" true \
+	    -c ".[1]" "{\"id\":\"c-mid\",\"title\":\"Middle\",\"summary\":\"the middle one\",\"startedAt\":\"2026-01-02T00:00:00.000Z\",\"endedAt\":\"2026-01-05T00:00:00.000Z\",\"messageCount\":2,\"tags\":[],\"pinned\":false}" \
+	    -c "[.[].id]" "[\"c-new\",\"c-mid\",\"c-old\"]" \
+	    -c ".[0].title, .[0].summary" "null
+null"
 '
 
 test_expect 'recent shows 10 by default' '
 	store_rm "$S" &&
-	i=10 &&
+	i=10 && : >adds &&
 	while [ $i -lt 22 ]; do
-		CONVCTL_NOW=2026-03-01T$i:00:00Z convctl add "at $i" >/dev/null || exit 1
-		CONVCTL_NOW=2026-03-01T$i:10:00Z convctl end >/dev/null || exit 1
+		printf "{\"argv\": [\"add\", \"at %s\"], \"env\": {\"CONVCTL_NOW\": \"2026-03-01T%s:00:00Z\"}}\n" $i $i
+		printf "{\"argv\": [\"end\"], \"env\": {\"CONVCTL_NOW\": \"2026-03-01T%s:10:00Z\"}}\n" $i
 		i=$((i + 1))
-	done &&
+	done >adds &&
+	# the 24 adds and ends in the test tool'\''s one process, each exit 0
+	mkdir ran && test_tool run adds ran >/dev/null &&
+	while read -r rc; do test "$rc" -eq 0 || { cat ran/transcript; exit 1; }; done <ran/status &&
+	lines_are 24 ran/status &&
 	convctl recent >out &&
-	test "$(wc -l <out)" -eq 10 &&
-	head -n 1 out | cut -f 2 >got && echo 2026-03-01T21:10:00.000Z >want &&
-	test_cmp want got &&
-	convctl recent -n 100 | wc -l >got && echo 12 >want && test_cmp want got
+	lines_are 10 out &&
+	IFS="	" read -r id ended rest <out && test "$ended" = 2026-03-01T21:10:00.000Z &&
+	convctl recent -n 100 >out && lines_are 12 out
 '
 
 test_expect 'a bad -n is a usage error' '
 	fails_with 2 convctl recent -n ten &&
 	stderr_has "-n expects a whole number" &&
-	fails_with 2 convctl recent -n -1 &&
-	fails_with 2 convctl recent extra &&
-	fails_with 2 convctl recent --json=yes &&
-	stderr_has "convctl: recent: option '\''--json'\'' takes no value" &&
-	fails_with 2 convctl recent --jsn &&
-	stderr_has "unknown option '\''--jsn'\''" &&
-	fails_with 2 convctl recent -x &&
-	stderr_has "unknown option '\''-x'\''"
+	# the rest in the test tool'\''s one process (test-tool commands)
+	printf "%s\n" "2 recent -n -1" "2 recent extra" "2 recent --json=yes" \
+	    "	convctl: recent: option '\''--json'\'' takes no value" \
+	    "2 recent --jsn" "	unknown option '\''--jsn'\''" \
+	    "2 recent -x" "	unknown option '\''-x'\''" >bad-n &&
+	commands_table bad-n
 '
 
 test_expect 'recent never writes the store' '
