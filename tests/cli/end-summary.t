@@ -17,18 +17,26 @@ seed() {
 	    "Added milk to Lists/Groceries.md." >/dev/null
 }
 
-field() {	# field ID NAME: the stored value, "null" when null
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+# field ID NAME: the stored value, "null" when null; one jq reads a file
+# store (no cat or pipe before it)
+field() {
+	if is_db "$CONVCTL_STORE"; then
+		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	else
+		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	fi
 }
 
-req() {		# req N JQ: JQ applied to request N (from 1)
-	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
+# req N JQ: JQ applied to request N (from 1), the log's lines read by one
+# jq (no sed before it)
+req() {
+	jq -r -n "[limit($1; inputs)] | if length == $1 then .[-1] | $2 else empty end" "$STUB_LOG"
 }
 
 test_expect 'end summarizes the conversation it ends' '
 	export CONVCTL_STORE=$(store_at ok) && seed && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
-	id=$(cat out) && test "$(wc -l <out)" -eq 1 && test ! -s err &&
+	read -r id <out && lines_are 1 out && test ! -s err &&
 	stub_count 1 &&
 	test "$(req 1 .path)" = /v1/chat/completions &&
 	req 1 ".body.messages[1].content" | grep -qF "User: Add milk to my groceries list" &&
@@ -40,12 +48,12 @@ test_expect 'end summarizes the conversation it ends' '
 test_expect 'a failed summary never undoes the end: exit 3, summary null' '
 	export CONVCTL_STORE=$(store_at fail) && seed && stub_script "$E401" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z fails_with 3 convctl end &&
-	id=$(cat "$T/stdout") &&
+	read -r id <"$T/stdout" &&
 	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
 	test "$(field "$id" summary)" = null && test "$(field "$id" title)" = null &&
 	stderr_has "convctl: end: cannot summarize '"'"'$id'"'"': HTTP 401 from '"'"'$STUB/v1/chat/completions'"'"': Incorrect API key provided" &&
 	stderr_has "convctl: end: '"'"'$id'"'"' is ended; its summary is pending (convctl summarize --pending)" &&
-	! grep -F "$KEY" "$T/err" "$T/stdout" &&
+	lacks "$KEY" "$T/err" "$T/stdout" &&
 	stub_script "$OK" && convctl summarize --pending >out &&
 	printf "%s\tAdding milk to the grocery list\n" "$id" >expect && test_cmp expect out &&
 	test "$(field "$id" summary)" = "The user asked to add milk. It was added."
@@ -55,7 +63,7 @@ test_expect 'a server that is down: ended all the same, exit 3' '
 	export CONVCTL_STORE=$(store_at down) && seed &&
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 3 convctl end &&
-	id=$(cat "$T/stdout") &&
+	read -r id <"$T/stdout" &&
 	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null &&
 	stderr_has "failed: " && stderr_has "its summary is pending"
 '
@@ -89,17 +97,17 @@ test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 	unchanged "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=soon fails_with 3 convctl end &&
 	stderr_has "convctl: end: no summary: CONVCTL_TIMEOUT expects a number from 0.001 to 86400, not '"'"'soon'"'"'" &&
-	id=$(cat "$T/stdout") && test "$(field "$id" endedAt)" != null &&
+	read -r id <"$T/stdout" && test "$(field "$id" endedAt)" != null &&
 	stub_count 0
 '
 
 test_expect 'end --verbose shows the request with the key redacted' '
 	export CONVCTL_STORE=$(store_at verbose) && seed && stub_script "$OK" &&
 	convctl end --verbose >out 2>err &&
-	grep -qF "convctl: end: > POST $STUB/v1/chat/completions" err &&
-	grep -qF "convctl: end: > Authorization: Bearer [redacted]" err &&
-	grep -qF "convctl: end: < HTTP 200" err &&
-	! grep -F "$KEY" err out
+	holds "convctl: end: > POST $STUB/v1/chat/completions" err &&
+	holds "convctl: end: > Authorization: Bearer [redacted]" err &&
+	holds "convctl: end: < HTTP 200" err &&
+	lacks "$KEY" err out
 '
 
 test_expect 'no lock is held while end summarizes: a writer goes on' '
@@ -109,7 +117,7 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 	wait_for_request &&
 	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation") &&
 	touch "$T/release" && wait &&
-	test "$(cat status)" = 0 && id=$(cat out) &&
+	read -r st <status && test "$st" = 0 && read -r id <out &&
 	test "$id" != "$new" &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
 	test "$(field "$new" "messages[0].content")" = "the next conversation" &&
@@ -118,7 +126,7 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 
 test_expect 'nothing active: nothing is sent' '
 	export CONVCTL_STORE=$(store_at empty) && stub_script "$OK" &&
-	convctl end >out 2>err; stub_count 0 && grep -q "no active conversation" err
+	convctl end >out 2>err; stub_count 0 && holds "no active conversation" err
 '
 
 test_expect 'end --help lists its options' '
