@@ -441,3 +441,20 @@ lines_are() {
 	while IFS= read -r l; do la_n=$((la_n + 1)); done <"$2" || return 1
 	[ "$la_n" -eq "$1" ] || { echo "$2: $la_n lines, want $1"; return 1; }
 }
+
+# file_is TEXT FILE: FILE holds TEXT, as test "$(cat FILE)" = TEXT compares
+# them (trailing newlines dropped), read by the shell: no cat a check
+file_is() {
+	fi_got=
+	while IFS= read -r l || [ -n "$l" ]; do fi_got="$fi_got$l
+"; done <"$2" || return 1
+	while :; do
+		case $fi_got in
+		*"
+") fi_got=${fi_got%"
+"} ;;
+		*) break ;;
+		esac
+	done
+	[ "$fi_got" = "$1" ] || { echo "$2 holds '$fi_got', want '$1'"; return 1; }
+}

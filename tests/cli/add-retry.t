@@ -11,7 +11,7 @@ test_expect 'the same key twice adds the message once, and says where it is' '
 	CONVCTL_NOW=2026-02-04T10:01:00Z convctl add --dedupe-key job-1 \
 	    "nightly report" >out2 &&
 	unchanged "$CONVCTL_STORE" &&
-	test "$(cat out1)" = $first && test "$(cat out2)" = $first &&
+	file_is $first out1 && file_is $first out2 &&
 	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = 1
 '
 
@@ -28,14 +28,14 @@ test_expect 'another key adds another message' '
 test_expect 'a retry after the idle timeout finds it in the active conversation' '
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T13:00:00Z convctl add --dedupe-key job-2 x >out &&
-	test "$(cat out)" = $first && unchanged "$CONVCTL_STORE"
+	file_is $first out && unchanged "$CONVCTL_STORE"
 '
 
 test_expect 'a retry after the conversation ended finds it in the last ended one' '
 	CONVCTL_NOW=2026-02-04T10:05:00Z convctl end >/dev/null &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T10:06:00Z convctl add --dedupe-key job-1 x >out &&
-	test "$(cat out)" = $first && unchanged "$CONVCTL_STORE"
+	file_is $first out && unchanged "$CONVCTL_STORE"
 '
 
 test_expect '--expect-conversation with no active conversation: exit 4, nothing written' '
@@ -49,7 +49,7 @@ test_expect '--expect-conversation naming the active one writes into it' '
 	second=$(cat out) && test "$second" = conv-1770202800000 &&
 	CONVCTL_NOW=2026-02-04T11:01:00Z convctl add \
 	    --expect-conversation "$second" more >out &&
-	test "$(cat out)" = "$second" &&
+	file_is "$second" out &&
 	test "$(store_json | jq "[.conversations[] | select(.id == \"$second\") |
 	    .messages[]] | length")" = 2
 '

@@ -240,7 +240,7 @@ test_expect '--template opens a new conversation with a system message' '
 test_expect '--template is a note, not a message, when the add joins a conversation' '
 	export CONVCTL_STORE=$(store_at tmpl) &&
 	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --template pirate "again" >out 2>err &&
-	test "$(cat out)" = conv-1770199200000 &&
+	file_is conv-1770199200000 out &&
 	grep -qx "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
 	test "$(convctl prompt --format jsonl | jq -s "map(select(.role == \"system\")) | length")" = 1
 '

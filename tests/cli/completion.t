@@ -45,7 +45,7 @@ test_expect 'bash: the first word completes to every command and help' '
 	{ convctl --help | sed -n "/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p";
 	  echo help; } | sort >want &&
 	test_cmp want got &&
-	complete_bash convctl se >got && test "$(cat got)" = search
+	complete_bash convctl se >got && file_is search got
 '
 
 commands=$(convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
@@ -91,16 +91,16 @@ done
 
 test_expect 'bash: global options before the command do not hide it' '
 	complete_bash convctl -s "$T/x.json" --wait 3 add --r >got &&
-	test "$(cat got)" = --role &&
+	file_is --role got &&
 	complete_bash convctl --store = "$T/x.json" show --f >got &&
-	test "$(cat got)" = --format
+	file_is --format got
 '
 
 test_expect 'bash: roles complete after --role and -r' '
 	complete_bash convctl add --role "" >got &&
 	printf "%s\n" assistant system tool user >want && test_cmp want got &&
-	complete_bash convctl search -r a >got && test "$(cat got)" = assistant &&
-	complete_bash convctl add --role = s >got && test "$(cat got)" = system
+	complete_bash convctl search -r a >got && file_is assistant got &&
+	complete_bash convctl add --role = s >got && file_is system got
 '
 
 test_expect 'bash: formats complete for show, prompt and migrate' '
@@ -133,13 +133,13 @@ test_expect 'bash: conversation ids for show, prompt, summarize, delete' '
 	complete_bash convctl prompt --last 2 "" >got && test_cmp want got &&
 	complete_bash convctl summarize conv >got && test_cmp want got &&
 	complete_bash convctl delete --force conv-17702064 >got &&
-	test "$(cat got)" = conv-1770206400000 &&
+	file_is conv-1770206400000 got &&
 	complete_bash convctl add --expect-conversation "" >got && test_cmp want got
 '
 
 test_expect 'bash: ids come from the store --store names' '
 	complete_bash convctl --store "$T/other.json" show "" >got &&
-	test "$(cat got)" = conv-1770278400000
+	file_is conv-1770278400000 got
 '
 
 test_expect 'bash: ids without jq, through grep and sed' '
@@ -249,13 +249,13 @@ test_expect 'fish: completes commands, options, roles and ids' '
 # (lines $ncommands + 1 to + 5 of the zsh session above)
 test_expect 'zsh: ids from the store -s names, else CONVCTL_STORE' '
 	zsh_answered $((ncommands + 1)) >got &&
-	test "$(cat got)" = conv-1770278400000 &&
+	file_is conv-1770278400000 got &&
 	zsh_answered $((ncommands + 2)) >got &&
-	test "$(cat got)" = conv-1770278400000 &&
+	file_is conv-1770278400000 got &&
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	zsh_answered $((ncommands + 3)) >got && test_cmp want got &&
 	zsh_answered $((ncommands + 5)) >got &&
-	test "$(cat got)" = conv-1770278400000
+	file_is conv-1770278400000 got
 '
 
 test_expect 'bash: ids for the first operand of title, edit, fork, tag, resume, pin' '
@@ -266,7 +266,7 @@ test_expect 'bash: ids for the first operand of title, edit, fork, tag, resume, 
 	complete_bash convctl edit conv-1770199200000 "" >got && test ! -s got &&
 	complete_bash convctl tag --remove conv-1770199200000 "" >got && test ! -s got &&
 	complete_bash convctl -s "$T/other.json" fork --at 2 "" >got &&
-	test "$(cat got)" = conv-1770278400000 &&
+	file_is conv-1770278400000 got &&
 	complete_bash convctl pin conv-1770199200000 "" >got && test_cmp want got
 '
 
@@ -274,7 +274,7 @@ test_expect 'fish: ids with their titles, from the store -s names' '
 	fish -c "source $comp/convctl.fish; complete -C \"convctl title \"" >got &&
 	grep -q "^conv-1770206400000	" got && test "$(wc -l <got)" = 2 &&
 	fish -c "source $comp/convctl.fish; complete -C \"convctl -s $T/other.json resume \"" |
-	    cut -f1 >got && test "$(cat got)" = conv-1770278400000 &&
+	    cut -f1 >got && file_is conv-1770278400000 got &&
 	fish -c "source $comp/convctl.fish; complete -C \"convctl edit conv-1770199200000 \"" >got &&
 	! grep -q "^conv-" got
 '

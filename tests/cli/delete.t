@@ -29,7 +29,7 @@ test_expect 'the active one is refused without --force, and nothing goes' '
 '
 
 test_expect 'delete leaves nothing of the conversation in the store file' '
-	convctl delete $a >out && test "$(cat out)" = $a &&
+	convctl delete $a >out && file_is $a out &&
 	! store_json "$CONVCTL_STORE" | grep -q "$a" &&
 	! store_json "$CONVCTL_STORE" | grep -q "secret plan alpha" &&
 	store_json "$CONVCTL_STORE" | grep -q "public note beta" &&
@@ -44,7 +44,7 @@ test_expect '--force deletes the active one; options may follow the ids' '
 '
 
 test_expect 'a repeated id is deleted once' '
-	convctl delete $b $b >out && test "$(cat out)" = $b &&
+	convctl delete $b $b >out && file_is $b out &&
 	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 0
 '
 

@@ -19,7 +19,7 @@ test_expect 'a bad message, an unknown id or --dry-run change nothing' '
 	stderr_has "convctl: fork: no message at position 4 in conversation" &&
 	fails_with 1 convctl fork conv-404 &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl fork -n $a >out &&
-	test "$(cat out)" = conv-1770206400000 &&
+	file_is conv-1770206400000 out &&
 	unchanged "$CONVCTL_STORE"
 '
 
@@ -43,7 +43,7 @@ test_expect 'the one active before was ended and summarized' '
 
 test_expect 'the next add joins the fork; the idle timeout counts from its start' '
 	CONVCTL_NOW=2026-02-04T12:05:00Z convctl add "three, differently" >out &&
-	test "$(cat out)" = conv-1770206400000 &&
+	file_is conv-1770206400000 out &&
 	convctl prompt --format jsonl | jq -r .content >got &&
 	printf "one\ntwo\nthree, differently\n" >want && test_cmp want got
 '
@@ -63,7 +63,7 @@ test_expect 'fork summarizes the pending ones too, as end does' '
 	CONVCTL_NOW=2026-02-05T10:01:00Z convctl end --no-summary >/dev/null &&
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "Active one" >/dev/null &&
 	CONVCTL_NOW=2026-02-05T12:00:00Z convctl fork conv-1770285600000 >out 2>err &&
-	test "$(cat out)" = conv-1770292800000 && test ! -s err &&
+	file_is conv-1770292800000 out && test ! -s err &&
 	store_json "$CONVCTL_STORE" | jq -r ".conversations[] | select(.endedAt != null) | .summary" >sums &&
 	test "$(grep -c "Left pending" sums)" = 1 &&
 	test "$(grep -c "Active one" sums)" = 1

@@ -26,7 +26,7 @@ net() {		# the openai summarizer against the stub
 test_expect 'offline: the add that crosses the boundary summarizes the ended one' '
 	export CONVCTL_STORE=$(store_at offline) &&
 	cross >out 2>err &&
-	test "$(cat out)" = conv-1770206400000 && test ! -s err &&
+	file_is conv-1770206400000 out && test ! -s err &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].endedAt" 2026-02-04T10:00:05.000Z \
 	    -r ".conversations[0].title" "Add milk to my groceries list" &&
 	q ".conversations[0].summary" | grep -q "Tools used: edit_file" &&
@@ -44,7 +44,7 @@ test_expect 'a network summarizer leaves it pending by default: no request in ad
 test_expect 'end summarizes the pending one too, besides the one it ends' '
 	export CONVCTL_STORE=$(store_at net) && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T12:00:10Z net convctl end >out &&
-	test "$(cat out)" = conv-1770206400000 &&
+	file_is conv-1770206400000 out &&
 	stub_count 2 &&
 	test "$(q "[.conversations[] | select(.title == \"Milk on the grocery list\")] | length")" = 2
 '
@@ -78,7 +78,7 @@ test_expect 'idle_summary = add: the add asks, after its write, with no lock hel
 	stub_script "[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Milk on the grocery list\nSUMMARY: Milk was added.\"}]" &&
 	{ CONVCTL_NOW=2026-02-04T12:00:00Z net convctl add "A new topic" >out 2>err & } &&
 	wait_for_request &&
-	test "$(cat out)" = conv-1770206400000 &&
+	file_is conv-1770206400000 out &&
 	CONVCTL_NOW=2026-02-04T12:00:01Z convctl --wait 0 add "while it asks" >/dev/null &&
 	touch "$T/release" && wait &&
 	test ! -s err && stub_count 1 &&
@@ -90,7 +90,7 @@ test_expect 'idle_summary = add: a failed summary leaves it pending, the add don
 	export CONVCTL_STORE=$(store_at fail) CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 &&
 	stub_script "[{\"status\": 401, \"body\": {\"error\": {\"message\": \"bad key\"}}}]" &&
 	net cross >out 2>"$T/err" &&
-	test "$(cat out)" = conv-1770206400000 &&
+	file_is conv-1770206400000 out &&
 	stderr_has "bad key" &&
 	stderr_has "warning: '\''conv-1770199200000'\'', ended by the idle timeout, has no summary yet (convctl summarize --pending)" &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].summary" null \
@@ -114,7 +114,7 @@ test_expect 'offline: a run that crosses the boundary summarizes it, as add does
 	export CONVCTL_STORE=$(store_at run) &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl run --prompt "A new topic" -- echo ok >out 2>err &&
-	test "$(cat out)" = "ok A new topic" && test ! -s err &&
+	file_is "ok A new topic" out && test ! -s err &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].title" "Add milk to my groceries list" \
 	    -r ".conversations[1].summary" null \
 	    -r ".conversations[1].messages | length" 2

@@ -84,9 +84,9 @@ test_expect 'through the pager output is written as for the terminal' '
 
 test_expect 'a pager quit early is no failure, and convctl waits for it' '
 	CONVCTL_PAGER="head -c 10" on_tty "$CONVCTL_BIN" show $big >tty &&
-	test "$(cat tty)" = "conversati" &&
+	file_is "conversati" tty &&
 	CONVCTL_PAGER="head -c 10" on_tty "$CONVCTL_BIN" prompt $big >tty &&
-	test "$(cat tty)" = "## Current" &&
+	file_is "## Current" tty &&
 	rm -f done &&
 	CONVCTL_PAGER="cat >/dev/null; sleep 1; echo done >done" \
 	    on_tty sh -c "\"\$1\" show $big; echo \"exit \$?\"; cat done" sh \

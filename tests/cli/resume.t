@@ -3,8 +3,14 @@
 # as end ends it; the idle timeout counts from the resume
 . "$(dirname "$0")/../lib.sh"
 
-field() {	# field ID NAME: the stored value, "null" when absent or null
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+# field ID NAME: the stored value, "null" when absent or null; one jq reads
+# a file store (no cat or pipe before it)
+field() {
+	if is_db "$CONVCTL_STORE"; then
+		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	else
+		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
+	fi
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Plan the trip" >/dev/null
@@ -16,7 +22,7 @@ a=conv-1770199200000 b=conv-1770202800000
 test_expect '--dry-run, an unknown id and the active one change nothing' '
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --dry-run $a >out &&
-	test "$(cat out)" = $a && unchanged "$CONVCTL_STORE" &&
+	file_is $a out && unchanged "$CONVCTL_STORE" &&
 	fails_with 1 convctl resume conv-404 &&
 	stderr_has "convctl: resume: no conversation '\''conv-404'\''" &&
 	fails_with 1 convctl resume $b &&
@@ -28,18 +34,18 @@ test_expect 'resume ends the active one as end does, summary included' '
 	old_summary=$(field $a summary) && test "$old_summary" != null &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --json $a >out &&
 	jq -e ".id == \"$a\" and .ended == \"$b\"" out >/dev/null &&
-	test "$(field $b endedAt)" = 2026-02-04T11:00:00.000Z &&
-	test "$(field $b summary)" != null &&
-	test "$(field $a endedAt)" = null &&
-	test "$(field $a resumedAt)" = 2026-02-04T12:00:00.000Z &&
-	test "$(field $a summary)" = "$old_summary" &&
-	test "$(field $a summaryStale)" = true &&
-	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[] | select(.endedAt == null)] | length")" = 1
+	# the store read once: the fields field would print, by one jq
+	A=".conversations[] | select(.id == \"$a\")" B=".conversations[] | select(.id == \"$b\")" &&
+	store_is "$CONVCTL_STORE" -r "$B | .endedAt" 2026-02-04T11:00:00.000Z \
+	    -r "$B | .summary | . != null and . != \"null\"" true \
+	    -r "$A | .endedAt" null -r "$A | .resumedAt" 2026-02-04T12:00:00.000Z \
+	    -r "$A | .summary" "$old_summary" -r "$A | .summaryStale" true \
+	    -c "[.conversations[] | select(.endedAt == null)] | length" 1
 '
 
 test_expect 'an add right after joins it: the idle timeout counts from the resume' '
 	CONVCTL_NOW=2026-02-04T12:10:00Z convctl add "To Lisbon" >out &&
-	test "$(cat out)" = $a &&
+	file_is $a out &&
 	convctl prompt --format jsonl | jq -r .content | tail -n 1 | grep -qx "To Lisbon"
 '
 
@@ -80,7 +86,7 @@ p=conv-1770285600000 r=conv-1770289200000 c=conv-1770292800000
 test_expect 'resume summarizes the pending ones too, as end does' '
 	three pending &&
 	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume $r >out 2>err &&
-	test "$(cat out)" = $r && test ! -s err &&
+	file_is $r out && test ! -s err &&
 	field $c summary | grep -q "Active one" &&
 	field $p summary | grep -q "Left pending" &&
 	test "$(field $r summary)" = null && test "$(field $r endedAt)" = null

@@ -269,7 +269,7 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "a message said meanwhile") &&
 	convctl --wait 0 add --role assistant --at 2026-02-04T18:00:01Z "and its answer" >/dev/null &&
 	touch "$T/release" && wait &&
-	test "$(cat status)" = 0 &&
+	file_is 0 status &&
 	fields_are "$id" title "Adding milk to the grocery list" \
 	    "$id" "messages | length" 2 \
 	    "$new" "messages | length" 2 \
@@ -285,7 +285,7 @@ test_expect 'a conversation changed while in flight is not overwritten' '
 	wait_for_request &&
 	CONVCTL_SUMMARIZER=offline convctl --wait 0 summarize "$id" >/dev/null &&
 	touch "$T/release" && wait &&
-	test "$(cat status)" = 1 &&
+	file_is 1 status &&
 	holds "convctl: summarize: '"'"'$id'"'"' changed while it was summarized; its summary is dropped" err &&
 	test "$(field "$id" title)" = "Add milk to my groceries list"
 '
