@@ -172,7 +172,7 @@ test_expect 'a clock behind the last message: recorded at that message'\''s time
 test_expect 'a clock stepped back past the idle timeout neither ends nor starts a conversation' '
 	echo third | CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add >id3 2>err &&
 	test_cmp id1 id3 &&
-	grep -q "is 1d1h before the last message" err &&
+	holds "is 1d1h before the last message" err &&
 	store_is "$K" -c "[.conversations[] | select(.endedAt == null)] | length" 1 \
 	    -r ".conversations[0].messages[2].timestamp" 2026-02-04T10:00:00.000Z &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add same-ms 2>err >/dev/null &&
@@ -200,7 +200,7 @@ test_expect 'no TEXT and a terminal on standard input is a usage error' '
 	snapshot "$S" &&
 	on_tty "$CONVCTL_BIN" add >out;
 	test $? -eq 2 &&
-	grep -q "no TEXT given and standard input is a terminal" out &&
+	holds "no TEXT given and standard input is a terminal" out &&
 	unchanged "$S"
 '
 

@@ -155,7 +155,7 @@ test_expect 'the mode 0600 rule still holds around an unknown key' '
 	CONVCTL_CONFIG=$T/key.conf fails_with 1 convctl config &&
 	stderr_has "warning: $T/key.conf:1: unknown setting" &&
 	stderr_has "holds an API key but is readable by others (mode 644)" &&
-	! grep -q file-secret "$T/err"
+	lacks file-secret "$T/err"
 '
 
 test_expect 'a database password in a config file readable by others is refused, as an API key is' '
@@ -165,11 +165,11 @@ test_expect 'a database password in a config file readable by others is refused,
 		printf "store = %s\n" "$u" >pg.conf && chmod 644 pg.conf &&
 		CONVCTL_CONFIG=$T/pg.conf fails_with 1 convctl config &&
 		stderr_has "holds a database password (in store) but is readable by others (mode 644); run: chmod 600" &&
-		stderr_has "~/.pgpass" && ! grep -q file-secret "$T/err" || exit 1
+		stderr_has "~/.pgpass" && lacks file-secret "$T/err" || exit 1
 	done &&
 	chmod 600 pg.conf &&
 	(unset CONVCTL_STORE && CONVCTL_CONFIG=$T/pg.conf convctl config >out) &&
-	grep -q "^store .*sslpassword=\*\*\*" out && ! grep -q file-secret out &&
+	grep -q "^store .*sslpassword=\*\*\*" out && lacks file-secret out &&
 	printf "store = postgresql://app@db.example.org/convctl?sslmode=verify-full\n" >pg.conf &&
 	chmod 644 pg.conf && CONVCTL_CONFIG=$T/pg.conf convctl config >/dev/null
 '

@@ -82,8 +82,8 @@ test_expect 'each completion is in a directory its shell searches' '
 
 test_expect 'Depends: the libraries convctl links; libcurl recommended, libpq suggested' '
 	dpkg-deb -f "$deb" Depends >depends &&
-	grep -q "libjansson4" depends && grep -q "libc6" depends &&
-	grep -q "libsqlite3-0" depends &&
+	holds "libjansson4" depends && holds "libc6" depends &&
+	holds "libsqlite3-0" depends &&
 	! grep -q "curl\|libpq" depends &&
 	test "$(dpkg-deb -f "$deb" Recommends)" = libcurl4 &&
 	test "$(dpkg-deb -f "$deb" Suggests)" = "libpq5, postgresql-client"
@@ -123,9 +123,9 @@ test_expect 'dpkg -x into a root: its convctl runs and links only what Depends n
 test_expect 'the binary is hardened: PIE, relro, bind now, stack protector, fortify' '
 	readelf -hdlW "$root/usr/bin/convctl" >elf &&
 	grep -q "Type: *DYN" elf && grep -q "FLAGS_1.*PIE" elf &&
-	grep -q "GNU_RELRO" elf && grep -q "BIND_NOW" elf &&
+	holds "GNU_RELRO" elf && holds "BIND_NOW" elf &&
 	readelf -W --dyn-syms "$root/usr/bin/convctl" >syms &&
-	grep -q "__stack_chk_fail" syms && grep -q "__snprintf_chk" syms
+	holds "__stack_chk_fail" syms && holds "__snprintf_chk" syms
 '
 
 test_expect 'man -l renders the installed pages without a complaint' '

@@ -53,7 +53,7 @@ test_expect 'Anthropic'\''s and OpenAI'\''s: a tool call, then the closing reply
 	sed -n "s/^data: //p" a2 | jq -r "select(.type == \"response.completed\") | .response.output[0].content[0].text" >got &&
 	echo "The notes say to glaze the bowls on Friday." >want &&
 	test_cmp want got &&
-	grep -q "404" err &&
+	holds "404" err &&
 	test "$(jq -r .path m/log | tr "\n" " ")" = "/v1/messages /v1/responses /v1/nothing "
 '
 

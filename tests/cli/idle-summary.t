@@ -55,7 +55,7 @@ test_expect 'end with nothing active still summarizes the pending ones' '
 	CONVCTL_NOW=2026-02-04T12:00:10Z convctl end --no-summary >/dev/null &&
 	stub_count 0 &&
 	net convctl end >out 2>err &&
-	grep -q "no active conversation" err && stub_count 2 &&
+	holds "no active conversation" err && stub_count 2 &&
 	test "$(q "[.conversations[] | select(.summary == null)] | length")" = 0
 '
 

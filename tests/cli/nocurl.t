@@ -6,7 +6,7 @@
 test_expect 'convctl does not load libcurl at start-up' '
 	LD_TRACE_LOADED_OBJECTS=1 "$CONVCTL_BIN" >libs &&
 	grep -q "libc\.so" libs &&
-	! grep -q libcurl libs
+	lacks libcurl libs
 '
 
 # a preloaded dlopen that sends libcurl to a path that does not exist: the

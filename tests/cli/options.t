@@ -41,7 +41,7 @@ test_expect 'values: in the same word, the next word, or after =' '
 
 test_expect 'short options cluster, and a value ends the cluster' '
 	convctl search -En1 "fir.t" >out &&
-	grep -q "first" out && test "$(wc -l <out)" -eq 1
+	holds "first" out && test "$(wc -l <out)" -eq 1
 '
 
 test_expect 'a value that is missing or not wanted is a usage error' '

@@ -32,7 +32,7 @@ test_expect 'at a terminal recent goes through the pager, LESS=FRX set' '
 test_expect 'not when standard output is a pipe or a file' '
 	CONVCTL_PAGER="$mark" on_tty sh -c "\"\$1\" recent | cat" sh \
 	    "$CONVCTL_BIN" >tty &&
-	grep -q "^conv-1770026400000	" tty && ! grep -q paged tty &&
+	grep -q "^conv-1770026400000	" tty && lacks paged tty &&
 	CONVCTL_PAGER="$mark" on_tty --stdout out "$CONVCTL_BIN" recent >tty &&
 	grep -q "^conv-1770026400000	" out && ! grep -q paged out tty
 '
@@ -52,29 +52,29 @@ test_expect 'CONVCTL_PAGER over the pager setting over PAGER' '
 
 test_expect '--no-pager, a pager of cat or empty, and a writer: no pager' '
 	CONVCTL_PAGER="$mark" on_tty "$CONVCTL_BIN" --no-pager recent >tty &&
-	grep -q "^conv-1770026400000	" tty && ! grep -q paged tty &&
+	grep -q "^conv-1770026400000	" tty && lacks paged tty &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	echo "pager = cat" >"$XDG_CONFIG_HOME/convctl/config" &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" recent >tty &&
-	grep -q "^conv-1770026400000	" tty && ! grep -q paged tty &&
+	grep -q "^conv-1770026400000	" tty && lacks paged tty &&
 	echo "pager =" >"$XDG_CONFIG_HOME/convctl/config" &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" recent >tty &&
-	grep -q "^conv-1770026400000	" tty && ! grep -q paged tty &&
+	grep -q "^conv-1770026400000	" tty && lacks paged tty &&
 	rm "$XDG_CONFIG_HOME/convctl/config" &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" --no-pager config >tty &&
 	grep -q "^pager " tty &&
 	! grep -q "^paged" tty &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" prune --dry-run --max 0 >tty &&
-	grep -q "^conv-" tty && ! grep -q paged tty
+	grep -q "^conv-" tty && lacks paged tty
 '
 
 test_expect '-p pages any command, but run, mcp and one reading a terminal' '
 	PAGER="$mark" on_tty "$CONVCTL_BIN" -p prune --dry-run --max 0 >tty &&
 	grep -q "^paged: conv-" tty &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" -p run --prompt hi -- echo there >tty &&
-	grep -q "^there" tty && ! grep -q paged tty &&
+	grep -q "^there" tty && lacks paged tty &&
 	PAGER="$mark" on_tty "$CONVCTL_BIN" -p add --role assistant note >tty &&
-	grep -q "^conv-" tty && ! grep -q paged tty
+	grep -q "^conv-" tty && lacks paged tty
 '
 
 test_expect 'through the pager output is written as for the terminal' '

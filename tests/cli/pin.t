@@ -35,7 +35,7 @@ test_expect 'the rolling limit of every write keeps the pinned beyond it' '
 	test "$(ids)" = "$a conv-1770213600000 " &&
 	CONVCTL_NOW=2026-02-04T15:00:00Z convctl add y >/dev/null &&
 	CONVCTL_NOW=2026-02-04T15:01:00Z convctl --max-conversations 1 end >/dev/null 2>err &&
-	grep -q "removed 1 oldest ended conversation" err &&
+	holds "removed 1 oldest ended conversation" err &&
 	test "$(ids)" = "$a conv-1770217200000 "
 '
 

@@ -11,7 +11,7 @@ done
 test_expect 'prune shows its progress when stderr is a terminal' '
 	store_json "$CONVCTL_STORE" >keep.json &&
 	on_tty --stdout "$T/stdout" "$CONVCTL_BIN" prune --max 1 >tty &&
-	grep -q "convctl: prune: removing 3/3" tty &&
+	holds "convctl: prune: removing 3/3" tty &&
 	test "$(wc -l <"$T/stdout")" -eq 3
 '
 
@@ -23,6 +23,6 @@ test_expect 'and not a byte of it when stderr is a file or a pipe' '
 
 test_expect 'one conversation is no progress worth showing' '
 	on_tty --stdout "$T/stdout" "$CONVCTL_BIN" prune --max 0 >tty &&
-	test "$(wc -l <"$T/stdout")" -eq 1 && ! grep -q removing tty
+	test "$(wc -l <"$T/stdout")" -eq 1 && lacks removing tty
 '
 test_done

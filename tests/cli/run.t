@@ -56,7 +56,7 @@ test_expect 'output reaches stdout as it comes, before CMD ends' '
 	    while [ ! -e go.flag ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done
 	    echo second" >out 2>err &
 	pid=$!
-	wait_for out first && ! grep -q second out &&
+	wait_for out first && lacks second out &&
 	touch go.flag && wait $pid &&
 	printf "first\nsecond\n" >want && test_cmp want out &&
 	messages | tail -n 2 >got && printf "assistant: first\nsecond\n" >want &&
@@ -185,11 +185,11 @@ ctrl_c() {
 test_expect 'the terminal'\''s ^C reaches CMD directly; a second one stops waiting' '
 	ctrl_c 1 "$CONVCTL_BIN" run --prompt tty1 -- sh -c "trap \"echo caught; exit 7\" INT
 	    echo ready; i=0; while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" >tty &&
-	grep -q "caught" tty && grep -q "^exit 7" tty &&
+	holds "caught" tty && grep -q "^exit 7" tty &&
 	ctrl_c 2 "$CONVCTL_BIN" run --prompt tty2 -- sh -c "trap \"\" INT; echo \$\$ >cmd.pid
 	    echo ready; exec sleep 60" >tty &&
 	kill "$(cat cmd.pid)" &&
-	grep -q "stopped waiting for" tty && grep -q "^exit 130" tty &&
+	holds "stopped waiting for" tty && grep -q "^exit 130" tty &&
 	messages | tail -n 2 >got && printf "%s\n" "user: tty1" "user: tty2" >want &&
 	test_cmp want got
 '
@@ -226,13 +226,13 @@ test_expect 'output past the limit reaches a file, a file opened to append and a
 	seq 1 200000 >want &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
 	    >out 2>err && test_cmp want out &&
-	grep -qF "not its answer: 1288895 bytes, larger than the limit" err &&
+	holds "not its answer: 1288895 bytes, larger than the limit" err &&
 	echo before >app && { echo before; cat want; } >wantapp &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
 	    >>app 2>err && test_cmp wantapp app &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl run --prompt seq -- sh -c "cat want" \
 	    2>err | cat >piped && test_cmp want piped &&
-	grep -qF "not its answer: 1288895 bytes, larger than the limit" err
+	holds "not its answer: 1288895 bytes, larger than the limit" err
 '
 
 test_expect 'a prompt past max_message_bytes, or empty: CMD never runs' '
@@ -342,6 +342,6 @@ test_expect 'a reader that goes away from a failing CMD: its status, what was ke
 
 test_expect 'no --prompt and standard input a terminal: usage error' '
 	on_tty "$CONVCTL_BIN" run -- cat >tty; rc=$?;
-	test "$rc" -eq 2 && grep -q "no --prompt given and standard input is a terminal" tty
+	test "$rc" -eq 2 && holds "no --prompt given and standard input is a terminal" tty
 '
 test_done

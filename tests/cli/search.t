@@ -69,15 +69,15 @@ test_expect 'the match is coloured on a terminal' '
 
 test_expect 'NO_COLOR turns the colour off even on a terminal' '
 	NO_COLOR=1 TERM=xterm on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
-	grep -q "Buy MILK and eggs" out &&
+	holds "Buy MILK and eggs" out &&
 	! grep -q "$(printf "\033")" out
 '
 
 test_expect 'TERM=dumb, or no TERM, gets no colour on a terminal' '
 	TERM=dumb on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
-	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
 	(unset TERM && on_tty "$CONVCTL_BIN" search --case-sensitive MILK) >out &&
-	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out
+	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out
 '
 
 test_expect '--color=always colours a pipe, --color=never a terminal' '
@@ -86,7 +86,7 @@ test_expect '--color=always colours a pipe, --color=never a terminal' '
 	NO_COLOR=1 TERM=dumb convctl search --color always --case-sensitive MILK >out2 &&
 	test_cmp out out2 &&
 	TERM=xterm on_tty "$CONVCTL_BIN" search --color=never --case-sensitive MILK >out &&
-	grep -q "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
 	TERM=xterm on_tty "$CONVCTL_BIN" search --color=auto --case-sensitive MILK >out &&
 	grep -q "$(printf "\033")" out &&
 	fails_with 2 convctl search --color=sometimes MILK &&

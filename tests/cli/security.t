@@ -184,7 +184,7 @@ test_expect 'a password in api_base never shows: config, a refused or failed req
 		stub_script "$(printf "%s\n" "$REPLIES" | sed -n 2p)" &&
 		for v in "" --verbose; do
 			canary_run summarize $v --summarizer openai --api-base "$base" &&
-			lacks "$pw" "$T/o" "$T/e" && grep -qF "u:***@127.0.0.1" "$T/e" ||
+			lacks "$pw" "$T/o" "$T/e" && holds "u:***@127.0.0.1" "$T/e" ||
 			    { cat "$T/e"; exit 1; }
 		done
 	done &&

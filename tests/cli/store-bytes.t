@@ -41,14 +41,14 @@ test_expect 'a pretty-printed store is written back one conversation a line' '
 	sed -n 4p "$S" >line &&
 	printf "%s\n" "    {\"id\":\"conv-1\",\"startedAt\":\"2026-02-04T17:26:40.000Z\",\"endedAt\":\"2026-02-04T17:30:00.000Z\",\"title\":\"café / x\",\"summary\":null,\"messages\":[],\"extra\":{\"n\":[1,2.5,-0]}}," >want &&
 	test_cmp want line &&
-	grep -q "\"lastMigrated\": null" "$S"
+	holds "\"lastMigrated\": null" "$S"
 '
 
 test_expect 'unknown fields survive a write, in their place' '
 	printf "%s\n" "{\"version\":1,\"conversations\":[{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"endedAt\":\"2026-02-04T17:10:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m\",\"timestamp\":\"2026-02-04T17:00:00.000Z\",\"role\":\"user\",\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}],\"zzz\":{\"a\":1}}" >"$S" &&
 	convctl add --at 2026-02-04T17:20:00Z "new" &&
-	grep -qF "\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}," "$S" &&
-	grep -qF "\"zzz\": {\"a\":1}" "$S"
+	holds "\"content\":\"x\",\"mine\":{\"k\":true}}],\"tag\":[\"t\"]}," "$S" &&
+	holds "\"zzz\": {\"a\":1}" "$S"
 '
 
 # what jansson cannot hold: numbers past int64_t and the double, reals

@@ -73,7 +73,7 @@ test_expect 'refusals: Anthropic stop_reason refusal, OpenAI content_filter' '
 	stub_script "[{\"reply\": \"I cannot help with that.\", \"stop\": \"refusal\"}]" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB/v1" convctl summarize "$id" 2>"$T/err";
 	test $? = 1 && stderr_has "/v1/messages'\'' refused (stop_reason '\''refusal'\'')" &&
-	! grep -q malformed "$T/err" && test "$(field "$id" summary)" = null
+	lacks malformed "$T/err" && test "$(field "$id" summary)" = null
 '
 
 test_expect 'anthropic_base with or without /v1, as the SDKs take it' '
