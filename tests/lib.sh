@@ -458,3 +458,15 @@ file_is() {
 	done
 	[ "$fi_got" = "$1" ] || { echo "$2 holds '$fi_got', want '$1'"; return 1; }
 }
+
+# store_jq STORE JQ-ARG...: jq JQ-ARG... over STORE, as store_json STORE |
+# jq JQ-ARG... gives it; a file store read by jq itself (no cat and pipe)
+store_jq() {
+	sj_store=${1:-$CONVCTL_STORE}
+	shift
+	if is_db "$sj_store"; then
+		store_json "$sj_store" | jq "$@"
+	else
+		jq "$@" "$sj_store"
+	fi
+}

@@ -12,17 +12,17 @@ test_expect 'the same key twice adds the message once, and says where it is' '
 	    "nightly report" >out2 &&
 	unchanged "$CONVCTL_STORE" &&
 	file_is $first out1 && file_is $first out2 &&
-	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = 1
+	test "$(store_jq "$CONVCTL_STORE" "[.conversations[].messages[]] | length")" = 1
 '
 
 test_expect 'the key is kept on the message as dedupeKey' '
-	store_json | jq -e ".conversations[0].messages[0].dedupeKey == \"job-1\"" \
+	store_jq "$CONVCTL_STORE" -e ".conversations[0].messages[0].dedupeKey == \"job-1\"" \
 	    >/dev/null
 '
 
 test_expect 'another key adds another message' '
 	convctl add --dedupe-key job-2 "nightly report" >/dev/null &&
-	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[].messages[]] | length")" = 2
+	test "$(store_jq "$CONVCTL_STORE" "[.conversations[].messages[]] | length")" = 2
 '
 
 test_expect 'a retry after the idle timeout finds it in the active conversation' '
@@ -50,7 +50,7 @@ test_expect '--expect-conversation naming the active one writes into it' '
 	CONVCTL_NOW=2026-02-04T11:01:00Z convctl add \
 	    --expect-conversation "$second" more >out &&
 	file_is "$second" out &&
-	test "$(store_json | jq "[.conversations[] | select(.id == \"$second\") |
+	test "$(store_jq "$CONVCTL_STORE" "[.conversations[] | select(.id == \"$second\") |
 	    .messages[]] | length")" = 2
 '
 

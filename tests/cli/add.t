@@ -85,7 +85,7 @@ test_expect 'several TEXT operands are joined by spaces' '
 test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are stored exactly' '
 	printf "a\000b \"q\" \\\\ \\\\n \360\237\230\200 \346\274\242\345\255\227\tend" >text &&
 	CONVCTL_NOW=2026-02-04T19:09:02Z convctl add --role assistant <text &&
-	store_json "$S" | jq -j ".conversations[-1].messages[-1].content" >got &&
+	store_jq "$S" -j ".conversations[-1].messages[-1].content" >got &&
 	cmp text got &&
 	convctl prompt --format jsonl --last 1 | jq -j .content >got2 &&
 	cmp text got2
@@ -164,7 +164,7 @@ test_expect 'a clock behind the last message: recorded at that message'\''s time
 	test_cmp id1 id2 &&
 	echo "convctl: add: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" >want &&
 	test_cmp want err &&
-	store_json "$K" | jq -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" >got &&
+	store_jq "$K" -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" >got &&
 	echo "[[null,[[\"first\",\"2026-02-04T10:00:00.000Z\"],[\"second\",\"2026-02-04T10:00:00.000Z\"]]]]" >want &&
 	test_cmp want got
 '
@@ -187,7 +187,7 @@ test_expect 'an --at more than 5 minutes ahead of the clock is a usage error' '
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2026-02-04T10:05:00.001Z hi &&
 	store_json "$K" | cmp k.before - &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add --at 2026-02-04T10:05:00Z "skewed host" >/dev/null &&
-	test "$(store_json "$K" | jq -r ".conversations[0].messages[-1].timestamp")" = 2026-02-04T10:05:00.000Z
+	test "$(store_jq "$K" -r ".conversations[0].messages[-1].timestamp")" = 2026-02-04T10:05:00.000Z
 '
 
 test_expect 'an empty tool name is refused' '

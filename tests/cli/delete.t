@@ -45,7 +45,7 @@ test_expect '--force deletes the active one; options may follow the ids' '
 
 test_expect 'a repeated id is deleted once' '
 	convctl delete $b $b >out && file_is $b out &&
-	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 0
+	test "$(store_jq "$CONVCTL_STORE" ".conversations | length")" = 0
 '
 
 test_expect 'no id is a usage error' '

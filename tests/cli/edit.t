@@ -4,10 +4,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 contents() {	# contents ID: each message's content, one a line
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .messages[].content"
+	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .messages[].content"
 }
 field() {
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "one" >/dev/null
@@ -24,17 +24,17 @@ test_expect 'edit ID -1 TEXT replaces the newest message, as written' '
 test_expect 'a position from the start, an id, options after the operands' '
 	convctl edit $a 1 ONE --dry-run && contents $a | head -n 1 | grep -qx one &&
 	convctl edit $a 1 ONE && contents $a | head -n 1 | grep -qx ONE &&
-	mid=$(store_json "$CONVCTL_STORE" | jq -r ".conversations[0].messages[1].id") &&
+	mid=$(store_jq "$CONVCTL_STORE" -r ".conversations[0].messages[1].id") &&
 	convctl edit $a "$mid" TWO && contents $a | sed -n 2p | grep -qx TWO &&
 	convctl edit $a -2 "Two, again" && contents $a | sed -n 2p | grep -qx "Two, again"
 '
 
 test_expect 'without TEXT the content is standard input; its id and time stay' '
-	before=$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].messages[0] | del(.content)") &&
+	before=$(store_jq "$CONVCTL_STORE" -c ".conversations[0].messages[0] | del(.content)") &&
 	printf "first\nline two\n" | convctl edit $a 1 &&
 	printf "first\nline two\n" >want &&
-	store_json "$CONVCTL_STORE" | jq -r ".conversations[0].messages[0].content" >got && test_cmp want got &&
-	test "$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].messages[0] | del(.content)")" = "$before"
+	store_jq "$CONVCTL_STORE" -r ".conversations[0].messages[0].content" >got && test_cmp want got &&
+	test "$(store_jq "$CONVCTL_STORE" -c ".conversations[0].messages[0] | del(.content)")" = "$before"
 '
 
 test_expect 'the summary is marked stale' '

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 conv() {	# conv ID: the stored conversation, compact
-	store_json "$CONVCTL_STORE" | jq -c --arg id "$1" ".conversations[] | select(.id == \$id)"
+	store_jq "$CONVCTL_STORE" -c --arg id "$1" ".conversations[] | select(.id == \$id)"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "one" >/dev/null
@@ -33,7 +33,7 @@ test_expect 'fork --at 2: a new active conversation of copies, new ids' '
 	    .startedAt == \"2026-02-04T12:00:00.000Z\" and
 	    (.messages | map(.content) == [\"one\", \"two\"]) and
 	    .messages[1].toolsUsed == [\"grep\"]" >/dev/null &&
-	store_json "$CONVCTL_STORE" | jq -r ".conversations[].messages[].id" | sort | uniq -d >dups &&
+	store_jq "$CONVCTL_STORE" -r ".conversations[].messages[].id" | sort | uniq -d >dups &&
 	test ! -s dups
 '
 
@@ -64,7 +64,7 @@ test_expect 'fork summarizes the pending ones too, as end does' '
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "Active one" >/dev/null &&
 	CONVCTL_NOW=2026-02-05T12:00:00Z convctl fork conv-1770285600000 >out 2>err &&
 	file_is conv-1770292800000 out && test ! -s err &&
-	store_json "$CONVCTL_STORE" | jq -r ".conversations[] | select(.endedAt != null) | .summary" >sums &&
+	store_jq "$CONVCTL_STORE" -r ".conversations[] | select(.endedAt != null) | .summary" >sums &&
 	test "$(grep -c "Left pending" sums)" = 1 &&
 	test "$(grep -c "Active one" sums)" = 1
 '

@@ -45,7 +45,7 @@ test_expect 'without libcurl, end ends the conversation, says why and exits 3' '
 	LD_PRELOAD=$nocurl fails_with 3 convctl end &&
 	stderr_has "$gone" &&
 	stderr_has "summary is pending" &&
-	store_json | jq -e ".conversations[-1] | .endedAt != null and .summary == null" \
+	store_jq "$CONVCTL_STORE" -e ".conversations[-1] | .endedAt != null and .summary == null" \
 	    >/dev/null
 '
 

@@ -16,7 +16,7 @@ test_expect 'pin marks it; recent shows the mark; --dry-run changes nothing' '
 	snapshot "$CONVCTL_STORE" &&
 	convctl pin -n $a && unchanged "$CONVCTL_STORE" &&
 	convctl pin $a >out && test ! -s out &&
-	test "$(store_json "$CONVCTL_STORE" | jq ".conversations[0].pinned")" = true &&
+	test "$(store_jq "$CONVCTL_STORE" ".conversations[0].pinned")" = true &&
 	convctl recent | grep "^$a" | cut -f 5 | grep -qx pinned &&
 	convctl recent --json | jq -e ".[-1].pinned == true and .[0].pinned == false" >/dev/null &&
 	convctl show $a | grep -qx "Pinned:   yes"

@@ -80,7 +80,7 @@ test_expect '--format jsonl prints each stored message on its own line' '
 	convctl prompt --format jsonl >out &&
 	test "$(wc -l <out)" -eq 6 &&
 	jq -c . out >got &&
-	store_json "$S" | jq -c ".conversations[-1].messages[]" >want &&
+	store_jq "$S" -c ".conversations[-1].messages[]" >want &&
 	test_cmp want got
 '
 

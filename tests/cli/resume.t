@@ -7,7 +7,7 @@
 # a file store (no cat or pipe before it)
 field() {
 	if is_db "$CONVCTL_STORE"; then
-		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+		store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 	else
 		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
 	fi
@@ -95,6 +95,6 @@ test_expect 'resume summarizes the pending ones too, as end does' '
 test_expect 'resume --no-summary leaves them all pending' '
 	three nosum &&
 	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume --no-summary $r >/dev/null &&
-	test "$(store_json "$CONVCTL_STORE" | jq "[.conversations[] | select(.summary != null)] | length")" = 0
+	test "$(store_jq "$CONVCTL_STORE" "[.conversations[] | select(.summary != null)] | length")" = 0
 '
 test_done

@@ -76,7 +76,7 @@ test_expect 'show --json prints the stored object, unknown fields and all' '
 	convctl show --json conv-b >out &&
 	test "$(wc -l <out)" -eq 1 &&
 	jq -S . out >got &&
-	store_json "$S" | jq -S ".conversations[0]" >want &&
+	store_jq "$S" -S ".conversations[0]" >want &&
 	test_cmp want got &&
 	convctl show -f json conv-b | jq -S . >got2 &&
 	test_cmp want got2

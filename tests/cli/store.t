@@ -107,7 +107,7 @@ test_expect 'unknown fields at every level survive writes' '
 	jq -S "{top, lastMigrated, after, c0: .conversations[0],
 	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])}" orig.json >want &&
 	# the store read once: the same fields, then c1 rating and how many
-	store_json "$S" | jq -S "{top, lastMigrated, after, c0: .conversations[0],
+	store_jq "$S" -S "{top, lastMigrated, after, c0: .conversations[0],
 	    c1: (.conversations[1] | del(.endedAt) | .messages |= .[:1])},
 	    .conversations[1].rating, (.conversations | length)" >got &&
 	printf "5\n3\n" >>want && test_cmp want got
@@ -129,7 +129,7 @@ test_expect 'a SmartHole conversationData object without version loads and is wr
 	convctl add --at 2025-02-04T20:14:00Z --role assistant "Added eggs." >id &&
 	echo conv-1738700000000 >want && test_cmp want id &&
 	jq -S . orig.json >want && echo 1 >>want &&
-	store_json "$S" | jq -S "(del(.version) | .conversations[1].messages |= .[:-1]),
+	store_jq "$S" -S "(del(.version) | .conversations[1].messages |= .[:-1]),
 	    .version" >got &&
 	test_cmp want got
 '

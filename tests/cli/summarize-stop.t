@@ -14,7 +14,7 @@ seed() {
 	CONVCTL_NOW=2026-02-04T17:27:00Z convctl end --no-summary
 }
 field() {	# field ID NAME: the stored value, "null" when null
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 req() {		# req N JQ: JQ applied to request N (from 1)
 	sed -n "$1p" "$STUB_LOG" | jq -r "$2"
@@ -47,8 +47,8 @@ test_expect 'end: a reply cut twice leaves the summary pending, exit 3' '
 	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}]" &&
 	CONVCTL_NOW=2026-02-04T17:27:00Z fails_with 3 convctl end &&
 	stderr_has "cut at the token limit" &&
-	test "$(store_json "$CONVCTL_STORE" | jq -r ".conversations[0].summary")" = null &&
-	test "$(store_json "$CONVCTL_STORE" | jq -r ".conversations[0].endedAt")" != null
+	test "$(store_jq "$CONVCTL_STORE" -r ".conversations[0].summary")" = null &&
+	test "$(store_jq "$CONVCTL_STORE" -r ".conversations[0].endedAt")" != null
 '
 
 test_expect 'anthropic: max_tokens then a larger bound; cut twice is pending' '

@@ -43,7 +43,7 @@ seed() {
 # store (no cat or pipe before it)
 field() {
 	if is_db "$CONVCTL_STORE"; then
-		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+		store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 	else
 		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
 	fi
@@ -275,7 +275,7 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 	    "$new" "messages | length" 2 \
 	    "$new" "messages[0].content" "a message said meanwhile" \
 	    "$new" endedAt null &&
-	test "$(store_json "$CONVCTL_STORE" | jq ".conversations | length")" = 2
+	test "$(store_jq "$CONVCTL_STORE" ".conversations | length")" = 2
 '
 
 test_expect 'a conversation changed while in flight is not overwritten' '

@@ -13,7 +13,7 @@ a=conv-1770199200000 b=conv-1770202800000
 test_expect 'tag adds tags once, in order, and prints them' '
 	convctl tag $a home errands home >out &&
 	printf "home\nerrands\n" >want && test_cmp want out &&
-	store_json "$CONVCTL_STORE" | jq -c ".conversations[0].tags" >got &&
+	store_jq "$CONVCTL_STORE" -c ".conversations[0].tags" >got &&
 	echo "[\"home\",\"errands\"]" >want && test_cmp want got &&
 	convctl tag --json $b work >out && echo "[\"work\"]" >want && test_cmp want out
 '
@@ -23,7 +23,7 @@ test_expect '--remove removes them; --dry-run prints what it would leave' '
 	convctl tag -n --remove $a errands >out && echo home >want && test_cmp want out &&
 	unchanged "$CONVCTL_STORE" &&
 	convctl tag --remove $a errands nothere >out && test_cmp want out &&
-	test "$(store_json "$CONVCTL_STORE" | jq -c ".conversations[0].tags")" = "[\"home\"]"
+	test "$(store_jq "$CONVCTL_STORE" -c ".conversations[0].tags")" = "[\"home\"]"
 '
 
 test_expect 'show and recent show the tags' '
@@ -48,7 +48,7 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag conv-404 x &&
 	fails_with 2 convctl tag $a &&
 	unchanged "$CONVCTL_STORE" &&
-	store_json "$CONVCTL_STORE" | jq ".conversations[1].tags = \"odd\"" >s2 && store_seed <s2 &&
+	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && store_seed <s2 &&
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && grep -q "Milk for the office$" out
 '
@@ -69,7 +69,7 @@ test_expect '100 tags a call and a conversation are taken; 101 are refused namin
 '
 
 test_expect 'a conversation another tool gave more tags keeps them; removing takes each given copy once' '
-	store_json "$CONVCTL_STORE" | jq -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
+	store_jq "$CONVCTL_STORE" -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
 	store_seed <s3 &&
 	convctl tag $a x7 >out && test "$(wc -l <out)" -eq 152 &&
 	fails_with 1 convctl tag $a y && stderr_has "would have 153 tags; at most 100" &&

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 field() {	# field ID NAME: the stored value, "null" when absent or null
-	store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
+	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
 }
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my list" >/dev/null
