@@ -2,6 +2,7 @@
 # search: lines of messages across every conversation
 # check: pg sqlite valgrind (search runs as SQL there)
 . "$(dirname "$0")/../lib.sh"
+ESC=$(printf "\033")	# once: the cases look for it with holds and lacks
 
 # two conversations: the first ended by the idle timeout
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'Buy MILK and eggs' >/dev/null
@@ -59,36 +60,36 @@ test_expect '--json gives id, message id, time, role, line and the matches' '
 
 test_expect 'no colour when stdout is not a terminal' '
 	convctl search milk >out &&
-	! grep -q "$(printf "\033")" out
+	lacks "$ESC" out
 '
 
 test_expect 'the match is coloured on a terminal' '
 	TERM=xterm on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
-	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out
+	holds "Buy $ESC[1;31mMILK$ESC[m and eggs" out
 '
 
 test_expect 'NO_COLOR turns the colour off even on a terminal' '
 	NO_COLOR=1 TERM=xterm on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
 	holds "Buy MILK and eggs" out &&
-	! grep -q "$(printf "\033")" out
+	lacks "$ESC" out
 '
 
 test_expect 'TERM=dumb, or no TERM, gets no colour on a terminal' '
 	TERM=dumb on_tty "$CONVCTL_BIN" search --case-sensitive MILK >out &&
-	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	holds "Buy MILK and eggs" out && lacks "$ESC" out &&
 	(unset TERM && on_tty "$CONVCTL_BIN" search --case-sensitive MILK) >out &&
-	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out
+	holds "Buy MILK and eggs" out && lacks "$ESC" out
 '
 
 test_expect '--color=always colours a pipe, --color=never a terminal' '
 	convctl search --color=always --case-sensitive MILK >out &&
-	grep -q "Buy $(printf "\033")\[1;31mMILK$(printf "\033")\[m and eggs" out &&
+	holds "Buy $ESC[1;31mMILK$ESC[m and eggs" out &&
 	NO_COLOR=1 TERM=dumb convctl search --color always --case-sensitive MILK >out2 &&
 	test_cmp out out2 &&
 	TERM=xterm on_tty "$CONVCTL_BIN" search --color=never --case-sensitive MILK >out &&
-	holds "Buy MILK and eggs" out && ! grep -q "$(printf "\033")" out &&
+	holds "Buy MILK and eggs" out && lacks "$ESC" out &&
 	TERM=xterm on_tty "$CONVCTL_BIN" search --color=auto --case-sensitive MILK >out &&
-	grep -q "$(printf "\033")" out &&
+	holds "$ESC" out &&
 	fails_with 2 convctl search --color=sometimes MILK &&
 	stderr_has "search: --color expects auto, always or never, not '\''sometimes'\''"
 '
@@ -102,8 +103,7 @@ test_expect 'case folds beyond ASCII, whatever the locale' '
 
 test_expect 'a pattern that matches the empty string ends, one line a hit' '
 	convctl search --json -E "z*" >out &&
-	test "$(jq length out)" = 7 &&
-	test "$(jq -c ".[0].matches[:2]" out)" = "[[0,0],[1,1]]"
+	jq_is out -c length 7 -c ".[0].matches[:2]" "[[0,0],[1,1]]"
 '
 
 test_expect 'nothing found: empty output, exit 0' '
