@@ -34,15 +34,15 @@ see you" >/dev/null &&
 
 test_expect '--format openai is a chat-completions messages array' '
 	convctl prompt --format openai >out &&
-	jq -e "type == \"array\" and length == 4 and
+	# one jq: the shape, the roles, a content byte for byte (as JSON), and
+	# the array as a request'\''s messages
+	jq_is out -c "type == \"array\" and length == 4 and
 	    all(.[]; type == \"object\" and keys == [\"content\",\"role\"] and
 	        (.role | IN(\"system\",\"user\",\"assistant\")) and
-	        (.content | type == \"string\"))" out >/dev/null &&
-	jq -c "[.[].role]" out >got &&
-	echo "[\"user\",\"assistant\",\"user\",\"assistant\"]" >want && test_cmp want got &&
-	jq -j ".[2].content" out >got && printf "Thanks\nsee you" >want && test_cmp want got &&
-	jq -n --slurpfile m out "{model: \"m\", messages: \$m[0]}" |
-	    jq -e ".messages | length == 4" >/dev/null &&
+	        (.content | type == \"string\"))" true \
+	    -c "[.[].role]" "[\"user\",\"assistant\",\"user\",\"assistant\"]" \
+	    -c ".[2].content" "\"Thanks\\nsee you\"" \
+	    -c "{model: \"m\", messages: .} | .messages | length == 4" true &&
 	convctl prompt --json | cmp out -
 '
 
