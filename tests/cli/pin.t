@@ -4,7 +4,9 @@
 # check: valgrind
 . "$(dirname "$0")/../lib.sh"
 
-ids() { convctl recent --json -n 100 | jq -r ".[].id" | sort | tr "\n" " "; }
+# ids: the ids recent lists, sorted, each followed by a space (one jq sorts
+# and joins them: no sort and tr)
+ids() { convctl recent --json -n 100 | jq -j "[.[].id] | sort | map(. + \" \") | add // \"\""; }
 
 for h in 10 11 12 13; do
 	CONVCTL_NOW=2026-02-04T$h:00:00Z convctl add "at $h" >/dev/null

@@ -9,6 +9,13 @@ CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
 CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "milk for the office" >/dev/null
 CONVCTL_NOW=2026-02-04T11:01:00Z convctl end >/dev/null
 a=conv-1770199200000 b=conv-1770202800000
+# t1 ... t100 and u1 ... u101, made by the shell once (not seq a case)
+i=1 t100= u101=
+while [ $i -le 101 ]; do
+	[ $i -gt 100 ] || t100="$t100 t$i"
+	u101="$u101 u$i"
+	i=$((i + 1))
+done
 
 test_expect 'tag adds tags once, in order, and prints them' '
 	convctl tag $a home errands home >out &&
@@ -39,7 +46,7 @@ test_expect 'recent --tag and search --tag keep only those tagged' '
 	convctl recent --tag home | cut -f 1 >got && echo $a >want && test_cmp want got &&
 	convctl recent --tag none >got && test ! -s got &&
 	convctl search --tag work milk | cut -f 1 >got && echo $b >want && test_cmp want got &&
-	convctl search milk | wc -l | grep -qx 2
+	convctl search milk >got && lines_are 2 got
 '
 
 test_expect 'tags another tool wrote are kept; bad ones change nothing' '
@@ -56,22 +63,24 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 test_expect '100 tags a call and a conversation are taken; 101 are refused naming the limit' '
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "a third" >/dev/null &&
 	c=conv-1770206400000 &&
-	convctl tag $c $(seq -f t%g 100) >out && test "$(wc -l <out)" -eq 100 &&
+	convctl tag $c $t100 >out && lines_are 100 out &&
 	snapshot "$CONVCTL_STORE" &&
-	fails_with 2 convctl tag $c $(seq -f u%g 101) &&
+	fails_with 2 convctl tag $c $u101 &&
 	stderr_has "convctl: tag: 101 tags given; at most 100 are taken" &&
 	fails_with 1 convctl tag $c t5 new &&
 	stderr_has "convctl: tag: conversation '\''$c'\'' would have 101 tags; at most 100 are kept on one" &&
 	unchanged "$CONVCTL_STORE" &&
-	convctl tag $c t1 t100 >out && test "$(wc -l <out)" -eq 100 &&
-	convctl tag --remove $c t1 t1 t50 >out && test "$(wc -l <out)" -eq 98 &&
-	convctl tag $c new >out && test "$(sed -n "1p;49p;99p" out | tr "\n" " ")" = "t2 t51 new "
+	convctl tag $c t1 t100 >out && lines_are 100 out &&
+	convctl tag --remove $c t1 t1 t50 >out && lines_are 98 out &&
+	convctl tag $c new >out && { i=0 got= && while IFS= read -r l; do
+		i=$((i + 1)); case $i in 1|49|99) got="$got$l " ;; esac
+	done <out; test "$got" = "t2 t51 new "; }
 '
 
 test_expect 'a conversation another tool gave more tags keeps them; removing takes each given copy once' '
 	store_jq "$CONVCTL_STORE" -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
 	store_seed <s3 &&
-	convctl tag $a x7 >out && test "$(wc -l <out)" -eq 152 &&
+	convctl tag $a x7 >out && lines_are 152 out &&
 	fails_with 1 convctl tag $a y && stderr_has "would have 153 tags; at most 100" &&
 	convctl tag --json --remove $a x3 x3 x149 >out &&
 	jq -e "length == 149 and (map(select(. == \"x3\")) | length) == 1 and .[-1] == \"x3\" and (index(\"x149\") == null)" out >/dev/null
