@@ -49,17 +49,32 @@ read_store() {
 }
 
 # each_once PREFIX...: every PREFIX-w-i is in the store read exactly once,
-# and nothing else starting with PREFIX- is
+# and nothing else starting with PREFIX- is; one awk for all the prefixes
+# (not grep, sort and diff a prefix), naming each text that is not once
 each_once() {
-	for p; do
-		grep "^$p-" "$T/texts" | sort >"$T/got" &&
-		w=0 && while [ $w -lt $W ]; do
-			i=0
-			while [ $i -lt $N ]; do echo "$p-$w-$i"; i=$((i + 1)); done
-			w=$((w + 1))
-		done | sort >"$T/want" &&
-		test_cmp "$T/want" "$T/got" || return 1
-	done
+	awk -v W="$W" -v N="$N" -v prefixes="$*" '
+	BEGIN { np = split(prefixes, P, " ") }
+	{
+		for (k = 1; k <= np; k++)
+			if (index($0, P[k] "-") == 1) { seen[$0]++; break }
+	}
+	END {
+		for (k = 1; k <= np; k++)
+			for (w = 0; w < W; w++)
+				for (i = 0; i < N; i++) {
+					t = P[k] "-" w "-" i
+					if (seen[t] != 1) {
+						print t ": stored " seen[t] + 0 " times, want once"
+						bad = 1
+					}
+					delete seen[t]
+				}
+		for (t in seen) {
+			print t ": stored " seen[t] " times, written by no writer"
+			bad = 1
+		}
+		exit bad
+	}' "$T/texts"
 }
 
 # shape_holds [COND]: the store read has the shape a careful writer keeps:
