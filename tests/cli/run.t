@@ -20,6 +20,13 @@ messages() {
 	    "\(.role): \(.content)" + if .toolsUsed then " \(.toolsUsed)" else "" end'
 }
 
+# last_message: the last of those lines, the latest message, as messages
+# prints it (its jq takes the last: no tail)
+last_message() {
+	convctl show --format json | jq -r '.messages[-1] |
+	    "\(.role): \(.content)" + if .toolsUsed then " \(.toolsUsed)" else "" end'
+}
+
 # wait_for FILE TEXT: until FILE holds TEXT, 20 s at most
 wait_for() {
 	i=0
@@ -47,7 +54,7 @@ test_expect 'without --prompt, standard input is the prompt and CMD'\''s input' 
 test_expect 'options end at CMD, -- or not; --tool goes with the answer' '
 	convctl run --prompt hi --tool web --tool calc printf "%s|" -s >out &&
 	printf "%s" "-s|hi|" >want && test_cmp want out &&
-	messages | tail -n 1 >got &&
+	last_message >got &&
 	echo "assistant: -s|hi| [\"web\",\"calc\"]" >want && test_cmp want got
 '
 
@@ -83,7 +90,7 @@ test_expect 'a CMD killed by a signal: 128 + the signal, as shells say' '
 	fails_with 143 convctl run --prompt die -- sh -c "echo some; kill -TERM \$\$" &&
 	stderr_has "'\''sh'\'' was killed by signal 15" &&
 	stderr_has "recorded the prompt, not its partial answer" &&
-	messages | tail -n 1 >got && echo "user: die" >want && test_cmp want got
+	last_message >got && echo "user: die" >want && test_cmp want got
 '
 
 test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
@@ -97,7 +104,7 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 		test "$rc" -eq 7 && printf "ready\ngot %s\n" $s >want &&
 		test_cmp want out || exit 1
 	done &&
-	messages | tail -n 1 >got && echo "user: sig TERM" >want && test_cmp want got
+	last_message >got && echo "user: sig TERM" >want && test_cmp want got
 '
 
 test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored' '
@@ -133,7 +140,7 @@ if [ -n "${TEST_SIGINT:-}" ]; then
 		kill "$(cat cmd.pid)" &&
 		test "$rc" -eq 130 &&
 		grep -q "run: stopped waiting for '\''sh'\'' (pid [0-9]*), which may still run; recorded the prompt" err &&
-		messages | tail -n 1 >got && echo "user: stubborn" >want && test_cmp want got
+		last_message >got && echo "user: stubborn" >want && test_cmp want got
 	'
 else
 	test_n=$((test_n + 1))
@@ -198,14 +205,14 @@ test_expect 'output that is not UTF-8: all on stdout, not recorded, a note' '
 	fails_with 0 convctl run --prompt bytes -- printf "ok \377 %s\n" &&
 	printf "ok \377 bytes\n" >want && cmp want "$T/stdout" &&
 	stderr_has "run: recorded the prompt, not its answer: not valid UTF-8 at byte 3; all of it went to standard output" &&
-	messages | tail -n 1 >got && echo "user: bytes" >want && test_cmp want got
+	last_message >got && echo "user: bytes" >want && test_cmp want got
 '
 
 test_expect 'UTF-8 checked as it comes: characters cut between reads, a bad byte far in' '
 	convctl run --prompt cut -- python3 -c "import os, time
 for b in \"a\u00e9\u65e5\U0001f642\".encode():
     os.write(1, bytes([b])); time.sleep(0.02)" >out &&
-	messages | tail -n 1 >got &&
+	last_message >got &&
 	printf "assistant: a\303\251\346\227\245\360\237\231\202\n" >want &&
 	test_cmp want got &&
 	fails_with 0 convctl run --prompt far -- python3 -c "import os
@@ -219,7 +226,7 @@ test_expect 'output past max_message_bytes: all on stdout, not recorded' '
 	    sh -c "head -c 300000 /dev/zero | tr \"\\\\0\" x" &&
 	test "$(wc -c <"$T/stdout")" -eq 300000 &&
 	stderr_has "not its answer: 300000 bytes, larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
-	messages | tail -n 1 >got && echo "user: big" >want && test_cmp want got
+	last_message >got && echo "user: big" >want && test_cmp want got
 '
 
 test_expect 'output past the limit reaches a file, a file opened to append and a pipe whole' '
