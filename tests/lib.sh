@@ -470,3 +470,13 @@ store_jq() {
 		jq "$@" "$sj_store"
 	fi
 }
+
+# has_line TEXT FILE: a line of FILE is TEXT, whole, as grep -qxF finds it,
+# read by the shell (no grep a check); else says so
+has_line() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		[ "$l" != "$1" ] || return 0
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 has no line '$1'"
+	return 1
+}

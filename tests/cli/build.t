@@ -186,7 +186,7 @@ test_expect 'install-deps installs only what is missing, in one line saying why'
 	deps >out 2>&1 &&
 	echo "install-deps: installing jq for make check; postgresql-client for the PostgreSQL store'"'"'s tests" >expected &&
 	test_cmp expected out &&
-	grep -qx "install -y -q --no-install-recommends jq postgresql-client" installed
+	has_line "install -y -q --no-install-recommends jq postgresql-client" installed
 '
 
 test_expect 'install-deps build asks only for the build group' '
@@ -197,7 +197,7 @@ test_expect 'install-deps build asks only for the build group' '
 	deps build >out 2>&1 &&
 	echo "install-deps: installing pkg-config for building convctl" >expected &&
 	test_cmp expected out &&
-	grep -qx "install -y -q --no-install-recommends pkg-config" installed
+	has_line "install -y -q --no-install-recommends pkg-config" installed
 '
 
 test_expect 'install-deps --check reports and installs nothing' '
@@ -216,7 +216,7 @@ test_expect 'install-deps --check takes postgresql-client-NN for psql, postgresq
 	fails_with 1 deps --check pg &&
 	stderr_has "install-deps: missing: postgresql postgresql-client for" &&
 	deps pg >out 2>&1 &&
-	grep -qx "install -y -q --no-install-recommends postgresql postgresql-client" installed
+	has_line "install -y -q --no-install-recommends postgresql postgresql-client" installed
 '
 
 test_expect 'install-deps takes a package another provides (npm by NodeSource'"'"'s nodejs); not one removed' '

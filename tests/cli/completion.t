@@ -116,8 +116,8 @@ test_expect 'bash: formats complete for show, prompt and migrate' '
 test_expect 'bash: run completes formats after --context=, then CMD'\''s line' '
 	complete_bash convctl run --context = "" >got &&
 	printf "%s\n" jsonl markdown openai text >want && test_cmp want got &&
-	complete_bash convctl run --prompt "why?" -- sor >got && grep -qx sort got &&
-	complete_bash convctl run --context sor >got && grep -qx sort got &&
+	complete_bash convctl run --prompt "why?" -- sor >got && has_line sort got &&
+	complete_bash convctl run --context sor >got && has_line sort got &&
 	complete_bash convctl run sort - >got && test ! -s got
 '
 

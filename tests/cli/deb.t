@@ -77,7 +77,7 @@ test_expect 'each completion is in a directory its shell searches' '
 	dir=$(pkg-config --variable=completionsdir fish) &&
 	grep -qx "$dir/convctl.fish" contents &&
 	zsh -fc "print -l \$fpath" >fpath &&
-	grep -qx /usr/share/zsh/vendor-completions fpath
+	has_line /usr/share/zsh/vendor-completions fpath
 '
 
 test_expect 'Depends: the libraries convctl links; libcurl recommended, libpq suggested' '

@@ -12,7 +12,7 @@ q() {
 test_expect 'end with no store says so on stderr, exits 0 and writes nothing' '
 	convctl end >out 2>err &&
 	test ! -s out &&
-	grep -qx "convctl: end: no active conversation" err &&
+	has_line "convctl: end: no active conversation" err &&
 	! store_exists "$S"
 '
 
@@ -28,7 +28,7 @@ test_expect 'end with nothing active exits 0 and leaves the store unchanged' '
 	snapshot "$S" &&
 	convctl end >out 2>err &&
 	test ! -s out &&
-	grep -qx "convctl: end: no active conversation" err &&
+	has_line "convctl: end: no active conversation" err &&
 	unchanged "$S"
 '
 

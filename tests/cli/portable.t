@@ -29,13 +29,13 @@ else
 		for f in splice copy_file_range pipe2 getrandom ppoll; do
 			grep -qx "$f" got || { echo "does not call $f"; exit 1; }
 		done &&
-		grep -qx "#define HAVE_O_TMPFILE 1" "$top/build/config.h"
+		has_line "#define HAVE_O_TMPFILE 1" "$top/build/config.h"
 	'
 fi
 
 test_expect 'scripts/configure --portable looks for none of them' '
 	"$top/scripts/configure" --portable cc >config.h &&
-	grep -qx "#define HAVE_GETENTROPY 1" config.h &&
+	has_line "#define HAVE_GETENTROPY 1" config.h &&
 	for f in PIPE2 SPLICE COPY_FILE_RANGE GETRANDOM MALLOPT PPOLL \
 	    SIGTIMEDWAIT EXPLICIT_BZERO O_TMPFILE; do
 		grep -qx "#define HAVE_$f 0" config.h || exit 1
@@ -50,9 +50,9 @@ test_expect 'a facility the compiler cannot build is off, the others on' '
 	exec "$real" "\$@"
 	EOS
 	chmod +x oldcc && "$top/scripts/configure" "$T/oldcc" >config.h &&
-	grep -qx "#define HAVE_COPY_FILE_RANGE 0" config.h &&
-	grep -qx "#define HAVE_SPLICE 1" config.h &&
-	grep -qx "#define HAVE_PIPE2 1" config.h
+	has_line "#define HAVE_COPY_FILE_RANGE 0" config.h &&
+	has_line "#define HAVE_SPLICE 1" config.h &&
+	has_line "#define HAVE_PIPE2 1" config.h
 '
 
 # the names scripts/configure defines, from the config.h it made for the

@@ -158,7 +158,7 @@ test_expect '--max-tokens cuts a newest message too large alone, and says so' '
 	convctl prompt --max-tokens 20 >out 2>err &&
 	printf "## Current Conversation\n[2026-02-04T10:00:03.000Z]\nUser: [... 182 characters cut ...]\n000000000000000009\n" >want &&
 	cmp want out &&
-	grep -qx "convctl: prompt: the newest message alone is over --max-tokens 20: its first 182 characters are cut" err &&
+	has_line "convctl: prompt: the newest message alone is over --max-tokens 20: its first 182 characters are cut" err &&
 	convctl prompt --max-tokens 20 --format jsonl 2>/dev/null | jq -r .content >got &&
 	printf "[... 182 characters cut ...]\n000000000000000009\n" >want &&
 	test_cmp want got &&

@@ -28,7 +28,7 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "    not ok 2 - two" out && grep -qx "    #   why" out &&
+	has_line "    not ok 2 - two" out && has_line "    #   why" out &&
 	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "    not ok - t/dies.t exited 3" out &&
 	# the counter counts the files finished, 1 to 4 in the order printed

@@ -125,7 +125,7 @@ test_expect 'a SmartHole conversationData object without version loads and is wr
 	 "lastMigrated":"2025-02-04T18:00:00.000Z"}
 	EOF
 	store_seed "$S" <orig.json &&
-	convctl show >out && grep -qx "conversation conv-1738700000000" out &&
+	convctl show >out && has_line "conversation conv-1738700000000" out &&
 	convctl add --at 2025-02-04T20:14:00Z --role assistant "Added eggs." >id &&
 	echo conv-1738700000000 >want && test_cmp want id &&
 	jq -S . orig.json >want && echo 1 >>want &&
