@@ -109,7 +109,7 @@ test_expect 'an unknown key is a warning naming file and line, not a failure' '
 	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'; did you mean '"'"'idle_timeout'"'"'?" &&
 	CONVCTL_CONFIG=$T/typo.conf convctl config >out 2>err &&
 	grep -qx "idle_timeout       7  (config file)" out &&
-	test "$(wc -l <err)" -eq 1 && grep -q "typo.conf:2: unknown setting" err
+	lines_are 1 err && grep -q "typo.conf:2: unknown setting" err
 '
 
 test_expect 'a mistyped key gets the closest key as a suggestion, a far one none' '

@@ -160,7 +160,7 @@ test_as_user 'end on a read-only directory: the one true line, exit 1, nothing c
 	ufresh && snapshot "$U/store.json" && chmod 555 "$U" &&
 	for how in "" "--summarizer offline" "--no-summary"; do
 		fails_with 1 asuser end $how &&
-		test "$(wc -l <"$T/err")" -eq 1 &&
+		lines_are 1 "$T/err" &&
 		stderr_has "convctl: end: cannot create a temporary file in '\''$U'\'': Permission denied" &&
 		! stderr_has "summary" && test ! -s "$T/stdout" &&
 		unchanged "$U/store.json" && no_temp "$U" ||

@@ -230,8 +230,8 @@ test_expect 'a diagnostic quoting an argument is still one printable line' '
 	fails_with 2 convctl "$(printf "fro\nb\033[31m")" &&
 	test "$(cat "$T/err")" = "convctl: unknown command '\''fro\\nb\\x1b[31m'\''; see '\''convctl --help'\''" &&
 	fails_with 2 convctl help "$(printf "x\ty")" &&
-	test "$(wc -l <"$T/err")" -eq 1 && stderr_has "help: unknown command" &&
-	fails_with 1 convctl show "$(printf "a\nb")" && test "$(wc -l <"$T/err")" -eq 1
+	lines_are 1 "$T/err" && stderr_has "help: unknown command" &&
+	fails_with 1 convctl show "$(printf "a\nb")" && lines_are 1 "$T/err"
 '
 
 test_expect 'bytes that are not UTF-8, and C1 controls, are quoted as \\xHH' '

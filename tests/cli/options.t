@@ -33,7 +33,7 @@ test_expect '-f is --format everywhere; delete takes --force only in full' '
 '
 
 test_expect 'values: in the same word, the next word, or after =' '
-	convctl recent -n1 >one && test "$(wc -l <one)" -eq 1 &&
+	convctl recent -n1 >one && lines_are 1 one &&
 	convctl recent -n 1 >two && test_cmp one two &&
 	convctl show --format=json $a | jq -e ".id == \"$a\"" >/dev/null &&
 	convctl show -fjson $a | jq -e ".id == \"$a\"" >/dev/null
@@ -41,7 +41,7 @@ test_expect 'values: in the same word, the next word, or after =' '
 
 test_expect 'short options cluster, and a value ends the cluster' '
 	convctl search -En1 "fir.t" >out &&
-	holds "first" out && test "$(wc -l <out)" -eq 1
+	holds "first" out && lines_are 1 out
 '
 
 test_expect 'a value that is missing or not wanted is a usage error' '

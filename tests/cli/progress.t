@@ -12,17 +12,17 @@ test_expect 'prune shows its progress when stderr is a terminal' '
 	store_json "$CONVCTL_STORE" >keep.json &&
 	on_tty --stdout "$T/stdout" "$CONVCTL_BIN" prune --max 1 >tty &&
 	holds "convctl: prune: removing 3/3" tty &&
-	test "$(wc -l <"$T/stdout")" -eq 3
+	lines_are 3 "$T/stdout"
 '
 
 test_expect 'and not a byte of it when stderr is a file or a pipe' '
 	store_seed "$CONVCTL_STORE" <keep.json &&
 	convctl prune --max 1 >out 2>err &&
-	test "$(wc -l <out)" -eq 3 && test ! -s err
+	lines_are 3 out && test ! -s err
 '
 
 test_expect 'one conversation is no progress worth showing' '
 	on_tty --stdout "$T/stdout" "$CONVCTL_BIN" prune --max 0 >tty &&
-	test "$(wc -l <"$T/stdout")" -eq 1 && lacks removing tty
+	lines_are 1 "$T/stdout" && lacks removing tty
 '
 test_done

@@ -78,7 +78,7 @@ test_expect '--format markdown gives each message a section' '
 
 test_expect '--format jsonl prints each stored message on its own line' '
 	convctl prompt --format jsonl >out &&
-	test "$(wc -l <out)" -eq 6 &&
+	lines_are 6 out &&
 	jq -c . out >got &&
 	store_jq "$S" -c ".conversations[-1].messages[]" >want &&
 	test_cmp want got

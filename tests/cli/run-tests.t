@@ -41,7 +41,7 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 
 test_expect 'all passing: exit 0' '
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
-	test "$(wc -l <out)" -eq 3 &&
+	lines_are 3 out &&
 	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
 	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\)\{0,1\}" out &&
 	test "$(tail -n 1 out)" = "1 passed, 0 failed" || { cat out; exit 1; }

@@ -74,7 +74,7 @@ test_expect 'show --format markdown' '
 
 test_expect 'show --json prints the stored object, unknown fields and all' '
 	convctl show --json conv-b >out &&
-	test "$(wc -l <out)" -eq 1 &&
+	lines_are 1 out &&
 	jq -S . out >got &&
 	store_jq "$S" -S ".conversations[0]" >want &&
 	test_cmp want got &&
@@ -136,7 +136,7 @@ test_expect 'a write error is said once, however much was buffered' '
 	convctl add <long >/dev/null && convctl add <long >/dev/null &&
 	for cmd in "show" "show --json" "search milk" "prompt" "prompt --format openai"; do
 		fails_with 1 sh -c "\"$CONVCTL_BIN\" $cmd >/dev/full" &&
-		test "$(wc -l <"$T/err")" -eq 1 &&
+		lines_are 1 "$T/err" &&
 		stderr_has "convctl: ${cmd%% *}: cannot write to standard output: No space left on device" ||
 		{ echo "$cmd:"; cat "$T/err"; exit 1; }
 	done

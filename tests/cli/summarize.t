@@ -150,7 +150,7 @@ test_expect '429 past the retries: one line with the status and the message' '
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_RETRIES=2 fails_with 1 convctl summarize &&
 	stub_count 3 &&
-	test "$(wc -l <"$T/err")" -eq 1 &&
+	lines_are 1 "$T/err" &&
 	stderr_has "convctl: summarize: cannot summarize '"'"'$id'"'"': HTTP 429 from '"'"'$STUB/v1/chat/completions'"'"': Rate limit reached (gave up after 3 attempts)" &&
 	unchanged "$CONVCTL_STORE"
 '
@@ -217,7 +217,7 @@ test_expect 'a server slower than the timeout: retried, then one clear line' '
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=1 CONVCTL_RETRIES=1 fails_with 1 convctl summarize &&
 	stub_count 2 &&
-	test "$(wc -l <"$T/err")" -eq 1 &&
+	lines_are 1 "$T/err" &&
 	stderr_has "request to '"'"'$STUB/v1/chat/completions'"'"' failed: operation timed out" &&
 	stderr_has "(gave up after 2 attempts)" &&
 	unchanged "$CONVCTL_STORE"
@@ -349,7 +349,7 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 	test "$(field "$b" title)" = "Second one" &&
 	stub_script "$OK" && convctl summarize --pending >out && test ! -s out && stub_count 0 &&
 	convctl summarize --all --force >out && stub_count 3 &&
-	test "$(wc -l <out)" -eq 3 &&
+	lines_are 3 out &&
 	test "$(field "$b" title)" = "Adding milk to the grocery list"
 '
 
@@ -360,7 +360,7 @@ test_expect 'a progress line on a terminal, none elsewhere' '
 	on_tty "$CONVCTL_BIN" summarize --all --summarizer offline >tty &&
 	holds "summarizing 1/2 " tty && holds "summarizing 2/2 " tty &&
 	convctl summarize --all --force --summarizer offline >out 2>err &&
-	test ! -s err && test "$(wc -l <out)" -eq 2
+	test ! -s err && lines_are 2 out
 '
 
 test_expect 'an already summarized conversation is left alone without --force' '

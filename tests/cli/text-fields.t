@@ -75,7 +75,7 @@ PY
 test_expect 'recent escapes a stored title and tags: one line, no terminal escape' '
 	store_seed <"$T/seed.json" &&
 	convctl recent >got &&
-	test "$(wc -l <got)" -eq 1 && ! grep -q "$(printf "\033")" got &&
+	lines_are 1 got && ! grep -q "$(printf "\033")" got &&
 	printf "%s\t%s\t%s\t%s\t%s\n" $a 2026-02-04T10:01:00.000Z 1 \
 	    "evil\\nconv-0000\\t2026-01-01T00:00:00.000Z\\t9\\t\\x1b[31mforged" \
 	    "#\"a, b\" #c #\"q\\\"uote\" #\"new\\nline\" #plain" >want &&
