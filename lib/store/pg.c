@@ -25,18 +25,10 @@
 #include <string.h>
 
 #include "pg-session.h"
+#include "rows.h"
 #include "scan.h"
 
 #define PG_SCHEMA_VERSION 2		/* the newest schema this engine knows */
-
-/* what a conversation was in the database, to write only what changed
- * (whoever changed it, however): the SHA-256 of its row's doc and of each
- * message's text */
-struct pg_conv {
-	unsigned char doc[32];
-	size_t nmsg;
-	unsigned char hash[][32];
-};
 
 /*
  * The schema as version 1 made it, in one transaction; the meta row says
@@ -243,55 +235,11 @@ pg_open(struct store *st, const char *uri, double wait, int whole,
 	return read_root(st, r, e);
 }
 
-/* c without its messages, which have rows of their own: its row's doc */
-static void
-doc_text(struct conv *c, struct buf *doc)
-{
-	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
-
-	json_object_set_new(c->obj, "messages", json_array());	/* in place */
-	json_dump_buf(doc, c->obj);
-	json_object_set_new(c->obj, "messages", msgs);
-}
-
-/* what the database will hold of a conversation of n messages whose row's
- * doc is doc: the messages' hashes are the caller's to fill */
-static struct pg_conv *
-pg_conv_new(const struct buf *doc, size_t n)
-{
-	struct pg_conv *pc;
-
-	pc = xmalloc(sizeof(*pc) + (n + 1) * sizeof(pc->hash[0]));
-	pc->nmsg = n;
-	sha256(doc->data, doc->len, pc->doc);
-	return pc;
-}
-
-/* c as the database holds it (doc, its row's), to tell later what changed */
-static void
-remember(struct conv *c, const struct buf *doc)
-{
-	json_t *msgs = json_object_get(c->obj, "messages"), *m;
-	struct pg_conv *pc = pg_conv_new(doc, json_array_size(msgs));
-	struct buf b = { 0 };
-	size_t i;
-
-	json_array_foreach(msgs, i, m) {
-		b.len = 0;
-		json_dump_buf(&b, m);
-		sha256(b.data, b.len, pc->hash[i]);
-	}
-	buf_free(&b);
-	free(c->be);
-	c->be = pc;
-}
-
 /* c (new, or loaded without its body) made whole from row i of r */
 static int
 fill_full(struct store *st, struct conv *c, PGresult *r, int i,
     struct error *e)
 {
-	struct buf doc = { 0 };
 	json_t *obj, *msgs;
 
 	obj = scan_json(pq.getvalue(r, i, 2), (size_t)pq.getlength(r, i, 2));
@@ -309,11 +257,7 @@ fill_full(struct store *st, struct conv *c, PGresult *r, int i,
 	c->pos = strtoll(pq.getvalue(r, i, 1), NULL, 10);
 	if (conv_refresh(c, e) < 0)
 		return -1;
-	if (st->mode != STORE_WRITE)	/* never written back */
-		return 0;
-	doc_text(c, &doc);
-	remember(c, &doc);
-	buf_free(&doc);
+	row_loaded(st, c);
 	return 0;
 }
 
@@ -507,27 +451,6 @@ out:
 	"unnest(" ID "::text[], " ROLE "::text[], " AT "::text[], " DOC \
 	"::json[]) WITH ORDINALITY AS t(id, role, at, doc, n)"
 
-/* the first message of c that is not as the database holds it */
-static size_t
-first_changed(struct conv *c)
-{
-	json_t *msgs = json_object_get(c->obj, "messages");
-	struct pg_conv *pc = c->be;
-	unsigned char h[32];
-	struct buf b = { 0 };
-	size_t i;
-
-	for (i = 0; i < pc->nmsg && i < json_array_size(msgs); i++) {
-		b.len = 0;
-		json_dump_buf(&b, json_array_get(msgs, i));
-		sha256(b.data, b.len, h);
-		if (memcmp(h, pc->hash[i], sizeof(h)) != 0)
-			break;
-	}
-	buf_free(&b);
-	return i;
-}
-
 /*
  * c's row and its messages from the first that changed, when anything did:
  * new, its doc or its messages not what was read. Found by comparing, so a
@@ -538,9 +461,8 @@ static int
 sync_conv(struct store *st, struct conv *c, struct error *e)
 {
 	struct buf doc = { 0 }, count = { 0 }, from = { 0 }, col[4] = { 0 };
-	struct pg_conv *pc = c->be;
+	struct row_conv *pc = c->be;
 	char started[TS_LEN], ended[TS_LEN];
-	unsigned char h[32];
 	const char *p[12];
 	size_t k = 0;
 	PGresult *r;
@@ -548,15 +470,10 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 
 	if (c->obj == NULL)	/* listed, never read whole: unchanged */
 		return 0;
-	doc_text(c, &doc);
-	if (pc != NULL) {
-		sha256(doc.data, doc.len, h);
-		k = first_changed(c);
-		if (memcmp(h, pc->doc, sizeof(h)) == 0 && k == pc->nmsg &&
-		    k == c->nmsg) {
-			rc = 0;
-			goto out;
-		}
+	row_doc_text(c, &doc);
+	if (!row_changed(c, &doc, &k)) {
+		rc = 0;
+		goto out;
 	}
 	buf_addf(&count, "%zu", c->nmsg);
 	p[0] = c->id;
@@ -619,7 +536,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 		    p, e) < 0)
 			goto out;
 	}
-	remember(c, &doc);
+	row_remember(c, &doc);
 	rc = 0;
 out:
 	buf_free(&doc);
@@ -662,7 +579,7 @@ copy_new(struct store *st, size_t n, struct error *e)
 	struct conv **fresh = xmalloc(n * sizeof(*fresh)), *c;
 	char ts[TS_LEN];
 	const char *p[1], *s, *abort = NULL;
-	struct pg_conv *pc;
+	struct row_conv *pc;
 	long long first;
 	size_t i, j, k, len;
 	json_t *msgs, *m;
@@ -670,7 +587,7 @@ copy_new(struct store *st, size_t n, struct error *e)
 	int rc = -1;
 
 	for (i = j = 0; i < st->n && j < n; i++)
-		if (st->conv[i]->obj != NULL && st->conv[i]->be == NULL)
+		if (row_is_new(st->conv[i]))
 			fresh[j++] = st->conv[i];
 	buf_addf(&num, "%zu", n);
 	p[0] = num.data;
@@ -688,9 +605,9 @@ copy_new(struct store *st, size_t n, struct error *e)
 	for (i = 0; i < n && abort == NULL; i++) {
 		c = fresh[i];
 		doc.len = 0;
-		doc_text(c, &doc);
+		row_doc_text(c, &doc);
 		c->pos = first + (long long)i;
-		c->be = pg_conv_new(&doc, c->nmsg);	/* hashes: below */
+		c->be = row_conv_new(&doc, c->nmsg);	/* hashes: below */
 		pg_copy_field(&rows, c->id, strlen(c->id));
 		buf_addf(&rows, "\t%lld\t", (long long)c->pos);
 		s = ts_param(c->started, ts);
@@ -778,15 +695,14 @@ flush(struct store *st, struct error *e)
 	for (i = 0; i < st->nremoved; i++)
 		free(st->removed[i]);
 	st->nremoved = 0;
-	for (i = 0; i < st->n; i++)
-		if (st->conv[i]->obj != NULL && conv_refresh(st->conv[i], e) < 0)
-			goto out;
+	if (row_refresh(st, e) < 0)
+		goto out;
 	/* rows that are ended first, then the rest in the store's order (a
 	 * new row's pos is its place): when resume ends one conversation and
 	 * reopens another, two are never active at once, not even between
 	 * two statements (the index conversations_one_active) */
 	for (i = 0; i < st->n; i++)
-		fresh += st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
+		fresh += row_is_new(st->conv[i]);
 	bulk = fresh >= COPY_FROM;
 	for (later = 0; later <= 1; later++)
 		for (i = 0; i < st->n; i++) {
@@ -813,24 +729,11 @@ out:
 }
 
 /* the new conversations (no row yet) written, then freed: st keeps the
- * rest */
+ * rest (rows.c) */
 static int
 pg_flush_new(struct store *st, struct error *e)
 {
-	unsigned char *fresh = xmalloc(st->n + 1);
-	size_t i;
-
-	for (i = 0; i < st->n; i++)
-		fresh[i] = st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
-	if (flush(st, e) < 0) {
-		free(fresh);
-		return -1;
-	}
-	for (i = 0; i < st->n; i++)
-		st->conv[i]->doomed = fresh[i];
-	store_sweep(st);
-	free(fresh);
-	return 0;
+	return row_flush_new(st, flush, e);
 }
 
 #define EACH_BATCH "64"		/* conversations a FETCH brings */
@@ -924,20 +827,6 @@ text_pattern(struct buf *re, const struct store_search *q)
 	buf_free(&one);
 }
 
-/* s (NULL: none) as the JSON string convctl writes, as parameter k */
-static const char *
-json_param(struct buf *b, const char *s)
-{
-	json_t *v;
-
-	if (s == NULL)
-		return NULL;
-	v = json_string(s);
-	json_dump_buf(b, v);
-	json_decref(v);
-	return b->data;
-}
-
 /* the conversation of row i (its doc, column 4) is tagged tag */
 static int
 tagged(PGresult *r, int i, const char *tag)
@@ -998,7 +887,7 @@ pg_stats(struct store *st, const struct stats_request *rq,
 		goto out;
 	}
 	p[0] = ts_param(rq->since, since);
-	p[1] = json_param(&tag, rq->tag);
+	p[1] = row_json_param(&tag, rq->tag);
 	if ((r = pg_run(st, what, "SELECT coalesce(sum(pg_total_relation_size("
 	    "c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = "
 	    "c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'", 1,
@@ -1139,11 +1028,11 @@ pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
 		p[n++] = ts_param(q->until + 1, until);
 		buf_addf(&sql, " AND m.at < $%d", n);
 	}
-	if ((p[n] = json_param(&tool, q->tool)) != NULL)
+	if ((p[n] = row_json_param(&tool, q->tool)) != NULL)
 		buf_addf(&sql, " AND strpos(m.doc::text, $%d) > 0", ++n);
 	/* the tag as its text (the database's JSON functions refuse a
 	 * document with \u0000 anywhere); conv_has_tag() then says */
-	if ((p[n] = json_param(&tag, q->tag)) != NULL)
+	if ((p[n] = row_json_param(&tag, q->tag)) != NULL)
 		buf_addf(&sql, " AND strpos(c.doc::text, $%d) > 0", ++n);
 	if (q->newest) {
 		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");

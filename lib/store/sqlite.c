@@ -29,6 +29,7 @@
 #include <sqlite3.h>
 
 #include "file.h"
+#include "rows.h"
 #include "scan.h"
 
 #define SQ_SCHEMA_VERSION 2	/* the newest schema this engine knows */
@@ -70,14 +71,6 @@ struct sq_state {
 				 * WAL is to be set after the commit */
 	int walframes;		/* pages in the WAL after the last commit */
 	sqlite3_stmt *stmt[Q_COUNT];
-};
-
-/* what a conversation was in the database (as pg.c's pg_conv): the
- * SHA-256 of its row's doc and of each message's doc */
-struct sq_conv {
-	unsigned char doc[32];
-	size_t nmsg;
-	unsigned char hash[][32];
 };
 
 /*
@@ -445,47 +438,6 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 	return read_root(st, e);
 }
 
-/* c without its messages, which have rows of their own: its row's doc */
-static void
-doc_text(struct conv *c, struct buf *doc)
-{
-	json_t *msgs = json_incref(json_object_get(c->obj, "messages"));
-
-	json_object_set_new(c->obj, "messages", json_array());	/* in place */
-	json_dump_buf(doc, c->obj);
-	json_object_set_new(c->obj, "messages", msgs);
-}
-
-static struct sq_conv *
-sq_conv_new(const struct buf *doc, size_t n)
-{
-	struct sq_conv *sc;
-
-	sc = xmalloc(sizeof(*sc) + (n + 1) * sizeof(sc->hash[0]));
-	sc->nmsg = n;
-	sha256(doc->data, doc->len, sc->doc);
-	return sc;
-}
-
-/* c as the database holds it (doc, its row's), to tell later what changed */
-static void
-remember(struct conv *c, const struct buf *doc)
-{
-	json_t *msgs = json_object_get(c->obj, "messages"), *m;
-	struct sq_conv *sc = sq_conv_new(doc, json_array_size(msgs));
-	struct buf b = { 0 };
-	size_t i;
-
-	json_array_foreach(msgs, i, m) {
-		b.len = 0;
-		json_dump_buf(&b, m);
-		sha256(b.data, b.len, sc->hash[i]);
-	}
-	buf_free(&b);
-	free(c->be);
-	c->be = sc;
-}
-
 /* c (new, or loaded without its body) made whole: its row's id, pos and
  * doc are columns 0, 1 and 2 of row, its messages read here */
 static int
@@ -493,7 +445,6 @@ fill_full(struct store *st, struct conv *c, sqlite3_stmt *row,
     struct error *e)
 {
 	const char *id = (const char *)sqlite3_column_text(row, 0);
-	struct buf doc = { 0 };
 	json_t *obj, *msgs, *m;
 	sqlite3_stmt *q;
 	int rc;
@@ -527,11 +478,7 @@ fill_full(struct store *st, struct conv *c, sqlite3_stmt *row,
 	c->pos = sqlite3_column_int64(row, 1);
 	if (conv_refresh(c, e) < 0)
 		return -1;
-	if (st->mode != STORE_WRITE)	/* never written back */
-		return 0;
-	doc_text(c, &doc);
-	remember(c, &doc);
-	buf_free(&doc);
+	row_loaded(st, c);
 	return 0;
 }
 
@@ -653,27 +600,6 @@ sq_load_body(struct store *st, struct conv *c, struct error *e)
 	return rc;
 }
 
-/* the first message of c that is not as the database holds it */
-static size_t
-first_changed(struct conv *c)
-{
-	json_t *msgs = json_object_get(c->obj, "messages");
-	struct sq_conv *sc = c->be;
-	unsigned char h[32];
-	struct buf b = { 0 };
-	size_t i;
-
-	for (i = 0; i < sc->nmsg && i < json_array_size(msgs); i++) {
-		b.len = 0;
-		json_dump_buf(&b, json_array_get(msgs, i));
-		sha256(b.data, b.len, h);
-		if (memcmp(h, sc->hash[i], sizeof(h)) != 0)
-			break;
-	}
-	buf_free(&b);
-	return i;
-}
-
 /* the messages of c from the k-th on, as rows */
 static int
 insert_messages(struct store *st, struct conv *c, size_t k, struct error *e)
@@ -718,30 +644,25 @@ out:
 
 /*
  * c's row and its messages from the first that changed, when anything did:
- * new, its doc or its messages not what was read (as pg.c's sync_conv()).
+ * new, its doc or its messages not what was read, as row_changed() tells
+ * (as pg.c's sync_conv()).
  */
 static int
 sync_conv(struct store *st, struct conv *c, struct error *e)
 {
 	struct sq_state *ss = st->be;
-	struct sq_conv *sc = c->be;
+	struct row_conv *sc = c->be;
 	struct buf doc = { 0 };
-	unsigned char h[32];
 	sqlite3_stmt *q;
 	size_t k = 0;
 	int rc = -1;
 
 	if (c->obj == NULL)	/* listed, never read whole: unchanged */
 		return 0;
-	doc_text(c, &doc);
-	if (sc != NULL) {
-		sha256(doc.data, doc.len, h);
-		k = first_changed(c);
-		if (memcmp(h, sc->doc, sizeof(h)) == 0 && k == sc->nmsg &&
-		    k == c->nmsg) {
-			rc = 0;
-			goto out;
-		}
+	row_doc_text(c, &doc);
+	if (!row_changed(c, &doc, &k)) {
+		rc = 0;
+		goto out;
 	}
 	if ((q = stmt(st, sc == NULL ? Q_INSERT_CONV : Q_UPDATE_CONV,
 	    "cannot store a conversation", e)) == NULL)
@@ -769,7 +690,7 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	}
 	if (insert_messages(st, c, k, e) < 0)
 		goto out;
-	remember(c, &doc);
+	row_remember(c, &doc);
 	rc = 0;
 out:
 	buf_free(&doc);
@@ -805,9 +726,8 @@ flush(struct store *st, struct error *e)
 	for (i = 0; i < st->nremoved; i++)
 		free(st->removed[i]);
 	st->nremoved = 0;
-	for (i = 0; i < st->n; i++)
-		if (st->conv[i]->obj != NULL && conv_refresh(st->conv[i], e) < 0)
-			goto out;
+	if (row_refresh(st, e) < 0)
+		goto out;
 	/* rows that are ended first, then the rest in the store's order (a
 	 * new row's pos is its place): two are never active at once, not
 	 * even between two statements (conversations_one_active) */
@@ -843,27 +763,11 @@ out:
 }
 
 /* the new conversations (no row yet) written, then freed: st keeps the
- * rest */
+ * rest (rows.c) */
 static int
 sq_flush_new(struct store *st, struct error *e)
 {
-	unsigned char *fresh = xmalloc(st->n + 1);
-	size_t i, j;
-
-	for (i = 0; i < st->n; i++)
-		fresh[i] = st->conv[i]->obj != NULL && st->conv[i]->be == NULL;
-	if (flush(st, e) < 0) {
-		free(fresh);
-		return -1;
-	}
-	for (i = j = 0; i < st->n; i++)
-		if (fresh[i])
-			conv_free(st->conv[i]);
-		else
-			st->conv[j++] = st->conv[i];
-	st->n = j;
-	free(fresh);
-	return 0;
+	return row_flush_new(st, flush, e);
 }
 
 /* every conversation, whole, one at a time */
@@ -1176,20 +1080,6 @@ fts_query(struct buf *m, const struct store_search *q)
 	buf_free(&one);
 }
 
-/* s (NULL: none) as the JSON string convctl writes */
-static const char *
-json_param(struct buf *b, const char *s)
-{
-	json_t *v;
-
-	if (s == NULL)
-		return NULL;
-	v = json_string(s);
-	json_dump_buf(b, v);
-	json_decref(v);
-	return b->data;
-}
-
 #define SORT_AT_MOST 2000	/* matches sorted; more are walked by time */
 
 /* 1: the index finds more than SORT_AT_MOST messages for match, 0: not */
@@ -1250,10 +1140,10 @@ sq_search(struct store *st, const struct store_search *q, store_search_fn fn,
 		buf_adds(&sql, " AND m.at >= ?3");
 	if (q->until >= 0)
 		buf_adds(&sql, " AND m.at <= ?4");
-	if (json_param(&tool, q->tool) != NULL)
+	if (row_json_param(&tool, q->tool) != NULL)
 		buf_adds(&sql, " AND instr(m.doc, ?5) > 0");
 	/* the tag as its text; conv_has_tag() then says */
-	if (json_param(&tag, q->tag) != NULL)
+	if (row_json_param(&tag, q->tag) != NULL)
 		buf_adds(&sql, " AND instr(c.doc, ?6) > 0");
 	if (q->newest)
 		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
