@@ -1,6 +1,6 @@
 /*
  * delete.c - `convctl delete`: removes conversations by id through
- * store_delete() and prints what went; no rule about which may go lives here.
+ * conv_delete() and prints what went; no rule about which may go lives here.
  */
 #include <stdlib.h>
 
@@ -25,7 +25,7 @@ delete_exec(struct ctx *ctx)
 
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		return rc;
-	if (store_delete(st, ctx->args.argv, (size_t)ctx->args.argc,
+	if (conv_delete(st, ctx->args.argv, (size_t)ctx->args.argc,
 	    args_has(&ctx->args, "force"), dry, &ids, &n, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;

@@ -41,7 +41,7 @@ prompt_exec(struct ctx *ctx)
 		return rc;
 	if (id != NULL && (c = cmd_conv(ctx, st, id, &rc)) == NULL)
 		goto out;
-	if (id == NULL && store_default_conv(st, 0, &c, &e) < 0) {
+	if (id == NULL && conv_default(st, 0, &c, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		goto out;
 	}

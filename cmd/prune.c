@@ -1,5 +1,5 @@
 /*
- * prune.c - `convctl prune`: --max and --older-than to one store_prune(), the
+ * prune.c - `convctl prune`: --max and --older-than to one conv_prune(), the
  * ids it dropped printed; the rolling limit's rule is lib/'s.
  */
 #include <stdio.h>
@@ -56,7 +56,7 @@ prune_exec(struct ctx *ctx)
 	progress_start(&prog, ctx, rq.dry_run ? "would remove" : "removing", 0);
 	rq.progress = progress_cb;
 	rq.progress_arg = &prog;
-	rc = store_prune(st, &rq, &ids, &n, &e);
+	rc = conv_prune(st, &rq, &ids, &n, &e);
 	progress_done(&prog);
 	if (rc < 0) {
 		rc = cmd_fail(ctx, &e);

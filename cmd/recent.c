@@ -30,7 +30,7 @@ recent_exec(struct ctx *ctx)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;
-	if (store_recent(st, (size_t)limit, args_get(&ctx->args, "tag"),
+	if (conv_recent(st, (size_t)limit, args_get(&ctx->args, "tag"),
 	    &ended, &n, &e) < 0) {
 		rc = cmd_fail(ctx, &e);
 		store_close(st);

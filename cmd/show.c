@@ -23,7 +23,7 @@ pick(struct ctx *ctx, struct store *st, struct conv **c)
 		*c = cmd_conv(ctx, st, id, &rc);
 		return rc;
 	}
-	if (store_default_conv(st, 1, c, &e) < 0)
+	if (conv_default(st, 1, c, &e) < 0)
 		return cmd_fail(ctx, &e);
 	if (*c == NULL) {
 		cmd_error(ctx, "no conversations in '%s'", store_path(st));

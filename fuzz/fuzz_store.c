@@ -98,7 +98,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	render_all(st);
-	if (store_prune(st, &pr, &ids, &n, &e) == 0)
+	if (conv_prune(st, &pr, &ids, &n, &e) == 0)
 		strv_free(ids);
 	store_close(st);
 

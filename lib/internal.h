@@ -113,14 +113,15 @@ int store_flush_new(struct store *, struct error *);
  * message id, not among msgs; caller frees */
 char *conv_new_id(struct store *, int64_t at, struct error *);
 char *message_new_id(json_t *msgs, int64_t at);
-/* organize.c: the tags array, or NULL; clears the stale mark (and with
- * title_too the hand title's) when a summary is stored */
 #define F_TAGS	"tags"	/* a conversation's tags: Chatsidian's array of strings */
 #define F_PINNED	"pinned"	/* true: the rolling limit skips it */
+/* store/store.c: the tags array, or NULL */
 json_t *conv_tags(struct conv *);
+/* conv/organize.c: clears the stale mark (and with title_too the hand
+ * title's) when a summary is stored */
 void conv_mark_summarized(json_t *conv, int title_too);
-/* organize.c: conv's title marked as given (an import's, a hand title), so
- * a summarizer keeps it */
+/* conv/organize.c: conv's title marked as given (an import's, a hand
+ * title), so a summarizer keeps it */
 void conv_mark_title_given(json_t *conv);
 /* a conversation's field: the first 16 hex digits of the SHA-256 of the
  * title an import gave it (migrate/known.c), so a re-import tells the

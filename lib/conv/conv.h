@@ -12,11 +12,11 @@
 /* lifecycle.c */
 /* what a command reads when no id is given: *c the active conversation, else with ended_too the one that ended
  * last; NULL when there is none (that is no error) */
-int store_default_conv(struct store *, int ended_too, struct conv **c,
+int conv_default(struct store *, int ended_too, struct conv **c,
     struct error *);
 /* *v: the newest limit ended conversations, only those tagged tag (NULL:
  * any), newest endedAt first, *n of them; caller frees the array */
-int store_recent(struct store *, size_t limit, const char *tag,
+int conv_recent(struct store *, size_t limit, const char *tag,
     struct conv ***v, size_t *n, struct error *);
 /* a message's tool names ("toolsUsed", convctl(5)) by the tag rule: each one
  * printable line of at most TOOL_MAX_CHARS characters, at most
@@ -89,7 +89,7 @@ struct prune_request {
 	void *progress_arg;
 };
 /* ids of the conversations removed (or that would be), oldest first, NULL-ended */
-int store_prune(struct store *, const struct prune_request *, char ***ids,
+int conv_prune(struct store *, const struct prune_request *, char ***ids,
     size_t *n, struct error *);
 
 /*
@@ -148,7 +148,7 @@ void strv_free(char **);
  * without force, fails with nothing removed. A repeated id counts once.
  * With dry_run nothing is removed. *out: the ids, NULL-ended; caller frees.
  */
-int store_delete(struct store *, char *const *ids, size_t n, int force,
+int conv_delete(struct store *, char *const *ids, size_t n, int force,
     int dry_run, char ***out, size_t *nout, struct error *);
 
 /* copy.c: every conversation of src into dst, which is not written: a

@@ -300,7 +300,7 @@ prune_candidates(struct conv **v, size_t n)
 }
 
 int
-store_prune(struct store *st, const struct prune_request *rq, char ***ids,
+conv_prune(struct store *st, const struct prune_request *rq, char ***ids,
     size_t *n, struct error *e)
 {
 	struct conv **ended, **gone;
@@ -342,7 +342,7 @@ store_prune(struct store *st, const struct prune_request *rq, char ***ids,
 }
 
 int
-store_delete(struct store *st, char *const *ids, size_t n, int force,
+conv_delete(struct store *st, char *const *ids, size_t n, int force,
     int dry_run, char ***out, size_t *nout, struct error *e)
 {
 	struct conv **victims;
@@ -457,7 +457,7 @@ rolling_limit(struct store *st, const struct settings *set, int dry_run,
 		return -1;
 	/* the ended ones are listed only when there are too many */
 	if (limit.max >= 0 && nended > (size_t)limit.max) {
-		if (store_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
+		if (conv_prune(st, &limit, &r->pruned, &r->npruned, e) < 0)
 			return -1;
 	} else {
 		r->pruned = xmalloc(sizeof(*r->pruned));
@@ -526,7 +526,7 @@ lifecycle_commit_said(struct store *st, const struct settings *set,
 }
 
 int
-store_default_conv(struct store *st, int ended_too, struct conv **c,
+conv_default(struct store *st, int ended_too, struct conv **c,
     struct error *e)
 {
 	struct conv **ended;
@@ -546,7 +546,7 @@ store_default_conv(struct store *st, int ended_too, struct conv **c,
 }
 
 int
-store_recent(struct store *st, size_t limit, const char *tag,
+conv_recent(struct store *st, size_t limit, const char *tag,
     struct conv ***out, size_t *n, struct error *e)
 {
 	struct conv **v;

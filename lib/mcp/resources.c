@@ -298,7 +298,7 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 			rc = MCP_BAD_PARAMS;
 			goto out;
 		}
-	} else if (store_default_conv(st, 1, &c, e) < 0)
+	} else if (conv_default(st, 1, &c, e) < 0)
 		goto out;
 	else if (c == NULL) {
 		error_set(e, "prompts/get: no conversation to resume: the store "

@@ -486,7 +486,7 @@ tool_recent(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 	    (st = open_store(cf, STORE_READ, a)) == NULL)
 		return;
 	/* the newest up to the page's end and one more, without messages */
-	if (store_recent(st, off + (size_t)limit + 1, tag, &v, &n, &e) < 0) {
+	if (conv_recent(st, off + (size_t)limit + 1, tag, &v, &n, &e) < 0) {
 		fail(a, "%s", e.msg);
 		goto out;
 	}
@@ -504,7 +504,7 @@ out:
 	store_close(st);
 }
 
-/* the conversation id names, else store_default_conv's (ended_too); NULL
+/* the conversation id names, else conv_default's (ended_too); NULL
  * when there is none: with ended_too an error, else *a is left alone */
 static struct conv *
 pick(struct store *st, const char *id, int ended_too, struct mcp_answer *a)
@@ -517,7 +517,7 @@ pick(struct store *st, const char *id, int ended_too, struct mcp_answer *a)
 			fail(a, "%s", e.msg);
 		return c;
 	}
-	if (store_default_conv(st, ended_too, &c, &e) < 0) {
+	if (conv_default(st, ended_too, &c, &e) < 0) {
 		fail(a, "%s", e.msg);
 		return NULL;
 	}

@@ -117,7 +117,7 @@ test_ties(void)
 	ok(good, "equal endedAt: the later in the file is the newer");
 	free(ended);
 
-	is_int(store_prune(st, &prq, &ids, &n, &e), 0, "prune --max 2 with ties");
+	is_int(conv_prune(st, &prq, &ids, &n, &e), 0, "prune --max 2 with ties");
 	for (i = 0, good = n == 4; good && i < n; i++)
 		good = strcmp(ids[i], pruned[i]) == 0;
 	ok(good, "removes the four older, oldest first");
@@ -125,7 +125,7 @@ test_ties(void)
 	ok(store_count(st) == 2 && store_find(st, "c2") != NULL &&
 	    store_find(st, "c5") != NULL, "and keeps the two newest");
 
-	is_int(store_delete(st, del, 1, 0, 0, &out, &nout, &e), 0, "delete c5");
+	is_int(conv_delete(st, del, 1, 0, 0, &out, &nout, &e), 0, "delete c5");
 	ok(nout == 1 && store_count(st) == 1 && store_find(st, "c5") == NULL &&
 	    store_find(st, "c2") != NULL, "leaves only c2");
 	strv_free(out);
@@ -204,13 +204,13 @@ main(void)
 	    conv_ended(ended[1]) > conv_ended(ended[2]), "newest endedAt first");
 	free(ended);
 	ids = NULL;
-	is_int(store_prune(st, &prq, &ids, &n, &e), 0, "a dry-run prune");
+	is_int(conv_prune(st, &prq, &ids, &n, &e), 0, "a dry-run prune");
 	is_int(n, 2, "would remove two");
 	is_str(ids[0], first, "the oldest endedAt first");
 	is_int(store_count(st), 3, "but removes none");
 	strv_free(ids);
 	prq.dry_run = 0;
-	store_prune(st, &prq, NULL, NULL, &e);
+	conv_prune(st, &prq, NULL, NULL, &e);
 	is_int(store_count(st), 1, "a prune to 1 keeps one");
 	ok(store_find(st, first) == NULL, "and the oldest is gone");
 
