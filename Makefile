@@ -177,20 +177,11 @@ check-all: export TEST_FULL = 1
 CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
 	$(if $(filter pg,$(CHECK_ENGINES)),$(addprefix pg:,$(CHECK_PG))) \
 	$(if $(filter sqlite,$(CHECK_ENGINES)),$(addprefix sqlite:,$(CHECK_SQLITE)))
-# the slowest files, on either engine, start first, longest first (in
-# make check or check-all, whichever is longer), so that the short ones fill
-# the processors at the end (only an order: a file not named here runs all
-# the same)
-SLOW_TESTS = tests/cli/badinput.t tests/cli/search-prefilter.t \
-	pg:tests/cli/concurrency.t tests/cli/concurrency.t tests/cli/pg.t \
-	pg:tests/cli/run-stdin-spool.t pg:tests/cli/roundtrip.t \
-	tests/cli/roundtrip.t tests/cli/deb.t tests/cli/crash.t \
-	pg:tests/cli/security.t tests/cli/pg-pooler.t pg:tests/cli/summarize.t \
-	tests/cli/summarize.t tests/cli/examples.t tests/cli/completion.t \
-	pg:tests/cli/badinput.t pg:tests/cli/run-spool.t pg:tests/cli/run.t \
-	tests/cli/index.t tests/cli/pg-connect.t pg:tests/cli/add.t \
-	tests/cli/paths.t tests/cli/build.t tests/cli/pg-failover.t \
-	tests/cli/meta.t sqlite:tests/cli/concurrency.t
+# the slowest files, on either engine, start first, longest first, so that
+# the short ones fill the processors at the end: tests/times, measured
+# (scripts/test-times, make test-times), not a list kept by hand; only an
+# order: a file not named there runs all the same, after those named
+SLOW_TESTS := $(shell sed -n 's/^[0-9][0-9]*	//p' tests/times)
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
@@ -247,8 +238,13 @@ check-portable: build/portable/convctl
 
 check-valgrind: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
 	@CONVCTL_WRAPPER="$(VALGRIND)" scripts/run-tests \
-	    $(filter $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS))) $(UNIT_BIN) \
+	    $(filter $(call marked,valgrind,$(CLI_TESTS)),$(SLOW_TESTS)) $(UNIT_BIN) \
 	    $(filter-out $(SLOW_TESTS),$(call marked,valgrind,$(CLI_TESTS)))
+
+# tests/times anew from a whole check-all's files' times
+test-times: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
+	mkdir -p build && $(MAKE) check-all | tee build/check-all.log
+	scripts/test-times build/check-all.log
 
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_HARNESSES)
@@ -352,5 +348,5 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all build-deps check check-all demo lint bench bench-pg bench-sqlite install \
+.PHONY: FORCE all build-deps check check-all demo lint test-times bench bench-pg bench-sqlite install \
 	uninstall clean stress check-asan check-valgrind check-portable fuzz deb
