@@ -1,5 +1,6 @@
 /*
- * fuzz_scan.c - differential fuzzing of lib/store/scan.c against jansson.
+ * fuzz_scan.c - differential fuzzing of lib/store/scan.c, and the JSON
+ * lexer it reads with (lib/base/lex.c), against jansson.
  *
  * For every input: the scanner's verdict against jansson's parse with
  * JSON_LOAD_FLAGS followed by the store's shape checks (as adopt() in
@@ -13,7 +14,7 @@
  *   - both accept but a field the store caches differs, a conversation's
  *     bytes do not parse to jansson's object, or a top-level member differs;
  *   - bytes marked canonical are not what json_dump_buf() writes of what
- *     scan_json() builds of them;
+ *     lex_json() builds of them;
  *   - store_save() of what store_open() loaded (through the scanner, the
  *     unchanged bytes written back in pieces) does not hold jansson's value
  *     (version 1 added), or its numbers, in order, are not the texts the
@@ -105,8 +106,8 @@ canonical(const char *data, struct scan *sc)
 	for (i = 0; i < sc->n; i++) {
 		struct scan_conv *s = &sc->conv[i];
 
-		if ((c = scan_json(data + s->off, s->len)) == NULL)
-			FAIL("conversation %zu: scan_json refuses its bytes", i);
+		if ((c = lex_json(data + s->off, s->len)) == NULL)
+			FAIL("conversation %zu: lex_json refuses its bytes", i);
 		if (s->canonical) {
 			dump.len = 0;
 			json_dump_buf(&dump, c);

@@ -12,7 +12,8 @@
 
 /* flags for every jansson parse of stored or imported JSON: \u0000 must
  * round-trip, and a duplicated key would silently lose one of its values
- * (the store itself is read by scan.c, whose rules are these and more) */
+ * (the store itself is read by scan.c with lib/base/lex.c, whose rules
+ * are these and more) */
 #define JSON_LOAD_FLAGS (JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES)
 
 /* store.c: the conversation as JSON, parsed when first asked for */

@@ -1,6 +1,6 @@
 /*
  * plain.h - the bytes a JSON string holds as they are, neither escaped nor
- * ending it: what the scanner (scan.c) reads past and the writer (json.c)
+ * ending it: what the lexer (lex.c) reads past and the writer (json.c)
  * copies, found 32 bytes at a time.
  */
 #ifndef CONVCTL_PLAIN_H

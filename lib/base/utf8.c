@@ -4,7 +4,7 @@
  * bad byte's offset found by the rule itself, ASCII skipped 16 bytes at once.
  */
 #include <string.h>
-/* SCAN_SCALAR (as in scan.c) builds the plain C paths only, to test them */
+/* SCAN_SCALAR (as in plain.h) builds the plain C paths only, to test them */
 #if defined(__SSE2__) && !defined(SCAN_SCALAR)
 #include <emmintrin.h>
 #define HAVE_SSE2_PATH 1

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "tools.h"
-#include "../store/scan.h"	/* scan_json(): JSON as the store reads it */
+#include "../base/lex.h"	/* lex_json(): JSON as the store reads it */
 
 /* JSON-RPC 2.0's error codes */
 enum {
@@ -314,7 +314,7 @@ blank(const char *line, size_t len)
 /*
  * The message line[0..len) holds: jansson's reading, else, where jansson
  * refuses only what JSON allows (an integer past int64_t, a real past the
- * double's range, a key holding a NUL byte), the store's (scan_json(), a
+ * double's range, a key holding a NUL byte), the store's (lex_json(), a
  * number kept as its text), so a valid message is never a parse error.
  * NULL, and the -32700 reply appended to out, when it is not JSON.
  */
@@ -326,7 +326,7 @@ parse(const char *line, size_t len, struct buf *out)
 	int ln, col;
 
 	if ((msg = json_loadb(line, len, JSON_LOAD_FLAGS | JSON_DECODE_ANY,
-	    &je)) != NULL || (msg = scan_json(line, len)) != NULL)
+	    &je)) != NULL || (msg = lex_json(line, len)) != NULL)
 		return msg;
 	json_error_place(line, len, &je, &ln, &col);
 	reply_error(out, NULL, RPC_PARSE_ERROR, "parse error at column %d: %s",

@@ -99,7 +99,7 @@ adopt_scan(struct store *st, struct scan *sc)
 
 	st->root = json_object();
 	for (i = 0; i < sc->nmember; i++) {
-		v = scan_json(fs->data + sc->member[i].off, sc->member[i].len);
+		v = lex_json(fs->data + sc->member[i].off, sc->member[i].len);
 		if (v == NULL)
 			abort();	/* checked: cannot happen (see conv_json) */
 		json_object_setn_new_nocheck(st->root, sc->member[i].key,
@@ -126,7 +126,7 @@ load_json(struct store *st, struct error *e)
 	json_t *root;
 	int rc = -1, line, column;
 
-	root = scan_json(fs->data, fs->len);
+	root = lex_json(fs->data, fs->len);
 	if (root == NULL)
 		root = json_loadb(fs->data, fs->len, JSON_LOAD_FLAGS, &je);
 	if (root == NULL) {
@@ -300,7 +300,7 @@ open_indexed(struct store *st, int fd, const struct stat *sb,
 			free(p);
 			return -1;
 		}
-		v = scan_json(p, m->len);
+		v = lex_json(p, m->len);
 		free(p);
 		if (v == NULL)
 			return file_changed(st, e);
@@ -635,7 +635,7 @@ file_stats(struct store *st, const struct stats_request *rq,
 			for (j = 0; j < 4; j++)
 				stats_role(s, (enum conv_role)j, w.role[j]);
 			for (j = 0; j < w.ntools; j++) {
-				tools = scan_json(w.tools[j].p, w.tools[j].len);
+				tools = lex_json(w.tools[j].p, w.tools[j].len);
 				stats_tools(s, tools);
 				json_decref(tools);
 			}

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "../base/lex.h"
+
 struct scan_conv {
 	size_t off, len;		/* the object's bytes in the file */
 	char *id;			/* decoded, malloc'd */
@@ -42,10 +44,10 @@ struct scan {
 };
 
 /*
- * 0: p[0..len) is JSON by scan.c's rules, a store of shape.c's shape,
+ * 0: p[0..len) is JSON by lex.c's rules, a store of shape.c's shape,
  * with at most one active conversation and unique ids: what adopt() in
- * store.c accepts. SCAN_INVALID: it is not (s is emptied); scan_json() and adopt(), or
- * jansson, say what is wrong and where.
+ * store.c accepts. SCAN_INVALID: it is not (s is emptied); lex_json() and
+ * adopt(), or jansson, say what is wrong and where.
  */
 #define SCAN_INVALID	(-1)
 int scan_store(const char *p, size_t len, struct scan *s);
@@ -82,11 +84,10 @@ int scan_conv_each(const char *p, size_t len, struct scan_conv *c, int utf8,
 size_t scan_unescape(const struct scan_str *t, char *out);
 
 /*
- * The JSON value p[0..len) holds (whitespace around it allowed), built by
- * scan.c's rules: keys and strings may hold NUL, an integer that fits
- * int64_t is an integer, any other number is kept as its text
- * (json_number_text()). NULL when it is not JSON by those rules.
+ * The old name of lex_json() (lib/base/lex.h), for pg.c, sqlite.c and
+ * lib/search/search.c, which are being changed elsewhere now: to go once
+ * they call lex_json().
  */
-json_t *scan_json(const char *p, size_t len);
+#define scan_json lex_json
 
 #endif

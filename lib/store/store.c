@@ -53,7 +53,7 @@ conv_refresh(struct conv *c, struct error *e)
 
 /*
  * The scanner checked raw, so this parse cannot fail; if it ever did, going
- * on could write a store without this conversation. scan_json(), not
+ * on could write a store without this conversation. lex_json(), not
  * jansson: numbers keep their text, keys may hold NUL.
  */
 json_t *
@@ -62,7 +62,7 @@ conv_json(struct conv *c)
 	if (c->obj == NULL) {
 		if (c->raw == NULL)	/* loaded without its body: a bug */
 			abort();
-		c->obj = scan_json(c->raw, c->rawlen);
+		c->obj = lex_json(c->raw, c->rawlen);
 		if (c->obj == NULL)
 			abort();
 		c->raw = NULL;	/* the caller may change it: dump it when saving */
@@ -525,7 +525,7 @@ conv_json_copy(struct conv *c)
 	json_t *obj;
 
 	if (c->obj == NULL && c->raw != NULL &&
-	    (obj = scan_json(c->raw, c->rawlen)) != NULL)
+	    (obj = lex_json(c->raw, c->rawlen)) != NULL)
 		return obj;
 	return json_clone(conv_json(c));
 }

@@ -418,7 +418,7 @@ one(void)
 	is_int(scan_conv("[]", 2, &sc), SCAN_INVALID, "and what is not an object");
 }
 
-/* scan_json(): numbers as their text, the rest as jansson's values */
+/* lex_json(): numbers as their text, the rest as jansson's values */
 static void
 build(void)
 {
@@ -426,10 +426,10 @@ build(void)
 	    "123456789012345678901234567890,1E+2],\"k\\u0000\":\"\\u0000\","
 	    "\"t\":true,\"n\":null}";
 	struct buf b = { 0 };
-	json_t *v = scan_json(s, strlen(s)), *r;
+	json_t *v = lex_json(s, strlen(s)), *r;
 	size_t n;
 
-	if (!ok(v != NULL, "scan_json builds a value"))
+	if (!ok(v != NULL, "lex_json builds a value"))
 		return;
 	ok(json_is_integer(json_object_get(v, "i")) &&
 	    json_integer_value(json_object_get(v, "i")) == -12,
@@ -445,8 +445,8 @@ build(void)
 	    "a key and a string with NUL");
 	json_dump_buf(&b, v);
 	is_str(b.data, s, "json_dump_buf writes each number as it was");
-	ok(scan_json("{\"a\":1,\"a\":2}", 13) == NULL, "a duplicate key is no value");
-	ok(scan_json("[1,]", 4) == NULL, "nor broken JSON");
+	ok(lex_json("{\"a\":1,\"a\":2}", 13) == NULL, "a duplicate key is no value");
+	ok(lex_json("[1,]", 4) == NULL, "nor broken JSON");
 	json_decref(v);
 	buf_free(&b);
 }

@@ -28,7 +28,7 @@ static const char *const values[] = {
 static json_t *
 parse(const char *s)
 {
-	return scan_json(s, strlen(s));
+	return lex_json(s, strlen(s));
 }
 
 /* both verdicts on text: 1 the scanner's, 2 jansson's with the shape's */
@@ -41,7 +41,7 @@ verdicts(const char *text, int *scanner, int *tree)
 
 	*scanner = scan_store(text, strlen(text), &sc) == 0;
 	scan_free(&sc);
-	root = scan_json(text, strlen(text));
+	root = lex_json(text, strlen(text));
 	*tree = root != NULL && shape_check(&shape_store, root, NULL, 1, &e) == 0;
 	json_decref(root);
 }
