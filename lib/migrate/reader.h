@@ -1,8 +1,9 @@
 /*
  * reader.h - what a migrate format reader sees: the source it reads, the run's
- * request, and the helpers every reader uses (reader.c, openai.c). It knows
- * nothing of the store, the imports ledger or the report: a reader only turns
- * one source's text into conversation objects. Nothing outside lib/ sees it.
+ * request, and the helpers every reader uses (reader.c, source.c, input.c,
+ * openai.c). It knows nothing of the store, the imports ledger or the
+ * report: a reader only turns one source's text into conversation objects.
+ * Nothing outside lib/ sees it.
  *
  * A reader checks the shape as it goes and fails on the first thing wrong,
  * naming the file and the JSON path (or the line, for JSON lines). Fields the
@@ -70,12 +71,17 @@ struct mig_input {
 					 * go of (mig_item_done()); or NULL */
 };
 
-/* reader.c: handing conversations to the run, notes and progress */
+/* source.c: a source's conversations, handed to the run */
 
 /* hands a finished conversation (a reference) to the run; own: its id is the
  * source's, so a clash is a conflict rather than a reason to pick another;
  * splittable: --split may cut it at long gaps */
 void mig_add(struct mig_reader *, json_t *conv, int own, int splittable);
+/* conversation c added (mig_add(): the source's own, splittable), keep,
+ * what the source said that the store has no place for, as its "imported"
+ * when keep has anything; keep taken */
+void mig_add_keeping(struct mig_reader *, json_t *c, json_t *keep);
+
 /*
  * A source's conversations, s->convs, each an object, or packed: held as
  * its text, as the store writes it (json_dump_buf()), with its id, message
@@ -105,6 +111,9 @@ void mig_conv_hash(json_t *conv, char out[SHA256_HEX_LEN]);
 /* mig_conv_hash() of conversation i, as the reader made it */
 void mig_conv_hash_at(const struct mig_source *, size_t i,
     char out[SHA256_HEX_LEN]);
+
+/* reader.c: notes, progress, errors */
+
 void mig_note(struct mig_reader *, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_progress(struct mig_reader *, size_t done, size_t total);
@@ -119,6 +128,8 @@ const char *mig_path(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void mig_notes_add(json_t *notes, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* input.c: the source's bytes */
 
 /* each line of text that holds a JSON value, parsed, to each() with the line's
  * number; blank lines skipped; a line that is not JSON is an error naming
@@ -198,10 +209,6 @@ json_t *mig_session_of(struct mig_reader *, const char *id, json_t *msgs,
 char *mig_generated_id(json_t *msgs, int64_t now);
 /* copies src's fields but those in the NULL-ended skip, and those dst has */
 void mig_keep_extra(json_t *dst, json_t *src, const char *const *skip);
-/* conversation c added (mig_add(): the source's own, splittable), keep,
- * what the source said that the store has no place for, as its "imported"
- * when keep has anything; keep taken */
-void mig_add_keeping(struct mig_reader *, json_t *c, json_t *keep);
 /* conv, the conversation at `at` of an export: an object, its id the first
  * of the NULL-ended id_keys that is a string, not empty, its title_key a
  * string (*title), null or missing (*title NULL); -1 and e naming the
