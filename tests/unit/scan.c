@@ -1,6 +1,7 @@
 /*
- * scan.c - the store scanner agrees with jansson and the shape checks: what
- * it accepts, what it refuses, the fields it keeps. Each case that the
+ * scan.c - the store scanner (lib/store/scan.c), and the JSON lexer it reads
+ * with (lib/base/lex.c), agree with jansson and the shape checks: what it
+ * accepts, what it refuses, the fields it keeps, the values lex_json() builds. Each case that the
  * differential fuzzer (fuzz/fuzz_scan.c) found is here too, marked "fuzz:".
  */
 #include <fcntl.h>
