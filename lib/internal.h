@@ -34,60 +34,9 @@ json_t *store_root(struct store *);
 int conv_may_hold(const struct conv *, const char *s);
 /* 1: c's mark NAME (QUOTED: "\"NAME\"", for conv_may_hold) is true */
 int conv_mark(struct conv *, const char *name, const char *quoted);
-/*
- * Every conversation's bytes, in stored order, for a reader that looks at
- * them before it parses any (search), valid while the store is open: 1 and
- * *v (malloc'd, the caller's) and *n; 0: the engine offers none (a
- * database; a file it could not map safely, or conversations loaded
- * already): load them instead; -1: an error. The file engine's bytes are
- * checked only if unchecked is 0: else the caller checks those it reads
- * with the scanner (scan_conv_each()), and store_span_refused() is the
- * error when one fails.
- */
-struct store_span {
-	const char *p;
-	size_t len;
-	int canonical;		/* the bytes are what json_dump_buf() writes */
-	int64_t newest;		/* its latest message's time, as the scanner
-				 * found it: INT64_MIN none, INT64_MAX not known */
-};
-int store_spans(struct store *, struct store_span **v, size_t *n,
-    int *unchecked, struct error *);
-int store_span_refused(struct store *, struct error *);
-/* conv_has_tag() of the conversation at v, which the scanner checked */
-int store_span_tagged(const struct store_span *v, const char *tag);
 /* the conversation's own fields, to read, not to change: its messages may
  * be missing (a conversation a list loaded without its body) */
 json_t *conv_head(struct conv *);
-/*
- * store.c: the messages a search may match, found by the engine where it can (a
- * database, over its indexes) rather than by loading every conversation:
- * a superset of those that match, which the caller matches again. Each is
- * given to fn, newest first when q->newest (by time, then stored order,
- * both descending), until fn returns 1 (enough) or -1 (e says why).
- * 0: the engine cannot, or st holds conversations loaded already (they may
- * be newer than the engine's): load them all and look; 1: done.
- */
-struct store_search {
-	const char *lit;		/* text every match holds (ASCII); NULL:
-					 * none */
-	size_t litlen;
-	int icase;			/* lit in either ASCII case, and its
-					 * letters as any of fold */
-	const char (*fold)[5];		/* UTF-8 characters beyond ASCII */
-	const char *fold_of;		/* the letter (lower case) each is */
-	size_t nfold;
-	int role;			/* an enum conv_role; <0: any */
-	int64_t since, until;		/* since <= time < until; <0: open */
-	const char *tag, *tool;		/* NULL: any */
-	int newest;			/* in that order, for a -n */
-};
-/* msg: the seq-th message of conv_id (the pos-th conversation stored), a
- * JSON object fn takes */
-typedef int (*store_search_fn)(void *arg, const char *conv_id, int64_t pos,
-    size_t seq, json_t *msg, struct error *);
-int store_search(struct store *, const struct store_search *,
-    store_search_fn, void *arg, struct error *);
 /*
  * Every conversation of st, whole, in stored order, each to fn (0 on, -1
  * stop: e says why). An engine that reads them in batches (PostgreSQL's

@@ -1,7 +1,8 @@
 /*
  * utf8.h - one UTF-8 sequence checked as RFC 3629 and jansson say (no
  * overlong forms, no surrogates, nothing above U+10FFFF): the one rule that
- * utf8_invalid_at() (utf8.c), which the scanner checks a store with, applies.
+ * utf8_invalid_at() (utf8.c), which the scanner checks a store with, applies;
+ * and a character written in UTF-8.
  */
 #ifndef CONVCTL_UTF8_H
 #define CONVCTL_UTF8_H
@@ -38,6 +39,30 @@ utf8_seq(const unsigned char *p, const unsigned char *end)
 	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	return n;
+}
+
+/* the character cp in UTF-8, into out[5], NUL-terminated */
+static inline void
+utf8_put(char out[5], unsigned long cp)
+{
+	unsigned char *o = (unsigned char *)out;
+
+	o[0] = o[1] = o[2] = o[3] = o[4] = 0;
+	if (cp < 0x80)
+		o[0] = (unsigned char)cp;
+	else if (cp < 0x800) {
+		o[0] = (unsigned char)(0xC0 | cp >> 6);
+		o[1] = (unsigned char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		o[0] = (unsigned char)(0xE0 | cp >> 12);
+		o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+		o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+	} else {
+		o[0] = (unsigned char)(0xF0 | cp >> 18);
+		o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+		o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+		o[3] = (unsigned char)(0x80 | (cp & 0x3F));
+	}
 }
 
 #endif

@@ -1,14 +1,15 @@
 /*
- * search.h - a store searched (search.c): a query compiled once, run over
- * every conversation, its hits rendered. It reads the store; it never
- * writes it.
+ * search.h - a store searched: a query compiled once (compile.c) into the
+ * description its executors take (lib/store/query.h), run over every
+ * conversation (match.c), its hits rendered (render.c). It reads the
+ * store; it never writes it.
  */
 #ifndef CONVCTL_SEARCH_H
 #define CONVCTL_SEARCH_H
 
 #include "../store/store.h"
 
-/* search.c: lines of messages that match a query, in every conversation */
+/* lines of messages that match a query, in every conversation */
 struct search;
 /* the longest query taken, in characters, by every face (convctl-search(1),
  * convctl-mcp(1)): a paragraph pasted whole fits; compiling a regular

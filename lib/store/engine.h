@@ -15,6 +15,7 @@
 #define CONVCTL_ENGINE_H
 
 #include "../internal.h"
+#include "query.h"
 
 struct conv {
 	json_t *obj;		/* NULL until conv_json() parses raw */
@@ -78,18 +79,15 @@ struct store_engine {
 	int (*load_body)(struct store *, struct conv *, struct error *);
 	/* how many ended conversations there are in all, loaded or not */
 	int (*count_ended)(struct store *, size_t *, struct error *);
-	/* store_search(): the messages that may match q, to fn; NULL: the
-	 * engine has no way but loading them all */
-	int (*search)(struct store *, const struct store_search *,
-	    store_search_fn, void *, struct error *);
+	/* store_query(): the messages that may match q, to sink: 1 done, 0
+	 * not now, -1 e (NULL: the engine has no way but loading them all) */
+	int (*search)(struct store *, const struct query *,
+	    const struct query_sink *, struct error *);
 	/* store_each(), called only with nothing loaded (NULL: the engine
 	 * loads them all) */
 	int (*each)(struct store *, store_each_fn, void *, struct error *);
 	/* store_flush_new() (NULL: the engine writes only at commit) */
 	int (*flush_new)(struct store *, struct error *);
-	/* store_spans() (may be NULL: none offered) */
-	int (*spans)(struct store *, struct store_span **, size_t *, int *,
-	    struct error *);
 	/* store_stats(): rq's conversations counted into the stats
 	 * (stats_conv(), stats_role(), stats_tool(), the size): 1 done, 0
 	 * not offered now (then every conversation is loaded and counted),

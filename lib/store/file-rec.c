@@ -5,8 +5,11 @@
  * (which loads the records it must rewrite), so neither needs the other's.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,5 +99,46 @@ file_load_rec(struct store *st, size_t i, struct error *e)
 	c->be = fc;
 	store_push(st, c);
 	fs->got[i] = 1;
+	return 0;
+}
+
+/*
+ * The store file mapped, for a reader: the page cache read where it is, no
+ * fresh memory zeroed and filled with a copy. A mapping of a file that
+ * another program truncates in place kills the reader with SIGBUS where a
+ * read sees the change and says so; so the file is mapped only under a read
+ * lease (fcntl F_SETLEASE), which the kernel grants only while no one has
+ * it open for writing, and which then makes whoever opens it to write, or
+ * truncates it, wait until the lease is given up: until file_close()
+ * unmaps it and closes fd (or /proc/sys/fs/lease-break-time passes, 45 s
+ * by default; search holds the mapping only while it searches). The
+ * lease's break is told by SIGURG, which is ignored unless caught, not by
+ * SIGIO, which would kill us. 1: mapped, fd kept in fs->mapfd; 0: no lease
+ * (a writer has the file open, it is not ours, the filesystem has none) or
+ * no mapping, or the file is no longer sb: the caller reads it.
+ */
+int
+file_map_leased(struct file_state *fs, int fd, const struct stat *sb)
+{
+	struct stat now;
+	void *p;
+
+	if (sb->st_size == 0 || fcntl(fd, F_SETSIG, SIGURG) < 0 ||
+	    fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+		return 0;
+	/* the size mapped is the size it keeps while leased */
+	if (fstat(fd, &now) < 0 || !index_same_file(sb, &now))
+		goto no;
+	p = mmap(NULL, (size_t)sb->st_size, PROT_READ, MAP_PRIVATE |
+	    MAP_POPULATE, fd, 0);
+	if (p == MAP_FAILED)
+		goto no;
+	fs->data = p;
+	fs->len = (size_t)sb->st_size;
+	fs->filemap = fs->len;
+	fs->mapfd = fd;
+	return 1;
+no:
+	(void)fcntl(fd, F_SETLEASE, F_UNLCK);
 	return 0;
 }

@@ -168,49 +168,8 @@ room(struct file_state *fs, size_t size)
 }
 
 /*
- * The store file mapped, for a reader: the page cache read where it is, no
- * fresh memory zeroed and filled with a copy. A mapping of a file that
- * another program truncates in place kills the reader with SIGBUS where a
- * read sees the change and says so; so the file is mapped only under a read
- * lease (fcntl F_SETLEASE), which the kernel grants only while no one has
- * it open for writing, and which then makes whoever opens it to write, or
- * truncates it, wait until the lease is given up: until file_close()
- * unmaps it and closes fd (or /proc/sys/fs/lease-break-time passes, 45 s
- * by default; search holds the mapping only while it searches). The
- * lease's break is told by SIGURG, which is ignored unless caught, not by
- * SIGIO, which would kill us. 1: mapped, fd kept in fs->mapfd; 0: no lease
- * (a writer has the file open, it is not ours, the filesystem has none) or
- * no mapping, or the file is no longer sb: the caller reads it.
- */
-static int
-map_leased(struct file_state *fs, int fd, const struct stat *sb)
-{
-	struct stat now;
-	void *p;
-
-	if (sb->st_size == 0 || fcntl(fd, F_SETSIG, SIGURG) < 0 ||
-	    fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
-		return 0;
-	/* the size mapped is the size it keeps while leased */
-	if (fstat(fd, &now) < 0 || !index_same_file(sb, &now))
-		goto no;
-	p = mmap(NULL, (size_t)sb->st_size, PROT_READ, MAP_PRIVATE |
-	    MAP_POPULATE, fd, 0);
-	if (p == MAP_FAILED)
-		goto no;
-	fs->data = p;
-	fs->len = (size_t)sb->st_size;
-	fs->filemap = fs->len;
-	fs->mapfd = fd;
-	return 1;
-no:
-	(void)fcntl(fd, F_SETLEASE, F_UNLCK);
-	return 0;
-}
-
-/*
  * The file into fs->data, read rather than mapped when it cannot be
- * mapped safely (map_leased()).
+ * mapped safely (file_map_leased()).
  */
 static int
 load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
@@ -220,7 +179,7 @@ load_bytes(struct store *st, int fd, const struct stat *sb, struct error *e)
 	char extra;
 	ssize_t n;
 
-	if (st->mode == STORE_READ && map_leased(fs, fd, sb))
+	if (st->mode == STORE_READ && file_map_leased(fs, fd, sb))
 		return 0;
 	fs->data = room(fs, size);
 	while (got < size) {
@@ -517,53 +476,6 @@ file_open(struct store *st, const char *path, double wait, int whole,
 	return 0;
 }
 
-/*
- * With an index, the file mapped (map_leased()) and the index's spans;
- * loaded whole, the spans the scanner checked. None when the file cannot be
- * mapped, or once a conversation is loaded (st holds what is newer).
- */
-static int
-file_spans(struct store *st, struct store_span **v, size_t *n,
-    int *unchecked, struct error *e)
-{
-	struct file_state *fs = st->be;
-	const struct index *ix = fs->ix;
-	size_t i;
-
-	if (ix == NULL) {
-		for (i = 0; i < st->n; i++)
-			if (st->conv[i]->raw == NULL)
-				return 0;
-		*v = xmalloc((st->n + 1) * sizeof(**v));
-		for (i = 0; i < st->n; i++) {
-			(*v)[i].p = st->conv[i]->raw;
-			(*v)[i].len = st->conv[i]->rawlen;
-			(*v)[i].canonical = st->conv[i]->canonical;
-			(*v)[i].newest = st->conv[i]->newest;
-		}
-		*n = st->n;
-		return 1;
-	}
-	if (st->n > 0 || fs->data != NULL || !map_leased(fs, fs->fd, &fs->sb))
-		return 0;
-	*v = xmalloc((ix->n + 1) * sizeof(**v));
-	for (i = 0; i < ix->n; i++) {
-		if (ix->rec[i].off > fs->len ||
-		    ix->rec[i].len > fs->len - ix->rec[i].off) {
-			free(*v);
-			*v = NULL;
-			return file_changed(st, e);
-		}
-		(*v)[i].p = fs->data + ix->rec[i].off;
-		(*v)[i].len = ix->rec[i].len;
-		(*v)[i].canonical = !!(ix->rec[i].flags & INDEX_CANONICAL);
-		(*v)[i].newest = ix->rec[i].newest;
-	}
-	*n = ix->n;
-	*unchecked = 1;
-	return 1;
-}
-
 /* file_stats()'s walk of one conversation's messages */
 struct stats_walk {
 	uint64_t role[4];
@@ -622,7 +534,7 @@ file_stats(struct store *st, const struct stats_request *rq,
 		/* UTF-8 it is: the store was checked whole, or its index vouches */
 		if (scan_conv_each(v[i].p, v[i].len, &sc, 1, stats_message,
 		    &w) < 0) {
-			rc = store_span_refused(st, e);
+			rc = file_changed(st, e);
 			break;
 		}
 		c = conv_new();
@@ -714,7 +626,7 @@ const struct store_engine store_file_engine = {
 	.open = file_open,
 	.load = file_load,
 	.count_ended = file_count_ended,
-	.spans = file_spans,
+	.search = file_search,
 	.stats = file_stats,
 	.commit = save_file,
 	.spool_dir = file_spool_dir,

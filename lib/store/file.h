@@ -72,6 +72,30 @@ int file_unchanged(struct store *, int fd, const struct stat *sb,
     struct error *);
 /* "store ... changed while it was read": -1 */
 int file_changed(struct store *, struct error *);
+/*
+ * file-search.c: every conversation's bytes, in stored order, for a reader that
+ * looks at them before it parses any (search, stats), valid while the
+ * store is open: 1 and *v (malloc'd, the caller's) and *n; 0: none (a
+ * file it could not map safely, or conversations loaded already): load
+ * them instead; -1: an error. Checked only if *unchecked is 0: else the
+ * caller checks those it reads with the scanner (scan_conv_each()), and
+ * file_changed() is the error when one fails.
+ */
+struct store_span {
+	const char *p;
+	size_t len;
+	int canonical;		/* the bytes are what json_dump_buf() writes */
+	int64_t newest;		/* its latest message's time, as the scanner
+				 * found it: INT64_MIN none, INT64_MAX not known */
+};
+int file_spans(struct store *, struct store_span **v, size_t *n,
+    int *unchecked, struct error *);
+/* file-search.c: store_query() on the file */
+int file_search(struct store *, const struct query *,
+    const struct query_sink *, struct error *);
+/* the store file mapped under a read lease, for a reader (fs->data): 1;
+ * 0 when it cannot be (the caller reads it) */
+int file_map_leased(struct file_state *, int fd, const struct stat *sb);
 /* len bytes at off of the store into p; all of them, or an error */
 int file_read_at(struct store *, char *p, size_t len, size_t off,
     struct error *);

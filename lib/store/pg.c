@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "pg-session.h"
+#include "pg.h"
 #include "rows.h"
 #include "scan.h"
 
@@ -367,16 +368,6 @@ pg_load_body(struct store *st, struct conv *c, struct error *e)
 	return rc;
 }
 
-/* a time as the database reads it, or NULL for none */
-static const char *
-ts_param(int64_t ms, char out[TS_LEN])
-{
-	if (ms < 0)
-		return NULL;
-	ts_format(ms, out);
-	return out;
-}
-
 /* s (NULL: NULL) onto the array literal b, which "{" begins */
 static void
 array_add(struct buf *b, const char *s, size_t len)
@@ -477,8 +468,8 @@ sync_conv(struct store *st, struct conv *c, struct error *e)
 	}
 	buf_addf(&count, "%zu", c->nmsg);
 	p[0] = c->id;
-	p[1] = ts_param(c->started, started);
-	p[2] = ts_param(c->ended, ended);
+	p[1] = pg_ts_param(c->started, started);
+	p[2] = pg_ts_param(c->ended, ended);
 	p[3] = c->title;
 	p[4] = c->summary;
 	p[5] = count.data;
@@ -610,10 +601,10 @@ copy_new(struct store *st, size_t n, struct error *e)
 		c->be = row_conv_new(&doc, c->nmsg);	/* hashes: below */
 		pg_copy_field(&rows, c->id, strlen(c->id));
 		buf_addf(&rows, "\t%lld\t", (long long)c->pos);
-		s = ts_param(c->started, ts);
+		s = pg_ts_param(c->started, ts);
 		pg_copy_field(&rows, s, s ? strlen(s) : 0);
 		buf_addc(&rows, '\t');
-		s = ts_param(c->ended, ts);
+		s = pg_ts_param(c->ended, ts);
 		pg_copy_field(&rows, s, s ? strlen(s) : 0);
 		buf_addc(&rows, '\t');
 		pg_copy_field(&rows, c->title, c->title ? strlen(c->title) : 0);
@@ -790,56 +781,6 @@ pg_count_ended(struct store *st, size_t *n, struct error *e)
 	return 0;
 }
 
-/*
- * The regular expression (PostgreSQL's, every byte but letters and digits
- * escaped) that finds q's text in a message's doc as convctl writes it: the
- * JSON writer's escapes spelled as it spells them (json_escape()), a letter
- * as either case and the characters beyond ASCII that fold to it. Case
- * comes from the classes, not from the server's locale.
- */
-static void
-text_pattern(struct buf *re, const struct store_search *q)
-{
-	struct buf one = { 0 };
-	size_t i, j;
-	char c;
-
-	for (i = 0; i < q->litlen; i++) {
-		c = q->lit[i];
-		if (q->icase && c >= 'a' && c <= 'z') {
-			buf_addf(re, "[%c%c", c, c - ('a' - 'A'));
-			for (j = 0; j < q->nfold; j++)
-				if (q->fold_of[j] == c)
-					buf_adds(re, q->fold[j]);
-			buf_addc(re, ']');
-			continue;
-		}
-		one.len = 0;
-		json_escape(&one, &c, 1);
-		for (j = 0; j < one.len; j++) {
-			c = one.data[j];
-			if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
-			    !(c >= '0' && c <= '9'))
-				buf_addc(re, '\\');
-			buf_addc(re, c);
-		}
-	}
-	buf_free(&one);
-}
-
-/* the conversation of row i (its doc, column 4) is tagged tag */
-static int
-tagged(PGresult *r, int i, const char *tag)
-{
-	struct conv *c = conv_new();
-	int yes;
-
-	c->head = scan_json(pq.getvalue(r, i, 4), (size_t)pq.getlength(r, i, 4));
-	yes = json_is_object(c->head) && conv_has_tag(c, tag);
-	conv_free(c);
-	return yes;
-}
-
 /* the conversations store_stats() asks for: the WHERE of a query whose
  * conversations are c; parameters $1 (since) and $2 (the tag as JSON, a
  * condition every tagged conversation meets: stats_conv() then says),
@@ -886,7 +827,7 @@ pg_stats(struct store *st, const struct stats_request *rq,
 		rc = 1;
 		goto out;
 	}
-	p[0] = ts_param(rq->since, since);
+	p[0] = pg_ts_param(rq->since, since);
 	p[1] = row_json_param(&tag, rq->tag);
 	if ((r = pg_run(st, what, "SELECT coalesce(sum(pg_total_relation_size("
 	    "c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = "
@@ -979,101 +920,6 @@ out:
 	json_decref(taken);
 	buf_free(&sql);
 	buf_free(&tag);
-	return rc;
-}
-
-#define SEARCH_BATCH "256"	/* rows a FETCH brings, for a -n */
-
-/*
- * The messages that may match q, in SQL over the messages' table: the
- * text through the trigram index messages_text where the schema has it
- * (the same query without it), each filter as a condition, only the rows
- * that pass sent. For a -n, newest first through a cursor, until fn has
- * enough.
- */
-static int
-pg_search(struct store *st, const struct store_search *q, store_search_fn fn,
-    void *arg, struct error *e)
-{
-	struct pg_state *ps = st->be;
-	struct buf sql = { 0 }, re = { 0 }, tag = { 0 }, tool = { 0 };
-	char since[TS_LEN], until[TS_LEN];
-	const char *p[6];
-	int n = 0, i, rows, stop = 0, rc = -1;
-	PGresult *r = NULL;
-	json_t *m;
-
-	if (!ps->exists)
-		return 0;
-	if (q->newest)
-		buf_adds(&sql, "DECLARE search NO SCROLL CURSOR FOR ");
-	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM @.messages m "
-	    "JOIN @.conversations c ON c.id = m.conversation WHERE true",
-	    q->tag != NULL ? "c.doc" : "NULL");
-	if (q->litlen > 0) {
-		text_pattern(&re, q);
-		p[n++] = re.data;
-		buf_addf(&sql, " AND m.doc::text ~ $%d", n);
-	}
-	if (q->role >= 0) {
-		p[n++] = role_name((enum conv_role)q->role);
-		buf_addf(&sql, " AND m.role = $%d", n);
-	}
-	/* a millisecond wider: the caller compares the message's own text */
-	if (q->since >= 0) {
-		p[n++] = ts_param(q->since > 0 ? q->since - 1 : 0, since);
-		buf_addf(&sql, " AND m.at >= $%d", n);
-	}
-	if (q->until >= 0) {
-		p[n++] = ts_param(q->until + 1, until);
-		buf_addf(&sql, " AND m.at < $%d", n);
-	}
-	if ((p[n] = row_json_param(&tool, q->tool)) != NULL)
-		buf_addf(&sql, " AND strpos(m.doc::text, $%d) > 0", ++n);
-	/* the tag as its text (the database's JSON functions refuse a
-	 * document with \u0000 anywhere); conv_has_tag() then says */
-	if ((p[n] = row_json_param(&tag, q->tag)) != NULL)
-		buf_addf(&sql, " AND strpos(c.doc::text, $%d) > 0", ++n);
-	if (q->newest) {
-		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
-		if (pg_run_only(st, "cannot search", sql.data, n, p, e) < 0)
-			goto out;
-	}
-	do {
-		r = q->newest ? pg_run(st, "cannot search", "FETCH "
-		    SEARCH_BATCH " FROM search", 0, NULL, e) :
-		    pg_run(st, "cannot search", sql.data, n, p, e);
-		if (r == NULL)
-			goto out;
-		rows = pq.ntuples(r);
-		for (i = 0; i < rows && !stop; i++) {
-			if (q->tag != NULL && !tagged(r, i, q->tag))
-				continue;
-			m = scan_json(pq.getvalue(r, i, 3),
-			    (size_t)pq.getlength(r, i, 3));
-			if (!json_is_object(m)) {
-				json_decref(m);
-				error_set(e, "store '%s': conversation '%s': "
-				    "message %s is not a JSON object", st->path,
-				    pq.getvalue(r, i, 0), pq.getvalue(r, i, 2));
-				goto out;
-			}
-			if ((stop = fn(arg, pq.getvalue(r, i, 0),
-			    strtoll(pq.getvalue(r, i, 1), NULL, 10),
-			    (size_t)strtoull(pq.getvalue(r, i, 2), NULL, 10), m,
-			    e)) < 0)
-				goto out;
-		}
-		pq.clear(r);
-		r = NULL;
-	} while (q->newest && !stop && rows == atoi(SEARCH_BATCH));
-	rc = 0;
-out:
-	pq.clear(r);
-	buf_free(&sql);
-	buf_free(&re);
-	buf_free(&tag);
-	buf_free(&tool);
 	return rc;
 }
 

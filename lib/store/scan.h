@@ -2,7 +2,7 @@
  * scan.h - the store's fast path: one pass over the file that checks all
  * that jansson's parse (with JSON_LOAD_FLAGS) and the store's shape checks
  * would, and keeps each conversation as a byte range with the few fields the
- * store caches. Only lib/store/, lib/search/search.c (scan_conv_each()), the unit
+ * store caches. Only lib/store/ (file-search.c: scan_conv_each()), the unit
  * test and the fuzz harness use it.
  */
 #ifndef CONVCTL_SCAN_H

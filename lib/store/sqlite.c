@@ -29,24 +29,13 @@
 #include <sqlite3.h>
 
 #include "file.h"
+#include "sqlite.h"
 #include "rows.h"
 #include "scan.h"
 
 #define SQ_SCHEMA_VERSION 2	/* the newest schema this engine knows */
 #define SQ_PREFIX "sqlite:"
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
-/* the statements the engine runs many times, prepared once */
-enum {
-	Q_MESSAGES,	/* a conversation's messages' docs, in order */
-	Q_INSERT_CONV,
-	Q_UPDATE_CONV,
-	Q_INSERT_MSG,
-	Q_DELETE_MSGS_FROM,
-	Q_DELETE_CONV,
-	Q_COUNT
-};
 static const char *const stmt_sql[Q_COUNT] = {
 	"SELECT doc FROM messages WHERE conversation = ?1 ORDER BY seq",
 	"INSERT INTO conversations (id, started_at, ended_at, title, summary, "
@@ -57,20 +46,6 @@ static const char *const stmt_sql[Q_COUNT] = {
 	"(?1, ?2, ?3, ?4, ?5, ?6)",
 	"DELETE FROM messages WHERE conversation = ?1 AND seq >= ?2",
 	"DELETE FROM conversations WHERE id = ?1",
-};
-
-struct sq_state {
-	sqlite3 *db;
-	char *file;		/* the database file, links followed */
-	int exists;		/* the schema's tables are there */
-	long version;		/* their schema's (a reader's may be older) */
-	int intx;		/* a transaction is open */
-	double wait;		/* the busy timeout: a writer's for the write
-				 * lock, at least READ_WAIT a reader's */
-	int nowal;		/* opened to write while the file was empty:
-				 * WAL is to be set after the commit */
-	int walframes;		/* pages in the WAL after the last commit */
-	sqlite3_stmt *stmt[Q_COUNT];
 };
 
 /*
@@ -153,21 +128,6 @@ static const char upgrade_2_sql[] =
 	"PRAGMA user_version = 2;";
 
 #define READ_WAIT 10.0	/* seconds a reader waits for a lock SQLite holds */
-
-/* e from the database's last error: what failed, and what SQLite said; a
- * lock held past the wait is store_locked()'s (exit 75: try again), the
- * one message every engine gives */
-static int
-sq_error(struct store *st, const char *what, struct error *e)
-{
-	struct sq_state *ss = st->be;
-
-	if (ss->db != NULL && (sqlite3_errcode(ss->db) & 0xff) == SQLITE_BUSY)
-		return store_locked(st->path, ss->wait, e);
-	error_set(e, "store '%s': %s: %s", st->path, what,
-	    ss->db != NULL ? sqlite3_errmsg(ss->db) : "out of memory");
-	return -1;
-}
 
 /* runs sql (one or more statements, no result) */
 static int
@@ -974,234 +934,6 @@ done:
 out:
 	json_decref(taken);
 	buf_free(&sql);
-	return rc;
-}
-
-/* the letter c (either case) in lower case */
-static char
-lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
-}
-
-/* how many spellings c has in a case-insensitive q: itself and each
- * character beyond ASCII that folds to it */
-static size_t
-spellings(const struct store_search *q, char c)
-{
-	size_t j, n = 1;
-
-	for (j = 0; q->icase && j < q->nfold; j++)
-		n += q->fold_of[j] == lower(c);
-	return n;
-}
-
-/* the k-th spelling of c (spellings()) onto m, a phrase's '"' doubled */
-static void
-spell(struct buf *m, const struct store_search *q, char c, size_t k)
-{
-	size_t j;
-
-	for (j = 0; k > 0 && j < q->nfold; j++)
-		if (q->fold_of[j] == lower(c) && --k == 0) {
-			buf_adds(m, q->fold[j]);
-			return;
-		}
-	if (c == '"')
-		buf_addc(m, '"');
-	buf_addc(m, c);
-}
-
-#define FTS_SPELLINGS 16	/* a piece spelled more ways is cut instead */
-
-/*
- * The FTS5 query that finds q's text in a message's doc as convctl writes
- * it, into m (empty: the index cannot narrow it). The trigram index folds
- * case by SQLite's rules, which an ASCII letter's other case meets; the
- * characters beyond ASCII that convctl folds to a letter (q->fold) are
- * each spelling of the piece, ORed. The text is cut at each character the
- * JSON writer escapes (and at a letter with its folds, when a piece has
- * too many spellings): each piece of three characters or more must be
- * there, a superset of the messages that match, which the caller
- * confirms.
- */
-static void
-fts_piece(struct buf *m, const struct store_search *q, size_t from,
-    size_t to)
-{
-	size_t i, n = 1, k, v, cut;
-
-	for (i = from; i < to && n <= FTS_SPELLINGS; i++)
-		n *= spellings(q, q->lit[i]);
-	if (n > FTS_SPELLINGS) {	/* cut at the letters with folds */
-		for (i = cut = from; i <= to; i++)
-			if (i == to || spellings(q, q->lit[i]) > 1) {
-				if (i - cut >= 3)
-					fts_piece(m, q, cut, i);
-				cut = i + 1;
-			}
-		return;
-	}
-	if (to - from < 3)
-		return;
-	if (m->len > 0)
-		buf_adds(m, " AND ");
-	buf_adds(m, n > 1 ? "(" : "");
-	for (v = 0; v < n; v++) {
-		buf_adds(m, v > 0 ? " OR \"" : "\"");
-		/* v in a mixed radix, one digit a letter */
-		for (i = from, k = v; i < to; i++) {
-			spell(m, q, q->lit[i], k % spellings(q, q->lit[i]));
-			k /= spellings(q, q->lit[i]);
-		}
-		buf_addc(m, '"');
-	}
-	buf_adds(m, n > 1 ? ")" : "");
-}
-
-static void
-fts_query(struct buf *m, const struct store_search *q)
-{
-	struct buf one = { 0 };
-	size_t i, start = 0;
-	char c;
-
-	for (i = 0; i <= q->litlen; i++) {
-		if (i < q->litlen) {
-			c = q->lit[i];
-			one.len = 0;
-			json_escape(&one, &c, 1);
-			if (one.len == 1)
-				continue;
-		}
-		fts_piece(m, q, start, i);
-		start = i + 1;
-	}
-	buf_free(&one);
-}
-
-#define SORT_AT_MOST 2000	/* matches sorted; more are walked by time */
-
-/* 1: the index finds more than SORT_AT_MOST messages for match, 0: not */
-static int
-many_match(struct store *st, const struct buf *match, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	sqlite3_stmt *r = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM (SELECT rowid FROM "
-	    "messages_text WHERE messages_text MATCH ?1 LIMIT "
-	    STR(SORT_AT_MOST) " + 1)", -1, &r, NULL) != SQLITE_OK ||
-	    sqlite3_bind_text(r, 1, match->data, (int)match->len,
-	    SQLITE_STATIC) != SQLITE_OK || sqlite3_step(r) != SQLITE_ROW)
-		rc = sq_error(st, "cannot search", e);
-	else
-		rc = sqlite3_column_int64(r, 0) > SORT_AT_MOST;
-	sqlite3_finalize(r);
-	return rc;
-}
-
-/*
- * The messages that may match q: the text through the trigram index
- * messages_text, each filter a condition, for a -n newest first, stepped
- * only until fn has enough.
- */
-static int
-sq_search(struct store *st, const struct store_search *q, store_search_fn fn,
-    void *arg, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	struct buf sql = { 0 }, match = { 0 }, tag = { 0 }, tool = { 0 };
-	sqlite3_stmt *r = NULL;
-	int step = SQLITE_DONE, stop = 0, tagged, walk = 1, rc = -1;
-	struct conv *c;
-	json_t *m;
-
-	if (!ss->exists)
-		return 0;
-	if (q->litlen > 0)
-		fts_query(&match, q);
-	/* newest first, when many may match: walk the messages by time
-	 * and stop once fn has enough, not sort them all first */
-	if (q->newest && match.len > 0 && (walk = many_match(st, &match,
-	    e)) < 0)
-		goto out;
-	buf_addf(&sql, "SELECT c.id, c.pos, m.seq, m.doc, %s FROM messages m "
-	    "%s JOIN conversations c ON c.id = m.conversation WHERE 1",
-	    q->tag != NULL ? "c.doc" : "NULL", q->newest && walk ?
-	    "INDEXED BY messages_at" : "");
-	if (match.len > 0)
-		buf_adds(&sql, " AND m.n IN (SELECT rowid FROM messages_text "
-		    "WHERE messages_text MATCH ?1)");
-	if (q->role >= 0)
-		buf_adds(&sql, " AND m.role = ?2");
-	if (q->since >= 0)
-		buf_adds(&sql, " AND m.at >= ?3");
-	if (q->until >= 0)
-		buf_adds(&sql, " AND m.at <= ?4");
-	if (row_json_param(&tool, q->tool) != NULL)
-		buf_adds(&sql, " AND instr(m.doc, ?5) > 0");
-	/* the tag as its text; conv_has_tag() then says */
-	if (row_json_param(&tag, q->tag) != NULL)
-		buf_adds(&sql, " AND instr(c.doc, ?6) > 0");
-	if (q->newest)
-		buf_adds(&sql, " ORDER BY m.at DESC, c.pos DESC, m.seq DESC");
-	if (sqlite3_prepare_v2(ss->db, sql.data, -1, &r, NULL) != SQLITE_OK) {
-		sq_error(st, "cannot search", e);
-		goto out;
-	}
-	if (match.len > 0)
-		sqlite3_bind_text(r, 1, match.data, (int)match.len,
-		    SQLITE_STATIC);
-	if (q->role >= 0)
-		sqlite3_bind_text(r, 2, role_name((enum conv_role)q->role), -1,
-		    SQLITE_STATIC);
-	if (q->since >= 0)
-		sqlite3_bind_int64(r, 3, q->since);
-	if (q->until >= 0)
-		sqlite3_bind_int64(r, 4, q->until);
-	if (q->tool != NULL)
-		sqlite3_bind_text(r, 5, tool.data, (int)tool.len, SQLITE_STATIC);
-	if (q->tag != NULL)
-		sqlite3_bind_text(r, 6, tag.data, (int)tag.len, SQLITE_STATIC);
-	while (!stop && (step = sqlite3_step(r)) == SQLITE_ROW) {
-		if (q->tag != NULL) {
-			c = conv_new();
-			c->head = scan_json((const char *)sqlite3_column_text(r,
-			    4), (size_t)sqlite3_column_bytes(r, 4));
-			tagged = json_is_object(c->head) &&
-			    conv_has_tag(c, q->tag);
-			conv_free(c);
-			if (!tagged)
-				continue;
-		}
-		m = scan_json((const char *)sqlite3_column_text(r, 3),
-		    (size_t)sqlite3_column_bytes(r, 3));
-		if (!json_is_object(m)) {
-			json_decref(m);
-			error_set(e, "store '%s': conversation '%s': message %lld "
-			    "is not a JSON object", st->path,
-			    (const char *)sqlite3_column_text(r, 0),
-			    (long long)sqlite3_column_int64(r, 2));
-			goto out;
-		}
-		if ((stop = fn(arg, (const char *)sqlite3_column_text(r, 0),
-		    sqlite3_column_int64(r, 1),
-		    (size_t)sqlite3_column_int64(r, 2), m, e)) < 0)
-			goto out;
-	}
-	if (!stop && step != SQLITE_DONE) {
-		sq_error(st, "cannot search", e);
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(r);
-	buf_free(&sql);
-	buf_free(&match);
-	buf_free(&tag);
-	buf_free(&tool);
 	return rc;
 }
 

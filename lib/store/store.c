@@ -78,38 +78,6 @@ conv_may_hold(const struct conv *c, const char *s)
 	return c->raw == NULL || memmem(c->raw, c->rawlen, s, strlen(s)) != NULL;
 }
 
-int
-store_spans(struct store *st, struct store_span **v, size_t *n,
-    int *unchecked, struct error *e)
-{
-	*v = NULL;
-	*n = 0;
-	*unchecked = 0;
-	if (st->engine->spans == NULL)
-		return 0;
-	return st->engine->spans(st, v, n, unchecked, e);
-}
-
-int
-store_span_tagged(const struct store_span *v, const char *tag)
-{
-	struct conv *c = conv_new();
-	int rc;
-
-	c->raw = v->p;
-	c->rawlen = v->len;
-	rc = conv_has_tag(c, tag);
-	conv_free(c);
-	return rc;
-}
-
-int
-store_span_refused(struct store *st, struct error *e)
-{
-	return error_set(e, "store '%s' changed while it was read (another "
-	    "program writes it in place); try again", st->path);
-}
-
 json_t *
 conv_head(struct conv *c)
 {
@@ -125,18 +93,6 @@ conv_tags(struct conv *c)
 		return NULL;
 	t = json_object_get(conv_head(c), F_TAGS);
 	return json_is_array(t) ? t : NULL;
-}
-
-int
-conv_has_tag(struct conv *c, const char *tag)
-{
-	json_t *t = conv_tags(c), *v;
-	size_t i;
-
-	json_array_foreach(t, i, v)
-		if (json_is_text(v) && strcmp(json_string_value(v), tag) == 0)
-			return 1;
-	return 0;
 }
 
 /* a mark that is true; the quick look first, for a store's thousands */
@@ -495,12 +451,12 @@ store_load_all(struct store *st, struct error *e)
 }
 
 int
-store_search(struct store *st, const struct store_search *q,
-    store_search_fn fn, void *arg, struct error *e)
+store_query(struct store *st, const struct query *q,
+    const struct query_sink *sink, struct error *e)
 {
-	if (st->engine->search == NULL || st->n > 0 || st->nremoved > 0)
+	if (st->engine->search == NULL || q->parsed)
 		return 0;
-	return st->engine->search(st, q, fn, arg, e) < 0 ? -1 : 1;
+	return st->engine->search(st, q, sink, e);
 }
 
 int

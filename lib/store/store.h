@@ -97,6 +97,7 @@ int64_t conv_ended(const struct conv *);	/* -1: active */
 /* 1: marked "pinned" (organize.c sets it): stats count it, the rolling
  * limit skips it */
 int conv_pinned(struct conv *);
+/* 1: c is tagged tag (query.c, where every executor of a search asks) */
 int conv_has_tag(struct conv *, const char *tag);
 const char *conv_title(const struct conv *);	/* NULL: none */
 const char *conv_summary(const struct conv *);	/* NULL: none */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# search's fast path on a file store (lib/search/search.c) looks at the bytes
+# search's fast path on a file store (lib/store/file-search.c) looks at the bytes
 # first: it skips, unparsed, the conversations and messages whose bytes
 # cannot hold a match, decodes only the others, and matches a plain query
 # without the regular expression matcher (character by character, as

@@ -20,7 +20,7 @@ $CONVCTL_BIN is the tree's convctl and the tool is built; else a process
 each. With URI (a PostgreSQL store's, without schema=; or sqlite:DIR, a
 SQLite database in DIR each), each store is also copied into a schema of its
 own there, and each query is run on the database too, with the search done
-in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with no text condition in it:
+in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with every conversation loaded:
 the same output as the file's, byte for byte; with --db-only, only that
 (the file's fast path is left to another run, without URI: make check's
 search-prefilter.t does so). Prints the first difference
@@ -306,8 +306,8 @@ def main():
                                   "" if prefilter else " unfiltered"))
     if db_only:
         print("%d searches on %d stores, %d lines found, the same on the "
-              "file (every conversation parsed) and on %s (with the "
-              "text condition and without)" % (runs, nstores, hits, engine))
+              "file (every conversation parsed) and on %s (in SQL and "
+              "every conversation loaded)" % (runs, nstores, hits, engine))
     else:
         print("%d searches on %d stores, %d lines found, the same by the "
               "fast path (with the index and without) and with every "
