@@ -45,7 +45,8 @@ file_spans(struct store *st, struct store_span **v, size_t *n,
 		*n = st->n;
 		return 1;
 	}
-	if (st->n > 0 || fs->data != NULL || !file_map_leased(fs, fs->fd, &fs->sb))
+	if (st->n > 0 || fs->data != NULL ||
+	    !file_map_leased(fs, fs->fd, &fs->sb))
 		return 0;
 	*v = xmalloc((ix->n + 1) * sizeof(**v));
 	for (i = 0; i < ix->n; i++) {
