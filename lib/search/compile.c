@@ -10,13 +10,13 @@
  * byte of the query (find_plain()); in a locale that is not UTF-8, or with
  * the prefilter off, it is escaped into an expression instead.
  *
- * Before a conversation is parsed, its bytes as the engine read them are
- * looked at (the prefilter): a run of characters every match must hold,
- * taken from the expression, not in them, nor in them with their JSON
- * escapes undone, means no line of it can match, and it is skipped unparsed.
- * The prefilter may only skip what cannot match; whatever it cannot be sure
- * of (an alternation, a character it does not know how case folds) it
- * leaves to the matcher.
+ * The prefilter: a run of characters every match must hold (q.lit),
+ * taken from the expression, with the characters beyond ASCII that fold
+ * to its letters (q.fold). An executor skips what lacks it, as bytes,
+ * escaped or not (the file's, lib/store/query-bytes.c), or in SQL
+ * (query_spell()); it may only skip what cannot match, so whatever it
+ * cannot be sure of (an alternation, a character whose case folding is not
+ * known here) leaves it empty and every message to the matcher.
  */
 #include <langinfo.h>
 #include <regex.h>

@@ -65,7 +65,8 @@ void save_sweep_temps(const char *file);
 /* writes the store atomically (see store_save()), then its index */
 int save_file(struct store *, struct error *);
 
-/* file-rec.c: record i of fs->ix brought into st, if it is not there */
+/* file-rec.c (with file_map_leased() below): record i of fs->ix brought
+ * into st, if it is not there */
 int file_load_rec(struct store *, size_t i, struct error *);
 /* the identity of the file open at fd is still sb's, else an error */
 int file_unchanged(struct store *, int fd, const struct stat *sb,
