@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/lex.h"	/* lex_json() */
 #include "../base/plain.h"	/* HAVE_SSE2_PATH */
 #include "file.h"
 #include "query.h"
@@ -112,7 +113,7 @@ walk_message(void *arg, const struct scan_msg *m)
 	if (role_parse(role_name_, &role) < 0 || !query_takes(q, role, m->time))
 		return 0;
 	if (q->tool != NULL) {
-		tools = m->tools != NULL ? scan_json(m->tools, m->toolslen) : NULL;
+		tools = m->tools != NULL ? lex_json(m->tools, m->toolslen) : NULL;
 		used = query_takes_tools(q, tools);
 		json_decref(tools);
 		if (!used)

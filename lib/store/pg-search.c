@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/lex.h"	/* lex_json() */
 #include "pg-session.h"
 #include "pg.h"
 #include "rows.h"
-#include "scan.h"
 
 /*
  * The regular expression (PostgreSQL's, every byte but letters and digits
@@ -118,7 +118,7 @@ pg_search(struct store *st, const struct query *q,
 			if (!query_tagged(q, pq.getvalue(r, i, 4),
 			    (size_t)pq.getlength(r, i, 4)))
 				continue;
-			m = scan_json(pq.getvalue(r, i, 3),
+			m = lex_json(pq.getvalue(r, i, 3),
 			    (size_t)pq.getlength(r, i, 3));
 			if (!json_is_object(m)) {
 				json_decref(m);

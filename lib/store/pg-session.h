@@ -1,7 +1,7 @@
 /*
  * pg-session.h - what the PostgreSQL engine's files share: its URI read
  * (pg-uri.c), the state of its connection (pg-session.c) and the statements
- * pg.c runs on it.
+ * the engine's files (pg*.c) run on it.
  * Nothing else includes it.
  */
 #ifndef CONVCTL_PG_SESSION_H

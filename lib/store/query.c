@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/lex.h"	/* lex_json() */
 #include "query.h"
-#include "scan.h"	/* scan_json() */
 #include "shape.h"	/* F_TAGS */
 
 void
@@ -67,7 +67,7 @@ query_tagged(const struct query *q, const char *doc, size_t len)
 		return 1;
 	if (memmem(doc, len, key, sizeof(key) - 1) == NULL)
 		return 0;
-	o = scan_json(doc, len);
+	o = lex_json(doc, len);
 	t = json_object_get(o, F_TAGS);
 	yes = json_is_array(t) && query_names(t, q->tag);
 	json_decref(o);

@@ -84,9 +84,9 @@ int scan_conv_each(const char *p, size_t len, struct scan_conv *c, int utf8,
 size_t scan_unescape(const struct scan_str *t, char *out);
 
 /*
- * The old name of lex_json() (lib/base/lex.h), for pg.c, sqlite.c and
- * lib/search/search.c, which are being changed elsewhere now: to go once
- * they call lex_json().
+ * The old name of lex_json() (lib/base/lex.h), for sqlite.c and
+ * sqlite-search.c, which are being changed elsewhere now: to go once they
+ * call lex_json().
  */
 #define scan_json lex_json
 
