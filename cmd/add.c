@@ -24,120 +24,56 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-struct adding {
-	struct ctx *ctx;
-	struct add_request rq;
-	struct add_result res;
-	const char *tname;		/* --template, or NULL */
-};
-
-/* under the lock: the message added, perhaps past the idle boundary */
-static int
-add_message(void *arg, struct store *st, struct ending_result *ending)
+/* after the write, before any summary is asked for: the conversation's id */
+static void
+print_added(void *ctx, const struct ops_add_result *res)
 {
-	struct adding *a = arg;
-	struct ctx *ctx = a->ctx;
-	struct error e;
-	int rc;
-
-	/* the clock is read only under the lock, so writers waiting on each
-	 * other never add a message older than the one the previous lock
-	 * holder added */
-	if (!args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &a->rq.at)) != 0)
-		return rc;
-	a->rq.clock = !args_has(&ctx->args, "at");
-	switch (conv_add(st, &a->rq, &a->res, &e)) {
-	case ADD_DONE:
-		break;
-	case ADD_ELSEWHERE:
-		cmd_error(ctx, "%s", e.msg);
-		return EXIT_CONFLICT;
-	case ADD_BEFORE_LAST:	/* the user asked for that time: theirs to fix */
-		cmd_error(ctx, "%s; give a later --at, or none to use the "
-		    "clock", e.msg);
-		return EXIT_USAGE;
-	case ADD_FAILED:
-		return cmd_fail(ctx, &e);
-	}
-	ending->idle_ended = a->res.ended_id;
-	/* a duplicate changed nothing: the store is left as it is */
-	ending->unchanged = a->res.duplicate;
-	return 0;
-}
-
-/* after the write: the conversation's id, before any summary is asked for */
-static int
-print_added(void *arg, struct store *st, const struct ending_result *ending)
-{
-	struct adding *a = arg;
-
-	(void)st;
-	(void)ending;
-	if (a->res.at != a->rq.at)
-		cmd_skew_warning(a->ctx, a->rq.at, a->res.at, "recorded");
-	if (a->rq.first_system != NULL && !a->res.started)
-		cmd_error(a->ctx, "note: template '%s' not used: the message "
-		    "went to conversation '%s', already started", a->tname,
-		    a->res.conv_id);
-	cmd_put_line(stdout, a->res.conv_id);
+	if (res->clock >= 0 && res->at != res->clock)
+		cmd_skew_warning(ctx, res->clock, res->at, "recorded");
+	if (res->template_unused)
+		cmd_error(ctx, "note: template '%s' not used: the message "
+		    "went to conversation '%s', already started",
+		    args_get(&((struct ctx *)ctx)->args, "template"), res->id);
+	cmd_put_line(stdout, res->id);
 	fflush(stdout);
-	return 0;
 }
 
-/*
- * A conversation the idle boundary ended is summarized after the write, with
- * no lock held, when summary_at_idle_end says so (lib/ops/ending.c): a summary
- * that fails leaves it pending and the add done (exit 0); a summarizer that
- * is not set up right leaves it pending without a word: summarize --pending
- * says what is wrong.
- */
+/* the message and the options to ops_add() (lib/ops/add.c), which holds
+ * the whole rule; its answer printed */
 static int
 add_exec(struct ctx *ctx)
 {
-	struct adding a = { .ctx = ctx, .rq = { .role = ROLE_USER } };
-	struct ending_request er = { .kind = ENDING_IDLE, .change = add_message,
-	    .committed = print_added, .arg = &a };
-	struct ending_result ending;
-	struct summary_config cf;
+	struct progress progress = { .ctx = ctx };
+	struct ops_add_request rq = { .settings = &ctx->settings,
+	    .role = ROLE_USER, .text_name = "TEXT", .at_name = "--at",
+	    .at = args_get(&ctx->args, "at"),
+	    .dedupe_key = args_get(&ctx->args, "dedupe-key"),
+	    .expect_conv = args_get(&ctx->args, "expect-conversation"),
+	    .template_name = args_get(&ctx->args, "template"),
+	    .answered = print_added, .arg = ctx,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+	struct ops_add_result res;
 	struct buf text = { 0 };
-	struct error e;
 	const char *role = args_get(&ctx->args, "role");
-	char *tmpl = NULL;
-	long max;
 	int rc;
 
-	if (role != NULL && (rc = cmd_role(ctx, role, &a.rq.role)) != 0)
+	if (role != NULL && (rc = cmd_role(ctx, role, &rq.role)) != 0)
 		return rc;
-	if (lifecycle_idle_timeout(&ctx->settings, &a.rq.idle_timeout, &e) < 0)
-		return cmd_fail(ctx, &e);
-	if ((rc = cmd_tools(ctx, &a.rq.tools, &a.rq.ntools)) != 0)
+	if ((rc = cmd_tools(ctx, &rq.tools, &rq.ntools)) != 0)
 		return rc;
-	a.rq.dedupe_key = args_get(&ctx->args, "dedupe-key");
-	a.rq.expect_conv = args_get(&ctx->args, "expect-conversation");
 	/* --at is checked before anything is read */
-	if ((args_has(&ctx->args, "at") && (rc = cmd_now(ctx, &a.rq.at)) != 0) ||
-	    (rc = cmd_text(ctx, 0, &text)) != 0)
+	if (ops_add_check(&rq, &res) != OPS_DONE)
+		return cmd_ops_status(ctx, res.status, &res.error);
+	if ((rc = cmd_text(ctx, 0, &text)) != 0)
 		goto out;
-	a.rq.text = text.data ? text.data : "";
-	a.rq.len = text.len;
-	if ((a.tname = args_get(&ctx->args, "template")) != NULL) {
-		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0)
-			goto out;
-		if (template_text(&ctx->settings, a.tname, (size_t)max, &tmpl,
-		    &a.rq.first_len, &e) < 0) {
-			cmd_error(ctx, "%s", e.msg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		a.rq.first_system = tmpl;
-	}
-	if (cmd_summary_setup(ctx, &cf, &e) == SUMMARY_SETUP_OK)
-		er.cf = &cf;
-	rc = cmd_ending(ctx, &er, &ending);
-	ending_result_free(&ending);
+	rq.text = text.data ? text.data : "";
+	rq.len = text.len;
+	ops_add(&rq, &res);
+	progress_done(&progress);
+	rc = cmd_ops_status(ctx, res.status, &res.error);
+	ops_add_result_free(&res);
 out:
 	buf_free(&text);
-	free(tmpl);
 	return rc;
 }
 

@@ -120,6 +120,9 @@ int cmd_number(const struct ctx *, const char *name, long min, long max,
  */
 int cmd_format(const struct ctx *, enum format dflt, enum format json,
     unsigned allowed, enum format *);
+/* an operation's status (lib/ops/ops.h) as the exit status, e said unless
+ * OPS_DONE or OPS_PARTIAL (whose lines the caller says) */
+int cmd_ops_status(const struct ctx *, enum ops_status, const struct error *);
 /* prints e; the exit status for its kind: EXIT_FAIL, or EXIT_UNAVAILABLE
  * and EXIT_TEMPFAIL for a database's */
 int cmd_fail(const struct ctx *, const struct error *);

@@ -421,3 +421,28 @@ cmd_ending(struct ctx *ctx, struct ending_request *rq,
 	progress_done(&progress);
 	return rc;
 }
+
+int
+cmd_ops_status(const struct ctx *ctx, enum ops_status status,
+    const struct error *e)
+{
+	switch (status) {
+	case OPS_DONE:
+	case OPS_PARTIAL:	/* the caller says its lines */
+		return status == OPS_DONE ? EXIT_OK : EXIT_PARTIAL;
+	case OPS_FAILED:
+		return cmd_fail(ctx, e);
+	case OPS_BAD_ARG:
+		return cmd_usage_error(ctx, "%s", e->msg);
+	case OPS_REFUSED:
+		cmd_error(ctx, "%s", e->msg);
+		return EXIT_USAGE;
+	case OPS_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
+		cmd_fail(ctx, e);
+		return EXIT_USAGE;
+	case OPS_CONFLICT:
+		cmd_error(ctx, "%s", e->msg);
+		return EXIT_CONFLICT;
+	}
+	return EXIT_FAIL;
+}

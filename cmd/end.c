@@ -12,67 +12,49 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
-struct ended {
-	struct ctx *ctx;
-	int64_t now;
-};
-
 /* after the write: the id ended; nothing active is said, and is no error:
  * the pending ones are summarized all the same */
-static int
-print_ended(void *arg, struct store *st, const struct ending_result *res)
+static void
+print_ended(void *ctx, const struct ops_end_result *res)
 {
-	const struct ended *a = arg;
-
-	(void)st;
-	if (res->ended == NULL) {
-		cmd_error(a->ctx, "no active conversation");
-		return 0;
+	if (res->id == NULL) {
+		cmd_error(ctx, "no active conversation");
+		return;
 	}
-	if (res->ended_at > a->now)	/* not when it was idle: no skew */
-		cmd_skew_warning(a->ctx, a->now, res->ended_at, "ended");
-	cmd_put_line(stdout, res->ended);
-	return 0;
+	if (res->ended_at > res->now)	/* not when it was idle: no skew */
+		cmd_skew_warning(ctx, res->now, res->ended_at, "ended");
+	cmd_put_line(stdout, res->id);
 }
 
 /*
- * The end and its summaries are lib/ops/ending.c's: a local summary written
- * with the end, a network one asked for after the write with no lock held;
- * a summary that fails leaves the conversation ended, its summary null for
- * summarize --pending, and the exit status 3.
+ * The end and its summaries are ops_end()'s (lib/ops/end.c): a summary that
+ * fails leaves the conversation ended, its summary null for summarize
+ * --pending, and the exit status 3.
  */
 static int
 end_exec(struct ctx *ctx)
 {
-	struct ended a = { .ctx = ctx };
-	struct ending_request rq = { .kind = ENDING_END,
-	    .committed = print_ended, .arg = &a };
-	struct ending_result res;
-	struct summary_config cf;
-	struct error ce;
-	enum summary_setup cfg;
+	struct progress progress = { .ctx = ctx };
+	struct ops_end_request rq = { .settings = &ctx->settings,
+	    .no_summary = args_has(&ctx->args, "no-summary"),
+	    .flags = { args_get(&ctx->args, "summarizer"),
+	    args_get(&ctx->args, "model"), args_get(&ctx->args, "api-base") },
+	    .answered = print_ended, .arg = ctx,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+	struct ops_end_result res;
+	size_t i;
 	int rc;
 
-	cfg = cmd_summary_setup(ctx, &cf, &ce);
-	if (cfg == SUMMARY_SETUP_BAD_FLAG)
-		return cmd_usage_error(ctx, "%s", ce.msg);
-	if (!args_has(&ctx->args, "no-summary")) {
-		/* a bad flag is a usage error; a bad setting must not keep
-		 * conversations from ending */
-		if (cfg != SUMMARY_SETUP_OK && (args_has(&ctx->args,
-		    "summarizer") || args_has(&ctx->args, "model") ||
-		    args_has(&ctx->args, "api-base")))
-			return cmd_usage_error(ctx, "%s", ce.msg);
-		if (cfg != SUMMARY_SETUP_OK)
-			rq.setup_error = ce.msg;
-		else if (cf.kind != SUMMARY_NONE)
-			rq.cf = &cf;
+	if (args_has(&ctx->args, "verbose")) {
+		rq.llm_log = progress_log_line;
+		rq.llm_log_arg = ctx;
 	}
-	if ((rc = cmd_now(ctx, &a.now)) != 0)
-		return rc;
-	rq.now = a.now;
-	rc = cmd_ending(ctx, &rq, &res);
-	ending_result_free(&res);
+	ops_end(&rq, &res);
+	progress_done(&progress);
+	for (i = 0; res.pending[i] != NULL; i++)
+		cmd_error(ctx, "%s", res.pending[i]);
+	rc = cmd_ops_status(ctx, res.status, &res.error);
+	ops_end_result_free(&res);
 	return rc;
 }
 

@@ -26,6 +26,7 @@
 #include "migrate/import.h"
 #include "summary/summarize.h"
 #include "ops/ending.h"
+#include "ops/ops.h"
 #include "mcp/mcp.h"
 
 #endif

@@ -15,8 +15,9 @@ extern const char *const mcp_versions[];
 struct mcp_server;
 struct mcp_config {
 	/* the settings a command would have; each tool call opens the store
-	 * they name and closes it before it answers */
-	const struct settings *settings;
+	 * they name and closes it before it answers (not const: ops_end sets
+	 * a summarizer flag in them, and MCP gives none) */
+	struct settings *settings;
 	int read_only;			/* the tools that write left out */
 	/* a diagnostic for standard error (warnings a command would print),
 	 * one line; NULL: dropped */

@@ -601,71 +601,34 @@ summary_report(void *arg, const struct summarize_event *ev)
 		    ev->msg);
 }
 
-/* add's change under the lock: the message, perhaps past the idle
- * boundary; its id answered once written */
-struct adding {
-	const struct mcp_config *cf;
-	struct mcp_answer *a;
-	struct add_request rq;
-	struct add_result res;
-};
-
-static int
-add_message(void *arg, struct store *st, struct ending_result *ending)
+/* an operation's error: prefixed with the argument it names, if any */
+static void
+fail_op(struct mcp_answer *a, const char *arg, const struct error *e)
 {
-	struct adding *ad = arg;
-	struct error e;
-
-	/* the clock read under the lock, as add does */
-	if (ts_now(&ad->rq.at, &e) < 0 ||
-	    conv_add(st, &ad->rq, &ad->res, &e) != ADD_DONE) {
-		fail(ad->a, "%s", e.msg);
-		return 1;
-	}
-	ending->idle_ended = ad->res.ended_id;
-	ending->unchanged = ad->res.duplicate;
-	return 0;
-}
-
-static int
-added(void *arg, struct store *st, const struct ending_result *ending)
-{
-	struct adding *ad = arg;
-
-	(void)st;
-	(void)ending;
-	ad->a->structured = json_pack("{s:s}", "id", ad->res.conv_id);
-	return 0;
+	if (arg != NULL)
+		fail(a, "argument '%s': %s", arg, e->msg);
+	else
+		fail(a, "%s", e->msg);
 }
 
 static void
 tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "text", "role", "tools", NULL };
-	struct adding ad = { .cf = cf, .a = a,
-	    .rq = { .role = ROLE_USER, .clock = 1 } };
-	struct ending_request er = { .kind = ENDING_IDLE,
-	    .settings = cf->settings, .change = add_message,
-	    .committed = added, .arg = &ad, .report = summary_report,
-	    .report_arg = (void *)cf };
-	struct ending_result res = { 0 };
-	struct summary_config sc;
-	struct error e;
+	struct ops_add_request rq = { .settings = cf->settings,
+	    .role = ROLE_USER, .text_name = "argument 'text'",
+	    .report = summary_report, .report_arg = (void *)cf };
+	struct ops_add_result res = { 0 };
 	json_t *text;
 	const char **tools = NULL;
 	int role = ROLE_USER;
 
 	if (args_known(args, known, a) < 0 ||
 	    arg_role(args, "role", &role, a) < 0 ||
-	    arg_strv(args, "tools", 0, &tools, &ad.rq.ntools, a) < 0)
+	    arg_strv(args, "tools", 0, &tools, &rq.ntools, a) < 0)
 		goto out;
-	ad.rq.tools = tools;
-	ad.rq.role = (enum conv_role)role;
-	/* conv_add() checks it too; here it is named as the argument */
-	if (tool_names_check(ad.rq.tools, ad.rq.ntools, &e) < 0) {
-		fail(a, "argument 'tools': %s", e.msg);
-		goto out;
-	}
+	rq.tools = tools;
+	rq.role = (enum conv_role)role;
 	/* the text may hold NUL bytes, as add's standard input may */
 	if ((text = json_object_get(args, "text")) == NULL) {
 		fail(a, "missing argument 'text'");
@@ -675,35 +638,14 @@ tool_add(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 		bad(a, "text", "a string", text);
 		goto out;
 	}
-	ad.rq.text = json_string_value(text);
-	ad.rq.len = json_string_length(text);
-	if (lifecycle_idle_timeout(cf->settings, &ad.rq.idle_timeout, &e) < 0 ||
-	    lifecycle_message_size(cf->settings, ad.rq.len, "argument 'text'",
-	    &e) < 0) {
-		fail(a, "%s", e.msg);
-		goto out;
-	}
-	if (message_text_check(ad.rq.len, utf8_invalid_at(ad.rq.text,
-	    ad.rq.len), &e) < 0) {
-		fail(a, "argument 'text': %s", e.msg);
-		goto out;
-	}
-	/* the one the idle boundary ends summarized after the write, as add
-	 * does it (lib/ops/ending.c) */
-	if (summary_config_load(&sc, cf->settings, &e) == 0)
-		er.cf = &sc;
-	switch (ending_run(&er, &res)) {
-	case ENDING_BAD_STORE:
-	case ENDING_FAILED:
-		fail(a, "%s", res.error.msg);
-		break;
-	case ENDING_STOPPED:	/* add_message said why */
-	case ENDING_PENDING:	/* not for an idle end: a warning */
-	case ENDING_DONE:
-		break;
-	}
+	rq.text = json_string_value(text);
+	rq.len = json_string_length(text);
+	if (ops_add(&rq, &res) != OPS_DONE)
+		fail_op(a, res.arg, &res.error);
+	else
+		a->structured = json_pack("{s:s}", "id", res.id);
 out:
-	ending_result_free(&res);
+	ops_add_result_free(&res);
 	free(tools);
 }
 
@@ -711,46 +653,32 @@ static void
 tool_end(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { NULL };
-	struct ending_request rq = { .kind = ENDING_END,
-	    .settings = cf->settings, .report = summary_report,
-	    .report_arg = (void *)cf };
-	struct ending_result res = { 0 };
-	struct summary_config sc;
-	struct error e, se;
+	struct ops_end_request rq = { .settings = cf->settings,
+	    .report = summary_report, .report_arg = (void *)cf };
+	struct ops_end_result res;
 	size_t i;
 
 	if (args_known(args, known, a) < 0)
 		return;
-	if (ts_now(&rq.now, &e) < 0) {
-		fail(a, "%s", e.msg);
-		return;
-	}
-	/* a bad summary setting must not keep conversations from ending */
-	if (summary_config_load(&sc, cf->settings, &se) < 0)
-		rq.setup_error = se.msg;
-	else if (sc.kind != SUMMARY_NONE)
-		rq.cf = &sc;
-	switch (ending_run(&rq, &res)) {
-	case ENDING_BAD_STORE:
-	case ENDING_FAILED:
-		fail(a, "%s", res.error.msg);
-		goto out;
-	case ENDING_STOPPED:	/* no callback to stop it */
-	case ENDING_PENDING:
-	case ENDING_DONE:
+	switch (ops_end(&rq, &res)) {
+	case OPS_DONE:
+	case OPS_PARTIAL:
 		break;
+	default:
+		fail_op(a, res.arg, &res.error);
+		goto out;
 	}
-	if (res.ended == NULL) {
+	if (res.id == NULL) {
 		warn(cf, "no active conversation");
 		a->structured = json_pack("{s:n, s:b}", "id", "summaryPending", 0);
 		goto out;
 	}
 	for (i = 0; res.pending[i] != NULL; i++)
 		warn(cf, "%s", res.pending[i]);
-	a->structured = json_pack("{s:s, s:b}", "id", res.ended, "summaryPending",
-	    res.status == ENDING_PENDING);
+	a->structured = json_pack("{s:s, s:b}", "id", res.id, "summaryPending",
+	    res.status == OPS_PARTIAL);
 out:
-	ending_result_free(&res);
+	ops_end_result_free(&res);
 }
 
 static void

@@ -1,0 +1,105 @@
+/*
+ * end.c - the active conversation ended, for `convctl end` and the MCP tool
+ * end: the summarizer set up (the flags over the settings; a bad setting
+ * must not keep conversations from ending), the time read, then
+ * ending_run's protocol (ENDING_END): a local summary written with the end,
+ * a network one asked for after the write with no lock held.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+#include "ops.h"
+
+struct ending_end {
+	const struct ops_end_request *rq;
+	struct ops_end_result *res;
+};
+
+/* after the write, before any summary: the face answers */
+static int
+ended(void *arg, struct store *st, const struct ending_result *ending)
+{
+	struct ending_end *en = arg;
+
+	(void)st;
+	en->res->id = ending->ended != NULL ? xstrdup(ending->ended) : NULL;
+	en->res->ended_at = ending->ended_at;
+	if (en->rq->answered != NULL)
+		en->rq->answered(en->rq->arg, en->res);
+	return 0;
+}
+
+enum ops_status
+ops_end(const struct ops_end_request *rq, struct ops_end_result *res)
+{
+	struct ending_end en = { rq, res };
+	struct ending_request er = { .kind = ENDING_END,
+	    .settings = rq->settings, .committed = ended, .arg = &en,
+	    .report = rq->report, .report_arg = rq->report_arg };
+	struct ending_result ending;
+	struct summary_config cf;
+	struct error ce;
+	enum summary_setup setup;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	setup = summary_config_resolve(&cf, rq->settings, &rq->flags, &ce);
+	/* a flag naming no summarizer, or any flag that does not set one
+	 * up, is the caller's mistake, even with no_summary */
+	if (setup == SUMMARY_SETUP_BAD_FLAG || (setup != SUMMARY_SETUP_OK &&
+	    !rq->no_summary && (rq->flags.summarizer != NULL ||
+	    rq->flags.model != NULL || rq->flags.api_base != NULL))) {
+		res->error = ce;
+		res->arg = "summarizer";
+		return res->status = OPS_BAD_ARG;
+	}
+	if (!rq->no_summary) {
+		if (setup != SUMMARY_SETUP_OK)
+			er.setup_error = ce.msg;
+		else if (cf.kind != SUMMARY_NONE) {
+			cf.llm.log = rq->llm_log;
+			cf.llm.log_arg = rq->llm_log_arg;
+			er.cf = &cf;
+		}
+	}
+	if (ts_now(&res->now, &res->error) < 0)
+		return res->status = OPS_FAILED;
+	er.now = res->now;
+	switch (ending_run(&er, &ending)) {
+	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
+		res->error = ending.error;
+		res->status = OPS_BAD_STORE;
+		break;
+	case ENDING_FAILED:
+		res->error = ending.error;
+		res->status = OPS_FAILED;
+		break;
+	case ENDING_PENDING:
+		for (i = 0; ending.pending[i] != NULL; i++) {
+			res->pending[i] = ending.pending[i];
+			ending.pending[i] = NULL;
+		}
+		res->status = OPS_PARTIAL;
+		break;
+	case ENDING_STOPPED:	/* no callback stops it */
+	case ENDING_DONE:
+		res->status = OPS_DONE;
+		break;
+	}
+	ending_result_free(&ending);
+	return res->status;
+}
+
+void
+ops_end_result_free(struct ops_end_result *res)
+{
+	size_t i;
+
+	free(res->id);
+	res->id = NULL;
+	for (i = 0; res->pending[i] != NULL; i++) {
+		free(res->pending[i]);
+		res->pending[i] = NULL;
+	}
+}

@@ -1,0 +1,158 @@
+/*
+ * ops.h - the operations a command and its MCP tool share, one function each
+ * holding the whole rule: a request (what the face parsed), a result (what
+ * the face prints or renders). The CLI (cmd/NAME.c) and `convctl mcp`
+ * (lib/mcp/tools.c) only turn their input into the request and the result
+ * into their output; the store's transaction, the limits, the time, the
+ * idle timeout, the rolling limit and the summaries are here (add.c, end.c,
+ * organize.c). Their arguments are declared once in options.c (options.h).
+ */
+#ifndef CONVCTL_OPS_H
+#define CONVCTL_OPS_H
+
+#include "ending.h"
+
+/* how an operation came out; error says why unless OPS_DONE */
+enum ops_status {
+	OPS_DONE,
+	OPS_FAILED,		/* nothing written; error.kind says which
+				 * kind (a database's: try again) */
+	OPS_BAD_ARG,		/* an argument is not of its form: a usage
+				 * error; nothing read */
+	OPS_REFUSED,		/* the argument is well formed but the store
+				 * refuses it (a time before the last
+				 * message, too far ahead): nothing written */
+	OPS_BAD_STORE,		/* the store setting names no store file
+				 * (a device, a FIFO): error.hint says more */
+	OPS_CONFLICT,		/* add: the message would not go to the
+				 * conversation expected */
+	OPS_PARTIAL,		/* written, a summary pending: pending[] */
+};
+
+/* a line to say (a warning, what the rolling limit removed), not printed
+ * by lib/: the face says it its way */
+typedef void ops_say_fn(void *arg, const char *line);
+
+struct ops_add_result;
+struct ops_end_result;
+
+/* add.c */
+struct ops_add_request {
+	struct settings *settings;
+	enum conv_role role;
+	const char *text;		/* may hold NUL bytes */
+	size_t len;
+	const char *text_name;		/* the text as the face names it in a
+					 * size error: "TEXT" */
+	const char *const *tools;	/* tool_names_check()'s rule */
+	size_t ntools;
+	/* the time asked for, ISO 8601 (at_name names it: "--at"); NULL:
+	 * the clock, read under the lock */
+	const char *at;
+	const char *at_name;
+	const char *dedupe_key;		/* NULL: none */
+	const char *expect_conv;	/* NULL: any */
+	const char *template_name;	/* a template opens a conversation it
+					 * starts; NULL: none */
+	/* after the write, before the one its idle boundary ended is
+	 * summarized: the face answers here (res->id is set) */
+	void (*answered)(void *arg, const struct ops_add_result *);
+	void *arg;
+	/* the summary's progress, errors and notes (summarize_request's) */
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+struct ops_add_result {
+	enum ops_status status;
+	struct error error;
+	const char *arg;		/* the argument that was wrong, when
+					 * one was: "text", "tools", "at" */
+	char *id;			/* the conversation written; owned */
+	int64_t at;			/* the time recorded */
+	int64_t clock;			/* the clock read, when no time was
+					 * asked for; at is later when the
+					 * clock was behind the last message */
+	int started;			/* it started a conversation */
+	int template_unused;		/* template_name given, and the
+					 * message went to one already
+					 * started */
+};
+enum ops_status ops_add(const struct ops_add_request *, struct ops_add_result *);
+/* what ops_add checks before the text is looked at (the time asked for, the
+ * tools, the idle timeout): for a face that reads the text after */
+enum ops_status ops_add_check(const struct ops_add_request *,
+    struct ops_add_result *);
+void ops_add_result_free(struct ops_add_result *);
+
+/* end.c */
+struct ops_end_request {
+	struct settings *settings;
+	int no_summary;			/* end it alone */
+	struct summary_flags flags;	/* over the settings: NULL not given */
+	/* the model's requests and replies, for --verbose; NULL: none */
+	void (*llm_log)(void *arg, const char *line);
+	void *llm_log_arg;
+	/* after the write, before any summary is asked for: the face answers
+	 * here (res->id, NULL when none was active) */
+	void (*answered)(void *arg, const struct ops_end_result *);
+	void *arg;
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+struct ops_end_result {
+	enum ops_status status;	/* OPS_BAD_ARG: a summarizer flag (arg
+				 * "summarizer") */
+	struct error error;
+	const char *arg;
+	char *id;		/* the conversation ended, or NULL: none was
+				 * active; owned */
+	int64_t ended_at;	/* its endedAt */
+	int64_t now;		/* the time of the end: ended_at is later
+				 * when the clock was behind its last
+				 * message (earlier: it was idle) */
+	/* OPS_PARTIAL: why its summary is pending and what to do, NULL-ended;
+	 * owned */
+	char *pending[3];
+};
+enum ops_status ops_end(const struct ops_end_request *, struct ops_end_result *);
+void ops_end_result_free(struct ops_end_result *);
+
+/* organize.c: title and tag, on the conversation id, active or ended */
+struct ops_title_request {
+	const struct settings *settings;
+	const char *id;
+	const char *title;
+	int dry_run;			/* checked, nothing written */
+	ops_say_fn *say;		/* what the rolling limit removed */
+	void *say_arg;
+};
+struct ops_title_result {
+	enum ops_status status;
+	struct error error;
+	const char *arg;		/* OPS_BAD_ARG: "title" */
+};
+enum ops_status ops_title(const struct ops_title_request *,
+    struct ops_title_result *);
+
+struct ops_tag_request {
+	const struct settings *settings;
+	const char *id;
+	char *const *tags;
+	size_t ntags;
+	int remove;			/* the tags removed instead */
+	int dry_run;
+	ops_say_fn *say;
+	void *say_arg;
+};
+struct ops_tag_result {
+	enum ops_status status;
+	struct error error;
+	const char *arg;		/* OPS_BAD_ARG: "tags" */
+	char **tags;			/* the tags it has after, NULL-ended
+					 * (ntags of them); owned */
+	size_t ntags;
+};
+enum ops_status ops_tag(const struct ops_tag_request *, struct ops_tag_result *);
+void ops_tag_result_free(struct ops_tag_result *);
+
+#endif
