@@ -1,6 +1,6 @@
 /*
  * tag.c - `convctl tag`: tags added to or removed from a conversation's
- * "tags" array (organize.c); prints the tags it has after.
+ * "tags" array (ops_tag, lib/ops/organize.c); prints the tags it has after.
  */
 #include "cmd.h"
 
@@ -12,36 +12,31 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 static int
 tag_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, "dry-run");
-	struct store *st = NULL;
+	struct ops_tag_request rq = { .settings = &ctx->settings,
+	    .id = ctx->args.argv[0], .tags = ctx->args.argv + 1,
+	    .ntags = (size_t)ctx->args.argc - 1,
+	    .remove = args_has(&ctx->args, "remove"),
+	    .dry_run = args_has(&ctx->args, "dry-run"), .say = say,
+	    .say_arg = ctx };
+	struct ops_tag_result res;
 	struct buf out = { 0 };
-	struct conv *c;
-	struct error e;
-	int rc, changed;
+	int rc;
 
-	/* a typo of the command line, found before the store is opened */
-	if (tags_check(ctx->args.argv + 1, (size_t)ctx->args.argc - 1, &e) < 0)
-		return cmd_usage_error(ctx, "%s", e.msg);
-	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
-		return rc;
-	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
-		goto out;
-	rc = EXIT_FAIL;
-	if (conv_tag(c, ctx->args.argv + 1, (size_t)ctx->args.argc - 1,
-	    args_has(&ctx->args, "remove"), &changed, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		goto out;
-	}
-	if (!dry && changed && (rc = cmd_commit(ctx, st)) != 0)
-		goto out;
-	render_tags(&out, c, args_has(&ctx->args, "json"));
+	if (ops_tag(&rq, &res) != OPS_DONE)
+		return cmd_ops_status(ctx, res.status, &res.error);
+	render_ids(&out, res.tags, res.ntags, args_has(&ctx->args, "json"));
 	rc = cmd_print(ctx, out.data, out.len);
-out:
 	buf_free(&out);
-	store_close(st);
+	ops_tag_result_free(&res);
 	return rc;
 }
 

@@ -1,6 +1,6 @@
 /*
  * title.c - `convctl title`: a title set by hand, which summarizers keep
- * (organize.c marks it; summary.c reads the mark).
+ * (ops_title, lib/ops/organize.c).
  */
 #include "cmd.h"
 
@@ -9,28 +9,23 @@ static const struct cmd_option options[] = {
 	{ 0 },
 };
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 static int
 title_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, "dry-run");
-	struct store *st = NULL;
-	struct conv *c;
-	struct error e;
-	int rc;
+	struct ops_title_request rq = { .settings = &ctx->settings,
+	    .id = ctx->args.argv[0], .title = ctx->args.argv[1],
+	    .dry_run = args_has(&ctx->args, "dry-run"), .say = say,
+	    .say_arg = ctx };
+	struct ops_title_result res;
 
-	/* a typo of the command line, found before the store is opened */
-	if (label_check("title", ctx->args.argv[1], TITLE_MAX_CHARS, &e) < 0)
-		return cmd_usage_error(ctx, "%s", e.msg);
-	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
-		return rc;
-	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
-		;	/* said */
-	else if (conv_set_title(c, ctx->args.argv[1], &e) < 0)
-		rc = cmd_fail(ctx, &e);
-	else
-		rc = dry ? 0 : cmd_commit(ctx, st);
-	store_close(st);
-	return rc;
+	ops_title(&rq, &res);
+	return cmd_ops_status(ctx, res.status, &res.error);
 }
 
 const struct cmd_entry cmd_title_entry = {

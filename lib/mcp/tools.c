@@ -337,21 +337,6 @@ say(void *cf, const char *line)
 	warn(cf, "%s", line);
 }
 
-/* the rolling limit applied and the store written, as every command's
- * write; what the limit removed said as a command says it */
-static int
-commit(const struct mcp_config *cf, struct store *st, struct mcp_answer *a)
-{
-	struct error e;
-
-	if (lifecycle_commit_said(st, cf->settings, say, (void *)cf, &e) ==
-	    COMMIT_FAILED) {
-		fail(a, "%s", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* {key: the JSON a command's --json printed, out[0..)}: the same fields */
 static void
 structured_from(struct mcp_answer *a, const char *key, const struct buf *out)
@@ -685,66 +670,51 @@ static void
 tool_title(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "id", "title", NULL };
-	struct store *st;
-	struct conv *c;
-	struct error e;
-	const char *id, *title;
+	struct ops_title_request rq = { .settings = cf->settings, .say = say,
+	    .say_arg = (void *)cf };
+	struct ops_title_result res;
 
 	if (args_known(args, known, a) < 0 ||
-	    arg_str(args, "id", 1, &id, a) < 0 ||
-	    arg_str(args, "title", 1, &title, a) < 0 ||
-	    (st = open_store(cf, STORE_WRITE, a)) == NULL)
+	    arg_str(args, "id", 1, &rq.id, a) < 0 ||
+	    arg_str(args, "title", 1, &rq.title, a) < 0)
 		return;
-	if ((c = pick(st, id, 1, a)) == NULL)
-		;	/* said */
-	else if (conv_set_title(c, title, &e) < 0)
-		fail(a, "argument 'title': %s", e.msg);
-	else if (commit(cf, st, a) == 0)
-		a->structured = json_pack("{s:s, s:s}", "id", id, "title",
-		    title);
-	store_close(st);
+	if (ops_title(&rq, &res) != OPS_DONE)
+		fail_op(a, res.arg, &res.error);
+	else
+		a->structured = json_pack("{s:s, s:s}", "id", rq.id, "title",
+		    rq.title);
 }
 
 static void
 tool_tag(const struct mcp_config *cf, json_t *args, struct mcp_answer *a)
 {
 	static const char *const known[] = { "id", "tags", "remove", NULL };
-	struct store *st = NULL;
-	struct buf json = { 0 };
-	struct conv *c;
-	struct error e;
-	const char *id, **tags = NULL;
-	size_t n;
-	int remove, changed;
+	struct ops_tag_request rq = { .settings = cf->settings, .say = say,
+	    .say_arg = (void *)cf };
+	struct ops_tag_result res = { 0 };
+	const char **tags = NULL;
+	size_t i;
 
 	if (args_known(args, known, a) < 0 ||
-	    arg_str(args, "id", 1, &id, a) < 0 ||
-	    arg_strv(args, "tags", 1, &tags, &n, a) < 0 ||
-	    arg_bool(args, "remove", &remove, a) < 0)
+	    arg_str(args, "id", 1, &rq.id, a) < 0 ||
+	    arg_strv(args, "tags", 1, &tags, &rq.ntags, a) < 0 ||
+	    arg_bool(args, "remove", &rq.remove, a) < 0)
 		goto out;
-	if (n == 0) {
+	if (rq.ntags == 0) {
 		fail(a, "argument 'tags' expects at least one tag");
 		goto out;
 	}
-	/* as the command line: refused before the store's lock is taken */
-	if (tags_check((char *const *)tags, n, &e) < 0) {
-		fail(a, "argument 'tags': %s", e.msg);
+	rq.tags = (char *const *)tags;
+	if (ops_tag(&rq, &res) != OPS_DONE) {
+		fail_op(a, res.arg, &res.error);
 		goto out;
 	}
-	if ((st = open_store(cf, STORE_WRITE, a)) == NULL ||
-	    (c = pick(st, id, 1, a)) == NULL)
-		goto out;
-	if (conv_tag(c, (char *const *)tags, n, remove, &changed, &e) < 0) {
-		fail(a, "argument 'tags': %s", e.msg);
-		goto out;
-	}
-	if (changed && commit(cf, st, a) < 0)
-		goto out;
-	render_tags(&json, c, 1);
-	structured_from(a, "tags", &json);
+	a->structured = json_pack("{s:[]}", "tags");
+	for (i = 0; i < res.ntags; i++)
+		json_array_append_new(json_object_get(a->structured, "tags"),
+		    json_string(res.tags[i]));
 out:
-	buf_free(&json);
-	store_close(st);
+	ops_tag_result_free(&res);
 	free(tags);
 }
 
