@@ -8,22 +8,6 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'r', "role", "ROLE", "user, assistant, system or tool (user)", 0 },
-	{ 0, "tool", "NAME", "a tool used for this message; repeatable, at "
-	    "most 100, each one line of at most 100 characters", OPTF_REPEAT },
-	{ 0, "at", "TIME", "the message's time, ISO 8601, not before the last "
-	    "message nor 5 minutes after the clock (now; a clock behind the last "
-	    "message records it at that message's time)", 0 },
-	{ 0, "dedupe-key", "KEY", "add nothing when a message with this key is "
-	    "in the active or the last ended conversation", 0 },
-	{ 0, "expect-conversation", "ID", "write only into conversation ID, "
-	    "else exit 4", 0 },
-	{ 0, "template", "NAME", "a message that starts a conversation opens "
-	    "it with template NAME as a system message", 0 },
-	{ 0 },
-};
-
 /* after the write, before any summary is asked for: the conversation's id */
 static void
 print_added(void *ctx, const struct ops_add_result *res)
@@ -80,12 +64,9 @@ out:
 const struct cmd_entry cmd_add_entry = {
 	.name = "add",
 	.summary = "add a message to the active conversation",
-	.options = options,
+	.options = args_add_options,
 	.operands = "[TEXT...]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "TEXT", "the message; standard input when absent", 0 },
-		{ 0 },
-	},
+	.operand_help = args_add_operands,
 	.min_args = 0, .max_args = -1,
 	.paging = PAGING_STDIN,
 	.exec = add_exec,

@@ -2,7 +2,7 @@
  * cmd.h - what a command is, and the steps to add one.
  *
  * To add a command NAME:
- *  1. Write cmd/NAME.c: a table of its options (struct cmd_option, one row
+ *  1. Write cmd/NAME.c: a table of its options (struct op_option, one row
  *     each: letter, long name, value, help), a const struct cmd_entry
  *     cmd_NAME_entry naming it and its operands, and a static exec that
  *     parses nothing itself: options.c has already checked the options and
@@ -34,29 +34,19 @@ enum {
 };
 
 /*
- * One option of a command, declared once: the parser, the usage line and the
- * help text are all made from these rows (options.c). A command's table ends
+ * One option of a command, declared once (struct op_option, lib/args/args.h):
+ * the parser, the usage line and the help text are all made from its rows
+ * (options.c), written OPT(letter, name, value, help, flags). A table ends
  * with a row whose name and key are both 0. Code asks for an option by its
  * long name, or by its letter ("n") when it has no long name; an option the
- * command does not have reads as not given.
+ * command does not have reads as not given. The commands `convctl mcp`
+ * offers as tools take their tables from lib/args/args.c, whose rows also
+ * make the tools' arguments.
  */
-struct cmd_option {
-	char key;		/* -x, or 0: long only */
-	const char *name;	/* --name, or NULL: short only */
-	const char *arg;	/* the value's name, "FMT"; NULL: takes none */
-	const char *help;	/* one sentence; -h wraps it */
-	unsigned flags;		/* OPTF_* */
-};
-enum {
-	OPTF_REPEAT = 1,	/* may be given again: "[--tool NAME]..." */
-	OPTF_AMONG_OPERANDS = 2, /* the usage shows it in .operands instead */
-	OPTF_OPTIONAL = 4,	/* its value only as --name=VALUE: "[--name[=ARG]]" */
-};
-
 /* the options given and the operands left */
 struct args {
 	struct arg_slot {
-		const struct cmd_option *opt;
+		const struct op_option *opt;
 		const char **values;	/* each value given, in order */
 		int count;		/* how often it was given */
 	} *slot;
@@ -81,10 +71,10 @@ enum cmd_paging {
 struct cmd_entry {
 	const char *name;
 	const char *summary;		/* one line for the command list */
-	const struct cmd_option *options; /* the command's own, or NULL */
-	const struct cmd_option *shared; /* then rows shared with others */
+	const struct op_option *options; /* the command's own, or NULL */
+	const struct op_option *shared; /* then rows shared with others */
 	const char *operands;		/* the usage line's end: "[ID]" */
-	const struct cmd_option *operand_help; /* -h lines for them, or NULL */
+	const struct op_option *operand_help; /* -h lines for them, or NULL */
 	const char *notes;		/* a paragraph after the options, or NULL */
 	int min_args, max_args;		/* operands; max -1: any number */
 	const char *too_few;		/* the usage error for fewer than
@@ -129,9 +119,6 @@ int cmd_fail(const struct ctx *, const struct error *);
 /* the same for an option other than -f: its value, else dflt */
 int cmd_format_of(const struct ctx *, const char *option, enum format dflt,
     unsigned allowed, enum format *);
-/* what `convctl prompt` writes */
-#define PROMPT_FORMATS (1u << FMT_TEXT | 1u << FMT_MARKDOWN | \
-	1u << FMT_OPENAI | 1u << FMT_JSONL)
 /* the conversation id, loaded from the store; NULL when there is none or it
  * cannot be read, said on stderr, *rc the exit status for it */
 struct conv *cmd_conv(const struct ctx *, struct store *, const char *id,
@@ -221,14 +208,14 @@ void cmd_summarize_report(void *progress, const struct summarize_event *);
  * when --help was given (its place: the rest is not read), or EXIT_USAGE
  * after printing what is wrong. Free with args_free().
  */
-int options_parse(const struct ctx *, const struct cmd_option *const *t,
+int options_parse(const struct ctx *, const struct op_option *const *t,
     size_t nt, int first_operand_stops, int argc, char **argv, struct args *);
 void args_free(struct args *);
 /* "usage: convctl NAME [-f FMT]..." and the -h option lines, from the tables */
 void cmd_print_usage(FILE *, const struct cmd_entry *);
-void options_print_help(FILE *, const struct cmd_option *const *t, size_t nt);
+void options_print_help(FILE *, const struct op_option *const *t, size_t nt);
 /* " [-x ARG] [--name]": t's options (not those shown among operands) */
-void options_usage(struct buf *, const struct cmd_option *t);
+void options_usage(struct buf *, const struct op_option *t);
 /* summarize.c: shared with end (and migrate --summarize) */
 /* summary_config_resolve with the --summarizer, --model and --api-base
  * flags; with -v the requests and replies go to stderr */
@@ -249,7 +236,7 @@ int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
  * it. pager_gone(errno) of a failed write: 1 when the pager is gone (quit
  * early), which is no failure.
  */
-extern const struct cmd_option cmd_pager_options[];
+extern const struct op_option cmd_pager_options[];
 void pager_want(int);
 void pager_start(const struct ctx *);
 int pager_active(void);
@@ -278,10 +265,10 @@ int cmd_switch(struct ctx *, const struct switch_op *);
  * row's letter, flag and help, with its names ("a, b or c") and its fixed
  * default; the count. Made once; the help lives as long as the program.
  */
-size_t cmd_setting_options(struct cmd_option *out, unsigned flag);
+size_t cmd_setting_options(struct op_option *out, unsigned flag);
 /* common.c: --verbose, then the SETTING_SUMMARY rows' (--summarizer,
  * --api-base, --model), made by cmd_summarizer_options_init() */
-extern struct cmd_option cmd_summarizer_options[];
+extern struct op_option cmd_summarizer_options[];
 void cmd_summarizer_options_init(void);
 
 extern const struct cmd_entry cmd_add_entry, cmd_end_entry, cmd_show_entry,

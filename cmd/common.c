@@ -11,7 +11,7 @@
 #include "cmd.h"
 
 size_t
-cmd_setting_options(struct cmd_option *out, unsigned flag)
+cmd_setting_options(struct op_option *out, unsigned flag)
 {
 	const struct setting_row *r;
 	struct buf help;
@@ -29,16 +29,16 @@ cmd_setting_options(struct cmd_option *out, unsigned flag)
 		}
 		if (r->def != NULL)
 			buf_addf(&help, " (%s)", r->def);
-		out[n++] = (struct cmd_option){ r->letter, r->flag, r->arg,
-		    help.data, 0 };
+		out[n++] = (struct op_option)OPT(r->letter, r->flag, r->arg,
+		    help.data, 0);
 	}
-	out[n] = (struct cmd_option){ 0 };
+	out[n] = (struct op_option){ 0 };
 	return n;
 }
 
-struct cmd_option cmd_summarizer_options[SET_COUNT + 2] = {
-	{ 'v', "verbose", NULL, "show each summary request and reply on "
-	    "stderr (the API key as [redacted])", 0 },
+struct op_option cmd_summarizer_options[SET_COUNT + 2] = {
+	OPT('v', "verbose", NULL, "show each summary request and reply on "
+	    "stderr (the API key as [redacted])", 0),
 };
 
 void

@@ -4,10 +4,10 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "json", NULL, "{configFile, configFileExists, templatesDir, "
+static const struct op_option options[] = {
+	OPT(0, "json", NULL, "{configFile, configFileExists, templatesDir, "
 	    "templates: [{name, source, from}], settings: {KEY: {value, source, "
-	    "env, secret, from}}}", 0 },
+	    "env, secret, from}}}", 0),
 	{ 0 },
 };
 

@@ -7,8 +7,8 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', "dry-run", NULL, "say what would be copied, copy nothing", 0 },
+static const struct op_option options[] = {
+	OPT('n', "dry-run", NULL, "say what would be copied, copy nothing", 0),
 	{ 0 },
 };
 
@@ -67,9 +67,9 @@ const struct cmd_entry cmd_copy_entry = {
 	.summary = "copy a whole store into another (file, SQLite or PostgreSQL)",
 	.options = options,
 	.operands = "SRC DST",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "SRC", "a store: a file's path, sqlite:PATH or a postgresql:// URI", 0 },
-		{ 0, NULL, "DST", "a store to copy into, or - for standard output", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "SRC", "a store: a file's path, sqlite:PATH or a postgresql:// URI", 0),
+		OPT(0, NULL, "DST", "a store to copy into, or - for standard output", 0),
 		{ 0 },
 	},
 	.min_args = 2, .max_args = 2,

@@ -6,10 +6,10 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "force", NULL, "also delete the active conversation", 0 },
-	{ 'n', "dry-run", NULL, "print what would be deleted, delete nothing", 0 },
-	{ 0, "json", NULL, "the ids as a JSON array", 0 },
+static const struct op_option options[] = {
+	OPT(0, "force", NULL, "also delete the active conversation", 0),
+	OPT('n', "dry-run", NULL, "print what would be deleted, delete nothing", 0),
+	OPT(0, "json", NULL, "the ids as a JSON array", 0),
 	{ 0 },
 };
 
@@ -42,8 +42,8 @@ const struct cmd_entry cmd_delete_entry = {
 	.summary = "remove conversations for good",
 	.options = options,
 	.operands = "ID...",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "a conversation to delete (see recent)", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "a conversation to delete (see recent)", 0),
 		{ 0 },
 	},
 	.min_args = 1, .max_args = -1,

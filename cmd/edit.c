@@ -4,9 +4,9 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "delete", NULL, "remove the message instead", 0 },
-	{ 'n', "dry-run", NULL, "check, change nothing", 0 },
+static const struct op_option options[] = {
+	OPT(0, "delete", NULL, "remove the message instead", 0),
+	OPT('n', "dry-run", NULL, "check, change nothing", 0),
 	{ 0 },
 };
 
@@ -46,12 +46,12 @@ const struct cmd_entry cmd_edit_entry = {
 	.summary = "replace or remove one message",
 	.options = options,
 	.operands = "ID MESSAGE [TEXT]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "MESSAGE", "the message's id, or its position: 1 the "
-		    "first, -1 the newest", 0 },
-		{ 0, NULL, "TEXT", "the new content; default: standard input",
-		    0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "the conversation, active or ended", 0),
+		OPT(0, NULL, "MESSAGE", "the message's id, or its position: 1 the "
+		    "first, -1 the newest", 0),
+		OPT(0, NULL, "TEXT", "the new content; default: standard input",
+		    0),
 		{ 0 },
 	},
 	.min_args = 2, .max_args = -1,

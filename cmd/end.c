@@ -7,11 +7,6 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "no-summary", NULL, "end it without a title or summary", 0 },
-	{ 0 },
-};
-
 /* after the write: the id ended; nothing active is said, and is no error:
  * the pending ones are summarized all the same */
 static void
@@ -61,7 +56,7 @@ end_exec(struct ctx *ctx)
 const struct cmd_entry cmd_end_entry = {
 	.name = "end",
 	.summary = "end the active conversation and summarize it",
-	.options = options,
+	.options = args_end_options,
 	.shared = cmd_summarizer_options,
 	.notes = "Prints the id of the conversation ended. Exit status 3: it "
 	    "was\nended, but its summary failed (convctl summarize --pending).\n",

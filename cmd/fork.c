@@ -4,14 +4,14 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "at", "MESSAGE", "copy up to and including this message: its id, "
-	    "or a position (1 the first, -1 the newest; default: all)", 0 },
-	{ 'n', "dry-run", NULL, "print the id it would have, change nothing",
-	    0 },
-	{ 0, "json", NULL, "a JSON object {id, ended, forkedFrom}", 0 },
-	{ 0, "no-summary", NULL, "end the active one without a title or summary",
-	    0 },
+static const struct op_option options[] = {
+	OPT(0, "at", "MESSAGE", "copy up to and including this message: its id, "
+	    "or a position (1 the first, -1 the newest; default: all)", 0),
+	OPT('n', "dry-run", NULL, "print the id it would have, change nothing",
+	    0),
+	OPT(0, "json", NULL, "a JSON object {id, ended, forkedFrom}", 0),
+	OPT(0, "no-summary", NULL, "end the active one without a title or summary",
+	    0),
 	{ 0 },
 };
 
@@ -72,8 +72,8 @@ const struct cmd_entry cmd_fork_entry = {
 	.summary = "copy a conversation into a new active one",
 	.options = options,
 	.operands = "ID",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation to copy, active or ended", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "the conversation to copy, active or ended", 0),
 		{ 0 },
 	},
 	.notes = "Prints the new conversation's id. The active conversation is "

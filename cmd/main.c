@@ -42,7 +42,7 @@ static const struct cmd_entry *const commands[] = {
  * table's SETTING_COMMON rows (cmd_setting_options()), then -h. Made by
  * options_init(), with the summarizing commands' own, once a process.
  */
-static struct cmd_option common_options[SET_COUNT + 2];
+static struct op_option common_options[SET_COUNT + 2];
 
 static void
 options_init(void)
@@ -54,8 +54,8 @@ options_init(void)
 		return;
 	made = 1;
 	n = cmd_setting_options(common_options, SETTING_COMMON);
-	common_options[n] = (struct cmd_option){ 'h', "help", NULL,
-	    "show this help", 0 };
+	common_options[n] = (struct op_option)OPT('h', "help", NULL,
+	    "show this help", 0);
 	cmd_summarizer_options_init();
 }
 
@@ -77,7 +77,7 @@ print_usage(FILE *f)
 static void
 print_common_help(FILE *f)
 {
-	const struct cmd_option *t[] = { common_options };
+	const struct op_option *t[] = { common_options };
 
 	options_print_help(f, t, 1);
 }
@@ -86,7 +86,7 @@ static void
 list_commands(FILE *f)
 {
 	/* the pager's only before a command: not in its -h */
-	const struct cmd_option *global[] = { common_options,
+	const struct op_option *global[] = { common_options,
 	    cmd_pager_options };
 	size_t i;
 
@@ -102,7 +102,7 @@ list_commands(FILE *f)
 static void
 print_help(const struct cmd_entry *c)
 {
-	const struct cmd_option *own[] = { c->options, c->shared,
+	const struct op_option *own[] = { c->options, c->shared,
 	    c->operand_help };
 
 	cmd_print_usage(stdout, c);
@@ -190,7 +190,7 @@ static int
 run(struct ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry *c = ctx->cmd;
-	const struct cmd_option *t[] = { common_options, c->options, c->shared };
+	const struct op_option *t[] = { common_options, c->options, c->shared };
 	int rc;
 
 	rc = options_parse(ctx, t, 3, c->first_operand_stops, argc - 1, argv + 1,
@@ -275,11 +275,11 @@ load_settings(struct ctx *ctx, const struct settings *flags)
 int
 main(int argc, char **argv)
 {
-	static const struct cmd_option version[] = {
-		{ 0, "version", NULL, "the version", 0 },
+	static const struct op_option version[] = {
+		OPT(0, "version", NULL, "the version", 0),
 		{ 0 },
 	};
-	const struct cmd_option *global[] = { common_options, version,
+	const struct op_option *global[] = { common_options, version,
 	    cmd_pager_options };
 	struct settings flags = { 0 };	/* the global options given */
 	struct args global_args;

@@ -12,9 +12,9 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "read-only", NULL, "offer only the tools that read the store "
-	    "(search, recent, show, context)", 0 },
+static const struct op_option options[] = {
+	OPT(0, "read-only", NULL, "offer only the tools that read the store "
+	    "(search, recent, show, context)", 0),
 	{ 0 },
 };
 

@@ -9,23 +9,23 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'f', "format", "NAME", "the source's format, instead of telling it "
+static const struct op_option options[] = {
+	OPT('f', "format", "NAME", "the source's format, instead of telling it "
 	    "from the name and content: smarthole, messages, jsonl, chatsidian, "
 	    "aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, "
-	    "claudeai, aider or gemini", 0 },
-	{ 'n', "dry-run", NULL, "say what would be imported, change nothing", 0 },
-	{ 0, "json", NULL, "the report as one JSON object", 0 },
-	{ 0, "rename-conflicts", NULL, "import a conversation whose id is taken "
-	    "as ID-2 (ID-3…) instead of failing", 0 },
-	{ 0, "skip-bad", NULL, "leave out a bad source, record or line, name "
-	    "it on standard error, and import the rest", 0 },
-	{ 0, "split", NULL, "cut what is imported into conversations at gaps "
+	    "claudeai, aider or gemini", 0),
+	OPT('n', "dry-run", NULL, "say what would be imported, change nothing", 0),
+	OPT(0, "json", NULL, "the report as one JSON object", 0),
+	OPT(0, "rename-conflicts", NULL, "import a conversation whose id is taken "
+	    "as ID-2 (ID-3…) instead of failing", 0),
+	OPT(0, "skip-bad", NULL, "leave out a bad source, record or line, name "
+	    "it on standard error, and import the rest", 0),
+	OPT(0, "split", NULL, "cut what is imported into conversations at gaps "
 	    "longer than the idle timeout; the pieces after the first are ID-2, "
-	    "ID-3…", 0 },
-	{ 0, "summarize", NULL, "then title and summarize what was imported (as "
+	    "ID-3…", 0),
+	OPT(0, "summarize", NULL, "then title and summarize what was imported (as "
 	    "convctl end does); those that fail are left for convctl summarize "
-	    "--pending", 0 },
+	    "--pending", 0),
 	{ 0 },
 };
 
@@ -103,7 +103,7 @@ warn_limit(struct ctx *ctx, struct migrate_result *res, long limit, size_t n,
 static int
 summary_setup(struct ctx *ctx, struct summary_config *cf)
 {
-	const struct cmd_option *o;
+	const struct op_option *o;
 	struct error e;
 
 	if (!args_has(&ctx->args, "summarize")) {
@@ -312,10 +312,10 @@ const struct cmd_entry cmd_migrate_entry = {
 	.options = options,
 	.shared = cmd_summarizer_options,
 	.operands = "FILE|DIR|-",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "FILE|DIR", "a file, - for standard input, or a "
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "FILE|DIR", "a file, - for standard input, or a "
 		    "directory of NAME.json, NAME.jsonl and SESSION/events.jsonl "
-		    "files (and of the directories in it)", 0 },
+		    "files (and of the directories in it)", 0),
 		{ 0 },
 	},
 	.notes =

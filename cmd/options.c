@@ -22,7 +22,7 @@ find_slot(const struct args *a, const char *name)
 	size_t i;
 
 	for (i = 0; i < a->nslot; i++) {
-		const struct cmd_option *o = a->slot[i].opt;
+		const struct op_option *o = a->slot[i].opt;
 
 		if (o->name != NULL ? strcmp(o->name, name) == 0 :
 		    name[0] == o->key && name[1] == '\0')
@@ -203,11 +203,11 @@ negative(const char *arg)
 }
 
 int
-options_parse(const struct ctx *ctx, const struct cmd_option *const *t,
+options_parse(const struct ctx *ctx, const struct op_option *const *t,
     size_t nt, int first_operand_stops, int argc, char **argv,
     struct args *a)
 {
-	const struct cmd_option *o;
+	const struct op_option *o;
 	size_t k;
 	int i, rc = 0;
 
@@ -250,7 +250,7 @@ options_parse(const struct ctx *ctx, const struct cmd_option *const *t,
 /* usage and help */
 
 static void
-usage_option(struct buf *b, const struct cmd_option *o)
+usage_option(struct buf *b, const struct op_option *o)
 {
 	buf_adds(b, " [");
 	if (o->key && o->arg != NULL)
@@ -270,9 +270,9 @@ usage_option(struct buf *b, const struct cmd_option *o)
 }
 
 void
-options_usage(struct buf *b, const struct cmd_option *t)
+options_usage(struct buf *b, const struct op_option *t)
 {
-	const struct cmd_option *o;
+	const struct op_option *o;
 
 	for (o = t; o != NULL && (o->key || o->name); o++)
 		if (!(o->flags & OPTF_AMONG_OPERANDS))
@@ -309,7 +309,7 @@ cmd_usage_error(const struct ctx *ctx, const char *fmt, ...)
 
 /* "  -f, --format FMT", "      --json", "  ID": the left of a help line */
 static void
-help_left(struct buf *b, const struct cmd_option *o)
+help_left(struct buf *b, const struct op_option *o)
 {
 	if (o->key == 0 && o->name == NULL) {	/* an operand */
 		buf_addf(b, "  %s", o->arg);
@@ -351,7 +351,7 @@ wrap(struct buf *b, const char *text, size_t col, size_t at)
 }
 
 static void
-help_rows(struct buf *b, const struct cmd_option *o, size_t col)
+help_rows(struct buf *b, const struct op_option *o, size_t col)
 {
 	size_t start;
 
@@ -368,7 +368,7 @@ help_rows(struct buf *b, const struct cmd_option *o, size_t col)
 
 /* the column the help text starts in: past the longest name that fits */
 static size_t
-help_column(const struct cmd_option *o, size_t col)
+help_column(const struct op_option *o, size_t col)
 {
 	struct buf b = { 0 };
 
@@ -383,7 +383,7 @@ help_column(const struct cmd_option *o, size_t col)
 }
 
 void
-options_print_help(FILE *f, const struct cmd_option *const *t, size_t nt)
+options_print_help(FILE *f, const struct op_option *const *t, size_t nt)
 {
 	struct buf b = { 0 };
 	size_t k, col = 0;

@@ -17,10 +17,10 @@
 
 #include "cmd.h"
 
-const struct cmd_option cmd_pager_options[] = {
-	{ 0, "no-pager", NULL, "never page the output", 0 },
-	{ 'p', "paginate", NULL, "page the output of any command at a "
-	    "terminal", 0 },
+const struct op_option cmd_pager_options[] = {
+	OPT(0, "no-pager", NULL, "never page the output", 0),
+	OPT('p', "paginate", NULL, "page the output of any command at a "
+	    "terminal", 0),
 	{ 0 },
 };
 

@@ -4,9 +4,9 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', "dry-run", NULL, "check, change nothing", 0 },
-	{ 0, "remove", NULL, "unpin them instead", 0 },
+static const struct op_option options[] = {
+	OPT('n', "dry-run", NULL, "check, change nothing", 0),
+	OPT(0, "remove", NULL, "unpin them instead", 0),
 	{ 0 },
 };
 
@@ -41,8 +41,8 @@ const struct cmd_entry cmd_pin_entry = {
 	.summary = "keep conversations from the rolling limit and prune",
 	.options = options,
 	.operands = "ID...",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "a conversation, active or ended", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "a conversation, active or ended", 0),
 		{ 0 },
 	},
 	.min_args = 1, .max_args = -1,

@@ -4,18 +4,6 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'f', "format", "FMT", "text (SmartHole's), markdown, openai (a JSON "
-	    "messages array) or jsonl (text)", 0 },
-	{ 0, "json", NULL, "the same as --format openai", 0 },
-	{ 0, "last", "N", "the opening system messages and the newest N "
-	    "others", 0 },
-	{ 0, "max-tokens", "N", "the opening system messages and the newest "
-	    "messages whose estimated tokens fit in N (a token per 4 "
-	    "characters); the newest cut if it alone does not", 0 },
-	{ 0 },
-};
-
 static int
 prompt_exec(struct ctx *ctx)
 {
@@ -63,13 +51,9 @@ out:
 const struct cmd_entry cmd_prompt_entry = {
 	.name = "prompt",
 	.summary = "print a conversation as context for an LLM",
-	.options = options,
+	.options = args_prompt_options,
 	.operands = "[ID]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation, active or ended; default: "
-		    "the active one", 0 },
-		{ 0 },
-	},
+	.operand_help = args_prompt_operands,
 	.min_args = 0, .max_args = 1,
 	.paging = PAGING_READER,
 	.exec = prompt_exec,

@@ -7,13 +7,13 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "max", "N", "keep at most N ended conversations (the "
-	    "max_conversations setting, 1000)", 0 },
-	{ 0, "older-than", "DURATION", "also remove those ended more than "
-	    "DURATION ago (90s, 45m, 12h, 30d, 2w)", 0 },
-	{ 'n', "dry-run", NULL, "print what would be removed, remove nothing", 0 },
-	{ 0, "json", NULL, "the ids as a JSON array", 0 },
+static const struct op_option options[] = {
+	OPT(0, "max", "N", "keep at most N ended conversations (the "
+	    "max_conversations setting, 1000)", 0),
+	OPT(0, "older-than", "DURATION", "also remove those ended more than "
+	    "DURATION ago (90s, 45m, 12h, 30d, 2w)", 0),
+	OPT('n', "dry-run", NULL, "print what would be removed, remove nothing", 0),
+	OPT(0, "json", NULL, "the ids as a JSON array", 0),
 	{ 0 },
 };
 

@@ -6,14 +6,6 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', NULL, "N", "at most N conversations (10)", 0 },
-	{ 0, "json", NULL, "a JSON array of {id, title, summary, startedAt, "
-	    "endedAt, messageCount, tags, pinned}", 0 },
-	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
-	{ 0 },
-};
-
 static int
 recent_exec(struct ctx *ctx)
 {
@@ -47,7 +39,7 @@ recent_exec(struct ctx *ctx)
 const struct cmd_entry cmd_recent_entry = {
 	.name = "recent",
 	.summary = "list ended conversations, newest first",
-	.options = options,
+	.options = args_recent_options,
 	.min_args = 0, .max_args = 0,
 	.paging = PAGING_READER,
 	.exec = recent_exec,

@@ -4,12 +4,12 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', "dry-run", NULL, "print what would be resumed, change nothing",
-	    0 },
-	{ 0, "json", NULL, "a JSON object {id, ended, forkedFrom}", 0 },
-	{ 0, "no-summary", NULL, "end the active one without a title or summary",
-	    0 },
+static const struct op_option options[] = {
+	OPT('n', "dry-run", NULL, "print what would be resumed, change nothing",
+	    0),
+	OPT(0, "json", NULL, "a JSON object {id, ended, forkedFrom}", 0),
+	OPT(0, "no-summary", NULL, "end the active one without a title or summary",
+	    0),
 	{ 0 },
 };
 
@@ -64,8 +64,8 @@ const struct cmd_entry cmd_resume_entry = {
 	.summary = "make an ended conversation active again",
 	.options = options,
 	.operands = "ID",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "an ended conversation (see recent)", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "an ended conversation (see recent)", 0),
 		{ 0 },
 	},
 	.notes = "Prints its id. The active conversation is ended first, as "

@@ -10,17 +10,17 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "prompt", "TEXT", "the prompt, given to CMD as its last argument "
-	    "(standard input, passed on to CMD's, when absent)", 0 },
-	{ 0, "tool", "NAME", "a tool CMD used, recorded with its answer; "
+static const struct op_option options[] = {
+	OPT(0, "prompt", "TEXT", "the prompt, given to CMD as its last argument "
+	    "(standard input, passed on to CMD's, when absent)", 0),
+	OPT(0, "tool", "NAME", "a tool CMD used, recorded with its answer; "
 	    "repeatable, at most 100, each one line of at most 100 characters",
-	    OPTF_REPEAT },
-	{ 0, "context", "FORMAT", "first write to CMD's standard input the "
+	    OPTF_REPEAT),
+	OPT(0, "context", "FORMAT", "first write to CMD's standard input the "
 	    "active conversation as convctl prompt --format FORMAT prints it "
-	    "(text), then a blank line", OPTF_OPTIONAL },
-	{ 0, "keep-partial", NULL, "record CMD's output as the answer even when "
-	    "CMD fails", 0 },
+	    "(text), then a blank line", OPTF_OPTIONAL),
+	OPT(0, "keep-partial", NULL, "record CMD's output as the answer even when "
+	    "CMD fails", 0),
 	{ 0 },
 };
 
@@ -381,9 +381,9 @@ const struct cmd_entry cmd_run_entry = {
 	.summary = "run an LLM command and record its exchange",
 	.options = options,
 	.operands = "-- CMD [ARG...]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "CMD [ARG...]", "the command to run, looked for in "
-		    "PATH; convctl's options end at CMD", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "CMD [ARG...]", "the command to run, looked for in "
+		    "PATH; convctl's options end at CMD", 0),
 		{ 0 },
 	},
 	.min_args = 1, .max_args = -1,

@@ -7,24 +7,6 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'E', "regex", NULL, "QUERY is a POSIX extended regular expression", 0 },
-	{ 0, "case-sensitive", NULL, "tell upper from lower case (they match "
-	    "alike)", 0 },
-	{ 'r', "role", "ROLE", "only messages of ROLE: user, assistant, system "
-	    "or tool", 0 },
-	{ 0, "since", "TIME", "only messages at or after TIME (ISO 8601)", 0 },
-	{ 0, "until", "TIME", "only messages before TIME", 0 },
-	{ 'n', NULL, "N", "only the newest N matching lines", 0 },
-	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
-	{ 0, "tool", "NAME", "only messages whose tools used include NAME", 0 },
-	{ 0, "json", NULL, "a JSON array of {id, messageId, timestamp, role, "
-	    "lineNumber, line, match, matches}", 0 },
-	{ 0, "color", "WHEN", "colour the matches: auto (on a terminal, TERM "
-	    "not dumb, NO_COLOR not set), always or never", 0 },
-	{ 0 },
-};
-
 static int
 time_option(struct ctx *ctx, const char *name, int64_t *ms)
 {
@@ -100,13 +82,9 @@ out:
 const struct cmd_entry cmd_search_entry = {
 	.name = "search",
 	.summary = "find messages in every conversation",
-	.options = options,
+	.options = args_search_options,
 	.operands = "QUERY",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "QUERY", "text to find in the lines of messages, at "
-		    "most " NUM_TEXT(SEARCH_QUERY_MAX_CHARS) " characters", 0 },
-		{ 0 },
-	},
+	.operand_help = args_search_operands,
 	.min_args = 1, .max_args = 1,
 	.paging = PAGING_READER,
 	.exec = search_exec,

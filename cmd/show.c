@@ -4,12 +4,6 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'f', "format", "FMT", "text, markdown or json (text)", 0 },
-	{ 0, "json", NULL, "the same as --format json", 0 },
-	{ 0 },
-};
-
 /* *c: the named one, else the active one, else the latest ended;
  * EXIT_FAIL (said) when there is none */
 static int
@@ -63,13 +57,9 @@ out:
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.summary = "show one conversation",
-	.options = options,
+	.options = args_show_options,
 	.operands = "[ID]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation; default: the active one, "
-		    "else the one that ended last", 0 },
-		{ 0 },
-	},
+	.operand_help = args_show_operands,
 	.min_args = 0, .max_args = 1,
 	.paging = PAGING_READER,
 	.exec = show_exec,

@@ -9,14 +9,14 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "ascii", NULL, "draw the weekly chart in ASCII (as when the "
-	    "locale is not UTF-8)", 0 },
-	{ 0, "json", NULL, "one JSON object: {conversations, messages, bytes, "
-	    "oldest, newest, tags, tools, weeks}", 0 },
-	{ 0, "since", "TIME", "only conversations started at or after TIME "
-	    "(ISO 8601)", 0 },
-	{ 0, "tag", "TAG", "only conversations tagged TAG", 0 },
+static const struct op_option options[] = {
+	OPT(0, "ascii", NULL, "draw the weekly chart in ASCII (as when the "
+	    "locale is not UTF-8)", 0),
+	OPT(0, "json", NULL, "one JSON object: {conversations, messages, bytes, "
+	    "oldest, newest, tags, tools, weeks}", 0),
+	OPT(0, "since", "TIME", "only conversations started at or after TIME "
+	    "(ISO 8601)", 0),
+	OPT(0, "tag", "TAG", "only conversations tagged TAG", 0),
 	{ 0 },
 };
 

@@ -10,17 +10,17 @@
 
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 0, "pending", NULL, "every ended conversation without a summary",
-	    OPTF_AMONG_OPERANDS },
-	{ 0, "all", NULL, "every ended conversation (those with a summary only "
-	    "with --force)", OPTF_AMONG_OPERANDS },
-	{ 0, "force", NULL, "redo those that have a summary already", 0 },
-	{ 'n', "dry-run", NULL, "print the ids that would be summarized; send "
-	    "nothing, change nothing", 0 },
-	{ 0, "json", NULL, "report [{id,status,title,summary,error}]; status: "
+static const struct op_option options[] = {
+	OPT(0, "pending", NULL, "every ended conversation without a summary",
+	    OPTF_AMONG_OPERANDS),
+	OPT(0, "all", NULL, "every ended conversation (those with a summary only "
+	    "with --force)", OPTF_AMONG_OPERANDS),
+	OPT(0, "force", NULL, "redo those that have a summary already", 0),
+	OPT('n', "dry-run", NULL, "print the ids that would be summarized; send "
+	    "nothing, change nothing", 0),
+	OPT(0, "json", NULL, "report [{id,status,title,summary,error}]; status: "
 	    "summarized, would-summarize, skipped, failed, changed or removed",
-	    0 },
+	    0),
 	{ 0 },
 };
 
@@ -141,9 +141,9 @@ const struct cmd_entry cmd_summarize_entry = {
 	.options = options,
 	.shared = cmd_summarizer_options,
 	.operands = "[ID | --pending | --all]",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "this ended conversation; default: the one that "
-		    "ended last", 0 },
+	.operand_help = (const struct op_option[]){
+		OPT(0, NULL, "ID", "this ended conversation; default: the one that "
+		    "ended last", 0),
 		{ 0 },
 	},
 	.notes = "Prints ID<TAB>TITLE for each conversation summarized.\n"

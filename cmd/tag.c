@@ -4,14 +4,6 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', "dry-run", NULL, "print the tags it would have, change nothing",
-	    0 },
-	{ 0, "json", NULL, "the tags as a JSON array", 0 },
-	{ 0, "remove", NULL, "remove the tags instead", 0 },
-	{ 0 },
-};
-
 static void
 say(void *ctx, const char *line)
 {
@@ -43,15 +35,9 @@ tag_exec(struct ctx *ctx)
 const struct cmd_entry cmd_tag_entry = {
 	.name = "tag",
 	.summary = "add tags to a conversation, or remove them",
-	.options = options,
+	.options = args_tag_options,
 	.operands = "ID TAG...",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "TAG", "a tag, one line of at most "
-		    NUM_TEXT(TAG_MAX_CHARS) " characters; at most "
-		    NUM_TEXT(TAGS_MAX) " a call, and on a conversation", 0 },
-		{ 0 },
-	},
+	.operand_help = args_tag_operands,
 	.notes = "Prints the conversation's tags after, one a line.\n",
 	.min_args = 2, .max_args = -1,
 	.exec = tag_exec,

@@ -4,11 +4,6 @@
  */
 #include "cmd.h"
 
-static const struct cmd_option options[] = {
-	{ 'n', "dry-run", NULL, "check, change nothing", 0 },
-	{ 0 },
-};
-
 static void
 say(void *ctx, const char *line)
 {
@@ -31,14 +26,9 @@ title_exec(struct ctx *ctx)
 const struct cmd_entry cmd_title_entry = {
 	.name = "title",
 	.summary = "set a conversation's title by hand",
-	.options = options,
+	.options = args_title_options,
 	.operands = "ID TEXT",
-	.operand_help = (const struct cmd_option[]){
-		{ 0, NULL, "ID", "the conversation, active or ended", 0 },
-		{ 0, NULL, "TEXT", "its title, one line of at most 500 characters; "
-		    "summaries keep it (not summarize --force)", 0 },
-		{ 0 },
-	},
+	.operand_help = args_title_operands,
 	.min_args = 2, .max_args = 2,
 	.exec = title_exec,
 };

@@ -27,6 +27,7 @@
 #include "summary/summarize.h"
 #include "ops/ending.h"
 #include "ops/ops.h"
+#include "args/args.h"
 #include "mcp/mcp.h"
 
 #endif

@@ -42,8 +42,6 @@ enum mcp_outcome {
  * tokens: a page of search or recent is fewer items, show's or context's
  * text is cut (and says so) */
 #define MCP_ANSWER_MAX 100000
-/* search's page when no limit is given */
-#define SEARCH_PAGE 100
 /* the most resources a resources/list page holds */
 #define MCP_PAGE 50
 /* resources.c: cursor NULL, the first page */
