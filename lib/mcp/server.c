@@ -46,11 +46,10 @@ mcp_new(const struct mcp_config *cf)
 		t = &mcp_tools[i];
 		if (t->writes && cf->read_only)
 			continue;
-		in = json_loads(t->input, 0, &je);
+		in = mcp_tool_schema(t);
 		out = t->output != NULL ? json_loads(t->output, 0, &je) : NULL;
-		if (in == NULL || (out == NULL && t->output != NULL))
+		if (out == NULL && t->output != NULL)
 			abort();	/* a schema in tools.c is not JSON */
-		mcp_schema_roles(in);
 		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o*, "
 		    "s:{s:b, s:b}}", "name", t->name, "title", t->title,
 		    "description", t->description, "inputSchema", in,
@@ -193,7 +192,7 @@ call_tool(struct mcp_server *s, json_t *id, json_t *params, struct buf *out)
 	}
 	if (args == NULL)
 		args = empty = json_object();
-	t->call(&s->cf, args, &a);
+	mcp_tool_call(t, &s->cf, args, &a);
 	/* structured content is what Claude Code and Codex give their model,
 	 * and the text item then its JSON, as the specification asks; a tool
 	 * without it (show, context) answers the text asked for alone */

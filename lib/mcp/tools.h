@@ -17,19 +17,59 @@ struct mcp_answer {
 	json_t *structured;	/* an object (the command's --json), or NULL */
 	int is_error;		/* text says what was wrong */
 };
+struct tool_args;
 struct mcp_tool {
 	const char *name;	/* [a-z_]+, as clients show it */
 	const char *title;
 	const char *description;	/* one line */
-	const char *input;	/* its arguments' JSON Schema, as text */
+	/* its arguments: the rows of these tables (lib/args) that name one,
+	 * in order; NULL: none. The inputSchema and the parsing are made
+	 * from them (args.c) */
+	const struct op_option *args[3];
 	/* structuredContent's JSON Schema, as text; NULL: the tool answers
 	 * text alone (the format asked for, which a client gives its model
 	 * only when no structured content stands beside it) */
 	const char *output;
 	int writes;		/* left out by --read-only */
-	void (*call)(const struct mcp_config *, json_t *args,
+	void (*call)(const struct mcp_config *, const struct tool_args *,
 	    struct mcp_answer *);
 };
+
+/* args.c: a call's arguments, each row's value as its type says */
+struct tool_value {
+	const struct op_option *row;
+	int given;
+	const char *s;		/* OPT_NAME, OPT_TEXT (len bytes), OPT_TIME,
+				 * OPT_ROLE, OPT_FORMAT, OPT_CURSOR: as given */
+	size_t len;
+	long n;			/* OPT_WHOLE, OPT_BOOL, OPT_ROLE (enum
+				 * conv_role), OPT_FORMAT (enum format),
+				 * OPT_CURSOR (the position) */
+	int64_t ms;		/* OPT_TIME */
+	const char **v;		/* OPT_NAMES, NULL-ended (nv); owned */
+	size_t nv;
+};
+#define TOOL_ARGS_MAX 16
+struct tool_args {
+	struct tool_value v[TOOL_ARGS_MAX];
+	size_t n;
+};
+/* an error answer: one line naming what was wrong */
+void mcp_fail(struct mcp_answer *, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* args parsed by t's rows, then t called; a wrong argument answered as
+ * an error naming it */
+void mcp_tool_call(const struct mcp_tool *, const struct mcp_config *,
+    json_t *args, struct mcp_answer *);
+/* t's inputSchema, from its rows */
+json_t *mcp_tool_schema(const struct mcp_tool *);
+int tool_args_parse(const struct mcp_tool *, json_t *args, struct tool_args *,
+    struct mcp_answer *);
+void tool_args_free(struct tool_args *);
+/* the value of the argument name (a row's tool), or NULL when not given */
+const struct tool_value *tool_arg(const struct tool_args *, const char *name);
+const char *tool_str(const struct tool_args *, const char *name);
+long tool_long(const struct tool_args *, const char *name, long dflt);
 extern const struct mcp_tool mcp_tools[];
 /* what a request that is not a tool call came to, for its JSON-RPC answer */
 enum mcp_outcome {
@@ -55,7 +95,5 @@ json_t *mcp_prompts(void);
 enum mcp_outcome mcp_prompt_get(const struct mcp_config *, const char *name,
     json_t *args, json_t **result, struct error *);
 extern const size_t mcp_ntools;
-/* an input schema's "role" argument: its enum, the store's roles */
-void mcp_schema_roles(json_t *input);
 
 #endif
