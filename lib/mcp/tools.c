@@ -96,7 +96,10 @@ say(void *cf, const char *line)
 	warn(cf, "%s", line);
 }
 
-/* {key: the JSON a command's --json printed, out[0..)}: the same fields */
+/* {key: the JSON a command's --json printed, out[0..)}: the same fields.
+ * search's alone: its hits are laid out as JSON only by search_render
+ * (lib/search), which gives text; the others build their answer from
+ * their result */
 static void
 structured_from(struct mcp_answer *a, const char *key, const struct buf *out)
 {
@@ -197,10 +200,21 @@ out:
 	search_free(s);
 }
 
+/* recent_page's list: the conversations, and the page made of them, a
+ * value (recent --json's array), measured as the JSON it is */
+struct recent_page {
+	struct conv **v;
+	json_t *list;
+};
+
 static void
-recent_page(struct buf *json, void *v, size_t from, size_t n)
+recent_page(struct buf *json, void *arg, size_t from, size_t n)
 {
-	render_recent(json, (struct conv **)v + from, n, 1);
+	struct recent_page *p = arg;
+
+	json_decref(p->list);
+	p->list = render_recent_json(p->v + from, n);
+	json_dump_buf(json, p->list);
 }
 
 static void
@@ -208,7 +222,7 @@ tool_recent(const struct mcp_config *cf, const struct tool_args *args,
     struct mcp_answer *a)
 {
 	struct store *st;
-	struct conv **v = NULL;
+	struct recent_page page = { NULL, NULL };
 	struct buf json = { 0 };
 	struct error e;
 	const char *tag = tool_str(args, "tag");
@@ -219,7 +233,8 @@ tool_recent(const struct mcp_config *cf, const struct tool_args *args,
 	if ((st = open_store(cf, STORE_READ, a)) == NULL)
 		return;
 	/* the newest up to the page's end and one more, without messages */
-	if (conv_recent(st, off + (size_t)limit + 1, tag, &v, &n, &e) < 0) {
+	if (conv_recent(st, off + (size_t)limit + 1, tag, &page.v, &n,
+	    &e) < 0) {
 		mcp_fail(a, "%s", e.msg);
 		goto out;
 	}
@@ -228,12 +243,12 @@ tool_recent(const struct mcp_config *cf, const struct tool_args *args,
 	more = limit > 0 && n > (size_t)limit;
 	if (n > (size_t)limit)
 		n = (size_t)limit;
-	n = page_of(&json, off, n, &more, recent_page, v);
-	structured_from(a, "conversations", &json);
+	n = page_of(&json, off, n, &more, recent_page, &page);
+	a->structured = json_pack("{s:o}", "conversations", page.list);
 	next_cursor(a, off + n, more);
 out:
 	buf_free(&json);
-	free(v);
+	free(page.v);
 	store_close(st);
 }
 

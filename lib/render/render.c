@@ -445,11 +445,33 @@ render_conv(struct buf *b, struct conv *c, enum format f, int terminal,
 	return 0;
 }
 
+json_t *
+render_recent_json(struct conv **v, size_t n)
+{
+	char started[TS_LEN], ended[TS_LEN];
+	json_t *arr = json_array(), *tags;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ts_format(conv_started(v[i]), started);
+		ts_format(conv_ended(v[i]), ended);
+		tags = conv_tags(v[i]);
+		json_array_append_new(arr, json_pack("{s:s, s:s?, s:s?, s:s, "
+		    "s:s, s:I, s:o, s:b}", "id", conv_id(v[i]), "title",
+		    conv_title(v[i]), "summary", conv_summary(v[i]),
+		    "startedAt", started, "endedAt", ended,
+		    "messageCount", (json_int_t)conv_message_count(v[i]),
+		    "tags", tags != NULL ? json_deep_copy(tags) : json_array(),
+		    "pinned", conv_pinned(v[i])));
+	}
+	return arr;
+}
+
 void
 render_recent(struct buf *b, struct conv **v, size_t n, int json)
 {
-	char started[TS_LEN], ended[TS_LEN];
-	json_t *arr, *o, *tags;
+	char ended[TS_LEN];
+	json_t *arr;
 	size_t i;
 
 	if (!json) {
@@ -464,20 +486,7 @@ render_recent(struct buf *b, struct conv **v, size_t n, int json)
 		}
 		return;
 	}
-	arr = json_array();
-	for (i = 0; i < n; i++) {
-		ts_format(conv_started(v[i]), started);
-		ts_format(conv_ended(v[i]), ended);
-		tags = conv_tags(v[i]);
-		o = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:I, s:o, s:b}",
-		    "id", conv_id(v[i]), "title", conv_title(v[i]),
-		    "summary", conv_summary(v[i]), "startedAt", started,
-		    "endedAt", ended,
-		    "messageCount", (json_int_t)conv_message_count(v[i]),
-		    "tags", tags != NULL ? json_deep_copy(tags) : json_array(),
-		    "pinned", conv_pinned(v[i]));
-		json_array_append_new(arr, o);
-	}
+	arr = render_recent_json(v, n);
 	json_dump_buf(b, arr);
 	buf_addc(b, '\n');
 	json_decref(arr);

@@ -15,6 +15,8 @@ extern const struct name_table render_formats[];	/* "text", ... */
 int render_conv(struct buf *out, struct conv *, enum format, int terminal,
     struct error *);
 void render_recent(struct buf *out, struct conv **, size_t n, int json);
+/* recent's --json array, as a value: what the tool recent answers */
+struct json_t *render_recent_json(struct conv **, size_t n);
 /* store_stats()'s answer for rq: lines to read, or one JSON object
  * (convctl-stats(1)); the chart in ASCII with ascii */
 void render_stats(struct buf *out, const struct store_stats *,
