@@ -104,6 +104,9 @@ void cmd_verror(const struct ctx *, const char *fmt, va_list)
 /* the whole number of option name, in [min, max] */
 int cmd_number(const struct ctx *, const char *name, long min, long max,
     long *out);
+/* the same in the range its row of t says (lib/args: the tool's too) */
+int cmd_row_number(const struct ctx *, const struct op_option *t,
+    const char *name, long *out);
 /*
  * the output format of -f FMT and --json: dflt without either, json with
  * --json; FMT must be one of allowed, a mask of 1 << FMT_x

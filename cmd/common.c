@@ -105,6 +105,15 @@ cmd_number(const struct ctx *ctx, const char *name, long min, long max,
 }
 
 int
+cmd_row_number(const struct ctx *ctx, const struct op_option *t,
+    const char *name, long *out)
+{
+	const struct op_option *o = args_row(t, name);
+
+	return cmd_number(ctx, name, o->min, o->max, out);
+}
+
+int
 cmd_format(const struct ctx *ctx, enum format dflt, enum format json,
     unsigned allowed, enum format *f)
 {

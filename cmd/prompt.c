@@ -15,14 +15,15 @@ prompt_exec(struct ctx *ctx)
 	struct error e;
 	int rc;
 
-	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_OPENAI, PROMPT_FORMATS,
-	    &rq.format)) != 0)
+	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_OPENAI, args_row(
+	    args_prompt_options, "format")->formats, &rq.format)) != 0)
 		return rc;
 	if ((args_has(&ctx->args, "last") &&
-	    (rc = cmd_number(ctx, "last", 0, 1L << 40, &rq.last)) != 0) ||
+	    (rc = cmd_row_number(ctx, args_prompt_options, "last",
+	    &rq.last)) != 0) ||
 	    (args_has(&ctx->args, "max-tokens") &&
-	    (rc = cmd_number(ctx, "max-tokens", 0, 1L << 40,
-	    &rq.max_tokens)) != 0))
+	    (rc = cmd_row_number(ctx, args_prompt_options,
+	    "max-tokens", &rq.max_tokens)) != 0))
 		return rc;
 	rq.terminal = cmd_terminal();
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)

@@ -18,7 +18,8 @@ recent_exec(struct ctx *ctx)
 	int rc;
 
 	if (args_has(&ctx->args, "n") &&
-	    (rc = cmd_number(ctx, "n", 0, RESULTS_MAX, &limit)) != 0)
+	    (rc = cmd_row_number(ctx, args_recent_options, "n",
+	    &limit)) != 0)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;

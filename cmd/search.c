@@ -50,7 +50,8 @@ search_exec(struct ctx *ctx)
 	if ((rc = time_option(ctx, "since", &rq.since)) != 0 ||
 	    (rc = time_option(ctx, "until", &rq.until)) != 0 ||
 	    (args_has(&ctx->args, "n") &&
-	    (rc = cmd_number(ctx, "n", 0, RESULTS_MAX, &rq.max)) != 0) ||
+	    (rc = cmd_row_number(ctx, args_search_options, "n",
+	    &rq.max)) != 0) ||
 	    (rc = cmd_colour(ctx, &colour)) != 0)
 		return rc;
 	/* messages are UTF-8 whatever the user's locale: fold case as such */

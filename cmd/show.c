@@ -36,8 +36,8 @@ show_exec(struct ctx *ctx)
 	struct buf out = { 0 };
 	int rc;
 
-	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_JSON, 1u << FMT_TEXT |
-	    1u << FMT_MARKDOWN | 1u << FMT_JSON, &f)) != 0)
+	if ((rc = cmd_format(ctx, FMT_TEXT, FMT_JSON, args_row(
+	    args_show_options, "format")->formats, &f)) != 0)
 		return rc;
 	if ((rc = cmd_open(ctx, STORE_READ, &st)) != 0)
 		return rc;

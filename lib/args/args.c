@@ -6,6 +6,9 @@
  * given, is the tool's description where the command line's does not fit
  * (a default that differs, a flag the tool spells as a field).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "../internal.h"
 #include "args.h"
 
@@ -175,3 +178,13 @@ const struct op_option args_page[] = {
 	    "that follows it" },
 	{ 0 },
 };
+
+const struct op_option *
+args_row(const struct op_option *t, const char *name)
+{
+	for (; !OPT_END(t); t++)
+		if (t->name != NULL ? strcmp(t->name, name) == 0 :
+		    t->key == name[0] && name[1] == '\0')
+			return t;
+	abort();	/* no such row: the caller's table is wrong */
+}

@@ -79,5 +79,7 @@ extern const struct op_option args_recent_options[];
 extern const struct op_option args_show_options[], args_show_operands[];
 extern const struct op_option args_prompt_options[], args_prompt_operands[];
 extern const struct op_option args_page[];
+/* t's row of the option name (its long name, else its letter) */
+const struct op_option *args_row(const struct op_option *t, const char *name);
 
 #endif
