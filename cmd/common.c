@@ -313,13 +313,11 @@ void
 cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
     const char *done)
 {
-	char c[TS_LEN], l[TS_LEN], behind[DURATION_LEN];
+	struct buf b = { 0 };
 
-	ts_format(clock, c);
-	ts_format(last, l);
-	duration_format(last - clock, behind);
-	cmd_error(ctx, "warning: the clock (%s) is %s before the last message "
-	    "(%s); %s at the last message's time", c, behind, l, done);
+	ops_skew_line(&b, clock, last, done);
+	cmd_error(ctx, "%s", b.data);
+	buf_free(&b);
 }
 
 int

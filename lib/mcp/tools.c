@@ -328,6 +328,18 @@ out:
 	store_close(st);
 }
 
+/* a clock behind the last message, as the command warns of it */
+static void
+skew(const struct mcp_config *cf, int64_t clock, int64_t last,
+    const char *done)
+{
+	struct buf b = { 0 };
+
+	ops_skew_line(&b, clock, last, done);
+	warn(cf, "%s", b.data);
+	buf_free(&b);
+}
+
 /* summarize_run's errors and notes, as warnings */
 static void
 summary_report(void *arg, const struct summarize_event *ev)
@@ -364,10 +376,13 @@ tool_add(const struct mcp_config *cf, const struct tool_args *args,
 	    .report = summary_report, .report_arg = (void *)cf };
 	struct ops_add_result res;
 
-	if (ops_add(&rq, &res) != OPS_DONE)
+	if (ops_add(&rq, &res) != OPS_DONE) {
 		fail_op(a, res.arg, &res.error);
-	else
+	} else {
+		if (res.clock >= 0 && res.at != res.clock)
+			skew(cf, res.clock, res.at, "recorded");
 		a->structured = json_pack("{s:s}", "id", res.id);
+	}
 	ops_add_result_free(&res);
 }
 
@@ -394,6 +409,8 @@ tool_end(const struct mcp_config *cf, const struct tool_args *args,
 		a->structured = json_pack("{s:n, s:b}", "id", "summaryPending", 0);
 		goto out;
 	}
+	if (res.ended_at > res.now)	/* not when it was idle: no skew */
+		skew(cf, res.now, res.ended_at, "ended");
 	for (i = 0; res.pending[i] != NULL; i++)
 		warn(cf, "%s", res.pending[i]);
 	a->structured = json_pack("{s:s, s:b}", "id", res.id, "summaryPending",

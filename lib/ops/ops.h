@@ -36,6 +36,11 @@ typedef void ops_say_fn(void *arg, const char *line);
 struct ops_add_result;
 struct ops_end_result;
 
+/* ops.c: the warning of a clock behind the last message (at last): what
+ * was done ("recorded", "ended") at that message's time instead */
+void ops_skew_line(struct buf *, int64_t clock, int64_t last,
+    const char *done);
+
 /* add.c */
 struct ops_add_request {
 	struct settings *settings;

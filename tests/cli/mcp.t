@@ -396,6 +396,18 @@ test_expect 'standard output carries only protocol messages; diagnostics go to s
 	grep -q "^convctl: mcp: removed 1 oldest ended conversation" err
 '
 
+test_expect 'a clock behind the last message: add and end warn as the commands do' '
+	s3=$(store_at skew) &&
+	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$s3" add first >/dev/null &&
+	CONVCTL_STORE=$s3 CONVCTL_NOW=2026-02-04T09:00:00Z mcp_lines \
+	    "$(call add "{\"text\":\"second\"}" 1)" "$(call end "{}" 2)" &&
+	test $rc -eq 0 && answer 1 out | jq -e ".result.isError == false" &&
+	answer 2 out | jq -e ".result.structuredContent.id != null" &&
+	printf "%s\n" "convctl: mcp: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" \
+	    "convctl: mcp: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); ended at the last message'\''s time" >want &&
+	test_cmp want err
+'
+
 test_expect '--read-only lists and calls only the tools that read' '
 	snapshot "$S" &&
 	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" \
