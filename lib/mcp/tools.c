@@ -1,8 +1,10 @@
 /*
  * tools.c - the tools of `convctl mcp`: search, recent, show, context, add,
  * end, title and tag, each doing what its command does through the same
- * library calls (the store opened for the one call, locked only to write,
- * and closed before the answer). A tool whose answer is data (search,
+ * library call: the writes through lib/ops (ops_add, ops_end, ops_title,
+ * ops_tag), the reads with the store opened for the one call and closed
+ * before the answer. Their arguments come parsed from their command's
+ * table (args.c). A tool whose answer is data (search,
  * recent, add, end, title, tag) gives the command's --json as structured
  * content; show and context, whose answer is text in the format asked for,
  * give that text alone.
