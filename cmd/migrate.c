@@ -1,6 +1,7 @@
 /*
  * migrate.c - `convctl migrate`: options to a migrate_request, one
- * migrate_run(), the report printed; knows no history format itself.
+ * migrate_commit() (lib/migrate/commit.c), the report printed; knows no
+ * history format itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,57 +79,6 @@ report_pruned(struct ctx *ctx, struct migrate_result *res, char **ids,
 	}
 }
 
-/* before the import is written: it will take the store over the limit */
-static void
-warn_limit(struct ctx *ctx, struct migrate_result *res, long limit, size_t n,
-    char **ids)
-{
-	struct buf origin = { 0 };
-	size_t i, mine = 0;
-
-	if (n == 0)
-		return;
-	for (i = 0; i < n; i++)
-		mine += migrate_was_imported(res, ids[i]);
-	settings_origin(&origin, &ctx->settings, SET_MAX_CONVERSATIONS);
-	cmd_error(ctx, "importing %zu conversation%s takes the store past "
-	    "max_conversations (%ld, %s): the %zu oldest ended (%zu of them "
-	    "imported here) %s removed as it is written; see convctl-prune(1)",
-	    migrate_imported(res), migrate_imported(res) == 1 ? "" : "s",
-	    limit, origin.data, n, mine, n == 1 ? "is" : "are");
-	buf_free(&origin);
-}
-
-/* --summarize: the summarizer, checked before anything is read; 0 or status */
-static int
-summary_setup(struct ctx *ctx, struct summary_config *cf)
-{
-	const struct op_option *o;
-	struct error e;
-
-	if (!args_has(&ctx->args, "summarize")) {
-		for (o = cmd_summarizer_options; o->name != NULL; o++)
-			if (args_has(&ctx->args, o->name))
-				return cmd_usage_error(ctx, "--%s goes with "
-				    "--summarize", o->name);
-		return 0;
-	}
-	switch (cmd_summary_setup(ctx, cf, &e)) {
-	case SUMMARY_SETUP_OK:
-		break;
-	case SUMMARY_SETUP_BAD_FLAG:
-		return cmd_usage_error(ctx, "%s", e.msg);
-	case SUMMARY_SETUP_BAD_SETTING:
-		return cmd_fail(ctx, &e);
-	}
-	if (cf->kind == SUMMARY_NONE) {
-		cmd_error(ctx, "--summarize, but summaries are turned off (the "
-		    "summarizer is 'none'); see --summarizer");
-		return EXIT_FAIL;
-	}
-	return 0;
-}
-
 /* path's bytes, path "-" standard input: read before the store is locked */
 static int
 read_early(const char *path, size_t max, struct buf *b, struct error *e)
@@ -141,30 +91,18 @@ read_early(const char *path, size_t max, struct buf *b, struct error *e)
 }
 
 /*
- * the request from the options but --format; standard input ("-") or a
- * source that is neither a file nor a directory (a pipe, a device) is read
- * into input now, as it may take forever and the lock is not held yet. 0,
- * or the exit status after saying why
+ * the request from the options but --format (its limits and time are
+ * migrate_prepare's); standard input ("-") or a source that is neither a
+ * file nor a directory (a pipe, a device) is read into input now, as it may
+ * take forever and the lock is not held yet. 0, or the exit status after
+ * saying why
  */
 static int
-make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
+read_input(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
 {
 	struct error e;
 	struct stat sb;
-	long max;
-	int rc;
 
-	if (lifecycle_idle_timeout(&ctx->settings, &rq->idle_timeout, &e) < 0)
-		return cmd_fail(ctx, &e);
-	rq->path = ctx->args.argv[0];
-	rq->split = args_has(&ctx->args, "split");
-	rq->dry_run = args_has(&ctx->args, "dry-run");
-	rq->skip_bad = args_has(&ctx->args, "skip-bad");
-	rq->rename_conflicts = args_has(&ctx->args, "rename-conflicts");
-	if ((rc = cmd_now(ctx, &rq->now)) != 0 ||
-	    (rc = cmd_limit(ctx, SET_MAX_INPUT_BYTES, &max)) != 0)
-		return rc;
-	rq->max_bytes = (size_t)max;
 	if (strcmp(rq->path, "-") == 0 || (stat(rq->path, &sb) == 0 &&
 	    !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
 		if (read_early(rq->path, rq->max_bytes, input, &e) < 0)
@@ -175,134 +113,109 @@ make_request(struct ctx *ctx, struct migrate_request *rq, struct buf *input)
 	return 0;
 }
 
-/* the notes, what the rolling limit removed and the report, printed */
-static int
-print_report(struct ctx *ctx, struct migrate_result *res, int dry_run,
-    char **pruned, size_t npruned)
+struct importing {
+	struct ctx *ctx;
+	struct reading prog;
+	int dry_run;
+	int rc;			/* printing the report: its status */
+};
+
+/* before the write: what the rolling limit will remove */
+static void
+say(void *arg, const char *line)
 {
+	struct importing *im = arg;
+
+	progress_done(&im->prog.line);
+	cmd_error(im->ctx, "%s", line);
+}
+
+/* after the write, the lock held: the notes, what the rolling limit
+ * removed and the report */
+static int
+print_report(void *arg, const struct migrate_commit_result *res)
+{
+	struct importing *im = arg;
 	struct buf out = { 0 };
 	const char *note;
 	size_t i;
-	int rc;
 
-	for (i = 0; (note = migrate_note(res, i)) != NULL; i++)
-		cmd_error(ctx, "%s", note);
-	report_pruned(ctx, res, pruned, npruned, dry_run);
-	migrate_report(&out, res, dry_run, pruned, npruned,
-	    args_has(&ctx->args, "json"));
-	rc = cmd_print(ctx, out.data, out.len);
-	buf_free(&out);
-	return rc;
-}
-
-/* the import through lib/ops/ending.c: migrate_run under the lock, one
- * commit, the report, the lock released, then --summarize's summaries */
-struct importing {
-	struct ctx *ctx;
-	struct migrate_request rq;
-	struct reading prog;
-	struct migrate_result *res;
-	const struct summary_config *cf;
-	int dry_run;
-	char **would;		/* --dry-run: what the rolling limit would
-				 * remove (nwould) */
-	size_t nwould;
-};
-
-/* under the lock: the import; what the rolling limit will remove said
- * before it is written (--dry-run: kept, nothing written) */
-static int
-import(void *arg, struct store *st, struct ending_result *ending)
-{
-	struct importing *im = arg;
-	struct ctx *ctx = im->ctx;
-	struct commit_report limit;
-	struct error e;
-	int rc;
-
-	/* on error the store in memory may hold part of it: it is not saved */
-	rc = migrate_run(st, &im->rq, &im->res, &e);
 	progress_done(&im->prog.line);
-	if (rc < 0)
-		return cmd_fail(ctx, &e);
-	if ((ending->unchanged = !migrate_changed(im->res)))
-		return 0;
-	if (lifecycle_commit_preview(st, &ctx->settings, &limit, &e) < 0)
-		return cmd_fail(ctx, &e);
-	if (im->dry_run) {
-		im->would = limit.pruned;
-		im->nwould = limit.npruned;
-		return 0;
-	}
-	warn_limit(ctx, im->res, limit.limit, limit.npruned, limit.pruned);
-	strv_free(limit.pruned);
-	return 0;
+	for (i = 0; (note = migrate_note(res->res, i)) != NULL; i++)
+		cmd_error(im->ctx, "%s", note);
+	report_pruned(im->ctx, res->res, res->pruned, res->npruned,
+	    im->dry_run);
+	migrate_report(&out, res->res, im->dry_run, res->pruned, res->npruned,
+	    args_has(&im->ctx->args, "json"));
+	im->rc = cmd_print(im->ctx, out.data, out.len);
+	buf_free(&out);
+	return im->rc;
 }
 
-/* after the write, the lock held: the report */
-static int
-imported(void *arg, struct store *st, const struct ending_result *ending)
-{
-	struct importing *im = arg;
-
-	(void)st;
-	if (im->dry_run)
-		return print_report(im->ctx, im->res, 1, im->would, im->nwould);
-	return print_report(im->ctx, im->res, 0, ending->pruned,
-	    ending->npruned);
-}
-
-/* --summarize: the conversations imported that want a summary */
-static struct summary_job **
-to_summarize(void *arg, struct store *st, const struct ending_result *ending,
-    size_t *n)
-{
-	struct importing *im = arg;
-
-	if (im->dry_run)
-		return migrate_summary_jobs(st, im->res, im->cf, im->would,
-		    im->nwould, n);
-	return migrate_summary_jobs(st, im->res, im->cf, ending->pruned,
-	    ending->npruned, n);
-}
-
+/* the import is migrate_commit's (lib/migrate/commit.c): under the lock,
+ * one commit, the report, the lock released, then --summarize's summaries */
 static int
 migrate_exec(struct ctx *ctx)
 {
-	struct importing im = { .ctx = ctx,
-	    .rq = { .format = MIGRATE_DETECT }, .prog = { .ctx = ctx } };
-	struct ending_request er = { .kind = ENDING_IMPORT, .change = import,
-	    .committed = imported, .jobs = to_summarize, .arg = &im };
-	struct ending_result ending = { 0 };
-	struct summary_config cf;
+	struct migrate_request mrq = { .format = MIGRATE_DETECT,
+	    .path = ctx->args.argv[0],
+	    .split = args_has(&ctx->args, "split"),
+	    .dry_run = args_has(&ctx->args, "dry-run"),
+	    .skip_bad = args_has(&ctx->args, "skip-bad"),
+	    .rename_conflicts = args_has(&ctx->args, "rename-conflicts") };
+	struct importing im = { .ctx = ctx, .prog = { .ctx = ctx },
+	    .dry_run = mrq.dry_run };
+	struct progress progress = { .ctx = ctx };
+	struct migrate_commit_request rq = { .settings = &ctx->settings,
+	    .rq = &mrq, .summarize = args_has(&ctx->args, "summarize"),
+	    .flags = { args_get(&ctx->args, "summarizer"),
+	    args_get(&ctx->args, "model"), args_get(&ctx->args, "api-base") },
+	    .say = say, .say_arg = &im, .answered = print_report, .arg = &im,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+	struct migrate_commit_result res = { 0 };
+	const struct op_option *o;
 	const char *fmt = args_get(&ctx->args, "format");
-	int summarize = args_has(&ctx->args, "summarize");
 	struct buf input = { 0 };
+	size_t i;
 	int rc;
 
-	if (fmt != NULL && migrate_format_parse(fmt, &im.rq.format) < 0)
+	if (fmt != NULL && migrate_format_parse(fmt, &mrq.format) < 0)
 		return cmd_usage_error(ctx, "unknown format '%s' (expected %s)",
 		    fmt, migrate_format_list());
-	if ((rc = summary_setup(ctx, &cf)) != 0 ||
-	    (rc = make_request(ctx, &im.rq, &input)) != 0)
+	if (!rq.summarize)
+		for (o = cmd_summarizer_options; o->name != NULL; o++)
+			if (args_has(&ctx->args, o->name))
+				return cmd_usage_error(ctx, "--%s goes with "
+				    "--summarize", o->name);
+	if (args_has(&ctx->args, "verbose")) {
+		rq.llm_log = progress_log_line;
+		rq.llm_log_arg = ctx;
+	}
+	if (migrate_prepare(&rq, &res) != OPS_DONE) {
+		rc = cmd_ops_status(ctx, res.status, &res.error);
 		goto out;
-	im.rq.progress = reading;
-	im.rq.progress_arg = &im.prog;
-	im.dry_run = er.dry_run = args_has(&ctx->args, "dry-run");
-	if (summarize)
-		im.cf = er.cf = &cf;
-	rc = cmd_ending(ctx, &er, &ending);
-	if (rc == 0 && im.dry_run && summarize && !ending.unchanged)
+	}
+	if ((rc = read_input(ctx, &mrq, &input)) != 0)
+		goto out;
+	mrq.progress = reading;
+	mrq.progress_arg = &im.prog;
+	migrate_commit(&rq, &res);
+	progress_done(&im.prog.line);
+	progress_done(&progress);
+	for (i = 0; res.pending[i] != NULL; i++)
+		cmd_error(ctx, "%s", res.pending[i]);
+	rc = cmd_ops_status(ctx, res.status, &res.error);
+	if (rc == 0)
+		rc = im.rc;
+	if (rc == 0 && im.dry_run && rq.summarize && !res.unchanged)
 		cmd_error(ctx, "--dry-run: %zu conversation%s would be "
 		    "summarized by the %s summarizer; nothing is sent",
-		    ending.njobs, ending.njobs == 1 ? "" : "s",
-		    enum_name(summary_kinds, cf.kind));
+		    res.njobs, res.njobs == 1 ? "" : "s",
+		    enum_name(summary_kinds, res.cf.kind));
 out:
-	ending_result_free(&ending);
+	migrate_commit_free(&res);
 	buf_free(&input);
 	buf_free(&im.prog.what);
-	strv_free(im.would);
-	migrate_free(im.res);
 	return rc;
 }
 

@@ -27,6 +27,7 @@
 #include "summary/summarize.h"
 #include "ops/ending.h"
 #include "ops/ops.h"
+#include "migrate/commit.h"
 #include "args/args.h"
 #include "mcp/mcp.h"
 
