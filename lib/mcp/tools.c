@@ -91,7 +91,7 @@ open_store(const struct mcp_config *cf, enum store_mode mode,
 	return st;
 }
 
-/* a line lifecycle_commit_said says, as a warning */
+/* a line an operation says (what the rolling limit removed), as a warning */
 static void
 say(void *cf, const char *line)
 {
