@@ -40,13 +40,13 @@ one(json_t *req, const char *dir, long n, FILE *status, FILE *transcript)
 {
 	json_t *argv = json_object_get(req, "argv"), *env = json_object_get(req,
 	    "env"), *v;
-	const char *words[64], *name;
+	const char *words[256], *name;
 	struct saved saved[16];
 	struct buf path = { 0 }, err = { 0 };
 	size_t i, k, nsaved = 0;
 	int rc, fd;
 
-	if (!json_is_array(argv) || json_array_size(argv) > 62)
+	if (!json_is_array(argv) || json_array_size(argv) > 254)
 		return -1;
 	words[0] = "convctl";
 	json_array_foreach(argv, i, v) {

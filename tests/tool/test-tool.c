@@ -67,11 +67,14 @@ on_signal(int sig)
 int
 tool_convctl_out(const char *const *argv, int out_fd, struct buf *err)
 {
-	char *copy[64];
+	char *copy[256];
 	int argc, rc, null_out = -1;
 
-	for (argc = 0; argv[argc] != NULL && argc < 63; argc++)
+	for (argc = 0; argv[argc] != NULL; argc++) {
+		if (argc == 255)
+			die("more than 255 arguments");
 		copy[argc] = xstrdup(argv[argc]);
+	}
 	copy[argc] = NULL;
 	fflush(stdout);
 	if (out_fd >= 0 && ((null_out = dup(1)) < 0 || dup2(out_fd, 1) < 0))
