@@ -1,0 +1,164 @@
+#!/bin/sh
+# The two faces agree (issue 41): for every tool `convctl mcp` offers, its
+# answer on a store is what the command answers on it, a write through a
+# tool leaves a store as the command leaves it, and a bad input gets the
+# same words from both. Tables of inputs, each run through one `convctl
+# mcp` and the test tool's one process (tests/helpers/mcp-faces.py)
+# check: pg sqlite (the writes compared go through each engine's write path)
+. "$(dirname "$0")/../lib.sh"
+
+S=$CONVCTL_STORE
+export CONVCTL_WRAPPER	# mcp-faces.py runs convctl under it
+
+# faces TABLE [OPTION...]: the table's inputs through both faces, compared
+faces() {
+	t=$1
+	shift
+	rm -rf "$T/ran" && CONVCTL_BIN=$CONVCTL_BIN python3 "$top/tests/helpers/mcp-faces.py" "$t" "$T/ran" "$@"
+}
+
+# seed: three conversations of every role, tags, tools, a title and a
+# summary; conv-full has the most tags a conversation may have
+seed() {
+	{
+		cat <<-'JSON'
+		{"version": 1, "conversations": [
+		 {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
+		  "title": "Groceries", "summary": "Added milk.", "tags": ["home", "list"], "messages": [
+		  {"id": "m-1", "timestamp": "2026-02-04T10:00:00.000Z", "role": "user", "content": "Add milk"},
+		  {"id": "m-2", "timestamp": "2026-02-04T10:00:01.250Z", "role": "assistant",
+		   "content": "Added Milk.\nAnything else?", "toolsUsed": ["read_file", "edit_file"]},
+		  {"id": "m-3", "timestamp": "2026-02-04T10:00:02.000Z", "role": "tool", "content": "milk: 1 l"}]},
+		 {"id": "conv-a", "startedAt": "2026-02-04T11:00:00.000Z", "endedAt": "2026-02-04T11:30:00.000Z",
+		  "title": null, "summary": null, "messages": [
+		  {"id": "m-4", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
+		JSON
+		printf ' {"id": "conv-full", "startedAt": "2026-02-04T12:00:00.000Z", "endedAt": "2026-02-04T12:01:00.000Z",\n'
+		printf '  "title": "Full", "summary": null, "tags": [%s], "messages": [\n' "$(seq -f '"t%g"' -s , 100)"
+		printf '  {"id": "m-5", "timestamp": "2026-02-04T12:00:00.000Z", "role": "user", "content": "so many tags"}]},\n'
+		cat <<-'JSON'
+		 {"id": "conv-c", "startedAt": "2026-02-05T09:00:00.000Z", "endedAt": null,
+		  "title": null, "summary": null, "messages": [
+		  {"id": "m-6", "timestamp": "2026-02-05T09:00:00.000Z", "role": "system", "content": "Be brief."},
+		  {"id": "m-7", "timestamp": "2026-02-05T09:00:01.000Z", "role": "user", "content": "Plan a trip to Lisbon, with a long answer please"},
+		  {"id": "m-8", "timestamp": "2026-02-05T09:00:02.000Z", "role": "assistant", "content": "Three days: Alfama, Belem, Sintra. Milk tea.", "toolsUsed": ["web_search"]}]}
+		]}
+		JSON
+	} | store_seed "$1"
+}
+seed "$S"
+
+# every tool that reads, with every argument it takes, and the command
+# that answers the same
+cat >reads <<'EOF'
+{"tool": "search", "args": {"query": "milk"}, "cli": ["search", "--json", "milk"], "check": "json hits"}
+{"tool": "search", "args": {"query": "Milk", "case_sensitive": true}, "cli": ["search", "--json", "--case-sensitive", "Milk"], "check": "json hits"}
+{"tool": "search", "args": {"query": "l[ai]", "regex": true, "role": "user", "since": "2026-02-04T10:30:00Z", "limit": 5}, "cli": ["search", "--json", "-E", "-r", "user", "--since", "2026-02-04T10:30:00Z", "-n", "5", "l[ai]"], "check": "json hits"}
+{"tool": "search", "args": {"query": "milk", "until": "2026-02-04T11:00:00Z", "tag": "home"}, "cli": ["search", "--json", "--until", "2026-02-04T11:00:00Z", "--tag", "home", "milk"], "check": "json hits"}
+{"tool": "search", "args": {"query": "a", "tool": "web_search", "limit": 1}, "cli": ["search", "--json", "--tool", "web_search", "-n", "1", "a"], "check": "json hits"}
+{"tool": "search", "args": {"query": "milk", "limit": 0}, "cli": ["search", "--json", "-n", "0", "milk"], "check": "json hits"}
+{"tool": "search", "args": {"query": "nowhere at all"}, "cli": ["search", "--json", "nowhere at all"], "check": "json hits"}
+{"tool": "recent", "args": {}, "cli": ["recent", "--json"], "check": "json conversations"}
+{"tool": "recent", "args": {"limit": 1, "tag": "home"}, "cli": ["recent", "--json", "-n", "1", "--tag", "home"], "check": "json conversations"}
+{"tool": "recent", "args": {"tag": "nosuch"}, "cli": ["recent", "--json", "--tag", "nosuch"], "check": "json conversations"}
+{"tool": "recent", "args": {"limit": 0}, "cli": ["recent", "--json", "-n", "0"], "check": "json conversations"}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "text"}
+{"tool": "show", "args": {"id": "conv-b"}, "cli": ["show", "conv-b"], "check": "text"}
+{"tool": "show", "args": {"id": "conv-b", "format": "markdown"}, "cli": ["show", "--format", "markdown", "conv-b"], "check": "text"}
+{"tool": "show", "args": {"format": "json"}, "cli": ["show", "--json"], "check": "text"}
+{"tool": "show", "args": {"id": "conv-full", "format": "text"}, "cli": ["show", "-f", "text", "conv-full"], "check": "text"}
+{"tool": "context", "args": {}, "cli": ["prompt"], "check": "text"}
+{"tool": "context", "args": {"format": "openai", "last": 1}, "cli": ["prompt", "--format", "openai", "--last", "1"], "check": "text"}
+{"tool": "context", "args": {"id": "conv-b", "format": "jsonl"}, "cli": ["prompt", "--format", "jsonl", "conv-b"], "check": "text"}
+{"tool": "context", "args": {"format": "markdown", "max_tokens": 40}, "cli": ["prompt", "--format", "markdown", "--max-tokens", "40"], "check": "text"}
+{"tool": "context", "args": {"id": "conv-b", "max_tokens": 12}, "cli": ["prompt", "--max-tokens", "12", "conv-b"], "check": "text"}
+{"tool": "context", "args": {"id": "conv-a", "format": "text", "last": 0}, "cli": ["prompt", "--last", "0", "conv-a"], "check": "text"}
+EOF
+
+test_expect 'every tool that reads answers what its command answers, with every argument it takes' '
+	snapshot "$S" && faces reads --cover read && unchanged "$S"
+'
+
+# the writes, on two copies of one store, with the same clocks: the first
+# conversation ends at the second's add, past the idle timeout, and is
+# summarized as add does it
+cat >writes <<'EOF'
+{"tool": "add", "args": {"text": "Plan a trip"}, "cli": ["add", "Plan a trip"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "add", "args": {"text": "Lisbon it is", "role": "assistant", "tools": ["web_search", "maps"]}, "cli": ["add", "-r", "assistant", "--tool", "web_search", "--tool", "maps", "Lisbon it is"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "add", "args": {"text": "two lines\nand a tab\t"}, "cli": ["add", "-r", "user", "two lines\nand a tab\t"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "add", "args": {"text": "{\"weather\": \"sunny\"}", "role": "tool"}, "cli": ["add", "--role", "tool", "{\"weather\": \"sunny\"}"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "add", "args": {"text": "Be brief.", "role": "system", "tools": []}, "cli": ["add", "-r", "system", "Be brief."], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "title", "args": {"id": "conv-1772355600000", "title": "Trip"}, "cli": ["title", "conv-1772355600000", "Trip"], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-1772355600000", "tags": ["travel", "2026", "travel"]}, "cli": ["tag", "--json", "conv-1772355600000", "travel", "2026", "travel"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-1772355600000", "tags": ["2026", "absent"], "remove": true}, "cli": ["tag", "--json", "--remove", "conv-1772355600000", "2026", "absent"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-b", "tags": ["home"], "remove": false}, "cli": ["tag", "--json", "conv-b", "home"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "title", "args": {"id": "conv-a", "title": "Milk, later"}, "cli": ["title", "conv-a", "Milk, later"], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
+{"tool": "add", "args": {"text": "Porto too?"}, "cli": ["add", "Porto too?"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T10:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-1772359200000", "tags": ["travel"]}, "cli": ["tag", "--json", "conv-1772359200000", "travel"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T10:00:00Z"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T10:05:00Z"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T10:06:00Z"}}
+{"tool": "title", "args": {"id": "conv-1772359200000", "title": "Porto"}, "cli": ["title", "conv-1772359200000", "Porto"], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T10:06:00Z"}}
+{"tool": "add", "args": {"text": "one more"}, "cli": ["add", "one more"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T11:00:00Z", "CONVCTL_MAX_CONVERSATIONS": "4"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T11:01:00Z", "CONVCTL_MAX_CONVERSATIONS": "4"}}
+EOF
+
+test_expect 'every tool that writes answers what its command does and leaves the store as it does' '
+	W1=$(store_at mcpwrites) W2=$(store_at cliwrites) &&
+	seed "$W1" && seed "$W2" &&
+	faces writes --cover write --mcp-store "$W1" --cli-store "$W2" &&
+	store_is "$W1" -r "[.conversations[] | .id] | join(\" \")" \
+	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000"
+'
+
+# bad inputs, each refused by both faces in the same words: the command's
+# `convctl: CMD: MESSAGE` is MESSAGE from the tool, where the input is
+# named as the tool's argument (subs) and a value given as JSON is shown
+# as JSON
+q=$(printf "%4097s" "" | tr " " q) long=$(printf "%501s" "" | tr " " x)
+t=$(printf "%101s" "" | tr " " t) many=$(seq -f '"t%g"' -s , 101)
+tools=$(seq -f '"--tool", "t%g"' -s , 101)
+mkdir adir && echo '{"version": 1, "conversations": []}' >empty.json
+cat >bad <<EOF
+{"tool": "search", "args": {"query": ""}, "cli": ["search", ""], "check": "error", "subs": [["", "argument 'query': "]]}
+{"tool": "search", "args": {"query": "$q"}, "cli": ["search", "$q"], "check": "error", "subs": [["", "argument 'query': "]]}
+{"tool": "search", "args": {"query": "(", "regex": true}, "cli": ["search", "-E", "("], "check": "error", "subs": [["", "argument 'query': "]]}
+{"tool": "search", "args": {"query": "x", "since": "yesterday"}, "cli": ["search", "--since", "yesterday", "x"], "check": "error", "subs": [["--since", "argument 'since'"], ["'yesterday'", "\"yesterday\""]]}
+{"tool": "search", "args": {"query": "x", "until": "2026-13-01"}, "cli": ["search", "--until", "2026-13-01", "x"], "check": "error", "subs": [["--until", "argument 'until'"], ["'2026-13-01'", "\"2026-13-01\""]]}
+{"tool": "search", "args": {"query": "x", "limit": -1}, "cli": ["search", "-n", "-1", "x"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'-1'", "-1"]]}
+{"tool": "search", "args": {"query": "x", "limit": 100000001}, "cli": ["search", "-n", "100000001", "x"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'100000001'", "100000001"]]}
+{"tool": "recent", "args": {"limit": -1}, "cli": ["recent", "-n", "-1"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'-1'", "-1"]]}
+{"tool": "recent", "args": {"limit": 100000001}, "cli": ["recent", "-n", "100000001"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'100000001'", "100000001"]]}
+{"tool": "show", "args": {"id": "conv-404"}, "cli": ["show", "conv-404"], "check": "error"}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/empty.json"}}
+{"tool": "context", "args": {"id": "conv-404"}, "cli": ["prompt", "conv-404"], "check": "error"}
+{"tool": "context", "args": {"last": -1}, "cli": ["prompt", "--last", "-1"], "check": "error", "subs": [["--last", "argument 'last'"], ["'-1'", "-1"]]}
+{"tool": "context", "args": {"max_tokens": -1}, "cli": ["prompt", "--max-tokens", "-1"], "check": "error", "subs": [["--max-tokens", "argument 'max_tokens'"], ["'-1'", "-1"]]}
+{"tool": "add", "args": {"text": ""}, "cli": ["add", ""], "check": "error", "subs": [["", "argument 'text': "]]}
+{"tool": "add", "args": {"text": "123456"}, "cli": ["add", "123456"], "check": "error", "env": {"CONVCTL_MAX_MESSAGE_BYTES": "5"}, "subs": [["TEXT", "argument 'text'"]]}
+{"tool": "add", "args": {"text": "x", "tools": ["a\nb"]}, "cli": ["add", "--tool", "a\nb", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
+{"tool": "add", "args": {"text": "x", "tools": ["$t"]}, "cli": ["add", "--tool", "$t", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
+{"tool": "add", "args": {"text": "x", "tools": [$many]}, "cli": ["add", $tools, "x"], "check": "error", "subs": [["", "argument 'tools': "], ["--tool names", "tool names"]]}
+{"tool": "title", "args": {"id": "conv-404", "title": "x"}, "cli": ["title", "conv-404", "x"], "check": "error"}
+{"tool": "title", "args": {"id": "conv-b", "title": ""}, "cli": ["title", "conv-b", ""], "check": "error", "subs": [["", "argument 'title': "]]}
+{"tool": "title", "args": {"id": "conv-b", "title": "a\nb"}, "cli": ["title", "conv-b", "a\nb"], "check": "error", "subs": [["", "argument 'title': "]]}
+{"tool": "title", "args": {"id": "conv-b", "title": "$long"}, "cli": ["title", "conv-b", "$long"], "check": "error", "subs": [["", "argument 'title': "]]}
+{"tool": "tag", "args": {"id": "conv-404", "tags": ["x"]}, "cli": ["tag", "conv-404", "x"], "check": "error"}
+{"tool": "tag", "args": {"id": "conv-404", "tags": ["a\nb"]}, "cli": ["tag", "conv-404", "a\nb"], "check": "error", "subs": [["", "argument 'tags': "]]}
+{"tool": "tag", "args": {"id": "conv-b", "tags": ["$t"]}, "cli": ["tag", "conv-b", "$t"], "check": "error", "subs": [["", "argument 'tags': "]]}
+{"tool": "tag", "args": {"id": "conv-b", "tags": [$many]}, "cli": ["tag", "conv-b", $many], "check": "error", "subs": [["", "argument 'tags': "]]}
+{"tool": "tag", "args": {"id": "conv-full", "tags": ["one-more"]}, "cli": ["tag", "conv-full", "one-more"], "check": "error", "subs": [["", "argument 'tags': "]]}
+{"tool": "search", "args": {"query": "x"}, "cli": ["search", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "recent", "args": {}, "cli": ["recent"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "context", "args": {}, "cli": ["prompt"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "add", "args": {"text": "x"}, "cli": ["add", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "title", "args": {"id": "conv-b", "title": "x"}, "cli": ["title", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "tag", "args": {"id": "conv-b", "tags": ["x"]}, "cli": ["tag", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+EOF
+
+test_expect 'every bad input gets the same words from both faces, nothing written' '
+	snapshot "$S" && faces bad --cover all && unchanged "$S"
+'
+
+test_done
