@@ -122,6 +122,7 @@ cat >bad <<EOF
 {"tool": "search", "args": {"query": ""}, "cli": ["search", ""], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "$q"}, "cli": ["search", "$q"], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "(", "regex": true}, "cli": ["search", "-E", "("], "check": "error", "subs": [["", "argument 'query': "]]}
+{"tool": "search", "args": {"query": "x", "role": "robot"}, "cli": ["search", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
 {"tool": "search", "args": {"query": "x", "since": "yesterday"}, "cli": ["search", "--since", "yesterday", "x"], "check": "error", "subs": [["--since", "argument 'since'"], ["'yesterday'", "\"yesterday\""]]}
 {"tool": "search", "args": {"query": "x", "until": "2026-13-01"}, "cli": ["search", "--until", "2026-13-01", "x"], "check": "error", "subs": [["--until", "argument 'until'"], ["'2026-13-01'", "\"2026-13-01\""]]}
 {"tool": "search", "args": {"query": "x", "limit": -1}, "cli": ["search", "-n", "-1", "x"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'-1'", "-1"]]}
@@ -135,6 +136,7 @@ cat >bad <<EOF
 {"tool": "context", "args": {"max_tokens": -1}, "cli": ["prompt", "--max-tokens", "-1"], "check": "error", "subs": [["--max-tokens", "argument 'max_tokens'"], ["'-1'", "-1"]]}
 {"tool": "add", "args": {"text": ""}, "cli": ["add", ""], "check": "error", "subs": [["", "argument 'text': "]]}
 {"tool": "add", "args": {"text": "123456"}, "cli": ["add", "123456"], "check": "error", "env": {"CONVCTL_MAX_MESSAGE_BYTES": "5"}, "subs": [["TEXT", "argument 'text'"]]}
+{"tool": "add", "args": {"text": "x", "role": "robot"}, "cli": ["add", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["a\nb"]}, "cli": ["add", "--tool", "a\nb", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["$t"]}, "cli": ["add", "--tool", "$t", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": [$many]}, "cli": ["add", $tools, "x"], "check": "error", "subs": [["", "argument 'tools': "], ["--tool names", "tool names"]]}

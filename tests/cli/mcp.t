@@ -349,7 +349,7 @@ test_expect 'bad arguments are isError answers naming the argument, nothing writ
 	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"missing argument '\''query'\''\"" &&
 	answer 3 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .last.\"))" &&
 	answer 4 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .tags.\"))" &&
-	answer 5 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .role. expects user, assistant, system or tool\"))" &&
+	answer 5 out | jq -e ".result.isError and (.result.content[0].text | . == \"argument '\''role'\'': unknown role '\''robot'\'' (expected user, assistant, system or tool)\")" &&
 	answer 6 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .text.\"))" &&
 	answer 7 out | jq -e ".result.isError and .result.content[0].text == \"unknown argument '\''bogus'\''\"" &&
 	answer 8 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .query.\"))" &&
