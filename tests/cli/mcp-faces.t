@@ -130,8 +130,11 @@ cat >bad <<EOF
 {"tool": "recent", "args": {"limit": -1}, "cli": ["recent", "-n", "-1"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'-1'", "-1"]]}
 {"tool": "recent", "args": {"limit": 100000001}, "cli": ["recent", "-n", "100000001"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'100000001'", "100000001"]]}
 {"tool": "show", "args": {"id": "conv-404"}, "cli": ["show", "conv-404"], "check": "error"}
+{"tool": "show", "args": {"format": "pdf"}, "cli": ["show", "--format", "pdf"], "check": "error", "subs": [["", "argument 'format': "]]}
+{"tool": "show", "args": {"format": "openai"}, "cli": ["show", "--format", "openai"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/empty.json"}}
 {"tool": "context", "args": {"id": "conv-404"}, "cli": ["prompt", "conv-404"], "check": "error"}
+{"tool": "context", "args": {"format": "json"}, "cli": ["prompt", "--format", "json"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "context", "args": {"last": -1}, "cli": ["prompt", "--last", "-1"], "check": "error", "subs": [["--last", "argument 'last'"], ["'-1'", "-1"]]}
 {"tool": "context", "args": {"max_tokens": -1}, "cli": ["prompt", "--max-tokens", "-1"], "check": "error", "subs": [["--max-tokens", "argument 'max_tokens'"], ["'-1'", "-1"]]}
 {"tool": "add", "args": {"text": ""}, "cli": ["add", ""], "check": "error", "subs": [["", "argument 'text': "]]}

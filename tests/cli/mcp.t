@@ -345,7 +345,7 @@ test_expect 'bad arguments are isError answers naming the argument, nothing writ
 	    "$(call add "{\"text\":\"x\",\"role\":\"robot\"}" 5)" "$(call add "{\"text\":\"\"}" 6)" \
 	    "$(call recent "{\"bogus\":1}" 7)" "$(call search "{\"query\":\"(\",\"regex\":true}" 8)" \
 	    "$(call nosuch "{}" 9)" &&
-	answer 1 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .format. expects text, markdown or json, not \\\"pdf\\\"\"))" &&
+	answer 1 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''format'\'': unknown format '\''pdf'\'' (expected text, markdown or json)\"" &&
 	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"missing argument '\''query'\''\"" &&
 	answer 3 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .last.\"))" &&
 	answer 4 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .tags.\"))" &&
