@@ -7,7 +7,7 @@
 static int
 prompt_exec(struct ctx *ctx)
 {
-	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0 };
+	struct prompt_request rq = { FMT_TEXT, -1, -1, 0, 0, NULL };
 	const char *id = ctx->args.argc > 0 ? ctx->args.argv[0] : NULL;
 	struct store *st = NULL;
 	struct buf out = { 0 };

@@ -74,7 +74,7 @@ static int
 plan(struct ctx *ctx, long max, struct exchange *ex, struct buf *input,
     struct spool *psp, int *raw, struct spool *sp)
 {
-	struct prompt_request pr = { FMT_TEXT, -1, -1, 0, 0 };
+	struct prompt_request pr = { FMT_TEXT, -1, -1, 0, 0, NULL };
 	struct store *st = NULL;
 	struct error e;
 	int rc;

@@ -254,7 +254,8 @@ enum mcp_outcome
 mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
     json_t **result, struct error *e)
 {
-	struct prompt_request rq = { FMT_OPENAI, -1, -1, 0, 0 };
+	/* max_tokens named as the argument in an error */
+	struct prompt_request rq = { FMT_OPENAI, -1, -1, 0, 0, "max_tokens" };
 	static const char *const known[] = { "id", "last", "max_tokens" };
 	struct buf json = { 0 }, text = { 0 }, desc = { 0 };
 	struct store *st = NULL;

@@ -223,6 +223,7 @@ select_messages(json_t *msgs, const struct prompt_request *rq, json_t *sel,
     size_t *cut, struct error *e)
 {
 	size_t n = json_array_size(msgs), head = 0, first, used = 0, t, i, k;
+	const char *limit = rq->limit_name ? rq->limit_name : "--max-tokens";
 	json_t *m;
 
 	*cut = 0;
@@ -240,8 +241,8 @@ select_messages(json_t *msgs, const struct prompt_request *rq, json_t *sel,
 			used += message_tokens(json_array_get(msgs, i), NULL, 0);
 		if (used > (size_t)rq->max_tokens)
 			return error_set(e, "the system messages that open the "
-			    "conversation take %zu tokens, more than --max-tokens "
-			    "%ld", used, rq->max_tokens);
+			    "conversation take %zu tokens, more than %s %ld",
+			    used, limit, rq->max_tokens);
 		for (i = n; i > first; i--) {
 			t = message_tokens(json_array_get(msgs, i - 1), NULL, 0);
 			if (used + t > (size_t)rq->max_tokens)
@@ -255,8 +256,8 @@ select_messages(json_t *msgs, const struct prompt_request *rq, json_t *sel,
 			m = cut_message(json_array_get(msgs, n - 1),
 			    (size_t)rq->max_tokens - used, cut);
 			if (m == NULL)
-				return error_set(e, "--max-tokens %ld leaves no "
-				    "room for the newest message", rq->max_tokens);
+				return error_set(e, "%s %ld leaves no room for "
+				    "the newest message", limit, rq->max_tokens);
 			json_array_append_new(sel, m);
 			return 0;
 		}

@@ -36,6 +36,8 @@ struct prompt_request {
 	long max_tokens;		/* <0: no limit */
 	size_t cut;			/* out: code points cut, 0: none */
 	int terminal;			/* as render_conv's */
+	const char *limit_name;		/* max_tokens as the caller names it
+					 * in an error; NULL: "--max-tokens" */
 };
 /* the estimate --max-tokens uses: a token for every 4 code points, rounded
  * up, of each message as the text format writes it */

@@ -137,6 +137,8 @@ cat >bad <<EOF
 {"tool": "context", "args": {"format": "json"}, "cli": ["prompt", "--format", "json"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "context", "args": {"last": -1}, "cli": ["prompt", "--last", "-1"], "check": "error", "subs": [["--last", "argument 'last'"], ["'-1'", "-1"]]}
 {"tool": "context", "args": {"max_tokens": -1}, "cli": ["prompt", "--max-tokens", "-1"], "check": "error", "subs": [["--max-tokens", "argument 'max_tokens'"], ["'-1'", "-1"]]}
+{"tool": "context", "args": {"max_tokens": 5}, "cli": ["prompt", "--max-tokens", "5"], "check": "error", "subs": [["--max-tokens", "max_tokens"]]}
+{"tool": "context", "args": {"max_tokens": 13}, "cli": ["prompt", "--max-tokens", "13"], "check": "error", "subs": [["--max-tokens", "max_tokens"]]}
 {"tool": "add", "args": {"text": ""}, "cli": ["add", ""], "check": "error", "subs": [["", "argument 'text': "]]}
 {"tool": "add", "args": {"text": "123456"}, "cli": ["add", "123456"], "check": "error", "env": {"CONVCTL_MAX_MESSAGE_BYTES": "5"}, "subs": [["TEXT", "argument 'text'"]]}
 {"tool": "add", "args": {"text": "x", "role": "robot"}, "cli": ["add", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}

@@ -48,7 +48,7 @@ cmp_str(const void *a, const void *b)
 static char **
 message_ids(struct conv *c, size_t *n)
 {
-	struct prompt_request rq = { FMT_JSONL, -1, -1, 0, 0 };
+	struct prompt_request rq = { FMT_JSONL, -1, -1, 0, 0, NULL };
 	struct buf b = { 0 };
 	struct error e;
 	char **ids, *line, *end, *q;
