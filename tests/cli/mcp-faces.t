@@ -148,6 +148,7 @@ cat >bad <<EOF
 {"tool": "title", "args": {"id": "conv-404", "title": "x"}, "cli": ["title", "conv-404", "x"], "check": "error"}
 {"tool": "title", "args": {"id": "conv-b", "title": ""}, "cli": ["title", "conv-b", ""], "check": "error", "subs": [["", "argument 'title': "]]}
 {"tool": "title", "args": {"id": "conv-b", "title": "a\nb"}, "cli": ["title", "conv-b", "a\nb"], "check": "error", "subs": [["", "argument 'title': "]]}
+{"tool": "title", "args": {"id": "conv-404", "title": "a\nb"}, "cli": ["title", "conv-404", "a\nb"], "check": "error", "subs": [["", "argument 'title': "]]}
 {"tool": "title", "args": {"id": "conv-b", "title": "$long"}, "cli": ["title", "conv-b", "$long"], "check": "error", "subs": [["", "argument 'title': "]]}
 {"tool": "tag", "args": {"id": "conv-404", "tags": ["x"]}, "cli": ["tag", "conv-404", "x"], "check": "error"}
 {"tool": "tag", "args": {"id": "conv-404", "tags": ["a\nb"]}, "cli": ["tag", "conv-404", "a\nb"], "check": "error", "subs": [["", "argument 'tags': "]]}
