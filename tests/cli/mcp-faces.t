@@ -81,7 +81,10 @@ test_expect 'every tool that reads answers what its command answers, with every 
 
 # the writes, on two copies of one store, with the same clocks: the first
 # conversation ends at the second's add, past the idle timeout, and is
-# summarized as add does it
+# summarized as add does it; the rolling limit removes the oldest; texts,
+# tools, titles and tags with blanks, cases and repeats; the idle timeout
+# 0; a summarizer that cannot be reached leaves end's and add's summaries
+# pending
 cat >writes <<'EOF'
 {"tool": "add", "args": {"text": "Plan a trip"}, "cli": ["add", "Plan a trip"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
 {"tool": "add", "args": {"text": "Lisbon it is", "role": "assistant", "tools": ["web_search", "maps"]}, "cli": ["add", "-r", "assistant", "--tool", "web_search", "--tool", "maps", "Lisbon it is"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
@@ -100,6 +103,18 @@ cat >writes <<'EOF'
 {"tool": "title", "args": {"id": "conv-1772359200000", "title": "Porto"}, "cli": ["title", "conv-1772359200000", "Porto"], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T10:06:00Z"}}
 {"tool": "add", "args": {"text": "one more"}, "cli": ["add", "one more"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T11:00:00Z", "CONVCTL_MAX_CONVERSATIONS": "4"}}
 {"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T11:01:00Z", "CONVCTL_MAX_CONVERSATIONS": "4"}}
+{"tool": "add", "args": {"text": "ends in a newline\n"}, "cli": ["add", "ends in a newline\n"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "crlf\r\n"}, "cli": ["add", "crlf\r\n"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "  spaced  "}, "cli": ["add", "  spaced  "], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "tools spaced", "tools": [" a ", "b"]}, "cli": ["add", "--tool", " a ", "--tool", "b", "tools spaced"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "tools twice", "tools": ["a", "a"]}, "cli": ["add", "--tool", "a", "--tool", "a", "tools twice"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "title", "args": {"id": "conv-1772366400000", "title": "  Spaced title "}, "cli": ["title", "conv-1772366400000", "  Spaced title "], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-1772366400000", "tags": [" x ", "Y", "y"]}, "cli": ["tag", "--json", "conv-1772366400000", " x ", "Y", "y"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "idle timeout 0"}, "cli": ["add", "idle timeout 0"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:01Z", "CONVCTL_IDLE_TIMEOUT": "0"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T12:05:00Z", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
+{"tool": "add", "args": {"text": "after a pending one"}, "cli": ["add", "after a pending one"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T13:00:00Z"}}
+{"tool": "add", "args": {"text": "its summary fails"}, "cli": ["add", "its summary fails"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T14:00:00Z", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T14:05:00Z", "CONVCTL_SUMMARIZER": "none"}}
 EOF
 
 test_expect 'every tool that writes answers what its command does and leaves the store as it does' '
@@ -107,7 +122,7 @@ test_expect 'every tool that writes answers what its command does and leaves the
 	seed "$W1" && seed "$W2" &&
 	faces writes --cover write --mcp-store "$W1" --cli-store "$W2" &&
 	store_is "$W1" -r "[.conversations[] | .id] | join(\" \")" \
-	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000"
+	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000 conv-1772366400000 conv-1772366401000 conv-1772370000000 conv-1772373600000"
 '
 
 # bad inputs, each refused by both faces in the same words: the command's
@@ -155,6 +170,7 @@ cat >bad <<EOF
 {"tool": "tag", "args": {"id": "conv-b", "tags": ["$t"]}, "cli": ["tag", "conv-b", "$t"], "check": "error", "subs": [["", "argument 'tags': "]]}
 {"tool": "tag", "args": {"id": "conv-b", "tags": [$many]}, "cli": ["tag", "conv-b", $many], "check": "error", "subs": [["", "argument 'tags': "]]}
 {"tool": "tag", "args": {"id": "conv-full", "tags": ["one-more"]}, "cli": ["tag", "conv-full", "one-more"], "check": "error", "subs": [["", "argument 'tags': "]]}
+{"tool": "tag", "args": {"id": "conv-b", "tags": ["x", ""]}, "cli": ["tag", "conv-b", "x", ""], "check": "error", "subs": [["", "argument 'tags': "]]}
 {"tool": "search", "args": {"query": "x"}, "cli": ["search", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
 {"tool": "recent", "args": {}, "cli": ["recent"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
 {"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}

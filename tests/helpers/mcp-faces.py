@@ -14,8 +14,7 @@
 #   json KEY  structuredContent is {KEY: what the command's --json prints}
 #   text      the text, alone, is what the command prints
 #   id        structuredContent is {"id": the line the command prints}
-#   end       {"id": the line end prints, or null and the warning end
-#             gives said on the server's stderr; "summaryPending": end's
+#   end       {"id": the line end prints, or null; "summaryPending": end's
 #             exit status was 3}
 #   title     {"id", "title"} as given; the command prints nothing
 #   error     an isError answer whose text is the command's one line,
@@ -23,6 +22,9 @@
 #             (an option, an operand, a JSON argument), so each pair of subs
 #             replaces CLI-TEXT once by MCP-TEXT in MESSAGE first ("" as
 #             CLI-TEXT: MCP-TEXT goes before it)
+# But for error, each line the command says on stderr (`convctl: CMD: `
+# taken off) the server says on its own in that run (`convctl: mcp: `
+# before it).
 # --cover: every tool tools/list offers that reads (read), that writes
 # (write), or all has a line of the table (error lines count for all only);
 # for read and write, a line that is no error gives each argument its
@@ -33,6 +35,7 @@
 import difflib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -133,6 +136,10 @@ def cli_side(rows, store, d):
                                        p.returncode)
 
 
+def elapsed(s):
+    return re.sub(r"after [0-9]+ ms", "after N ms", s)
+
+
 def said(r):
     """the command's one line, `convctl: CMD: ` taken off"""
     first = r["err"].split("\n")[0]
@@ -169,6 +176,14 @@ def compare(r):
         return fail(r, "the tool failed: %r" % text)
     if r["rc"] != 0 and not (check[0] == "end" and r["rc"] == 3):
         return fail(r, "the command failed, exit %d: %r" % (r["rc"], r["err"]))
+    # what the command says on stderr, the server says on its own (the
+    # time curl took to fail aside)
+    prefix = "convctl: %s: " % r["cli"][0]
+    for line in r["err"].splitlines():
+        if not line.startswith(prefix) or "convctl: mcp: %s\n" % \
+                elapsed(line[len(prefix):]) not in elapsed(r["mcp_err"]):
+            return fail(r, "the command said %r, the server did not: %r" %
+                        (line, r["mcp_err"]))
     if check[0] == "json":
         want = {check[1]: json.loads(r["out"])}
     elif check[0] == "text":
@@ -183,11 +198,6 @@ def compare(r):
     elif check[0] == "end":
         want = {"id": r["out"].rstrip("\n") or None,
                 "summaryPending": r["rc"] == 3}
-        if want["id"] is None:
-            msg = said(r)
-            if msg is None or "convctl: mcp: %s\n" % msg not in r["mcp_err"]:
-                return fail(r, "the command said %r, the server %r" %
-                            (r["err"], r["mcp_err"]))
     elif check[0] == "title":
         want = {"id": r["args"]["id"], "title": r["args"]["title"]}
         if r["out"] != "":
