@@ -72,6 +72,7 @@ cat >reads <<'EOF'
 {"tool": "context", "args": {"id": "conv-b", "format": "jsonl"}, "cli": ["prompt", "--format", "jsonl", "conv-b"], "check": "text"}
 {"tool": "context", "args": {"format": "markdown", "max_tokens": 40}, "cli": ["prompt", "--format", "markdown", "--max-tokens", "40"], "check": "text"}
 {"tool": "context", "args": {"id": "conv-b", "max_tokens": 12}, "cli": ["prompt", "--max-tokens", "12", "conv-b"], "check": "text"}
+{"tool": "context", "args": {"max_tokens": 36}, "cli": ["prompt", "--max-tokens", "36"], "check": "text", "subs": [["--max-tokens", "max_tokens"]]}
 {"tool": "context", "args": {"id": "conv-a", "format": "text", "last": 0}, "cli": ["prompt", "--last", "0", "conv-a"], "check": "text"}
 EOF
 
@@ -138,7 +139,9 @@ cat >bad <<EOF
 {"tool": "search", "args": {"query": "$q"}, "cli": ["search", "$q"], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "(", "regex": true}, "cli": ["search", "-E", "("], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "x", "role": "robot"}, "cli": ["search", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
+{"tool": "search", "args": {"query": "x", "role": "User"}, "cli": ["search", "-r", "User", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
 {"tool": "search", "args": {"query": "x", "since": "yesterday"}, "cli": ["search", "--since", "yesterday", "x"], "check": "error", "subs": [["--since", "argument 'since'"], ["'yesterday'", "\"yesterday\""]]}
+{"tool": "search", "args": {"query": "x", "since": "1969-12-31"}, "cli": ["search", "--since", "1969-12-31", "x"], "check": "error", "subs": [["--since", "argument 'since'"], ["'1969-12-31'", "\"1969-12-31\""]]}
 {"tool": "search", "args": {"query": "x", "until": "2026-13-01"}, "cli": ["search", "--until", "2026-13-01", "x"], "check": "error", "subs": [["--until", "argument 'until'"], ["'2026-13-01'", "\"2026-13-01\""]]}
 {"tool": "search", "args": {"query": "x", "limit": -1}, "cli": ["search", "-n", "-1", "x"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'-1'", "-1"]]}
 {"tool": "search", "args": {"query": "x", "limit": 100000001}, "cli": ["search", "-n", "100000001", "x"], "check": "error", "subs": [["-n", "argument 'limit'"], ["'100000001'", "100000001"]]}
@@ -147,17 +150,22 @@ cat >bad <<EOF
 {"tool": "show", "args": {"id": "conv-404"}, "cli": ["show", "conv-404"], "check": "error"}
 {"tool": "show", "args": {"format": "pdf"}, "cli": ["show", "--format", "pdf"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "show", "args": {"format": "openai"}, "cli": ["show", "--format", "openai"], "check": "error", "subs": [["", "argument 'format': "]]}
+{"tool": "show", "args": {"id": "", "format": "JSON"}, "cli": ["show", "--format", "JSON", ""], "check": "error", "subs": [["", "argument 'format': "]]}
+{"tool": "show", "args": {"id": ""}, "cli": ["show", ""], "check": "error"}
 {"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/empty.json"}}
 {"tool": "context", "args": {"id": "conv-404"}, "cli": ["prompt", "conv-404"], "check": "error"}
 {"tool": "context", "args": {"format": "json"}, "cli": ["prompt", "--format", "json"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "context", "args": {"last": -1}, "cli": ["prompt", "--last", "-1"], "check": "error", "subs": [["--last", "argument 'last'"], ["'-1'", "-1"]]}
+{"tool": "context", "args": {"last": 1099511627777}, "cli": ["prompt", "--last", "1099511627777"], "check": "error", "subs": [["--last", "argument 'last'"], ["'1099511627777'", "1099511627777"]]}
 {"tool": "context", "args": {"max_tokens": -1}, "cli": ["prompt", "--max-tokens", "-1"], "check": "error", "subs": [["--max-tokens", "argument 'max_tokens'"], ["'-1'", "-1"]]}
 {"tool": "context", "args": {"max_tokens": 5}, "cli": ["prompt", "--max-tokens", "5"], "check": "error", "subs": [["--max-tokens", "max_tokens"]]}
 {"tool": "context", "args": {"max_tokens": 13}, "cli": ["prompt", "--max-tokens", "13"], "check": "error", "subs": [["--max-tokens", "max_tokens"]]}
 {"tool": "add", "args": {"text": ""}, "cli": ["add", ""], "check": "error", "subs": [["", "argument 'text': "]]}
 {"tool": "add", "args": {"text": "123456"}, "cli": ["add", "123456"], "check": "error", "env": {"CONVCTL_MAX_MESSAGE_BYTES": "5"}, "subs": [["TEXT", "argument 'text'"]]}
+{"tool": "add", "args": {"text": "\u00e9\u00e9\u00e9"}, "cli": ["add", "\u00e9\u00e9\u00e9"], "check": "error", "env": {"CONVCTL_MAX_MESSAGE_BYTES": "5"}, "subs": [["TEXT", "argument 'text'"]]}
 {"tool": "add", "args": {"text": "x", "role": "robot"}, "cli": ["add", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["a\nb"]}, "cli": ["add", "--tool", "a\nb", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
+{"tool": "add", "args": {"text": "x", "tools": [""]}, "cli": ["add", "--tool", "", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["$t"]}, "cli": ["add", "--tool", "$t", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": [$many]}, "cli": ["add", $tools, "x"], "check": "error", "subs": [["", "argument 'tools': "], ["--tool names", "tool names"]]}
 {"tool": "title", "args": {"id": "conv-404", "title": "x"}, "cli": ["title", "conv-404", "x"], "check": "error"}

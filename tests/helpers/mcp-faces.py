@@ -23,8 +23,8 @@
 #             replaces CLI-TEXT once by MCP-TEXT in MESSAGE first ("" as
 #             CLI-TEXT: MCP-TEXT goes before it)
 # But for error, each line the command says on stderr (`convctl: CMD: `
-# taken off) the server says on its own in that run (`convctl: mcp: `
-# before it).
+# taken off, subs made) the server says on its own in that run
+# (`convctl: mcp: ` before it).
 # --cover: every tool tools/list offers that reads (read), that writes
 # (write), or all has a line of the table (error lines count for all only);
 # for read and write, a line that is no error gives each argument its
@@ -140,6 +140,19 @@ def elapsed(s):
     return re.sub(r"after [0-9]+ ms", "after N ms", s)
 
 
+def named(r, msg):
+    """the command's msg with the inputs named as the tool names them
+    (subs); None when a name is not in it"""
+    for cli, mcp in r.get("subs", []):
+        if cli == "":
+            msg = mcp + msg
+        elif cli in msg:
+            msg = msg.replace(cli, mcp, 1)
+        else:
+            return fail(r, "the command's %r lacks %r" % (msg, cli))
+    return msg
+
+
 def said(r):
     """the command's one line, `convctl: CMD: ` taken off"""
     first = r["err"].split("\n")[0]
@@ -160,13 +173,9 @@ def compare(r):
         if r["rc"] == 0 or msg is None:
             return fail(r, "the command did not fail with one line: exit %d, %r"
                         % (r["rc"], r["err"]))
-        for cli, mcp in r.get("subs", []):
-            if cli == "":
-                msg = mcp + msg
-            elif cli in msg:
-                msg = msg.replace(cli, mcp, 1)
-            else:
-                return fail(r, "the command's %r lacks %r" % (msg, cli))
+        msg = named(r, msg)
+        if msg is None:
+            return
         if not res.get("isError"):
             return fail(r, "the tool did not fail (the command said %r)" % msg)
         if text != msg:
@@ -180,8 +189,12 @@ def compare(r):
     # time curl took to fail aside)
     prefix = "convctl: %s: " % r["cli"][0]
     for line in r["err"].splitlines():
-        if not line.startswith(prefix) or "convctl: mcp: %s\n" % \
-                elapsed(line[len(prefix):]) not in elapsed(r["mcp_err"]):
+        if not line.startswith(prefix):
+            return fail(r, "the command said %r" % line)
+        msg = named(r, line[len(prefix):])
+        if msg is None:
+            return
+        if "convctl: mcp: %s\n" % elapsed(msg) not in elapsed(r["mcp_err"]):
             return fail(r, "the command said %r, the server did not: %r" %
                         (line, r["mcp_err"]))
     if check[0] == "json":
