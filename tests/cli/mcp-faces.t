@@ -49,7 +49,7 @@ seed() {
 seed "$S"
 
 # every tool that reads, with every argument it takes, and the command
-# that answers the same
+# that answers the same; and on a store not made yet
 cat >reads <<'EOF'
 {"tool": "search", "args": {"query": "milk"}, "cli": ["search", "--json", "milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "Milk", "case_sensitive": true}, "cli": ["search", "--json", "--case-sensitive", "Milk"], "check": "json hits"}
@@ -74,6 +74,13 @@ cat >reads <<'EOF'
 {"tool": "context", "args": {"id": "conv-b", "max_tokens": 12}, "cli": ["prompt", "--max-tokens", "12", "conv-b"], "check": "text"}
 {"tool": "context", "args": {"max_tokens": 36}, "cli": ["prompt", "--max-tokens", "36"], "check": "text", "subs": [["--max-tokens", "max_tokens"]]}
 {"tool": "context", "args": {"id": "conv-a", "format": "text", "last": 0}, "cli": ["prompt", "--last", "0", "conv-a"], "check": "text"}
+{"tool": "search", "args": {"query": "   ", "tag": "a\nb", "tool": ""}, "cli": ["search", "--json", "--tag", "a\nb", "--tool", "", "   "], "check": "json hits"}
+{"tool": "search", "args": {"query": "milk", "since": "2026-02-04", "until": "2026-02-04T11:00:00.001+00:00"}, "cli": ["search", "--json", "--since", "2026-02-04", "--until", "2026-02-04T11:00:00.001+00:00", "milk"], "check": "json hits"}
+{"tool": "recent", "args": {"tag": ""}, "cli": ["recent", "--json", "--tag", ""], "check": "json conversations"}
+{"tool": "search", "args": {"query": "x"}, "cli": ["search", "--json", "x"], "check": "json hits", "env": {"CONVCTL_STORE": "none.json"}}
+{"tool": "recent", "args": {}, "cli": ["recent", "--json"], "check": "json conversations", "env": {"CONVCTL_STORE": "none.json"}}
+{"tool": "context", "args": {}, "cli": ["prompt"], "check": "text", "env": {"CONVCTL_STORE": "none.json"}}
+{"tool": "context", "args": {"format": "openai"}, "cli": ["prompt", "--format", "openai"], "check": "text", "env": {"CONVCTL_STORE": "none.json"}}
 EOF
 
 test_expect 'every tool that reads answers what its command answers, with every argument it takes' '
@@ -153,6 +160,7 @@ cat >bad <<EOF
 {"tool": "show", "args": {"id": "", "format": "JSON"}, "cli": ["show", "--format", "JSON", ""], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "show", "args": {"id": ""}, "cli": ["show", ""], "check": "error"}
 {"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/empty.json"}}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "none.json"}}
 {"tool": "context", "args": {"id": "conv-404"}, "cli": ["prompt", "conv-404"], "check": "error"}
 {"tool": "context", "args": {"format": "json"}, "cli": ["prompt", "--format", "json"], "check": "error", "subs": [["", "argument 'format': "]]}
 {"tool": "context", "args": {"last": -1}, "cli": ["prompt", "--last", "-1"], "check": "error", "subs": [["--last", "argument 'last'"], ["'-1'", "-1"]]}
