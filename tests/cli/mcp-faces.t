@@ -118,6 +118,9 @@ cat >writes <<'EOF'
 {"tool": "add", "args": {"text": "tools twice", "tools": ["a", "a"]}, "cli": ["add", "--tool", "a", "--tool", "a", "tools twice"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
 {"tool": "title", "args": {"id": "conv-1772366400000", "title": "  Spaced title "}, "cli": ["title", "conv-1772366400000", "  Spaced title "], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
 {"tool": "tag", "args": {"id": "conv-1772366400000", "tags": [" x ", "Y", "y"]}, "cli": ["tag", "--json", "conv-1772366400000", " x ", "Y", "y"], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "tag", "args": {"id": "conv-1772366400000", "tags": ["\u00e9t\u00e9", "\u00c9T\u00c9", "   "]}, "cli": ["tag", "--json", "conv-1772366400000", "\u00e9t\u00e9", "\u00c9T\u00c9", "   "], "check": "json tags", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "title", "args": {"id": "conv-c", "title": "a\u2028b"}, "cli": ["title", "conv-c", "a\u2028b"], "check": "title", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
+{"tool": "add", "args": {"text": "\u2028 \u00a0 \ufeff \ud83d\ude00", "tools": ["   "]}, "cli": ["add", "--tool", "   ", "\u2028 \u00a0 \ufeff \ud83d\ude00"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:00Z"}}
 {"tool": "add", "args": {"text": "idle timeout 0"}, "cli": ["add", "idle timeout 0"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:01Z", "CONVCTL_IDLE_TIMEOUT": "0"}}
 {"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T12:05:00Z", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
 {"tool": "add", "args": {"text": "after a pending one"}, "cli": ["add", "after a pending one"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T13:00:00Z"}}
@@ -174,6 +177,7 @@ cat >bad <<EOF
 {"tool": "add", "args": {"text": "x", "role": "robot"}, "cli": ["add", "-r", "robot", "x"], "check": "error", "subs": [["", "argument 'role': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["a\nb"]}, "cli": ["add", "--tool", "a\nb", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": [""]}, "cli": ["add", "--tool", "", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
+{"tool": "add", "args": {"text": "x", "tools": ["a\u0085b"]}, "cli": ["add", "--tool", "a\u0085b", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["$t"]}, "cli": ["add", "--tool", "$t", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": [$many]}, "cli": ["add", $tools, "x"], "check": "error", "subs": [["", "argument 'tools': "], ["--tool names", "tool names"]]}
 {"tool": "title", "args": {"id": "conv-404", "title": "x"}, "cli": ["title", "conv-404", "x"], "check": "error"}

@@ -95,7 +95,9 @@ def mcp_side(rows, store):
             sys.exit("convctl mcp exited %d: %s" % (p.returncode,
                                                     p.stderr.decode()))
         answers = {}
-        for line in p.stdout.decode().splitlines():
+        for line in p.stdout.split(b"\n"):
+            if not line:
+                continue
             a = json.loads(line)
             answers[a["id"]] = a
         if tools is None:
@@ -188,7 +190,8 @@ def compare(r):
     # what the command says on stderr, the server says on its own (the
     # time curl took to fail aside)
     prefix = "convctl: %s: " % r["cli"][0]
-    for line in r["err"].splitlines():
+    # (lines end at "\n" only: a message may hold U+2028 or U+0085)
+    for line in r["err"].rstrip("\n").split("\n") if r["err"] else []:
         if not line.startswith(prefix):
             return fail(r, "the command said %r" % line)
         msg = named(r, line[len(prefix):])
