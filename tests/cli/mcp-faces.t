@@ -124,7 +124,7 @@ cat >writes <<'EOF'
 {"tool": "add", "args": {"text": "idle timeout 0"}, "cli": ["add", "idle timeout 0"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T12:00:01Z", "CONVCTL_IDLE_TIMEOUT": "0"}}
 {"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T12:05:00Z", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
 {"tool": "add", "args": {"text": "after a pending one"}, "cli": ["add", "after a pending one"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T13:00:00Z"}}
-{"tool": "add", "args": {"text": "its summary fails"}, "cli": ["add", "its summary fails"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T14:00:00Z", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
+{"tool": "add", "args": {"text": "its summary fails"}, "cli": ["add", "its summary fails"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T14:00:00Z", "CONVCTL_IDLE_SUMMARY": "add", "CONVCTL_SUMMARIZER": "openai", "CONVCTL_API_KEY": "k", "CONVCTL_API_BASE": "http://127.0.0.1:1/v1", "CONVCTL_RETRIES": "0"}}
 {"tool": "end", "args": {}, "cli": ["end"], "check": "end", "env": {"CONVCTL_NOW": "2026-03-01T14:05:00Z", "CONVCTL_SUMMARIZER": "none"}}
 EOF
 
@@ -143,7 +143,7 @@ test_expect 'every tool that writes answers what its command does and leaves the
 q=$(printf "%4097s" "" | tr " " q) long=$(printf "%501s" "" | tr " " x)
 t=$(printf "%101s" "" | tr " " t) many=$(seq -f '"t%g"' -s , 101)
 tools=$(seq -f '"--tool", "t%g"' -s , 101)
-mkdir adir && echo '{"version": 1, "conversations": []}' >empty.json
+mkdir adir && echo '{"version": 1, "conversations": []}' >empty.json && echo x >notjson
 cat >bad <<EOF
 {"tool": "search", "args": {"query": ""}, "cli": ["search", ""], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "$q"}, "cli": ["search", "$q"], "check": "error", "subs": [["", "argument 'query': "]]}
@@ -199,6 +199,14 @@ cat >bad <<EOF
 {"tool": "end", "args": {}, "cli": ["end"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
 {"tool": "title", "args": {"id": "conv-b", "title": "x"}, "cli": ["title", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
 {"tool": "tag", "args": {"id": "conv-b", "tags": ["x"]}, "cli": ["tag", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/adir"}}
+{"tool": "search", "args": {"query": "x"}, "cli": ["search", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "recent", "args": {}, "cli": ["recent"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "context", "args": {}, "cli": ["prompt"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "add", "args": {"text": "x"}, "cli": ["add", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "end", "args": {}, "cli": ["end"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "title", "args": {"id": "conv-b", "title": "x"}, "cli": ["title", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
+{"tool": "tag", "args": {"id": "conv-b", "tags": ["x"]}, "cli": ["tag", "conv-b", "x"], "check": "error", "env": {"CONVCTL_STORE": "$T/notjson"}}
 EOF
 
 test_expect 'every bad input gets the same words from both faces, nothing written' '
