@@ -17,7 +17,7 @@ faces() {
 	rm -rf "$T/ran" && CONVCTL_BIN=$CONVCTL_BIN python3 "$top/tests/helpers/mcp-faces.py" "$t" "$T/ran" "$@"
 }
 
-# seed: three conversations of every role, tags, tools, a title and a
+# seed: four conversations of every role, tags, tools, a title and a
 # summary; conv-full has the most tags a conversation may have
 seed() {
 	{
@@ -133,7 +133,9 @@ test_expect 'every tool that writes answers what its command does and leaves the
 	seed "$W1" && seed "$W2" &&
 	faces writes --cover write --mcp-store "$W1" --cli-store "$W2" &&
 	store_is "$W1" -r "[.conversations[] | .id] | join(\" \")" \
-	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000 conv-1772366400000 conv-1772366401000 conv-1772370000000 conv-1772373600000"
+	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000 conv-1772366400000 conv-1772366401000 conv-1772370000000 conv-1772373600000" \
+	    -r "[.conversations[] | select(.summary == null) | .id] | join(\" \")" \
+	    "conv-1772366401000 conv-1772370000000 conv-1772373600000"
 '
 
 # bad inputs, each refused by both faces in the same words: the command's
