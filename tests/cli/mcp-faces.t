@@ -10,47 +10,64 @@
 S=$CONVCTL_STORE
 export CONVCTL_WRAPPER	# mcp-faces.py runs convctl under it
 
+# table FILE: FILE made the lines of standard input (read by the shell: no
+# cat a table)
+table() {
+	while IFS= read -r l; do printf '%s\n' "$l"; done >"$1"
+}
+
+# items FORMAT N: FORMAT (a %d: 1 to N) N times, joined by commas, as
+# seq -f FORMAT -s , N prints it (by the shell: no seq)
+items() {
+	i=1 items='' pre=${1%%%d*} post=${1#*%d}
+	while [ $i -le "$2" ]; do
+		items="$items${items:+,}$pre$i$post"
+		i=$((i + 1))
+	done
+	echo "$items"
+}
+
 # faces TABLE [OPTION...]: the table's inputs through both faces, compared
 faces() {
 	t=$1
 	shift
-	rm -rf "$T/ran" && CONVCTL_BIN=$CONVCTL_BIN python3 "$top/tests/helpers/mcp-faces.py" "$t" "$T/ran" "$@"
+	CONVCTL_BIN=$CONVCTL_BIN python3 "$top/tests/helpers/mcp-faces.py" "$t" "$T/ran-$t" "$@"
 }
 
-# seed: four conversations of every role, tags, tools, a title and a
-# summary; conv-full has the most tags a conversation may have
-seed() {
-	{
-		cat <<-'JSON'
-		{"version": 1, "conversations": [
-		 {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
-		  "title": "Groceries", "summary": "Added milk.", "tags": ["home", "list"], "messages": [
-		  {"id": "m-1", "timestamp": "2026-02-04T10:00:00.000Z", "role": "user", "content": "Add milk"},
-		  {"id": "m-2", "timestamp": "2026-02-04T10:00:01.250Z", "role": "assistant",
-		   "content": "Added Milk.\nAnything else?", "toolsUsed": ["read_file", "edit_file"]},
-		  {"id": "m-3", "timestamp": "2026-02-04T10:00:02.000Z", "role": "tool", "content": "milk: 1 l"}]},
-		 {"id": "conv-a", "startedAt": "2026-02-04T11:00:00.000Z", "endedAt": "2026-02-04T11:30:00.000Z",
-		  "title": null, "summary": null, "messages": [
-		  {"id": "m-4", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
-		JSON
-		printf ' {"id": "conv-full", "startedAt": "2026-02-04T12:00:00.000Z", "endedAt": "2026-02-04T12:01:00.000Z",\n'
-		printf '  "title": "Full", "summary": null, "tags": [%s], "messages": [\n' "$(seq -f '"t%g"' -s , 100)"
-		printf '  {"id": "m-5", "timestamp": "2026-02-04T12:00:00.000Z", "role": "user", "content": "so many tags"}]},\n'
-		cat <<-'JSON'
-		 {"id": "conv-c", "startedAt": "2026-02-05T09:00:00.000Z", "endedAt": null,
-		  "title": null, "summary": null, "messages": [
-		  {"id": "m-6", "timestamp": "2026-02-05T09:00:00.000Z", "role": "system", "content": "Be brief."},
-		  {"id": "m-7", "timestamp": "2026-02-05T09:00:01.000Z", "role": "user", "content": "Plan a trip to Lisbon, with a long answer please"},
-		  {"id": "m-8", "timestamp": "2026-02-05T09:00:02.000Z", "role": "assistant", "content": "Three days: Alfama, Belem, Sintra. Milk tea.", "toolsUsed": ["web_search"]}]}
-		]}
-		JSON
-	} | store_seed "$1"
-}
+# seed.json: four conversations of every role, tags, tools, a title and a
+# summary; conv-full has the most tags a conversation may have. seed STORE
+# makes STORE that
+{
+	cat <<-'JSON'
+	{"version": 1, "conversations": [
+	 {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
+	  "title": "Groceries", "summary": "Added milk.", "tags": ["home", "list"], "messages": [
+	  {"id": "m-1", "timestamp": "2026-02-04T10:00:00.000Z", "role": "user", "content": "Add milk"},
+	  {"id": "m-2", "timestamp": "2026-02-04T10:00:01.250Z", "role": "assistant",
+	   "content": "Added Milk.\nAnything else?", "toolsUsed": ["read_file", "edit_file"]},
+	  {"id": "m-3", "timestamp": "2026-02-04T10:00:02.000Z", "role": "tool", "content": "milk: 1 l"}]},
+	 {"id": "conv-a", "startedAt": "2026-02-04T11:00:00.000Z", "endedAt": "2026-02-04T11:30:00.000Z",
+	  "title": null, "summary": null, "messages": [
+	  {"id": "m-4", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
+	JSON
+	printf ' {"id": "conv-full", "startedAt": "2026-02-04T12:00:00.000Z", "endedAt": "2026-02-04T12:01:00.000Z",\n'
+	printf '  "title": "Full", "summary": null, "tags": [%s], "messages": [\n' "$(items '"t%d"' 100)"
+	printf '  {"id": "m-5", "timestamp": "2026-02-04T12:00:00.000Z", "role": "user", "content": "so many tags"}]},\n'
+	cat <<-'JSON'
+	 {"id": "conv-c", "startedAt": "2026-02-05T09:00:00.000Z", "endedAt": null,
+	  "title": null, "summary": null, "messages": [
+	  {"id": "m-6", "timestamp": "2026-02-05T09:00:00.000Z", "role": "system", "content": "Be brief."},
+	  {"id": "m-7", "timestamp": "2026-02-05T09:00:01.000Z", "role": "user", "content": "Plan a trip to Lisbon, with a long answer please"},
+	  {"id": "m-8", "timestamp": "2026-02-05T09:00:02.000Z", "role": "assistant", "content": "Three days: Alfama, Belem, Sintra. Milk tea.", "toolsUsed": ["web_search"]}]}
+	]}
+	JSON
+} >seed.json
+seed() { store_seed "$1" <seed.json; }
 seed "$S"
 
 # every tool that reads, with every argument it takes, and the command
 # that answers the same; and on a store not made yet
-cat >reads <<'EOF'
+table reads <<'EOF'
 {"tool": "search", "args": {"query": "milk"}, "cli": ["search", "--json", "milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "Milk", "case_sensitive": true}, "cli": ["search", "--json", "--case-sensitive", "Milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "l[ai]", "regex": true, "role": "user", "since": "2026-02-04T10:30:00Z", "limit": 5}, "cli": ["search", "--json", "-E", "-r", "user", "--since", "2026-02-04T10:30:00Z", "-n", "5", "l[ai]"], "check": "json hits"}
@@ -93,7 +110,7 @@ test_expect 'every tool that reads answers what its command answers, with every 
 # tools, titles and tags with blanks, cases and repeats; the idle timeout
 # 0; a summarizer that cannot be reached leaves end's and add's summaries
 # pending
-cat >writes <<'EOF'
+table writes <<'EOF'
 {"tool": "add", "args": {"text": "Plan a trip"}, "cli": ["add", "Plan a trip"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
 {"tool": "add", "args": {"text": "Lisbon it is", "role": "assistant", "tools": ["web_search", "maps"]}, "cli": ["add", "-r", "assistant", "--tool", "web_search", "--tool", "maps", "Lisbon it is"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
 {"tool": "add", "args": {"text": "two lines\nand a tab\t"}, "cli": ["add", "-r", "user", "two lines\nand a tab\t"], "check": "id", "env": {"CONVCTL_NOW": "2026-03-01T09:00:00Z"}}
@@ -143,10 +160,10 @@ test_expect 'every tool that writes answers what its command does and leaves the
 # named as the tool's argument (subs) and a value given as JSON is shown
 # as JSON
 q=$(printf "%4097s" "" | tr " " q) long=$(printf "%501s" "" | tr " " x)
-t=$(printf "%101s" "" | tr " " t) many=$(seq -f '"t%g"' -s , 101)
-tools=$(seq -f '"--tool", "t%g"' -s , 101)
+t=$(printf "%101s" "" | tr " " t) many=$(items '"t%d"' 101)
+tools=$(items '"--tool", "t%d"' 101)
 mkdir adir && echo '{"version": 1, "conversations": []}' >empty.json && echo x >notjson
-cat >bad <<EOF
+table bad <<EOF
 {"tool": "search", "args": {"query": ""}, "cli": ["search", ""], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "$q"}, "cli": ["search", "$q"], "check": "error", "subs": [["", "argument 'query': "]]}
 {"tool": "search", "args": {"query": "(", "regex": true}, "cli": ["search", "-E", "("], "check": "error", "subs": [["", "argument 'query': "]]}
