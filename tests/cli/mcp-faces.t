@@ -232,4 +232,16 @@ test_expect 'every bad input gets the same words from both faces, nothing writte
 	snapshot "$S" && faces bad --cover all && unchanged "$S"
 '
 
+# issue 40: a query's limit is in characters: 4096 of them are taken, in
+# as many bytes or more
+e=$(printf "%4096s" "" | sed "s/ /é/g")
+table limits <<EOF
+{"tool": "search", "args": {"query": "${q#q}", "regex": true}, "cli": ["search", "--json", "-E", "${q#q}"], "check": "json hits"}
+{"tool": "search", "args": {"query": "$e"}, "cli": ["search", "--json", "$e"], "check": "json hits"}
+EOF
+
+test_expect 'a query of 4096 characters is taken by both faces' '
+	faces limits
+'
+
 test_done
