@@ -2,8 +2,9 @@
 # The two faces agree (issue 41): for every tool `convctl mcp` offers, its
 # answer on a store is what the command answers on it, a write through a
 # tool leaves a store as the command leaves it, and a bad input gets the
-# same words from both. Tables of inputs, each run through one `convctl
-# mcp` and the test tool's one process (tests/helpers/mcp-faces.py)
+# same words from both. Tables of inputs, each run through `convctl mcp`
+# (one a run of lines with the same environment) and the test tool's one
+# process (tests/helpers/mcp-faces.py)
 # check: pg sqlite (the writes compared go through each engine's write path)
 . "$(dirname "$0")/../lib.sh"
 
