@@ -36,8 +36,8 @@ faces() {
 }
 
 # seed.json: four conversations of every role, tags, tools, a title and a
-# summary; conv-full has the most tags a conversation may have. seed STORE
-# makes STORE that
+# summary, one pinned; conv-full has the most tags a conversation may
+# have. seed STORE makes STORE that
 {
 	cat <<-'JSON'
 	{"version": 1, "conversations": [
@@ -48,7 +48,7 @@ faces() {
 	   "content": "Added Milk.\nAnything else?", "toolsUsed": ["read_file", "edit_file"]},
 	  {"id": "m-3", "timestamp": "2026-02-04T10:00:02.000Z", "role": "tool", "content": "milk: 1 l"}]},
 	 {"id": "conv-a", "startedAt": "2026-02-04T11:00:00.000Z", "endedAt": "2026-02-04T11:30:00.000Z",
-	  "title": null, "summary": null, "messages": [
+	  "title": null, "summary": null, "pinned": true, "messages": [
 	  {"id": "m-4", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
 	JSON
 	printf ' {"id": "conv-full", "startedAt": "2026-02-04T12:00:00.000Z", "endedAt": "2026-02-04T12:01:00.000Z",\n'
@@ -67,8 +67,14 @@ seed() { store_seed "$1" <seed.json; }
 seed "$S"
 
 # every tool that reads, with every argument it takes, and the command
-# that answers the same; and on a store not made yet
-table reads <<'EOF'
+# that answers the same; on a store of ended conversations only (show's
+# default the one that ended last, context's none) and one not made yet
+ended=$(store_at ended)
+printf '%s\n' '{"version": 1, "conversations": [' \
+    '{"id": "conv-x", "startedAt": "2026-01-01T00:00:00.000Z", "endedAt": "2026-01-01T00:30:00.000Z", "title": null, "summary": null, "messages": [{"id": "m-x", "timestamp": "2026-01-01T00:00:00.000Z", "role": "user", "content": "x"}]},' \
+    '{"id": "conv-y", "startedAt": "2026-01-02T00:00:00.000Z", "endedAt": "2026-01-02T00:30:00.000Z", "title": null, "summary": null, "messages": [{"id": "m-y", "timestamp": "2026-01-02T00:00:00.000Z", "role": "user", "content": "y"}]}]}' |
+    store_seed "$ended"
+table reads <<EOF
 {"tool": "search", "args": {"query": "milk"}, "cli": ["search", "--json", "milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "Milk", "case_sensitive": true}, "cli": ["search", "--json", "--case-sensitive", "Milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "l[ai]", "regex": true, "role": "user", "since": "2026-02-04T10:30:00Z", "limit": 5}, "cli": ["search", "--json", "-E", "-r", "user", "--since", "2026-02-04T10:30:00Z", "-n", "5", "l[ai]"], "check": "json hits"}
@@ -99,6 +105,9 @@ table reads <<'EOF'
 {"tool": "recent", "args": {}, "cli": ["recent", "--json"], "check": "json conversations", "env": {"CONVCTL_STORE": "none.json"}}
 {"tool": "context", "args": {}, "cli": ["prompt"], "check": "text", "env": {"CONVCTL_STORE": "none.json"}}
 {"tool": "context", "args": {"format": "openai"}, "cli": ["prompt", "--format", "openai"], "check": "text", "env": {"CONVCTL_STORE": "none.json"}}
+{"tool": "show", "args": {}, "cli": ["show"], "check": "text", "env": {"CONVCTL_STORE": "$ended"}}
+{"tool": "context", "args": {"format": "jsonl"}, "cli": ["prompt", "--format", "jsonl"], "check": "text", "env": {"CONVCTL_STORE": "$ended"}}
+{"tool": "recent", "args": {}, "cli": ["recent", "--json"], "check": "json conversations", "env": {"CONVCTL_STORE": "$ended"}}
 EOF
 
 test_expect 'every tool that reads answers what its command answers, with every argument it takes' '
@@ -151,7 +160,7 @@ test_expect 'every tool that writes answers what its command does and leaves the
 	seed "$W1" && seed "$W2" &&
 	faces writes --cover write --mcp-store "$W1" --cli-store "$W2" &&
 	store_is "$W1" -r "[.conversations[] | .id] | join(\" \")" \
-	    "conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000 conv-1772366400000 conv-1772366401000 conv-1772370000000 conv-1772373600000" \
+	    "conv-a conv-c conv-1772355600000 conv-1772359200000 conv-1772362800000 conv-1772366400000 conv-1772366401000 conv-1772370000000 conv-1772373600000" \
 	    -r "[.conversations[] | select(.summary == null) | .id] | join(\" \")" \
 	    "conv-1772366401000 conv-1772370000000 conv-1772373600000"
 '
