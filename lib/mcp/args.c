@@ -197,8 +197,11 @@ value_of(const struct op_option *o, json_t *v, struct tool_value *tv,
 			tv->n = (long)r;
 			return 0;
 		}
-		buf_adds(&what, role_list());
-		break;
+		/* in the words of the command line's -r */
+		role_unknown(&what, tv->s, NULL);
+		mcp_fail(a, "argument '%s': %s", o->tool, what.data);
+		buf_free(&what);
+		return -1;
 	case OPT_FORMAT:
 		if (name_of(o, v, &tv->s, a) < 0)
 			return -1;
@@ -207,8 +210,12 @@ value_of(const struct op_option *o, json_t *v, struct tool_value *tv,
 			tv->n = f;
 			return 0;
 		}
+		/* in the words of the command line's --format */
 		format_list(&what, o->formats);
-		break;
+		mcp_fail(a, "argument '%s': unknown format '%s' (expected %s)",
+		    o->tool, tv->s, what.data);
+		buf_free(&what);
+		return -1;
 	case OPT_NAMES:
 		return names_of(o, v, tv, a);
 	case OPT_CURSOR:	/* the position in its list where the page starts */

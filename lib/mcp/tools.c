@@ -307,7 +307,7 @@ tool_context(const struct mcp_config *cf, const struct tool_args *args,
 	struct prompt_request rq = {
 	    (enum format)tool_long(args, "format", FMT_TEXT),
 	    tool_long(args, "last", -1), tool_long(args, "max_tokens", -1),
-	    0, 0 };
+	    0, 0, "max_tokens" };	/* named as the argument in an error */
 	struct store *st;
 	struct conv *c = NULL;
 	struct error e;
@@ -342,15 +342,15 @@ skew(const struct mcp_config *cf, int64_t clock, int64_t last,
 	buf_free(&b);
 }
 
-/* summarize_run's errors and notes, as warnings */
+/* summarize_run's errors and notes, as warnings in the words the commands
+ * print them (each names its conversation) */
 static void
 summary_report(void *arg, const struct summarize_event *ev)
 {
 	const struct mcp_config *cf = arg;
 
 	if (ev->kind == SUMMARIZE_ERROR || ev->kind == SUMMARIZE_NOTE)
-		warn(cf, "%s%s%s", ev->id ? ev->id : "", ev->id ? ": " : "",
-		    ev->msg);
+		warn(cf, "%s", ev->msg);
 }
 
 /* an operation's error: prefixed with the argument it names, if any */
