@@ -181,7 +181,8 @@ CHECK_ALL = $(if $(filter file,$(CHECK_ENGINES)),$(CHECK_FILE)) \
 # the short ones fill the processors at the end: tests/times, measured
 # (scripts/test-times, make test-times), not a list kept by hand; only an
 # order: a file not named there runs all the same, after those named
-SLOW_TESTS := $(shell sed -n 's/^[0-9][0-9]*	//p' tests/times)
+SLOW_TESTS := $(if $(wildcard tests/times),$(shell sed -n \
+	's/^[0-9][0-9]*	//p' tests/times))
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
