@@ -7,7 +7,9 @@
 . "$(dirname "$0")/../lib.sh"
 file_store_only "the test runner, no store"
 # the runner under test prints what a plain make check does
-unset VERBOSE
+unset VERBOSE RUN_TESTS_PERF
+# a file's line ends with the processes it started where perf counts them
+P='\(, [0-9]* process\(es\)\{0,1\}\)\{0,1\}'
 
 mkdir "$T/t"
 # slow.t ends only once the runner has reported fast.t (20 s at most)
@@ -25,11 +27,11 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 	    t/dies.t >out; rc=$?
 	test "$rc" -ne 0 &&
 	test "$(tail -n 1 out)" = "3 passed, 2 failed" &&
-	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
+	grep -qx "\[[1-4]/4\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU$P)" out &&
+	grep -qx "\[[1-4]/4\] t/slow.t: 1 passed ([0-9]* s, [0-9.]* s CPU$P)" out &&
+	grep -qx "\[[1-4]/4\] t/fails.t: 1 passed, 1 failed ([0-9]* s, [0-9.]* s CPU$P)" out &&
 	has_line "    not ok 2 - two" out && has_line "    #   why" out &&
-	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s, [0-9.]* s CPU)" out &&
+	grep -qx "\[[1-4]/4\] t/dies.t: 0 passed, 1 failed ([0-9]* s, [0-9.]* s CPU$P)" out &&
 	grep -qx "    not ok - t/dies.t exited 3" out &&
 	# the counter counts the files finished, 1 to 4 in the order printed
 	sed -n "s|^\[\([0-9]*\)/4\] .*|\1|p" out | tr "\n" " " >got &&
@@ -42,8 +44,8 @@ test_expect 'each file as it finishes, then the total; a failure shows its lines
 test_expect 'all passing: exit 0' '
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/fast.t >out &&
 	lines_are 3 out &&
-	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\)\{0,1\}" out &&
+	grep -qx "\[1/1\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU$P)" out &&
+	grep -qx "1 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\( on the machine\)\{0,1\}\)\{0,1\}" out &&
 	test "$(tail -n 1 out)" = "1 passed, 0 failed" || { cat out; exit 1; }
 '
 
@@ -52,21 +54,40 @@ test_expect 'each file says its processor time; the total line adds them' '
 	printf "%s\n" "sh -c \"i=0; while [ \\\$i -lt 400000 ]; do i=\\\$((i + 1)); done\"" \
 	    "echo \"ok 1 - burns\"" "echo 1..1" >t/burn.t &&
 	TEST_JOBS=1 sh "$top/scripts/run-tests" t/burn.t t/fast.t >out &&
-	cpu=$(sed -n "s|^\[./2\] t/burn.t: 1 passed ([0-9]* s, \([0-9.]*\) s CPU)\$|\1|p" out) &&
+	cpu=$(sed -n "s|^\[./2\] t/burn.t: 1 passed ([0-9]* s, \([0-9.]*\) s CPU$P)\$|\1|p" out) &&
 	test -n "$cpu" && test "$cpu" != 0.0 &&
-	grep -qx "\[./2\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU)" out &&
-	grep -qx "2 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\)\{0,1\}" out || { cat out t/burn.t; exit 1; }
+	grep -qx "\[./2\] t/fast.t: 1 passed, 1 skipped ([0-9]* s, [0-9.]* s CPU$P)" out &&
+	grep -qx "2 files in [0-9]* s, [0-9]* s of processor time\(, [0-9]* processes started\( on the machine\)\{0,1\}\)\{0,1\}" out || { cat out t/burn.t; exit 1; }
 '
 
-# the total line counts the processes started while the files ran: a file
-# that starts 60 shows at least 60 (the machine may start others meanwhile)
-test_expect 'the total line counts the processes started' '
-	test -r /proc/stat || { echo "# no /proc/stat: not counted"; exit 0; }
+# the processes a file started: its own process tree's, exactly, where perf
+# counts them (a file that starts 60 shows 60, and the total adds the
+# files'); else those the machine started while the files ran, at least 60
+test_expect 'each file says how many processes it started; the total adds them' '
 	printf "%s\n" "i=0; while [ \$i -lt 60 ]; do /bin/true; i=\$((i + 1)); done" \
 	    "echo \"ok 1 - forks\"" "echo 1..1" >t/forks.t &&
-	TEST_JOBS=1 sh "$top/scripts/run-tests" t/forks.t >out &&
-	n=$(sed -n "s/^1 files in .*, \([0-9]*\) processes started\$/\1/p" out) &&
-	test -n "$n" && test "$n" -ge 60 || { cat out t/forks.t; exit 1; }
+	printf "%s\n" "echo \"ok 1 - killed\"" "/bin/true" "kill -9 \$\$" >t/killed.t &&
+	! TEST_JOBS=1 sh "$top/scripts/run-tests" t/forks.t t/killed.t >out &&
+	grep -qx "\[./2\] t/killed.t: 1 passed, 1 failed (.*)" out &&
+	has_line "    not ok - t/killed.t exited 137" out &&
+	if perf stat -x, -o perf.out -e sched:sched_process_fork -- true \
+	    >/dev/null 2>&1 && grep -q "^0," perf.out; then
+		grep -qx "\[./2\] t/forks.t: 1 passed ([0-9]* s, [0-9.]* s CPU, 60 processes)" out &&
+		grep -qx "\[./2\] t/killed.t: .*, 1 process)" out &&
+		grep -qx "2 files in [0-9]* s, [0-9]* s of processor time, 61 processes started" out
+	else
+		echo "# no perf counting: the machine'\''s count"
+		n=$(sed -n "s/^2 files in .*, \([0-9]*\) processes started on the machine\$/\1/p" out) &&
+		test -n "$n" && test "$n" -ge 60
+	fi || { cat out; exit 1; }
+'
+
+test_expect 'without perf the total is the machine'\''s count, saying so' '
+	test -r /proc/stat || { echo "# no /proc/stat: not counted"; exit 0; }
+	RUN_TESTS_PERF=no TEST_JOBS=1 sh "$top/scripts/run-tests" t/forks.t >out &&
+	grep -qx "\[1/1\] t/forks.t: 1 passed ([0-9]* s, [0-9.]* s CPU)" out &&
+	n=$(sed -n "s/^1 files in .*, \([0-9]*\) processes started on the machine\$/\1/p" out) &&
+	test -n "$n" && test "$n" -ge 60 || { cat out; exit 1; }
 '
 
 # in a git work tree, a test that writes there (as tests once wrote a file
