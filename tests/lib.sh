@@ -5,14 +5,23 @@
 # ($CONVCTL_STORE) and config; convctl is the binary under test, run through
 # $CONVCTL_WRAPPER (valgrind, say) when that is set.
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# (what a file does once, the shell does where it can: the suite's files
+# are a hundred, and a process each is a hundred)
+case $0 in
+*/*) top=${0%/*} ;;
+*) top=. ;;
+esac
+cd "$top/../.." && top=$PWD || exit 1
 T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # nothing from the caller's environment may leak into a test, but the
 # harness's own variables
 wrapper=${CONVCTL_WRAPPER:-} bin=${CONVCTL_BIN:-}
 engine=${CONVCTL_TEST_ENGINE:-file} shared_pg=${CONVCTL_TEST_PG:-}
-for v in $(env | sed -n 's/^\(CONVCTL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+export -p >"$T/.env"	# "export NAME='VALUE'" lines
+while read -r v v; do
+	case $v in CONVCTL_[A-Z_]*) unset "${v%%=*}" ;; esac
+done <"$T/.env"
 CONVCTL_WRAPPER=$wrapper CONVCTL_BIN=$bin
 unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR LESS LV
 # no pager: a test on a terminal (on_tty) sees convctl's own output;
@@ -20,7 +29,7 @@ unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR LESS LV
 export PAGER=cat
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export TZ=UTC LC_ALL=C.UTF-8
-mkdir -p "$HOME"
+mkdir -p "$HOME" "$T/bin"
 # a test writes only in its temporary directory: a relative name lands there
 # even outside test_expect, however the file was started
 cd "$T" || exit 1
@@ -31,8 +40,7 @@ CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
 # first in PATH, not a shell function: `python3 ... &` must leave $! the
 # server's own pid, for the EXIT trap to stop it
 if [ -x /usr/bin/python3 ]; then
-	mkdir -p "$T/bin" && ln -s /usr/bin/python3 "$T/bin/python3" &&
-	    PATH="$T/bin:$PATH"
+	ln -s /usr/bin/python3 "$T/bin/python3" && PATH="$T/bin:$PATH"
 fi
 
 convctl() {
@@ -217,17 +225,30 @@ left_in() {
 	ls -A "$1" | grep -v "^vgdb-pipe-" || true
 }
 
-export CONVCTL_STORE="$(store_at store)"
+if [ "$engine" = file ]; then
+	CONVCTL_STORE=$T/store.json	# store_at's, without a subshell
+else
+	CONVCTL_STORE=$(store_at store)
+fi
+export CONVCTL_STORE
 
 test_n=0
 test_failed=0
 
-# TEST_TIMES=1 follows each case's line with a comment: its wall seconds and
-# the processor seconds of what it ran
+# A case runs in a subshell of its own, so that what it changes (the
+# directory, variables, limits, traps) and an exit end with it; one that can
+# change nothing of the kind (case_inline) runs in the file's shell, which
+# saves a process a case. TEST_TIMES=1 follows each case's line with a
+# comment: its wall seconds and the processor seconds of what it ran
 test_expect() {
 	test_n=$((test_n + 1))
 	[ -z "${TEST_TIMES:-}" ] || case_began=$(date +%s.%N)
-	if (cd "$T" && eval "$2") >"$T/.out" 2>&1; then
+	if case_inline "$2"; then
+		case_eval "$1" "$2" >"$T/.out" 2>&1
+	else
+		(cd "$T" && eval "$2") >"$T/.out" 2>&1
+	fi
+	if [ $? -eq 0 ]; then
 		echo "ok $test_n - $1"
 	else
 		echo "not ok $test_n - $1"
@@ -235,6 +256,31 @@ test_expect() {
 		test_failed=$((test_failed + 1))
 	fi
 	[ -z "${TEST_TIMES:-}" ] || case_times
+}
+
+# case_inline BODY: BODY may run in the file's shell: it names nothing
+# that would outlive the case or end the shell there: no exit, return, cd,
+# exec, trap, set, shift, export, unset, readonly, ulimit, umask, no
+# command left running in the background (a lone &), no variable in capitals
+# assigned (PATH=..., CONVCTL_NOW=...: even before a command, where it would
+# end with it, the shell cannot tell); its own lower-case variables stay
+# set after it, as a helper's do. Read by the shell: no process
+case_inline() {
+	case $1 in
+	*exit* | *return* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
+	    *export* | *unset* | *readonly* | *ulimit* | *umask* | \
+	    *[A-Z_]=* | *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)
+		return 1 ;;
+	esac
+}
+
+# case_eval NAME BODY: BODY in the file's shell, from $T, which it leaves
+# in $T; $1 and $2 NAME and BODY, as in the subshell
+case_eval() {
+	cd "$T" && eval "$2"
+	set -- $?
+	cd "$T"
+	return "$1"
 }
 
 # case_times: the comment TEST_TIMES asks for, from the shell's children's

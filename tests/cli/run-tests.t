@@ -90,6 +90,31 @@ test_expect 'without perf the total is the machine'\''s count, saying so' '
 	test -n "$n" && test "$n" -ge 60 || { cat out; exit 1; }
 '
 
+# a case runs in the file's shell only when it can change nothing that
+# outlives it (tests/lib.sh, case_inline); either way a failure is its own
+test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays its own' '
+	mkdir -p lt/tests/cli && ln -s "$top/tests/lib.sh" lt/tests/lib.sh &&
+	cat >lt/tests/cli/cases.t <<-\END &&
+	. "$(dirname "$0")/../lib.sh"
+	test_expect "inline, fails" "x=1 && false"
+	test_expect "inline: what it set stays set" "test \"\$x\" = 1"
+	test_expect "a subshell: exit ends the case alone" "y=1; exit 3"
+	test_expect "what a subshell set ends with it" "test -z \"\$y\""
+	test_expect "a subshell: cd" "cd / && test \"\$PWD\" = /"
+	test_expect "a subshell: a variable in capitals" "CONVCTL_STORE=/x"
+	test_expect "back in \$T, the store as it was" "test \"\$PWD\" = \"\$T\" &&
+	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\""
+	test_done
+	END
+	! sh lt/tests/cli/cases.t >out &&
+	printf "%s\n" "not ok 1 - inline, fails" "ok 2 - inline: what it set stays set" \
+	    "not ok 3 - a subshell: exit ends the case alone" \
+	    "ok 4 - what a subshell set ends with it" "ok 5 - a subshell: cd" \
+	    "ok 6 - a subshell: a variable in capitals" \
+	    "ok 7 - back in \$T, the store as it was" "1..7" >want &&
+	grep -v "^#" out >got && same_file want got
+'
+
 # in a git work tree, a test that writes there (as tests once wrote a file
 # named tty at the root) fails the run, naming what it wrote
 test_expect 'a file written in the work tree is a failure, named' '
