@@ -57,22 +57,36 @@ sdk_client() {
 	fi
 }
 
-# answer N FILE: the Nth line of FILE (1 the first)
-answer() { sed -n "$1p" "$2"; }
+# answer N FILE: the Nth line of FILE (1 the first), read by the shell
+answer() {
+	an_i=0
+	while IFS= read -r an_line || [ -n "$an_line" ]; do
+		an_i=$((an_i + 1))
+		[ "$an_i" -lt "$1" ] || { printf '%s\n' "$an_line"; return 0; }
+	done <"$2"
+}
+
+# answer_jq N FILE JQ-ARG...: jq JQ-ARG... over answer N, as answer N FILE |
+# jq JQ-ARG... gives it: a process (jq) where the pipe made two
+answer_jq() {
+	answer "$1" "$2" >"$T/.answer" || return 1
+	shift 2
+	jq "$@" "$T/.answer"
+}
 
 # text_is N FILE CLI-ARGS...: the text of answer N is what convctl CLI-ARGS
 # prints
 text_is() {
 	n=$1 f=$2
 	shift 2
-	answer "$n" "$f" | jq -je .text >got.txt &&
+	answer_jq "$n" "$f" -je .text >got.txt &&
 	convctl "$@" >want.txt && test_cmp want.txt got.txt
 }
 
 # json_text N FILE: answer N has structured content, and its text item is
 # that content as JSON (what the specification asks of such a tool)
 json_text() {
-	answer "$1" "$2" | jq -e ".structured != null and (.text | fromjson) == .structured" >/dev/null
+	answer_jq "$1" "$2" -e ".structured != null and (.text | fromjson) == .structured" >/dev/null
 }
 
 # json_is N FILE KEY CLI-ARGS...: answer N's structuredContent.KEY (KEY .:
@@ -81,8 +95,8 @@ json_is() {
 	n=$1 f=$2 key=$3
 	shift 3
 	if [ "$key" = . ]; then key=; else key=.$key; fi
-	answer "$n" "$f" | jq -S ".structured$key" >got.json &&
-	convctl "$@" | jq -S . >want.json && test_cmp want.json got.json
+	answer_jq "$n" "$f" -S ".structured$key" >got.json &&
+	convctl "$@" | jq -S . >want.json && same_file want.json got.json
 }
 
 store_seed "$S" <<'JSON'
@@ -123,17 +137,17 @@ EOF
 test_sdk 'the SDK client connects, pings and lists the eight tools' '
 	snapshot "$S" &&
 	sdk_client "$T/reads.jsonl" reads.out 2>reads.err &&
-	answer 1 reads.out | jq -e ".server.name == \"convctl\" and
+	answer_jq 1 reads.out -e ".server.name == \"convctl\" and
 	    .capabilities.tools != null and
 	    .tools == [\"search\",\"recent\",\"show\",\"context\",\"add\",\"end\",\"title\",\"tag\"]" &&
-	test "$(wc -l <reads.out)" -eq 15 && unchanged "$S"
+	lines_are 15 reads.out && unchanged "$S"
 '
 
 test_sdk 'search answers what convctl search --json answers, its text that JSON' '
 	json_text 2 reads.out && json_is 2 reads.out hits search --json milk &&
 	json_text 3 reads.out &&
 	json_is 3 reads.out hits search --json -E -r user --since 2026-02-04T10:30:00Z -n 5 "l[ai]" &&
-	answer 3 reads.out | jq -e ".structured.hits | length == 2"
+	answer_jq 3 reads.out -e ".structured.hits | length == 2"
 '
 
 test_sdk 'recent answers what convctl recent --json answers, its text that JSON' '
@@ -148,21 +162,21 @@ test_sdk 'recent answers what convctl recent --json answers, its text that JSON'
 test_sdk 'show answers what convctl show prints in the format asked for, alone' '
 	text_is 6 reads.out show conv-b && text_is 7 reads.out show --format markdown &&
 	text_is 8 reads.out show conv-b --format json &&
-	for i in 6 7 8; do answer $i reads.out | jq -e ".structured == null" >/dev/null || exit 1; done
+	for i in 6 7 8; do answer_jq $i reads.out -e ".structured == null" >/dev/null || exit 1; done
 '
 
 test_sdk 'context answers what convctl prompt prints in the format asked for, alone' '
 	text_is 9 reads.out prompt && text_is 10 reads.out prompt --format openai --last 1 &&
-	for i in 9 10 11 12; do answer $i reads.out | jq -e ".structured == null" >/dev/null || exit 1; done &&
+	for i in 9 10 11 12; do answer_jq $i reads.out -e ".structured == null" >/dev/null || exit 1; done &&
 	text_is 11 reads.out prompt conv-b --format jsonl &&
 	text_is 12 reads.out prompt --format markdown --max-tokens 40 &&
-	grep -q "^Three days" got.txt && ! grep -q "Plan a trip" got.txt
+	grep -q "^Three days" got.txt && lacks "Plan a trip" got.txt
 '
 
 test_sdk 'bad arguments are tool errors naming the argument; the session goes on' '
-	answer 13 reads.out | jq -e ".isError and (.text | test(\"argument .limit. expects a whole number\"))" &&
-	answer 14 reads.out | jq -e ".isError and .text == \"missing argument '\''text'\''\"" &&
-	answer 15 reads.out | jq -e ".isError and (.text | startswith(\"no conversation '\''conv-404'\'' in \"))"
+	answer_jq 13 reads.out -e ".isError and (.text | test(\"argument .limit. expects a whole number\"))" &&
+	answer_jq 14 reads.out -e ".isError and .text == \"missing argument '\''text'\''\"" &&
+	answer_jq 15 reads.out -e ".isError and (.text | startswith(\"no conversation '\''conv-404'\'' in \"))"
 '
 
 # issue 44: conversations as resources and the prompt resume, through the
@@ -180,21 +194,21 @@ EOF
 test_sdk 'resources list the conversations newest first and read one as show prints it; resume gives prompt --last as messages' '
 	snapshot "$S" &&
 	sdk_client "$T/res.jsonl" res.out 2>res.err &&
-	answer 1 res.out | jq -e ".capabilities.resources != null and .capabilities.prompts != null" &&
-	answer 2 res.out | jq -e "[.result.resources[].uri] == [\"convctl://conversation/conv-c\", \"convctl://conversation/conv-a\", \"convctl://conversation/conv-b\"] and
+	answer_jq 1 res.out -e ".capabilities.resources != null and .capabilities.prompts != null" &&
+	answer_jq 2 res.out -e "[.result.resources[].uri] == [\"convctl://conversation/conv-c\", \"convctl://conversation/conv-a\", \"convctl://conversation/conv-b\"] and
 	    (.result.resources[2] | .title == \"Groceries\" and .description == \"Added milk.\" and .mimeType == \"text/markdown\") and
 	    (.result | has(\"nextCursor\") | not)" &&
-	answer 3 res.out | jq -e "[.result.resourceTemplates[].uriTemplate] == [\"convctl://conversation/{id}\", \"convctl://conversation/{id}.json\"]" &&
-	answer 4 res.out | jq -je ".result.contents[0] | select(.mimeType == \"text/markdown\") | .text" >got &&
+	answer_jq 3 res.out -e "[.result.resourceTemplates[].uriTemplate] == [\"convctl://conversation/{id}\", \"convctl://conversation/{id}.json\"]" &&
+	answer_jq 4 res.out -je ".result.contents[0] | select(.mimeType == \"text/markdown\") | .text" >got &&
 	convctl show conv-b --format markdown >want && test_cmp want got &&
-	answer 5 res.out | jq -je ".result.contents[0] | select(.mimeType == \"application/json\") | .text" >got &&
+	answer_jq 5 res.out -je ".result.contents[0] | select(.mimeType == \"application/json\") | .text" >got &&
 	convctl show conv-b --format json >want && test_cmp want got &&
-	answer 6 res.out | jq -e ".result.prompts[0].name == \"resume\" and [.result.prompts[0].arguments[].name] == [\"id\", \"last\", \"max_tokens\"]" &&
+	answer_jq 6 res.out -e ".result.prompts[0].name == \"resume\" and [.result.prompts[0].arguments[].name] == [\"id\", \"last\", \"max_tokens\"]" &&
 	convctl prompt --json --last 1 | jq -c "[.[] | {role: (if .role == \"assistant\" then \"assistant\" else \"user\" end),
 	    content: {type: \"text\", text: (if .role == \"user\" or .role == \"assistant\" then .content else \"[\\(.role)] \\(.content)\" end)}}]" >want &&
-	answer 7 res.out | jq -c ".result.messages" >got && test_cmp want got &&
+	answer_jq 7 res.out -c ".result.messages" >got && test_cmp want got &&
 	jq -e "length == 2 and .[0].content.text == \"[system] Be brief.\"" got &&
-	answer 8 res.out | jq -e ".result.messages | map(.content.text) == [\"Add milk\", \"Added milk.\"]" &&
+	answer_jq 8 res.out -e ".result.messages | map(.content.text) == [\"Add milk\", \"Added milk.\"]" &&
 	unchanged "$S"
 '
 
@@ -226,17 +240,17 @@ test_sdk 'add, title, tag and end answer and write what the commands do (end sum
 	convctl tag --remove $id 2026 >c5 && convctl tag --json --dry-run $id travel >c5.json &&
 	convctl end >c6 && convctl end >c7 2>c7.err &&
 	for i in 2 3 4 5 6 7 8; do json_text $i writes.out || exit 1; done &&
-	test "$(cat c1)" = $id && test "$(cat c2)" = $id && test "$(cat c6)" = $id &&
-	answer 2 writes.out | jq -e ".structured == {id: \"$id\"}" &&
-	answer 3 writes.out | jq -e ".structured == {id: \"$id\"}" &&
-	answer 4 writes.out | jq -e ".structured == {id: \"$id\", title: \"Trip\"}" &&
-	answer 5 writes.out | jq -S .structured.tags >got && jq -S . c4.json >want &&
+	file_is "$id" c1 && file_is "$id" c2 && file_is "$id" c6 &&
+	answer_jq 2 writes.out -e ".structured == {id: \"$id\"}" &&
+	answer_jq 3 writes.out -e ".structured == {id: \"$id\"}" &&
+	answer_jq 4 writes.out -e ".structured == {id: \"$id\", title: \"Trip\"}" &&
+	answer_jq 5 writes.out -S .structured.tags >got && jq -S . c4.json >want &&
 	test_cmp want got &&
-	answer 6 writes.out | jq -S .structured.tags >got && jq -S . c5.json >want &&
+	answer_jq 6 writes.out -S .structured.tags >got && jq -S . c5.json >want &&
 	test_cmp want got &&
-	answer 7 writes.out | jq -e ".structured == {id: \"$id\", summaryPending: false}" &&
-	answer 8 writes.out | jq -e ".structured.id == null and .isError == false" &&
-	grep -qx "convctl: mcp: no active conversation" writes.err &&
+	answer_jq 7 writes.out -e ".structured == {id: \"$id\", summaryPending: false}" &&
+	answer_jq 8 writes.out -e ".structured.id == null and .isError == false" &&
+	has_line "convctl: mcp: no active conversation" writes.err &&
 	for s in "$W1" "$W2"; do
 		store_json "$s" | jq -S "del(.conversations[].messages[].id)" >"$(basename "$s").json" || exit 1
 	done &&
@@ -259,23 +273,23 @@ call() { # NAME ARGUMENTS [ID]
 
 test_expect 'a line that is not JSON gets -32700, and the server goes on' '
 	mcp_lines "garbage" "{\"jsonrpc\":" "$ping" && test $rc -eq 0 &&
-	answer 1 out | jq -e ".id == null and .error.code == -32700" &&
-	answer 2 out | jq -e ".id == null and .error.code == -32700" &&
-	answer 3 out | jq -e ".id == 7 and .result == {}" && test "$(wc -l <out)" -eq 3
+	answer_jq 1 out -e ".id == null and .error.code == -32700" &&
+	answer_jq 2 out -e ".id == null and .error.code == -32700" &&
+	answer_jq 3 out -e ".id == 7 and .result == {}" && lines_are 3 out
 '
 
 test_expect 'an unknown method gets -32601; a notification gets no answer' '
 	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"resources/subscribe\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}" "$ping" &&
-	answer 1 out | jq -e ".id == \"a\" and .error.code == -32601 and (.error.message | test(\"resources/subscribe\"))" &&
-	answer 2 out | jq -e ".id == 7" && test "$(wc -l <out)" -eq 2
+	answer_jq 1 out -e ".id == \"a\" and .error.code == -32601 and (.error.message | test(\"resources/subscribe\"))" &&
+	answer_jq 2 out -e ".id == 7" && lines_are 2 out
 '
 
 test_expect 'a message that is not a request object gets -32600' '
 	mcp_lines "[$ping]" "{\"id\":1,\"method\":\"ping\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}" "3" &&
-	for i in 1 2 3 4; do answer $i out | jq -e ".error.code == -32600" || exit 1; done
+	for i in 1 2 3 4; do answer_jq $i out -e ".error.code == -32600" || exit 1; done
 '
 
 test_expect 'an id JSON allows but no request may have gets -32600 with id null, not -32700' '
@@ -285,24 +299,24 @@ test_expect 'an id JSON allows but no request may have gets -32600 with id null,
 	    "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"ping\"}" &&
 	for i in 1 2 3 4; do
-		answer $i out | jq -e ".id == null and .error.code == -32600 and (.error.message | test(\"id must be\"))" || exit 1
+		answer_jq $i out -e ".id == null and .error.code == -32600 and (.error.message | test(\"id must be\"))" || exit 1
 	done &&
 	answer 5 out | grep -q "\"id\":9223372036854775807,\"result\":{}" &&
-	test "$(wc -l <out)" -eq 5
+	lines_are 5 out
 '
 
 test_expect 'numbers past jansson'\''s range in arguments are bad arguments, not bad JSON' '
 	mcp_lines "$(call recent "{\"limit\":1e400}" 1)" \
 	    "$(call search "{\"query\":123456789012345678901234567890}" 2)" \
 	    "$(call add "{\"text\":1e400}" 3)" &&
-	answer 1 out | jq -e ".id == 1 and .result.isError and .result.content[0].text == \"argument '\''limit'\'' expects a whole number from 0 to 100000000, not 1e400\"" &&
-	answer 2 out | jq -e ".id == 2 and .result.isError and .result.content[0].text == \"argument '\''query'\'' expects a string, not 123456789012345678901234567890\"" &&
-	answer 3 out | jq -e ".id == 3 and .result.isError and .result.content[0].text == \"argument '\''text'\'' expects a string, not 1e400\""
+	answer_jq 1 out -e ".id == 1 and .result.isError and .result.content[0].text == \"argument '\''limit'\'' expects a whole number from 0 to 100000000, not 1e400\"" &&
+	answer_jq 2 out -e ".id == 2 and .result.isError and .result.content[0].text == \"argument '\''query'\'' expects a string, not 123456789012345678901234567890\"" &&
+	answer_jq 3 out -e ".id == 3 and .result.isError and .result.content[0].text == \"argument '\''text'\'' expects a string, not 1e400\""
 '
 
 test_expect 'a blank or whitespace-only line is no message: no answer, and the next is answered' '
 	printf "\n \t \n\r\n%s\n\n" "$ping" | convctl mcp >out 2>err &&
-	test "$(wc -l <out)" -eq 1 && answer 1 out | jq -e ".id == 7 and .result == {}" &&
+	lines_are 1 out && answer_jq 1 out -e ".id == 7 and .result == {}" &&
 	test ! -s err
 '
 
@@ -318,16 +332,16 @@ test_expect 'names are whole strings: a NUL in a method, jsonrpc, tool, argument
 	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\\u0000x\"}}" \
 	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\\u0000\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\\u0000\",\"params\":[]}" &&
-	answer 1 out | jq -e ".id == 1 and .error.code == -32601 and .error.message == \"method not found: '\''tools/call\\\\u0000xyz'\''\"" &&
-	answer 2 out | jq -e ".id == 2 and .error.code == -32600" &&
-	answer 3 out | jq -e ".id == 3 and .error.code == -32602 and .error.message == \"unknown tool '\''recent\\\\u0000x'\''\"" &&
-	answer 4 out | jq -e ".id == 4 and .result.isError and .result.content[0].text == \"unknown argument '\''limit\\\\u0000x'\''\"" &&
-	answer 5 out | jq -e ".id == 5 and .result.isError and (.result.content[0].text | startswith(\"argument '\''format'\'' expects a string without a NUL character, not \"))" &&
-	answer 6 out | jq -e ".id == 6 and .result.isError and (.result.content[0].text | startswith(\"argument '\''role'\'' expects a string without a NUL character\"))" &&
-	answer 7 out | jq -e ".id == 7 and .result.isError and (.result.content[0].text | startswith(\"argument '\''tools'\'' expects an array of strings without a NUL character\"))" &&
-	answer 8 out | jq -e ".id == 8 and .result.protocolVersion == \"2025-11-25\"" &&
-	answer 9 out | jq -e ".id == 9 and .error.code == -32602 and .error.message == \"ping\\\\u0000: params must be an object\"" &&
-	test "$(wc -l <out)" -eq 9 && unchanged "$S"
+	answer_jq 1 out -e ".id == 1 and .error.code == -32601 and .error.message == \"method not found: '\''tools/call\\\\u0000xyz'\''\"" &&
+	answer_jq 2 out -e ".id == 2 and .error.code == -32600" &&
+	answer_jq 3 out -e ".id == 3 and .error.code == -32602 and .error.message == \"unknown tool '\''recent\\\\u0000x'\''\"" &&
+	answer_jq 4 out -e ".id == 4 and .result.isError and .result.content[0].text == \"unknown argument '\''limit\\\\u0000x'\''\"" &&
+	answer_jq 5 out -e ".id == 5 and .result.isError and (.result.content[0].text | startswith(\"argument '\''format'\'' expects a string without a NUL character, not \"))" &&
+	answer_jq 6 out -e ".id == 6 and .result.isError and (.result.content[0].text | startswith(\"argument '\''role'\'' expects a string without a NUL character\"))" &&
+	answer_jq 7 out -e ".id == 7 and .result.isError and (.result.content[0].text | startswith(\"argument '\''tools'\'' expects an array of strings without a NUL character\"))" &&
+	answer_jq 8 out -e ".id == 8 and .result.protocolVersion == \"2025-11-25\"" &&
+	answer_jq 9 out -e ".id == 9 and .error.code == -32602 and .error.message == \"ping\\\\u0000: params must be an object\"" &&
+	lines_are 9 out && unchanged "$S"
 '
 
 test_expect 'initialize agrees on the client'\''s version, else the newest' '
@@ -345,15 +359,15 @@ test_expect 'bad arguments are isError answers naming the argument, nothing writ
 	    "$(call add "{\"text\":\"x\",\"role\":\"robot\"}" 5)" "$(call add "{\"text\":\"\"}" 6)" \
 	    "$(call recent "{\"bogus\":1}" 7)" "$(call search "{\"query\":\"(\",\"regex\":true}" 8)" \
 	    "$(call nosuch "{}" 9)" &&
-	answer 1 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''format'\'': unknown format '\''pdf'\'' (expected text, markdown or json)\"" &&
-	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"missing argument '\''query'\''\"" &&
-	answer 3 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .last.\"))" &&
-	answer 4 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .tags.\"))" &&
-	answer 5 out | jq -e ".result.isError and (.result.content[0].text | . == \"argument '\''role'\'': unknown role '\''robot'\'' (expected user, assistant, system or tool)\")" &&
-	answer 6 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .text.\"))" &&
-	answer 7 out | jq -e ".result.isError and .result.content[0].text == \"unknown argument '\''bogus'\''\"" &&
-	answer 8 out | jq -e ".result.isError and (.result.content[0].text | test(\"^argument .query.\"))" &&
-	answer 9 out | jq -e ".error.code == -32602 and (.error.message | test(\"nosuch\"))" &&
+	answer_jq 1 out -e ".result.isError and .result.content[0].text == \"argument '\''format'\'': unknown format '\''pdf'\'' (expected text, markdown or json)\"" &&
+	answer_jq 2 out -e ".result.isError and .result.content[0].text == \"missing argument '\''query'\''\"" &&
+	answer_jq 3 out -e ".result.isError and (.result.content[0].text | test(\"^argument .last.\"))" &&
+	answer_jq 4 out -e ".result.isError and (.result.content[0].text | test(\"^argument .tags.\"))" &&
+	answer_jq 5 out -e ".result.isError and (.result.content[0].text | . == \"argument '\''role'\'': unknown role '\''robot'\'' (expected user, assistant, system or tool)\")" &&
+	answer_jq 6 out -e ".result.isError and (.result.content[0].text | test(\"^argument .text.\"))" &&
+	answer_jq 7 out -e ".result.isError and .result.content[0].text == \"unknown argument '\''bogus'\''\"" &&
+	answer_jq 8 out -e ".result.isError and (.result.content[0].text | test(\"^argument .query.\"))" &&
+	answer_jq 9 out -e ".error.code == -32602 and (.error.message | test(\"nosuch\"))" &&
 	unchanged "$S"
 '
 
@@ -365,7 +379,7 @@ test_expect 'a request over the size limit is refused before it is all sent, the
 
 test_expect 'end of input ends the server, exit 0; a last line without a newline is answered' '
 	convctl mcp </dev/null >out 2>err && test ! -s out && test ! -s err &&
-	printf "%s" "$ping" | convctl mcp >out && answer 1 out | jq -e ".id == 7"
+	printf "%s" "$ping" | convctl mcp >out && answer_jq 1 out -e ".id == 7"
 '
 
 test_expect 'standard output carries only protocol messages; diagnostics go to stderr' '
@@ -373,9 +387,9 @@ test_expect 'standard output carries only protocol messages; diagnostics go to s
 	CONVCTL_STORE=$s2 CONVCTL_MAX_CONVERSATIONS=1 mcp_lines \
 	    "$(call end "{}" 1)" "$(call add "{\"text\":\"one\"}" 2)" "$(call end "{}" 3)" \
 	    "$(call add "{\"text\":\"two\"}" 4)" "$(call end "{}" 5)" &&
-	test $rc -eq 0 && test "$(wc -l <out)" -eq 5 &&
+	test $rc -eq 0 && lines_are 5 out &&
 	jq -e "select(.jsonrpc != \"2.0\" or .result == null)" out >bad; test ! -s bad &&
-	grep -qx "convctl: mcp: no active conversation" err &&
+	has_line "convctl: mcp: no active conversation" err &&
 	grep -q "^convctl: mcp: removed 1 oldest ended conversation" err
 '
 
@@ -396,24 +410,24 @@ test_expect '--read-only lists and calls only the tools that read' '
 	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" \
 	    "$(call add "{\"text\":\"x\"}" 2)" "$(call recent "{}" 3)" |
 	    convctl mcp --read-only >out &&
-	answer 1 out | jq -e "[.result.tools[].name] == [\"search\",\"recent\",\"show\",\"context\"]" &&
-	answer 1 out | jq -e "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\")" &&
-	answer 1 out | jq -e "[.result.tools[] | select(.outputSchema.type == \"object\") | .name] == [\"search\",\"recent\"]" &&
-	answer 2 out | jq -e ".error.code == -32602 and (.error.message | test(\"read-only\"))" &&
-	answer 3 out | jq -e ".result.isError == false" && unchanged "$S"
+	answer_jq 1 out -e "[.result.tools[].name] == [\"search\",\"recent\",\"show\",\"context\"]" &&
+	answer_jq 1 out -e "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\")" &&
+	answer_jq 1 out -e "[.result.tools[] | select(.outputSchema.type == \"object\") | .name] == [\"search\",\"recent\"]" &&
+	answer_jq 2 out -e ".error.code == -32602 and (.error.message | test(\"read-only\"))" &&
+	answer_jq 3 out -e ".result.isError == false" && unchanged "$S"
 '
 
 test_expect 'the text asked for is the answer: show and context have no output schema, the others give their JSON as text too' '
 	mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}" \
 	    "$(call context "{\"format\":\"markdown\"}" 2)" "$(call recent "{}" 3)" \
 	    "$(call show "{\"id\":\"conv-b\",\"format\":\"markdown\"}" 4)" &&
-	answer 1 out | jq -e "[.result.tools[] | select(has(\"outputSchema\")) | .name] == [\"search\",\"recent\",\"add\",\"end\",\"title\",\"tag\"]" &&
-	answer 2 out | jq -e ".result | has(\"structuredContent\") | not" &&
-	answer 2 out | jq -je ".result.content[0].text" >got && convctl prompt --format markdown >want &&
+	answer_jq 1 out -e "[.result.tools[] | select(has(\"outputSchema\")) | .name] == [\"search\",\"recent\",\"add\",\"end\",\"title\",\"tag\"]" &&
+	answer_jq 2 out -e ".result | has(\"structuredContent\") | not" &&
+	answer_jq 2 out -je ".result.content[0].text" >got && convctl prompt --format markdown >want &&
 	test_cmp want got && grep -q "^## " got &&
-	answer 4 out | jq -je ".result.content[0].text" >got && convctl show conv-b --format markdown >want &&
+	answer_jq 4 out -je ".result.content[0].text" >got && convctl show conv-b --format markdown >want &&
 	test_cmp want got &&
-	answer 3 out | jq -e "(.result.content[0].text | fromjson) == .result.structuredContent and (.result.structuredContent.conversations | length) > 0"
+	answer_jq 3 out -e "(.result.content[0].text | fromjson) == .result.structuredContent and (.result.structuredContent.conversations | length) > 0"
 '
 
 # many: 119 ended conversations (conv-001 ended first) and an active one
@@ -442,7 +456,7 @@ test_expect 'resources/list walks a store in pages of 50 with the cursor, newest
 		pages=$((pages + 1)) && cursor=$(jq -r ".result.nextCursor // empty" out) &&
 		test -n "$cursor" || break
 	done &&
-	test $pages -eq 3 && test "$(wc -l <all)" -eq 120 &&
+	test $pages -eq 3 && lines_are 120 all &&
 	seq -f "conv-%03g" 120 | sort -r >want && test_cmp want all &&
 	unchanged "$many"
 '
@@ -470,10 +484,10 @@ test_expect 'recent and search walk a store in bounded pages with the cursor' '
 	printf "%s\n" "$(call search "{\"query\":\"message\"}")" "$(call recent "{\"cursor\":\"x\"}" 2)" \
 	    "$(call search "{\"query\":\"message\",\"limit\":0}" 3)" "$(call recent "{\"limit\":0}" 4)" |
 	    CONVCTL_STORE=$many convctl mcp >out &&
-	answer 1 out | jq -e ".result.structuredContent | (.hits | length) == 100 and .nextCursor == \"100\"" &&
-	answer 3 out | jq -e ".result.structuredContent == {hits: []}" &&
-	answer 4 out | jq -e ".result.structuredContent == {conversations: []}" &&
-	answer 2 out | jq -e ".result.isError and .result.content[0].text == \"argument '\''cursor'\'' expects a nextCursor this tool answered, not \\\"x\\\"\""
+	answer_jq 1 out -e ".result.structuredContent | (.hits | length) == 100 and .nextCursor == \"100\"" &&
+	answer_jq 3 out -e ".result.structuredContent == {hits: []}" &&
+	answer_jq 4 out -e ".result.structuredContent == {conversations: []}" &&
+	answer_jq 2 out -e ".result.isError and .result.content[0].text == \"argument '\''cursor'\'' expects a nextCursor this tool answered, not \\\"x\\\"\""
 '
 
 test_expect 'no answer is over 100000 bytes: a search page holds fewer hits, a text is cut and says so' '
@@ -483,9 +497,9 @@ test_expect 'no answer is over 100000 bytes: a search page holds fewer hits, a t
 	done &&
 	printf "%s\n" "$(call search "{\"query\":\"0000\"}")" "$(call show "{}" 2)" "$(call context "{\"format\":\"markdown\"}" 3)" |
 	    CONVCTL_STORE=$big convctl mcp >out &&
-	answer 1 out | jq -e ".result.structuredContent | (.hits | length) == 1 and .nextCursor == \"1\" and (.hits[0].line | endswith(\"3\"))" &&
+	answer_jq 1 out -e ".result.structuredContent | (.hits | length) == 1 and .nextCursor == \"1\" and (.hits[0].line | endswith(\"3\"))" &&
 	for i in 2 3; do
-		answer $i out | jq -je ".result.content[0].text" >got &&
+		answer_jq $i out -je ".result.content[0].text" >got &&
 		test "$(wc -c <got)" -lt 100300 &&
 		tail -n 1 got | grep -q "^\[convctl: cut here, at [0-9]* of its 18[0-9]* bytes; .*\]$" || exit 1
 	done
@@ -501,17 +515,17 @@ test_expect 'bad resource and prompt requests get -32602 or -32002, and the serv
 	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"prompts/get\",\"params\":{\"name\":\"resume\",\"arguments\":{\"id\":\"conv-404\"}}}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\",\"params\":{\"uri\":\"convctl://conversation/conv%2Db.json\"}}" \
 	    "$ping" &&
-	test $rc -eq 0 && test "$(wc -l <out)" -eq 10 &&
-	answer 1 out | jq -e ".error.code == -32602 and .error.message == \"resources/list: invalid cursor '\''x'\''\"" &&
-	answer 2 out | jq -e ".error.code == -32602 and .error.message == \"resources/read: params need the uri as a string\"" &&
-	answer 3 out | jq -e ".error.code == -32002 and .error.message == \"resource not found: no conversation '\''conv-404'\''\"" &&
-	answer 4 out | jq -e ".error.code == -32002 and (.error.message | startswith(\"resource not found: '\''file:///etc/passwd'\''\"))" &&
-	answer 5 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: unknown prompt '\''nosuch'\''\"" &&
-	answer 6 out | jq -e ".error.code == -32602 and (.error.message | startswith(\"prompts/get: argument '\''last'\'' expects a whole number\"))" &&
-	answer 7 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: unknown argument '\''bogus'\''\"" &&
-	answer 8 out | jq -e ".error.code == -32602 and .error.message == \"prompts/get: no conversation '\''conv-404'\''\"" &&
-	answer 9 out | jq -e ".result.contents[0].mimeType == \"application/json\" and (.result.contents[0].text | fromjson | .id == \"conv-b\")" &&
-	answer 10 out | jq -e ".id == 7"
+	test $rc -eq 0 && lines_are 10 out &&
+	answer_jq 1 out -e ".error.code == -32602 and .error.message == \"resources/list: invalid cursor '\''x'\''\"" &&
+	answer_jq 2 out -e ".error.code == -32602 and .error.message == \"resources/read: params need the uri as a string\"" &&
+	answer_jq 3 out -e ".error.code == -32002 and .error.message == \"resource not found: no conversation '\''conv-404'\''\"" &&
+	answer_jq 4 out -e ".error.code == -32002 and (.error.message | startswith(\"resource not found: '\''file:///etc/passwd'\''\"))" &&
+	answer_jq 5 out -e ".error.code == -32602 and .error.message == \"prompts/get: unknown prompt '\''nosuch'\''\"" &&
+	answer_jq 6 out -e ".error.code == -32602 and (.error.message | startswith(\"prompts/get: argument '\''last'\'' expects a whole number\"))" &&
+	answer_jq 7 out -e ".error.code == -32602 and .error.message == \"prompts/get: unknown argument '\''bogus'\''\"" &&
+	answer_jq 8 out -e ".error.code == -32602 and .error.message == \"prompts/get: no conversation '\''conv-404'\''\"" &&
+	answer_jq 9 out -e ".result.contents[0].mimeType == \"application/json\" and (.result.contents[0].text | fromjson | .id == \"conv-b\")" &&
+	answer_jq 10 out -e ".id == 7"
 '
 
 test_expect 'no lock is held between calls: a command writes while the server waits' '
@@ -522,7 +536,7 @@ test_expect 'an idle timeout that does not parse stops the server at start, as i
 	snapshot "$S" &&
 	printf "%s\n" "$(call add "{\"text\":\"x\"}")" >in &&
 	CONVCTL_IDLE_TIMEOUT=abc fails_with 1 convctl mcp <in &&
-	test ! -s "$T/stdout" && test "$(wc -l <"$T/err")" -eq 1 &&
+	test ! -s "$T/stdout" && lines_are 1 "$T/err" &&
 	stderr_has "convctl: mcp: CONVCTL_IDLE_TIMEOUT expects a whole number from 0 to 52560000, not '\''abc'\''" &&
 	unchanged "$S"
 '
@@ -534,7 +548,7 @@ test_expect 'any bad setting stops the server at start with one line' '
 	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
 	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many; do
 		(export "$bad" && convctl mcp <in >out 2>err) && exit 1
-		test ! -s out && test "$(wc -l <err)" -eq 1 && grep -q "^convctl: mcp: " err || exit 1
+		test ! -s out && lines_are 1 err && grep -q "^convctl: mcp: " err || exit 1
 	done &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
 	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
@@ -549,19 +563,19 @@ test_expect 'a store that cannot be read is said once at start, then answered by
 	printf "%s\n" "$ping" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"recent\",\"arguments\":{}}}" >in &&
 	for bad in notjson adir; do
 		CONVCTL_STORE=$PWD/$bad convctl mcp <in >out 2>err || exit 1
-		answer 2 out | jq -r "select(.result.isError) | .result.content[0].text" >said &&
+		answer_jq 2 out -r "select(.result.isError) | .result.content[0].text" >said &&
 		echo "convctl: mcp: $(cat said) (each call answers this until it can be opened)" >want &&
 		test_cmp want err || exit 1
 	done &&
 	echo "'\''$PWD/adir'\'' is a directory, not a store file" >want && test_cmp want said &&
 	rmdir adir && convctl -s "$PWD/adir" add "now a store" >/dev/null &&
 	CONVCTL_STORE=$PWD/adir convctl mcp <in >out 2>err && test ! -s err &&
-	answer 2 out | jq -e ".result.isError == false and (.result.structuredContent.conversations | type) == \"array\"" >/dev/null
+	answer_jq 2 out -e ".result.isError == false and (.result.structuredContent.conversations | type) == \"array\"" >/dev/null
 '
 
 test_expect '--read-only starts without a summarizer, which only the tools that write use' '
 	printf "%s\n" "$ping" | CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY= convctl mcp --read-only >out 2>err &&
-	answer 1 out | jq -e ".id == 7" && test ! -s err &&
+	answer_jq 1 out -e ".id == 7" && test ! -s err &&
 	printf "%s\n" "$ping" | CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY= fails_with 1 convctl mcp &&
 	stderr_has "needs an API key"
 '
