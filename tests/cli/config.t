@@ -10,10 +10,10 @@ printf '%s\n' 'idle_timeout = 45' 'max_conversations = 50' 'model = "llama3"' >"
 test_expect 'defaults, the config file, the environment and a flag, each named' '
 	CONVCTL_MAX_CONVERSATIONS=70 convctl --wait 3 config >out &&
 	grep -qx "# config file: $cfg" out &&
-	grep -qx "idle_timeout       45  (config file)" out &&
-	grep -qx "max_conversations  70  (environment CONVCTL_MAX_CONVERSATIONS)" out &&
-	grep -qx "wait               3  (flag)" out &&
-	grep -qx "retries            3  (default)" out &&
+	has_line "idle_timeout       45  (config file)" out &&
+	has_line "max_conversations  70  (environment CONVCTL_MAX_CONVERSATIONS)" out &&
+	has_line "wait               3  (flag)" out &&
+	has_line "retries            3  (default)" out &&
 	engine_note= && { ! is_pg "$CONVCTL_STORE" || engine_note="; postgresql store"; } &&
 	{ [ "$engine" != sqlite ] || engine_note="; sqlite store"; } &&
 	grep -qx "store              $CONVCTL_STORE  (environment CONVCTL_STORE$engine_note)" out
@@ -64,7 +64,7 @@ test_expect '--json: value, source, env, secret, flag, default and from' '
 test_expect 'a missing config file is said to be missing' '
 	CONVCTL_CONFIG=$T/none convctl config >out &&
 	grep -qx "# config file: $T/none (not found)" out &&
-	grep -qx "idle_timeout       30  (default)" out
+	has_line "idle_timeout       30  (default)" out
 '
 
 test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
@@ -82,11 +82,11 @@ test_expect 'a bad flag is named as it is typed, a bad key as it is spelt' '
 
 test_expect 'a default computed from other settings is shown, and why' '
 	CONVCTL_CONFIG=$T/none convctl config >out &&
-	grep -qx "summarizer         offline  (default: no API key is set)" out &&
-	grep -qx "model              (not set)  (default: the summarizer asks no model)" out &&
+	has_line "summarizer         offline  (default: no API key is set)" out &&
+	has_line "model              (not set)  (default: the summarizer asks no model)" out &&
 	grep -qx "api_base           https://api.openai.com/v1  (default)" out &&
 	CONVCTL_CONFIG=$T/none ANTHROPIC_API_KEY=short convctl config >out &&
-	grep -qx "summarizer         anthropic  (default: anthropic_api_key is set)" out &&
+	has_line "summarizer         anthropic  (default: anthropic_api_key is set)" out &&
 	grep -qx "model              claude-haiku-4-5  (default: the anthropic summarizer'"'"'s)" out &&
 	CONVCTL_CONFIG=$T/none CONVCTL_API_BASE=http://localhost:1/v1 \
 	    convctl config --json >out.json &&
@@ -108,7 +108,7 @@ test_expect 'an unknown key is a warning naming file and line, not a failure' '
 	CONVCTL_CONFIG=$T/typo.conf convctl add hi >out 2>err &&
 	test "$(cat err)" = "convctl: add: warning: $T/typo.conf:2: unknown setting '"'"'idle_timout'"'"'; did you mean '"'"'idle_timeout'"'"'?" &&
 	CONVCTL_CONFIG=$T/typo.conf convctl config >out 2>err &&
-	grep -qx "idle_timeout       7  (config file)" out &&
+	has_line "idle_timeout       7  (config file)" out &&
 	lines_are 1 err && grep -q "typo.conf:2: unknown setting" err
 '
 

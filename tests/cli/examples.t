@@ -164,7 +164,7 @@ test_expect 'convctl(5)'\''s config file example is read as it is shown' '
 	test "$(wc -l <config)" -ge 5 && chmod 600 config &&
 	CONVCTL_CONFIG=$T/config convctl config >out 2>err &&
 	test ! -s err &&
-	grep -qx "idle_timeout       45  (config file)" out &&
+	has_line "idle_timeout       45  (config file)" out &&
 	grep -q "^summarizer         openai  (config file)" out
 '
 

@@ -82,21 +82,21 @@ test_expect 'a project aider worked in: its log, nothing else of the project'\''
 	convctl -s "$(store_at p)" migrate src >out &&
 	grep -qx "src/glaze/.aider.chat.history.md: aider, 2 conversations, 15 messages" out &&
 	grep -qx "src/kiln/.aider.chat.history.md: aider, 2 conversations, 15 messages" out &&
-	grep -q "imported 4 conversations (30 messages) from 2 sources" out
+	holds "imported 4 conversations (30 messages) from 2 sources" out
 '
 
 test_expect 'imported again, from the file or the directory: nothing' '
 	convctl migrate "$H" >out &&
-	grep -q "nothing new to import" out &&
+	holds "nothing new to import" out &&
 	convctl migrate "$F/aider/kiln" >out &&
-	grep -q "nothing new to import" out
+	holds "nothing new to import" out
 '
 
 test_expect 'a log that grows: only the new messages and sessions, the ids the same' '
 	store_rm &&
 	mkdir p && sed -n "1,34p" "$H" >p/.aider.chat.history.md &&
 	convctl migrate p >out &&
-	grep -q "aider, 1 conversation, 6 messages" out &&
+	holds "aider, 1 conversation, 6 messages" out &&
 	cp "$H" p/.aider.chat.history.md &&
 	convctl migrate p >out &&
 	P=$(place p/.aider.chat.history.md) &&
@@ -107,7 +107,7 @@ test_expect 'a log that grows: only the new messages and sessions, the ids the s
 	printf "\n# aider chat started at 2025-09-14 09:30:00\n\n#### again, the same second  \n" >>p/.aider.chat.history.md &&
 	convctl migrate "$T/p/.aider.chat.history.md" >out &&
 	grep -qx "  aider-$P-20250914T093000-2: 1 message" out &&
-	grep -q "imported 1 conversation (1 message) from 1 source" out
+	holds "imported 1 conversation (1 message) from 1 source" out
 '
 
 test_expect 'bad input: text before a session, a start that is not a time, the input history; each named' '

@@ -35,7 +35,7 @@ test_expect 'the same tree with current_node: the same messages' '
 	export CONVCTL_STORE=$(store_at orphan2) &&
 	jq ".[0].current_node = \"r\"" "$F/orphan.json" >o2.json &&
 	convctl migrate o2.json >out 2>err &&
-	grep -q "taken as the root" err &&
+	holds "taken as the root" err &&
 	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
 '
 
@@ -43,7 +43,7 @@ test_expect 'two roots, no current_node: the branch of each imported, the earlie
 	export CONVCTL_STORE=$(store_at roots) &&
 	convctl migrate "$F/two-roots.json" >out 2>err &&
 	grep -qx "convctl: migrate: '\''$F/two-roots.json'\'': \[0\].mapping: no current_node and 2 roots ('\''a1'\'', '\''b1'\''): the branch of each imported, one after another, the earliest first" err &&
-	grep -q "1 conversation, 4 messages" out &&
+	holds "1 conversation, 4 messages" out &&
 	test "$(msgs c-two-roots)" = "[[\"a1\",\"When does the train leave?\"],[\"a2\",\"Friday at 07:40.\"],[\"b1\",\"And the return?\"],[\"b2\",\"Sunday at 18:05.\"]]"
 '
 

@@ -47,7 +47,7 @@ test_expect 'imported again: nothing new' '
 	snapshot g.json &&
 	convctl -s g.json migrate "$F/chatgpt/conversations.json" >out &&
 	unchanged g.json &&
-	grep -q "nothing new to import" out
+	holds "nothing new to import" out
 '
 
 test_expect 'without current_node: the newest branch (the last child)' '

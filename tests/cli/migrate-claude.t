@@ -37,9 +37,9 @@ Clamp it while the output is saturated." &&
 test_expect 'a session with no message: nothing imported, said, not recorded' '
 	mkdir -p p/x && grep "\"summary\"\|snapshot" "$F/claude/-home-aiko-src-kiln/$S.jsonl" >p/x/empty.jsonl &&
 	convctl -s e.json migrate p >out 2>err &&
-	grep -q "no messages in it" err &&
+	holds "no messages in it" err &&
 	grep -q "empty.jsonl: claude, nothing to import in it; not recorded" out &&
-	grep -q "nothing new to import" out &&
+	holds "nothing new to import" out &&
 	test ! -e e.json
 '
 
@@ -57,7 +57,7 @@ test_expect 'a bad line: an error naming file and line; --skip-bad names it and 
 test_expect 'lines out of order: read as Claude Code does, each after its parentUuid, then by time' '
 	export CONVCTL_STORE=$(store_at order) &&
 	convctl migrate "$F/claude-order.jsonl" >out &&
-	grep -q "claude, 1 conversation, 5 messages" out &&
+	holds "claude, 1 conversation, 5 messages" out &&
 	o=5e55a0de-0000-4000-8000-00000000c1a0 &&
 	convctl show --format json $o >c.json &&
 	jq -c "[.startedAt, .endedAt, .title], [.messages[] | [.id[-1:], .role, .timestamp, .content, .toolsUsed]], .messages[1].imported.uuids" c.json >got &&
@@ -74,7 +74,7 @@ test_expect 'a cycle of parentUuids: every line read once, from the first line o
 	sed "s/\"parentUuid\":null/\"parentUuid\":\"0e0de000-0000-4000-8000-000000000007\"/" \
 	    "$F/claude-order.jsonl" >cycle.jsonl &&
 	convctl migrate cycle.jsonl >out &&
-	grep -q "claude, 1 conversation, 5 messages" out &&
+	holds "claude, 1 conversation, 5 messages" out &&
 	store_json | jq -c "[.conversations[0].messages[] | .id[-1:]]" >got &&
 	echo "[\"7\",\"1\",\"3\",\"5\",\"6\"]" >want &&
 	test_cmp want got

@@ -25,7 +25,7 @@ test_expect 'the export'\''s directory: its conversations; users.json, projects.
 	grep -qx "$F/claudeai/users.json: claudeai, nothing to import in it; not recorded" out &&
 	grep -q "'\''$F/claudeai/projects.json'\'': claude.ai'\''s projects.json, the projects'\'' instructions and documents: no conversations in it" err &&
 	grep -q "'\''$F/claudeai/memories.json'\'': claude.ai'\''s memories.json, what Claude remembers of the person: no conversations in it" err &&
-	grep -q "imported 2 conversations (8 messages) from 1 source" out &&
+	holds "imported 2 conversations (8 messages) from 1 source" out &&
 	store_json >s.json &&
 	test "$(jq -r ".conversations[0].title" s.json)" = "Cone 6 glaze that won'\''t craze"
 '
@@ -62,15 +62,15 @@ test_expect 'blocks of which none is text: the message'\''s text, the blocks kep
 
 test_expect 'imported again: nothing; a conversation grown in a later export: only its new messages' '
 	convctl migrate "$C" >out &&
-	grep -q "nothing new to import" out &&
+	holds "nothing new to import" out &&
 	jq ".[1].chat_messages += [{\"uuid\": \"c0ffee03-0000-4000-8000-000000000003\", \"sender\": \"human\", \"text\": \"And greenware?\", \"created_at\": \"2025-08-05T10:00:00Z\"}]" "$C" >later.json &&
 	convctl migrate later.json >out &&
-	grep -qx "  b2d4f6a8-1c3e-4a5b-8d7f-9e0a1b2c3d4e: 1 new message, added (imported before, grown since)" out &&
+	has_line "  b2d4f6a8-1c3e-4a5b-8d7f-9e0a1b2c3d4e: 1 new message, added (imported before, grown since)" out &&
 	store_json >c2.json &&
 	test "$(jq "[.conversations[].messages[]] | length" c2.json)" = 9 &&
 	test "$(jq -r ".conversations[1].messages[2].content" c2.json)" = "And greenware?" &&
 	convctl migrate later.json >out &&
-	grep -q "nothing new to import" out
+	holds "nothing new to import" out
 '
 
 test_expect 'a field of the wrong type: an error naming its JSON path; nothing stored' '
@@ -98,7 +98,7 @@ test_expect 'a torn export: an error naming line and column; --skip-bad goes on 
 	! store_exists &&
 	convctl migrate --skip-bad d >out 2>err &&
 	grep -q "skipped (--skip-bad): '\''d/a.json'\''" err &&
-	grep -q "imported 2 conversations (8 messages)" out
+	holds "imported 2 conversations (8 messages)" out
 '
 
 test_expect '--format claudeai reads a file of another name, whole when it is not an array' '

@@ -21,14 +21,14 @@ test_expect 'JSON lines: a whole bad last line, newline and all, is bad input (e
 	! store_exists &&
 	convctl migrate --skip-bad bad.jsonl >out 2>err &&
 	grep -q "skipped (--skip-bad): '\''bad.jsonl'\'':3:" err &&
-	grep -q "bad: 2 messages" out
+	holds "bad: 2 messages" out
 '
 
 test_expect 'JSON lines: a last line cut short (no newline) is torn: said, skipped, exit 0' '
 	export CONVCTL_STORE=$(store_at torn) &&
 	convctl migrate "$F/torn.jsonl" >out 2>err &&
-	grep -q "the last line is torn" err &&
-	grep -q "torn: 2 messages" out
+	holds "the last line is torn" err &&
+	holds "torn: 2 messages" out
 '
 
 test_expect 'Markdown: a message holding a header line between blank lines round-trips' '
@@ -58,7 +58,7 @@ if [ "$engine" = pg ]; then
 		psql_as "update $(pg_schema "$CONVCTL_STORE").meta set value = '"'junk'"' where key = '"'schema_version'"'" &&
 		fails_with 1 convctl migrate "$F/chatsidian/tax.json" &&
 		stderr_has "its schema version (meta'\''s schema_version) is '\''junk'\'', not a whole number; this convctl knows versions 1 to 2" &&
-		! grep -q "version 0" "$T/err"
+		lacks "version 0" "$T/err"
 	'
 fi
 

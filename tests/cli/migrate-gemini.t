@@ -87,7 +87,7 @@ test_expect 'the file a resume a minute later also leaves: nothing to import, no
 	convctl migrate chats >out 2>err &&
 	grep -qx "chats/session-2026-11-27T05-25-d563813a.jsonl: gemini, nothing to import in it; not recorded" out &&
 	grep -q "05-25-d563813a.jsonl'\'': no messages in it" err &&
-	grep -qx "imported 1 conversation (8 messages) from 1 source" out
+	has_line "imported 1 conversation (8 messages) from 1 source" out
 '
 
 test_expect 'an interactive session: what was typed, the CLI'\''s notice kept aside; its checkpoint (the log of prompts names its session) and logs.json import nothing' '
@@ -139,9 +139,9 @@ test_expect 'a checkpoint saved again under its tag, grown: the new turns only; 
 	grep -q "checkpoint-kiln.json: gemini, 1 conversation, 4 messages" out &&
 	cp "$R/interactive/checkpoint-kiln.json" grow/ &&
 	convctl migrate grow/checkpoint-kiln.json >out &&
-	grep -qx "  gemini-checkpoint-grow-kiln: 2 new messages, added (imported before, grown since)" out &&
+	has_line "  gemini-checkpoint-grow-kiln: 2 new messages, added (imported before, grown since)" out &&
 	convctl migrate grow/checkpoint-kiln.json >out &&
-	grep -q "imported before" out &&
+	holds "imported before" out &&
 	test "$(store_json | jq -c "[.conversations | length, (.[0].messages | length)]")" = "[1,6]"
 '
 
@@ -153,7 +153,7 @@ test_expect 'a checkpoint beside the session that holds its turns (chats/): read
 	grep -q "checkpoint-early.json: gemini, nothing to import in it; not recorded" out &&
 	grep -q "checkpoint-early.json'\'': Gemini CLI'\''s checkpoint (/chat save) of session '\''$IS'\'', whose file holds its turns: read there ('\''p/chats/session-2026-11-27T05-25-51ae66fd.jsonl'\'')" err &&
 	convctl migrate p >out 2>err &&
-	grep -qx "imported 1 conversation (6 messages) from 1 source" out &&
+	has_line "imported 1 conversation (6 messages) from 1 source" out &&
 	test "$(store_json | jq -c "[.conversations[].id]")" = "[\"$IS\"]"
 '
 
@@ -162,7 +162,7 @@ test_expect 'a checkpoint of turns its session no longer holds (rewound since): 
 	mkdir -p q/chats && cp "$R/interactive/session.jsonl" q/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
 	jq ".history[4].parts[0].text = \"Something else\"" "$R/interactive/checkpoint-kiln.json" >q/checkpoint-kiln.json &&
 	convctl migrate q >out 2>err &&
-	grep -qx "imported 2 conversations (12 messages) from 2 sources" out &&
+	has_line "imported 2 conversations (12 messages) from 2 sources" out &&
 	test "$(store_json | jq -c "[.conversations[] | .title]")" = "[null,\"kiln\"]"
 '
 
@@ -202,7 +202,7 @@ test_expect 'the directory form: ~/.gemini, of which only tmp/ is read; once onl
 	cp "$R/legacy/session-legacy.json" $g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.json &&
 	cp "$R/legacy/session-legacy.jsonl" $g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.jsonl &&
 	convctl migrate $g >out 2>err &&
-	grep -qx "imported 3 conversations (20 messages) from 3 sources" out &&
+	has_line "imported 3 conversations (20 messages) from 3 sources" out &&
 	grep -q "d18c49fc.json'\'': resumed into '\''$g/tmp/old/chats/session-2026-11-27T05-25-d18c49fc.jsonl'\'', which holds it: read there" err &&
 	! grep -q "settings.json\|projects.json\|state.json\|oauth_creds\|extension" out err &&
 	test "$(store_json | jq -c "[.conversations[].id] | sort")" = "[\"$IS\",\"$LS\",\"$HS\"]" &&
@@ -246,7 +246,7 @@ test_expect 'a title that comes after the session was imported without one: give
 	convctl title "$HS" "My kiln notes" >/dev/null &&
 	echo "{\"\$set\":{\"summary\":\"Third\"}}" >>later.jsonl &&
 	convctl migrate later.jsonl >out &&
-	! grep -q "titled" out &&
+	lacks "titled" out &&
 	test "$(store_json | jq -c ".conversations[0].title")" = "\"My kiln notes\""
 '
 

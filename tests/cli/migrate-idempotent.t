@@ -15,7 +15,7 @@ test_expect 'SmartHole data.json after a settings change: nothing imported, noth
 	CONVCTL_NOW=2026-06-02T12:00:00Z convctl -s d.json migrate data.json >out &&
 	unchanged d.json &&
 	grep -q "data.json: smarthole, imported before (2026-06-01T12:00:00.000Z); skipped" out &&
-	grep -q "nothing new to import" out
+	holds "nothing new to import" out
 '
 
 test_expect 'the ledger holds the hash of each conversation'\''s messages' '
@@ -28,9 +28,9 @@ test_expect 'the ledger holds the hash of each conversation'\''s messages' '
 test_expect 'a data.json with one new conversation: only that one imported' '
 	jq ".conversationData.conversations += [.conversationData.conversations[0] | .id = \"conv-1769100000000\" | .messages[0].id = \"m-new\"]" data.json >d2 && mv d2 data.json &&
 	convctl -s d.json migrate data.json >out &&
-	grep -q "  conv-1769100000000: " out &&
-	grep -q "  3 conversations imported before; left out" out &&
-	grep -qx "imported 1 conversation (2 messages) from 1 source" out &&
+	holds "  conv-1769100000000: " out &&
+	holds "  3 conversations imported before; left out" out &&
+	has_line "imported 1 conversation (2 messages) from 1 source" out &&
 	test "$(jq ".conversations | length" d.json)" = 4
 '
 
@@ -41,7 +41,7 @@ test_expect 'a Claude Code session grown since: only its new messages are added'
 	    "{\"type\":\"assistant\",\"sessionId\":\"$S\",\"uuid\":\"u-10\",\"timestamp\":\"2025-09-15T07:00:03.000Z\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Lower ki.\"}]}}" >>$S.jsonl &&
 	convctl -s c.json migrate $S.jsonl >out &&
 	grep -q "  $S: 2 new messages, added (imported before, grown since)" out &&
-	grep -qx "imported 0 conversations (0 messages) from 1 source, and 2 new messages to 1 conversation imported before" out &&
+	has_line "imported 0 conversations (0 messages) from 1 source, and 2 new messages to 1 conversation imported before" out &&
 	test "$(jq ".conversations | length" c.json)" = 1 &&
 	test "$(jq -c "[.conversations[0].messages[-2:][].id]" c.json)" = "[\"u-9\",\"u-10\"]" &&
 	test "$(jq -r ".conversations[0].endedAt" c.json)" = 2025-09-15T07:00:03.000Z &&

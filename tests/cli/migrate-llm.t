@@ -40,12 +40,12 @@ test_expect 'a record whose time is not one: an error naming the record' '
 test_expect 'an empty log ([]) imports nothing, says so, and is not recorded' '
 	echo "[]" >empty.json &&
 	convctl -s e.json migrate -f llm empty.json >out 2>err &&
-	grep -q "no records in it" err &&
+	holds "no records in it" err &&
 	grep -q "empty.json: llm, nothing to import in it; not recorded" out &&
 	test ! -e e.json &&
 	cp "$F/llm/logs.json" empty.json &&
 	convctl -s e.json migrate empty.json >out &&
-	grep -q "imported 2 conversations (9 messages)" out
+	holds "imported 2 conversations (9 messages)" out
 '
 
 test_done

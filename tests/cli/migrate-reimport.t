@@ -56,7 +56,7 @@ test_expect 'a message edited since is kept as edited, and not imported again be
 	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":4}]" &&
 	conv_lines $S >got &&
 	grep -qx "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
-	! grep -q "that fixed it" got &&
+	lacks "that fixed it" got &&
 	grep -q "^u-10	Still fine.$" got &&
 	grep -q "	my own note$" got &&
 	test "$(wc -l <got)" = 12

@@ -93,7 +93,7 @@ test_expect 'a title the user set since is kept, whatever the source renames it 
 	convctl title "$C" "My glaze log" >/dev/null &&
 	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
 	convctl migrate later/conversations.json >out &&
-	! grep -q "retitled" out &&
+	lacks "retitled" out &&
 	test "$(store_json | jq -r ".conversations[] | select(.id == \"$C\") | .title")" = "My glaze log"
 '
 

@@ -9,7 +9,7 @@ NOW_MS=1780315200000
 
 test_expect 'smarthole: one ended conversation named as SmartHole names it' '
 	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
-	grep -qx "imported 1 conversation (8 messages) from 1 source" out &&
+	has_line "imported 1 conversation (8 messages) from 1 source" out &&
 	convctl -s sh.json show --format json conv-migrated-$NOW_MS >c.json &&
 	jq_is c.json -r .title "Migrated Conversation History" \
 	    -r .startedAt 2026-02-04T17:26:40.000Z \
@@ -63,12 +63,12 @@ test_expect 'the same bytes under another name are the same source' '
 	snapshot sh.json &&
 	convctl -s sh.json migrate copy.json >out &&
 	unchanged sh.json &&
-	grep -q "nothing new to import" out
+	holds "nothing new to import" out
 '
 
 test_expect 'data.json: the flat history and conversationData, both imported' '
 	convctl -s d.json migrate "$F/data.json" >out &&
-	grep -qx "imported 3 conversations (7 messages) from 1 source" out &&
+	has_line "imported 3 conversations (7 messages) from 1 source" out &&
 	jq -c "[.conversations[].id]" d.json >got &&
 	echo "[\"conv-migrated-$NOW_MS\",\"conv-1768900000000\",\"conv-1769000000000\"]" >want &&
 	test_cmp want got &&
@@ -80,7 +80,7 @@ Tools used: create_file, read_file, edit_file"
 '
 
 test_expect 'data.json: the plugin'\''s settings (an API key) are not copied' '
-	! grep -q "sk-ant" d.json
+	lacks "sk-ant" d.json
 '
 
 test_expect 'a bare PersistedConversations (or another store) loads as it is' '
@@ -99,7 +99,7 @@ test_expect 'a directory holding the store does not import the store' '
 	mkdir here && cp "$F/messages.json" here/chat.json &&
 	convctl -s here/store.json add "hi" >/dev/null &&
 	convctl -s here/store.json migrate here >out &&
-	grep -qx "imported 1 conversation (8 messages) from 1 source" out &&
+	has_line "imported 1 conversation (8 messages) from 1 source" out &&
 	! grep -q "store.json:" out
 '
 
@@ -114,8 +114,8 @@ test_expect 'links in a directory: each directory read once, a loop named and sk
 	done &&
 	ln -s ../.. loops/proj/deep/up && ln -s proj loops/proj2 &&
 	convctl migrate loops >out 2>err &&
-	grep -qx "imported 3 conversations (16 messages) from 3 sources" out &&
-	! grep -q "the same bytes" out &&
+	has_line "imported 3 conversations (16 messages) from 3 sources" out &&
+	lacks "the same bytes" out &&
 	grep -qx "convctl: migrate: '\''loops/self1'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
 	grep -qx "convctl: migrate: '\''loops/self20'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
 	grep -qx "convctl: migrate: '\''loops/proj/deep/up'\'': a loop, back to '\''loops'\'', which holds it: skipped" err &&
@@ -128,7 +128,7 @@ test_expect 'links in a directory: each directory read once, a loop named and sk
 
 test_expect 'messages: one conversation; tool calls, parts and bare strings' '
 	convctl -s m.json migrate "$F/messages.json" >out &&
-	grep -q "messages, 1 conversation, 8 messages" out &&
+	holds "messages, 1 conversation, 8 messages" out &&
 	convctl -s m.json show --format json conv-1772359200000 >c.json &&
 	jq -c "[.messages[] | [.role, .timestamp]]" c.json >got &&
 	echo "[[\"system\",\"2026-03-01T10:00:00.000Z\"],[\"user\",\"2026-03-01T10:00:05.000Z\"],[\"assistant\",\"2026-03-01T10:00:06.120Z\"],[\"tool\",\"2026-03-01T10:00:07.000Z\"],[\"tool\",\"2026-03-01T10:00:07.300Z\"],[\"assistant\",\"2026-03-01T10:00:09.000Z\"],[\"user\",\"2026-03-01T10:01:40.000Z\"],[\"assistant\",\"2026-06-01T12:00:00.000Z\"]]" >want &&
@@ -155,7 +155,7 @@ test_expect 'messages without a time get the import time, in order' '
 
 test_expect 'jsonl: a directory of sessions, one conversation each, named by session' '
 	convctl -s j.json migrate "$F/sessions" >out &&
-	grep -qx "imported 2 conversations (8 messages) from 2 sources" out &&
+	has_line "imported 2 conversations (8 messages) from 2 sources" out &&
 	test "$(jq -c "[.conversations[].id]" j.json)" = "[\"sess-2b61\",\"sess-9f3e\"]" &&
 	convctl -s j.json show --format json sess-2b61 >c.json &&
 	jq_is c.json -r .startedAt 2026-04-02T08:00:01.000Z \
@@ -177,7 +177,7 @@ And the parser itself." &&
 test_expect 'jsonl: a torn last line is reported and skipped' '
 	convctl -s t.json migrate "$F/torn.jsonl" >out 2>err &&
 	grep -q "^convctl: migrate: '\''$F/torn.jsonl'\'':3: the last line is torn" err &&
-	grep -q "torn: 2 messages" out &&
+	holds "torn: 2 messages" out &&
 	test "$(jq -c "[.conversations[0].messages[].id]" t.json)" = "[\"r1\",\"r2\"]"
 '
 
@@ -224,7 +224,7 @@ test_expect '--dry-run says what it would import and leaves the store alone' '
 	snapshot sh.json &&
 	convctl -s sh.json migrate --dry-run "$F/chatsidian" >out &&
 	unchanged sh.json &&
-	grep -qx "would import 2 conversations (7 messages) from 2 sources" out &&
+	has_line "would import 2 conversations (7 messages) from 2 sources" out &&
 	convctl -s none.json migrate -n "$F/messages.json" >/dev/null &&
 	test ! -e none.json
 '
@@ -274,7 +274,7 @@ test_expect '--split cuts other formats too, the pieces named ID-2…' '
 
 test_expect 'the rolling limit applies after, and says when the import pushed some out' '
 	convctl -s lim.json --max-conversations 1 migrate "$F/chatsidian" >out 2>err &&
-	grep -q "removed 1 conversation, 1 of them just imported" err &&
+	holds "removed 1 conversation, 1 of them just imported" err &&
 	grep -q "^  chat_1743500000000_garden$" err &&
 	test "$(jq -c "[.conversations[].id]" lim.json)" = "[\"chat_1743600000000_tax\"]"
 '
@@ -313,14 +313,14 @@ test_expect 'a SmartHole conversationData of a newer version is refused, the sto
 test_expect 'the rolling limit: said before the write, counted by --dry-run' '
 	convctl -s lim2.json --max-conversations 1 migrate --dry-run "$F/chatsidian" >out 2>err &&
 	test ! -e lim2.json &&
-	grep -qx "the rolling limit (max_conversations) would remove 1 oldest ended conversation, 1 of them imported here" out &&
+	has_line "the rolling limit (max_conversations) would remove 1 oldest ended conversation, 1 of them imported here" out &&
 	convctl -s lim2.json --max-conversations 1 migrate --dry-run --json "$F/chatsidian" >out &&
 	jq -e ".prunedCount == 1 and .prunedImported == 1 and .pruned == [\"chat_1743500000000_garden\"]" out >/dev/null &&
 	CONVCTL_MAX_CONVERSATIONS=1 convctl -s lim2.json migrate "$F/chatsidian" >out 2>err &&
 	head -n 1 err >first &&
 	echo "convctl: migrate: importing 2 conversations takes the store past max_conversations (1, set by CONVCTL_MAX_CONVERSATIONS): the 1 oldest ended (1 of them imported here) is removed as it is written; see convctl-prune(1)" >want &&
 	test_cmp want first &&
-	grep -qx "the rolling limit (max_conversations) removed 1 oldest ended conversation, 1 of them imported here" out &&
+	has_line "the rolling limit (max_conversations) removed 1 oldest ended conversation, 1 of them imported here" out &&
 	convctl -s lim3.json migrate --json "$F/chatsidian" >out 2>err && test ! -s err &&
 	jq -e ".prunedCount == 0 and .prunedImported == 0" out >/dev/null
 '
@@ -338,7 +338,7 @@ test_expect 'thousands of entries import in one go, no progress line off a termi
 	sh "$top/tests/gen-smarthole.sh" 5000 >big.json &&
 	convctl -s big-store.json migrate big.json >out 2>err &&
 	test ! -s err &&
-	grep -qx "imported 1 conversation (10000 messages) from 1 source" out &&
+	has_line "imported 1 conversation (10000 messages) from 1 source" out &&
 	jq -r ".conversations[0].summary" big-store.json | grep -qx "Migrated 5000 recent conversations from previous format." &&
 	convctl -s big-split.json migrate --split big.json | grep -qx "imported 100 conversations (10000 messages) from 1 source"
 '
@@ -503,8 +503,8 @@ test_expect '--summarize with a model: SmartHole'\''s made-up summary is replace
 	test "$(field model.json $id title)" = "Groceries, a dinner and two tools" &&
 	test "$(field model.json $id summary)" = "The user asked for errands. The assistant edited the lists." &&
 	sed -n 1p "$STUB_LOG" | jq -r ".body.messages[1].content" >sent &&
-	grep -qF "Conversation $id, 8 messages" sent &&
-	grep -qF "Dinner with Aiko" sent
+	holds "Conversation $id, 8 messages" sent &&
+	holds "Dinner with Aiko" sent
 '
 
 test_expect '--summarize with a model: a source'\''s summary and an active one are left' '
@@ -531,7 +531,7 @@ test_expect '--summarize: a failed summary leaves the import, exit 3, pending' '
 	grep -q "^$id	Groceries, a dinner and two tools$" out &&
 	snapshot fail.json &&
 	convctl -s fail.json migrate --summarize "$F/messages.json" >out &&
-	grep -q "skipped" out && unchanged fail.json
+	holds "skipped" out && unchanged fail.json
 '
 
 test_expect '--summarize --dry-run sends nothing and writes nothing' '
@@ -539,7 +539,7 @@ test_expect '--summarize --dry-run sends nothing and writes nothing' '
 	CONVCTL_API_BASE=$STUB/v1 convctl -s dry.json migrate -n --summarize \
 	    "$F/messages.json" >out 2>err &&
 	grep -q "^would import 1 conversation" out &&
-	grep -q "1 conversation would be summarized by the openai summarizer; nothing is sent" err &&
+	holds "1 conversation would be summarized by the openai summarizer; nothing is sent" err &&
 	stub_count 0 && test ! -e dry.json
 '
 

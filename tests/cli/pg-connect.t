@@ -115,8 +115,8 @@ default 75" ways="$ways default"
 	cat "$T"/*.err
 	test "$(for w in $ways; do cat "$T/$w.rc"; done)" = "$want" &&
 	for w in $ways; do
-		grep -q "timeout expired" "$T/$w.err" &&
-		grep -q "within connect_timeout" "$T/$w.err" || return 1
+		holds "timeout expired" "$T/$w.err" &&
+		holds "within connect_timeout" "$T/$w.err" || return 1
 	done &&
 	convctl -s "$PG_TCP&schema=stopped" add "after" >/dev/null
 }

@@ -121,7 +121,7 @@ test_pg 'a first write through the pooler makes the schema a direct one makes, a
 	described fresh >fresh && described direct >direct &&
 	test_cmp direct fresh &&
 	grep -q "^messages_text|" fresh &&
-	grep -qx "schema_version|2" fresh &&
+	has_line "schema_version|2" fresh &&
 	psql "$PG_URI" -X -q -v ON_ERROR_STOP=1 -f "$FIXTURE" >/dev/null &&
 	psql_as "alter schema convctl rename to old" &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z \
@@ -216,7 +216,7 @@ test_pg 'the pooler killed while an add waits for the lock: exit 75, nothing wri
 	    query like '"'%/* the holder */'"'" >/dev/null
 	wait
 	test $rc = 0 && cat waiter.err &&
-	test "$(cat waiter.rc)" = 75 && grep -q "nothing was written" waiter.err &&
+	test "$(cat waiter.rc)" = 75 && holds "nothing was written" waiter.err &&
 	wait_until "test \$(lock_waiters) = 0" &&
 	test "$(count "select string_agg(doc->>'"'content'"', '"','"') from killed.messages")" = first &&
 	fails_with 75 convctl -s "$U" add "still never" &&
@@ -264,7 +264,7 @@ test_pg 'the pooler shut down under 4 writers: each add exits 0 or 75, every one
 	cat "$T"/codes.* >codes &&
 	echo "failed otherwise than 75:" && ! grep -v "^75 " codes &&
 	while read -r code m; do
-		grep -q "may or may not be stored" "$T/$m.err" || echo "$m"
+		holds "may or may not be stored" "$T/$m.err" || echo "$m"
 	done <codes | sort >refused &&
 	echo "refused, stored:" && ! comm -12 refused stored | grep . &&
 	echo "counts that are not their rows:" &&

@@ -198,7 +198,7 @@ test_expect 'h3 heard again writes on; every add that exited 0 is stored once, h
 	grep -v "^h3-silenced$" stored >others &&
 	test_cmp acked others &&
 	silenced=$(grep -c "^h3-silenced$" stored || true) &&
-	if grep -q "may or may not be stored" h3.err; then
+	if holds "may or may not be stored" h3.err; then
 		test "$silenced" -le 1
 	else
 		test "$silenced" = 0

@@ -55,7 +55,7 @@ test_pg 'the database refuses a second active conversation and a bad role' '
 test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number texts' '
 	R="$PG_URI&schema=roundtrip" &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
-	grep -q "copied 2 conversations" err &&
+	holds "copied 2 conversations" err &&
 	convctl copy "$R" "$T/back.json" &&
 	convctl copy "$T/odd.json" - >want &&
 	test_cmp want "$T/back.json" &&
@@ -77,7 +77,7 @@ test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes bac
 	R="$PG_URI&schema=bulk" &&
 	bulk_store 400 "$T/bulk.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
-	grep -q "copied 400 conversations" err &&
+	holds "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
 	convctl copy "$R" - >back && test_cmp want back &&
 	psql_as "select count(*) from bulk.messages" "select string_agg(id,
@@ -130,7 +130,7 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 	R="$PG_URI&schema=nulid" &&
 	bulk_store 5 "$T/nul.json" &&
 	sed "s/\"m\\\\\\\\3\"/\"m\\\\u00003\"/" "$T/nul.json" >"$T/nul2.json" &&
-	grep -q "u00003" "$T/nul2.json" &&
+	holds "u00003" "$T/nul2.json" &&
 	fails_with 1 convctl copy "$T/nul2.json" "$R" &&
 	stderr_has "message 1 of '"'c\t3'"' has \\u0000 in its id" &&
 	test "$(convctl -s "$R" recent --json)" = "[]"
@@ -297,7 +297,7 @@ test_pg_timed 'a writer frozen holding the lock: the next writer goes on within 
 	test "$held" = 0 && echo "# the next writer waited $took s" >&3 &&
 	test "$after" = 0 && test "$took" -le 20 &&
 	echo "frozen: exit $rc" && cat frozen.err && test "$rc" = 75 &&
-	grep -q "nothing was written; try again" frozen.err &&
+	holds "nothing was written; try again" frozen.err &&
 	test "$(psql_as "select string_agg(doc->>'"'content'"', '"','"' order by seq)
 	    from frozen.messages")" = first,after
 ' 3>&1
@@ -403,7 +403,7 @@ test_pg 'without libpq: exit 69, naming the package' '
 	lib=$(ldconfig -p | sed -n "s/.*libpq.so.5 (libc6,x86-64) => //p" | head -n 1) &&
 	unshare -m sh -c "mount --bind /dev/null $lib && \
 	    $CONVCTL_BIN -s \"$PG_URI\" recent" >out 2>err
-	test $? -eq 69 && grep -q "libpq5" err &&
+	test $? -eq 69 && holds "libpq5" err &&
 	unshare -m sh -c "mount --bind /dev/null $lib && $CONVCTL_BIN -s $T/f.json recent"
 '
 

@@ -81,11 +81,11 @@ test_expect 'every write says how many the rolling limit removed, and which sett
 	test_cmp want err &&
 	test "$(q "[.conversations[].id] | join(\",\")")" = "c-3,c-5,c-4,conv-1767657600000" &&
 	CONVCTL_MAX_CONVERSATIONS=2 CONVCTL_NOW=2026-01-06T00:00:02Z convctl end --no-summary >/dev/null 2>err &&
-	grep -qx "convctl: end: removed 2 oldest ended conversations to keep 2 (max_conversations, set by CONVCTL_MAX_CONVERSATIONS; see convctl-prune(1))" err &&
+	has_line "convctl: end: removed 2 oldest ended conversations to keep 2 (max_conversations, set by CONVCTL_MAX_CONVERSATIONS; see convctl-prune(1))" err &&
 	rm "$XDG_CONFIG_HOME/convctl/config" &&
 	fixture &&
 	convctl --max-conversations 4 delete c-act --force >/dev/null 2>err &&
-	grep -qx "convctl: delete: removed 1 oldest ended conversation to keep 4 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
+	has_line "convctl: delete: removed 1 oldest ended conversation to keep 4 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
 	convctl add x >/dev/null 2>err && test ! -s err
 '
 
@@ -93,7 +93,7 @@ test_expect 'summarize, which writes too, says what the limit removed' '
 	fixture &&
 	convctl --max-conversations 3 summarize --summarizer offline c-5 \
 	    >/dev/null 2>err &&
-	grep -qx "convctl: summarize: removed 2 oldest ended conversations to keep 3 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
+	has_line "convctl: summarize: removed 2 oldest ended conversations to keep 3 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
 	test "$(q "[.conversations[].id] | join(\",\")")" = "c-act,c-3,c-5,c-4"
 '
 

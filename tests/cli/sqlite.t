@@ -92,7 +92,7 @@ test_expect 'the database refuses a second active conversation and a bad role' '
 test_expect 'copy to SQLite and back keeps every byte, unknown fields and number texts' '
 	R=sqlite:$T/roundtrip.db &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
-	grep -q "copied 2 conversations" err &&
+	holds "copied 2 conversations" err &&
 	convctl copy "$R" "$T/back.json" &&
 	convctl copy "$T/odd.json" - >want &&
 	test_cmp want "$T/back.json" &&
@@ -114,7 +114,7 @@ test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes
 	R=sqlite:$T/bulk.db &&
 	bulk_store 400 "$T/bulk.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
-	grep -q "copied 400 conversations" err &&
+	holds "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
 	convctl copy "$R" - >back && test_cmp want back &&
 	sql "$T/bulk.db" "select count(*) from messages" >rows &&
@@ -147,7 +147,7 @@ test_expect 'the WAL is kept short: a prune of hundreds of conversations leaves 
 	convctl copy "$T/wal.json" "sqlite:$T/wal.db" 2>/dev/null &&
 	convctl -s "sqlite:$T/wal.db" add first >/dev/null &&
 	CONVCTL_MAX_CONVERSATIONS=10 convctl -s "sqlite:$T/wal.db" end 2>err &&
-	grep -q "removed 391 oldest" err &&
+	holds "removed 391 oldest" err &&
 	test "$(stat -c %s "$T/wal.db-wal")" -lt 1048576 &&
 	test "$(convctl -s "sqlite:$T/wal.db" recent -n 100 | wc -l)" = 10
 '
