@@ -244,7 +244,9 @@ test_expect() {
 	test_n=$((test_n + 1))
 	[ -z "${TEST_TIMES:-}" ] || case_began=$(date +%s.%N)
 	if case_inline "$2"; then
+		case_save "$2"
 		case_eval "$1" "$2" >"$T/.out" 2>&1
+		case_restore $?
 	else
 		(cd "$T" && eval "$2") >"$T/.out" 2>&1
 	fi
@@ -261,17 +263,57 @@ test_expect() {
 # case_inline BODY: BODY may run in the file's shell: it names nothing
 # that would outlive the case or end the shell there: no exit, return, cd,
 # exec, trap, set, shift, export, unset, readonly, ulimit, umask, no
-# command left running in the background (a lone &), no variable in capitals
-# assigned (PATH=..., CONVCTL_NOW=...: even before a command, where it would
-# end with it, the shell cannot tell); its own lower-case variables stay
-# set after it, as a helper's do. Read by the shell: no process
+# command left running in the background (a lone &). The variables it
+# assigns (NAME=...) are put back as they were after it (case_save,
+# case_restore); those a helper it calls sets stay set, as they always did.
+# Read by the shell: no process
 case_inline() {
 	case $1 in
 	*exit* | *return* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
 	    *export* | *unset* | *readonly* | *ulimit* | *umask* | \
-	    *[A-Z_]=* | *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)
+	    *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)
 		return 1 ;;
 	esac
+}
+
+# case_save BODY: the value (or absence) of each variable BODY's words
+# assign, NAME=..., kept for case_restore; a word that only looks like one
+# (in a quoted text) costs a variable kept and put back, nothing more
+case_save() {
+	case_saved=
+	set -f	# the words as they are, no file names
+	for cs_w in $1; do
+		case $cs_w in *=*) ;; *) continue ;; esac
+		cs_n=${cs_w%%=*}
+		while :; do	# drop what leads the name: ( { ! " $(
+			case $cs_n in
+			[A-Za-z_]* | "") break ;;
+			*) cs_n=${cs_n#?} ;;
+			esac
+		done
+		case $cs_n in "" | *[!A-Za-z0-9_]*) continue ;; esac
+		case " $case_saved " in *" $cs_n "*) continue ;; esac
+		case_saved="$case_saved $cs_n"
+		if eval "[ -n \"\${$cs_n+set}\" ]"; then
+			eval "cs_set_$cs_n=1 cs_val_$cs_n=\$$cs_n"
+		else
+			eval "cs_set_$cs_n="
+		fi
+	done
+	set +f
+}
+
+# case_restore STATUS: the variables case_save kept, back as they were;
+# returns STATUS
+case_restore() {
+	for cs_n in $case_saved; do
+		if eval "[ -n \"\$cs_set_$cs_n\" ]"; then
+			eval "$cs_n=\$cs_val_$cs_n"
+		else
+			unset "$cs_n"
+		fi
+	done
+	return "$1"
 }
 
 # case_eval NAME BODY: BODY in the file's shell, from $T, which it leaves

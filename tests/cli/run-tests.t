@@ -91,26 +91,29 @@ test_expect 'without perf the total is the machine'\''s count, saying so' '
 '
 
 # a case runs in the file's shell only when it can change nothing that
-# outlives it (tests/lib.sh, case_inline); either way a failure is its own
+# outlives it (tests/lib.sh, case_inline: what it assigns is put back; a
+# function it defines stays, which tells where it ran); either way a failure
+# is its own
 test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays its own' '
 	mkdir -p lt/tests/cli && ln -s "$top/tests/lib.sh" lt/tests/lib.sh &&
 	cat >lt/tests/cli/cases.t <<-\END &&
 	. "$(dirname "$0")/../lib.sh"
-	test_expect "inline, fails" "x=1 && false"
-	test_expect "inline: what it set stays set" "test \"\$x\" = 1"
-	test_expect "a subshell: exit ends the case alone" "y=1; exit 3"
-	test_expect "what a subshell set ends with it" "test -z \"\$y\""
+	X=0
+	test_expect "inline, fails" "x=1 X=2 && f() { :; } && false"
+	test_expect "inline: what it assigned is back" "f && test -z \"\$x\" && test \$X = 0"
+	test_expect "inline: a capital before a command" "X=3 true && CONVCTL_STORE=/x true"
+	test_expect "a subshell: exit ends the case alone" "g() { :; }; y=1; exit 3"
+	test_expect "what a subshell set ends with it" "test -z \"\$y\" && ! command -v g"
 	test_expect "a subshell: cd" "cd / && test \"\$PWD\" = /"
-	test_expect "a subshell: a variable in capitals" "CONVCTL_STORE=/x"
 	test_expect "back in \$T, the store as it was" "test \"\$PWD\" = \"\$T\" &&
-	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\""
+	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\" && test \$X = 0"
 	test_done
 	END
 	! sh lt/tests/cli/cases.t >out &&
-	printf "%s\n" "not ok 1 - inline, fails" "ok 2 - inline: what it set stays set" \
-	    "not ok 3 - a subshell: exit ends the case alone" \
-	    "ok 4 - what a subshell set ends with it" "ok 5 - a subshell: cd" \
-	    "ok 6 - a subshell: a variable in capitals" \
+	printf "%s\n" "not ok 1 - inline, fails" "ok 2 - inline: what it assigned is back" \
+	    "ok 3 - inline: a capital before a command" \
+	    "not ok 4 - a subshell: exit ends the case alone" \
+	    "ok 5 - what a subshell set ends with it" "ok 6 - a subshell: cd" \
 	    "ok 7 - back in \$T, the store as it was" "1..7" >want &&
 	grep -v "^#" out >got && same_file want got
 '
