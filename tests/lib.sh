@@ -261,15 +261,17 @@ test_expect() {
 }
 
 # case_inline BODY: BODY may run in the file's shell: it names nothing
-# that would outlive the case or end the shell there: no exit, return, cd,
-# exec, trap, set, shift, export, unset, readonly, ulimit, umask, no
-# command left running in the background (a lone &). The variables it
+# that would outlive the case or end the shell there: no exit, cd, exec,
+# trap, set, shift, export, unset, readonly, ulimit, umask, no command left
+# running in the background (a lone &). A case ends early with return N,
+# which ends a subshell as exit N does, and the case alone in the file's
+# shell (case_eval is a function). The variables it
 # assigns (NAME=...) are put back as they were after it (case_save,
 # case_restore); those a helper it calls sets stay set, as they always did.
 # Read by the shell: no process
 case_inline() {
 	case $1 in
-	*exit* | *return* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
+	*exit* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
 	    *export* | *unset* | *readonly* | *ulimit* | *umask* | \
 	    *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)
 		return 1 ;;

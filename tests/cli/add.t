@@ -97,7 +97,7 @@ same_ms=40
 test_expect 'many messages in the same millisecond get distinct ids' '
 	i=0 &&
 	while [ $i -lt $same_ms ]; do
-		CONVCTL_NOW=2026-02-04T19:10:00.123Z convctl add "m $i" >/dev/null || exit 1
+		CONVCTL_NOW=2026-02-04T19:10:00.123Z convctl add "m $i" >/dev/null || return 1
 		i=$((i + 1))
 	done &&
 	test "$(q "[.conversations[].messages[].id] | length")" = \
@@ -207,7 +207,7 @@ test_expect 'no TEXT and a terminal on standard input is a usage error' '
 test_expect 'every add applies the rolling limit, oldest endedAt first' '
 	store_rm "$S" &&
 	for h in 10 11 12 13; do
-		CONVCTL_NOW=2026-03-01T$h:00:00Z convctl add "at $h" >/dev/null || exit 1
+		CONVCTL_NOW=2026-03-01T$h:00:00Z convctl add "at $h" >/dev/null || return 1
 	done &&
 	test "$(q ".conversations | length")" = 4 &&
 	CONVCTL_NOW=2026-03-01T14:00:00Z convctl --max-conversations 2 add last >/dev/null &&

@@ -84,8 +84,8 @@ test_expect 'add: invalid UTF-8 of each kind is refused, naming the byte' '
 	convctl add --at 2026-01-01T00:00:00Z first >/dev/null && snapshot "$CONVCTL_STORE" &&
 	for b in "\200" "\303" "\300\257" "\340\200\257" "\355\240\200" "\364\220\200\200" \
 	    "\370\210\200\200\200" "\377" "\342\202"; do
-		printf "ok $b" | fails_with 1 convctl add || { echo "for $b"; exit 1; }
-		stderr_has "not valid UTF-8 at byte 3" && unchanged "$CONVCTL_STORE" || exit 1
+		printf "ok $b" | fails_with 1 convctl add || { echo "for $b"; return 1; }
+		stderr_has "not valid UTF-8 at byte 3" && unchanged "$CONVCTL_STORE" || return 1
 	done
 '
 

@@ -29,7 +29,7 @@ compiled() {
 }
 
 test_expect 'a built tree has nothing to recompile' '
-	(cd "$tree" && make -s all $unit $replay) >log 2>&1 || { cat log; exit 1; }
+	(cd "$tree" && make -s all $unit $replay) >log 2>&1 || { cat log; return 1; }
 	compiled >got &&
 	test_cmp /dev/null got
 '
@@ -69,7 +69,7 @@ demo() {
 
 test_expect 'make demo builds quietly: the transcript, no compiler lines; an error still shows' '
 	touch "$tree/cmd/main.c" &&
-	{ demo >demo.out 2>demo.err || { cat demo.out demo.err; exit 1; }; } &&
+	{ demo >demo.out 2>demo.err || { cat demo.out demo.err; return 1; }; } &&
 	! grep -e " -c -o " -e "^cc \|^gcc \|^clang \|^ar \|^rm " demo.out demo.err &&
 	test ! -s demo.err &&
 	head -n 1 demo.out | grep -q "^A store in a temporary directory: " &&
@@ -235,7 +235,7 @@ test_expect 'the README lists each group of install-deps as the script has it' '
 		g=${g%:} &&
 		grep "^- \`$g\`: " "$top/README.md" | sed "s/^- \`$g\`: //; s/ (.*//; s/, / /g" >got &&
 		echo "$pkgs" | tr " " "\n" | sed "s/|.*//" | tr "\n" " " | sed "s/ $//" >want &&
-		echo >>want && test_cmp want got || { echo "group $g"; exit 1; }
+		echo >>want && test_cmp want got || { echo "group $g"; return 1; }
 	done <groups
 '
 

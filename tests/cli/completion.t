@@ -162,7 +162,7 @@ test_expect 'bash: no ids where none belong, and help completes commands' '
 test_expect 'zsh: the completion function loads and names every command' '
 	zsh -n "$comp/_convctl" &&
 	for c in $(convctl --help | sed -n "/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p"); do
-		grep -q "^[[:space:]]*$c:" "$comp/_convctl" || { echo "zsh: no $c"; exit 1; }
+		grep -q "^[[:space:]]*$c:" "$comp/_convctl" || { echo "zsh: no $c"; return 1; }
 	done
 '
 
@@ -215,19 +215,19 @@ awk -F '\t' '/^== / { c = substr($0, 4); next } /^-/ { print c "\t" $1 }' "$T/fi
 
 test_expect 'zsh: the options of every command are those it -h lists' '
 	[ "$zsh_rc" -eq 0 ] ||
-	    { echo "zsh-complete.zsh: exit status $zsh_rc"; cat "$T/zsh.err"; exit 1; }
+	    { echo "zsh-complete.zsh: exit status $zsh_rc"; cat "$T/zsh.err"; return 1; }
 	i=0 &&
 	for c in $commands; do
 		i=$((i + 1)) &&
-		{ test -f "zopt.$i" || { echo "zsh: no answer for convctl $c -"; exit 1; }; } &&
-		same_file "options.$c" "zgot.$c" || { echo "zsh: convctl $c -"; exit 1; }
+		{ test -f "zopt.$i" || { echo "zsh: no answer for convctl $c -"; return 1; }; } &&
+		same_file "options.$c" "zgot.$c" || { echo "zsh: convctl $c -"; return 1; }
 	done
 '
 
 test_expect 'fish: the options of every command are those it -h lists' '
 	test "$fish_rc" -eq 0 &&
 	for c in $commands; do
-		same_file "options.$c" "fgot.$c" || { echo "fish: convctl $c -"; exit 1; }
+		same_file "options.$c" "fgot.$c" || { echo "fish: convctl $c -"; return 1; }
 	done
 '
 
@@ -261,7 +261,7 @@ test_expect 'zsh: ids from the store -s names, else CONVCTL_STORE' '
 test_expect 'bash: ids for the first operand of title, edit, fork, tag, resume, pin' '
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	for c in title edit fork tag resume pin; do
-		complete_bash convctl $c "" >got && test_cmp want got || exit 1
+		complete_bash convctl $c "" >got && test_cmp want got || return 1
 	done &&
 	complete_bash convctl edit conv-1770199200000 "" >got && test ! -s got &&
 	complete_bash convctl tag --remove conv-1770199200000 "" >got && test ! -s got &&

@@ -113,7 +113,7 @@ readers() {
 test_expect "$W writers x $N adds, readers alongside: each message stored once" '
 	store_rm "$CONVCTL_STORE" "$T/stop" &&
 	convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
-	CONVCTL_NOW=2026-01-01T00:00:01Z convctl end >/dev/null || exit 1
+	CONVCTL_NOW=2026-01-01T00:00:01Z convctl end >/dev/null || return 1
 	readers & rpid=$!
 	writers a; wstatus=$?
 	touch "$T/stop"; wait $rpid

@@ -24,7 +24,7 @@ test_expect 'every setting is listed' '
 	for k in store idle_timeout max_conversations wait summarizer api_base \
 	    model api_key anthropic_api_key connect_timeout timeout retries \
 	    ca_bundle context_chars max_input_bytes max_message_bytes; do
-		grep -q "^$k " out || { echo "no $k"; exit 1; }
+		grep -q "^$k " out || { echo "no $k"; return 1; }
 	done
 '
 
@@ -165,7 +165,7 @@ test_expect 'a database password in a config file readable by others is refused,
 		printf "store = %s\n" "$u" >pg.conf && chmod 644 pg.conf &&
 		CONVCTL_CONFIG=$T/pg.conf fails_with 1 convctl config &&
 		stderr_has "holds a database password (in store) but is readable by others (mode 644); run: chmod 600" &&
-		stderr_has "~/.pgpass" && lacks file-secret "$T/err" || exit 1
+		stderr_has "~/.pgpass" && lacks file-secret "$T/err" || return 1
 	done &&
 	chmod 600 pg.conf &&
 	(unset CONVCTL_STORE && CONVCTL_CONFIG=$T/pg.conf convctl config >out) &&
@@ -204,7 +204,7 @@ test_expect 'every setting with a flag is in --help' '
 	cut -f4 rows | grep -v "^-\$" >flags && test -s flags &&
 	while read -r flag; do
 		grep -qE "^ +(-[a-z], )?$flag " global summ ||
-		    { echo "no $flag in --help"; exit 1; }
+		    { echo "no $flag in --help"; return 1; }
 	done <flags
 '
 

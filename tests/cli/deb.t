@@ -39,7 +39,7 @@ test_expect 'make deb builds the package in a copy, leaving the tree alone' '
 	cp "$top/build/config.flags" "$T/flags" &&
 	make -s -C "$top" deb DEB_BUILD="$T/build" DEB_OUT="$T/out" \
 	    CC=false CFLAGS=--no-such-flag LDFLAGS=--no-such-flag >log 2>&1 ||
-	    { tail -n 40 log; exit 1; }
+	    { tail -n 40 log; return 1; }
 	test -f "$deb" &&
 	leftovers >left && test_cmp /dev/null left &&
 	test_cmp "$T/flags" "$top/build/config.flags"
@@ -48,7 +48,7 @@ test_expect 'make deb builds the package in a copy, leaving the tree alone' '
 test_expect 'make clean removes every file the package build left in its copy' '
 	copy=$T/build/convctl-$version &&
 	test -d "$copy/debian/convctl" &&
-	make -s -C "$copy" clean >log 2>&1 || { cat log; exit 1; }
+	make -s -C "$copy" clean >log 2>&1 || { cat log; return 1; }
 	(cd "$copy" && find . -newer "$T/stamp" ! -type d) >left &&
 	test_cmp /dev/null left &&
 	test ! -e "$copy/debian/convctl" && test ! -e "$copy/debian/.debhelper"
@@ -90,7 +90,7 @@ test_expect 'Depends: the libraries convctl links; libcurl recommended, libpq su
 '
 
 test_expect 'lintian: no error, no warning' '
-	lintian --fail-on error,warning "$deb" >lint 2>&1 || { cat lint; exit 1; }
+	lintian --fail-on error,warning "$deb" >lint 2>&1 || { cat lint; return 1; }
 	! grep "^[EW]: " lint
 '
 
@@ -114,7 +114,7 @@ test_expect 'dpkg -x into a root: its convctl runs and links only what Depends n
 	test "$(wc -l <paths)" -ge "$(wc -l <needed)" &&
 	for lib in $(cat paths); do
 		pkg=$(owner "$lib") && test -n "$pkg" &&
-		grep -q "\\<$pkg\\>" depends || { echo "$lib ($pkg) not in Depends"; exit 1; }
+		grep -q "\\<$pkg\\>" depends || { echo "$lib ($pkg) not in Depends"; return 1; }
 	done
 '
 
@@ -132,7 +132,7 @@ test_expect 'man -l renders the installed pages without a complaint' '
 	for page in man1/convctl.1.gz man1/convctl-add.1.gz man5/convctl.5.gz; do
 		MANPAGER=cat MANWIDTH=80 man -l "$root/usr/share/man/$page" >page 2>err &&
 		test ! -s err && grep -q "^NAME" page && grep -q "^SEE ALSO" page ||
-		    { echo "$page:"; cat err; exit 1; }
+		    { echo "$page:"; cat err; return 1; }
 	done
 '
 

@@ -112,7 +112,7 @@ test_expect 'end --verbose shows the request with the key redacted' '
 
 test_expect 'no lock is held while end summarizes: a writer goes on' '
 	{ export CONVCTL_STORE=$(store_at race) && seed && stub_script "$HELD" &&
-	  rm -f "$T/release"; } || exit 1
+	  rm -f "$T/release"; } || return 1
 	{ convctl end >out 2>err; echo $? >status; } &
 	wait_for_request &&
 	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation") &&
@@ -132,7 +132,7 @@ test_expect 'nothing active: nothing is sent' '
 test_expect 'end --help lists its options' '
 	convctl end --help >out &&
 	for o in --no-summary --verbose --summarizer --model --api-base; do
-		grep -q -- "$o" out || { echo "no $o"; exit 1; }
+		grep -q -- "$o" out || { echo "no $o"; return 1; }
 	done
 '
 

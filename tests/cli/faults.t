@@ -36,9 +36,9 @@ test_expect 'file size limit hit mid-write (EFBIG): clear error, nothing changed
 	for w in $WRITERS; do
 		# a limit of one 512-byte block: every rewrite is larger
 		(ulimit -f 1 &&
-		    fails_with 1 writer $w) || { echo "$w: status"; exit 1; }
+		    fails_with 1 writer $w) || { echo "$w: status"; return 1; }
 		stderr_has "File too large" && stderr_has "convctl: $w: " &&
-		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "in $w"; exit 1; }
+		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "in $w"; return 1; }
 	done
 '
 
@@ -51,10 +51,10 @@ test_expect 'a 3 MB import failing past its first megabyte written (EFBIG): clea
 		cp "$T/before.json" "$CONVCTL_STORE" && snapshot "$CONVCTL_STORE" &&
 		if [ $how = index ]; then convctl recent >/dev/null; fi &&
 		(ulimit -f 3000 &&
-		    fails_with 1 convctl migrate "$T/export.json") || { echo "$how: status"; exit 1; }
+		    fails_with 1 convctl migrate "$T/export.json") || { echo "$how: status"; return 1; }
 		stderr_has "convctl: migrate: cannot write " &&
 		stderr_has "File too large" &&
-		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "$how"; exit 1; }
+		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "$how"; return 1; }
 	done &&
 	convctl migrate "$T/export.json" >/dev/null &&
 	test $(wc -c <"$CONVCTL_STORE") -gt 3000000
@@ -74,7 +74,7 @@ test_expect 'end: the write with the summary fails (EFBIG): status 3, ended, sum
 		convctl end --summarizer offline >/dev/null &&
 		a=$(( ($(wc -c <"$T/ended.json") + 511) / 512 )) &&
 		b=$(( ($(wc -c <"$CONVCTL_STORE") + 511) / 512 )) &&
-		{ [ $b -le $a ] || limit=$a; } && n=$((n + 1)) || exit 1
+		{ [ $b -le $a ] || limit=$a; } && n=$((n + 1)) || return 1
 	done &&
 	test -n "$limit" &&
 	cp "$T/end0.json" "$CONVCTL_STORE" &&
@@ -91,7 +91,7 @@ test_expect 'store replaced by a directory: clear error for writers and readers'
 	for w in $WRITERS; do
 		fails_with 2 writer $w && stderr_has "is a directory, not a store file" &&
 		test -e "$CONVCTL_STORE/keep" && no_temp "$T" &&
-		test ! -e "$CONVCTL_STORE.lock" || { echo "in $w"; exit 1; }
+		test ! -e "$CONVCTL_STORE.lock" || { echo "in $w"; return 1; }
 	done &&
 	fails_with 2 convctl show && stderr_has "is a directory" &&
 	fails_with 2 convctl recent && stderr_has "is a directory" &&

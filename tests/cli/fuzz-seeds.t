@@ -24,11 +24,11 @@ test_expect 'every harness has seeds, and every seed directory a harness' '
 	for f in "$top"/fuzz/fuzz_*.c; do
 		name=${f##*/fuzz_}; name=${name%.c}
 		[ -n "$(ls "$top/tests/fuzz-corpus/$name")" ] ||
-		    { echo "no seeds for $name"; exit 1; }
+		    { echo "no seeds for $name"; return 1; }
 	done &&
 	for dir in "$top"/tests/fuzz-corpus/*/; do
 		[ -e "$top/fuzz/fuzz_$(basename "$dir").c" ] ||
-		    { echo "no harness for $dir"; exit 1; }
+		    { echo "no harness for $dir"; return 1; }
 	done
 '
 

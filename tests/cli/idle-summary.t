@@ -63,7 +63,7 @@ test_expect 'end looks only among the 10 that ended last' '
 	export CONVCTL_STORE=$(store_at window) &&
 	for h in 10 11 12 13 14 15 16 17 18 19 20 21; do
 		CONVCTL_NOW=2026-02-04T$h:00:00Z convctl add "topic $h" >/dev/null &&
-		CONVCTL_NOW=2026-02-04T$h:00:05Z convctl end --no-summary >/dev/null || exit 1
+		CONVCTL_NOW=2026-02-04T$h:00:05Z convctl end --no-summary >/dev/null || return 1
 	done &&
 	CONVCTL_NOW=2026-02-04T22:00:00Z convctl add "the last one" >/dev/null &&
 	stub_script "$OK" &&

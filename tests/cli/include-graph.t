@@ -8,7 +8,7 @@
 file_store_only "the source tree, no store"
 
 test_expect 'the tree has no circle, of files or folders, and keeps its layers' '
-	"$top/scripts/include-graph" "$top" >out 2>&1 || { cat out; exit 1; }
+	"$top/scripts/include-graph" "$top" >out 2>&1 || { cat out; return 1; }
 	has_line "0 circles" out && has_line "0 folder circles" out &&
 	has_line "0 order violations" out
 '
@@ -22,7 +22,7 @@ test_expect 'a circle is named, with the names that draw it, and exit 1' '
 	printf "int a(void);\nint c(void) { return a(); }\n" >t/cmd/c.c &&
 	printf "#include \"y.h\"\n" >t/lib/x.h &&
 	printf "#include \"x.h\"\n" >t/lib/y.h &&
-	for f in t/lib/a t/lib/b t/cmd/c; do cc -c -o $f.o $f.c || exit 1; done &&
+	for f in t/lib/a t/lib/b t/cmd/c; do cc -c -o $f.o $f.c || return 1; done &&
 	fails_with 1 "$top/scripts/include-graph" t && out=$T/stdout &&
 	grep -qx "circle of 2 source files: lib/a.c lib/b.c" "$out" &&
 	grep -qx "  lib/a.c -> lib/b.c (b)" "$out" &&
@@ -43,7 +43,7 @@ test_expect 'a folder circle and edges against the layers are named, exit 1' '
 	printf "int w(void) { return 2; }\n" >u/lib/c/w.c &&
 	printf "int w(void);\nint c(void) { return w(); }\n" >u/cmd/c.c &&
 	for f in u/lib/a/x u/lib/b/y u/lib/a/z u/lib/c/w u/cmd/c; do
-		cc -c -o $f.o $f.c || exit 1
+		cc -c -o $f.o $f.c || return 1
 	done &&
 	fails_with 1 "$top/scripts/include-graph" u && out=$T/stdout &&
 	has_line "0 circles" "$out" &&

@@ -203,7 +203,7 @@ test_expect 'writes through the index give the store byte for byte as without' '
 		# shellcheck disable=SC2086
 		convctl -s "$T/a.json" $w >/dev/null &&
 		# shellcheck disable=SC2086
-		CONVCTL_NO_INDEX=1 "$CONVCTL_BIN" -s "$T/b.json" $w >/dev/null || exit 1
+		CONVCTL_NO_INDEX=1 "$CONVCTL_BIN" -s "$T/b.json" $w >/dev/null || return 1
 	done &&
 	# message ids end in random digits
 	sed "s/\"m-[0-9]*-[0-9a-f]*\"/M/g" "$T/a.json" >"$T/a.norm" &&

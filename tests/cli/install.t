@@ -20,7 +20,7 @@ root=$dest$prefix
 
 test_expect 'make install puts the binary, pages and completions there, no library' '
 	make -s -C "$top" install PREFIX=$prefix DESTDIR="$dest" >log 2>&1 ||
-	    { cat log; exit 1; }
+	    { cat log; return 1; }
 	(cd "$root" && find . -type f | sed "s|^\./||" | sort) >got &&
 	test_cmp expected got &&
 	test -x "$root/bin/convctl" &&
@@ -35,7 +35,7 @@ test_expect 'make uninstall removes what it installed, and nothing else' '
 	mkdir -p "$root/bin" "$root/lib" &&
 	echo keep >"$root/bin/other-tool" && echo keep >"$root/lib/libother.a" &&
 	make -s -C "$top" uninstall PREFIX=$prefix DESTDIR="$dest" >log 2>&1 ||
-	    { cat log; exit 1; }
+	    { cat log; return 1; }
 	(cd "$dest" && find . -type f -o -type l | sort) >left &&
 	printf "%s\n" ./opt/convctl-test/bin/other-tool ./opt/convctl-test/lib/libother.a >want &&
 	test_cmp want left

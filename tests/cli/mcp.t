@@ -162,12 +162,12 @@ test_sdk 'recent answers what convctl recent --json answers, its text that JSON'
 test_sdk 'show answers what convctl show prints in the format asked for, alone' '
 	text_is 6 reads.out show conv-b && text_is 7 reads.out show --format markdown &&
 	text_is 8 reads.out show conv-b --format json &&
-	for i in 6 7 8; do answer_jq $i reads.out -e ".structured == null" >/dev/null || exit 1; done
+	for i in 6 7 8; do answer_jq $i reads.out -e ".structured == null" >/dev/null || return 1; done
 '
 
 test_sdk 'context answers what convctl prompt prints in the format asked for, alone' '
 	text_is 9 reads.out prompt && text_is 10 reads.out prompt --format openai --last 1 &&
-	for i in 9 10 11 12; do answer_jq $i reads.out -e ".structured == null" >/dev/null || exit 1; done &&
+	for i in 9 10 11 12; do answer_jq $i reads.out -e ".structured == null" >/dev/null || return 1; done &&
 	text_is 11 reads.out prompt conv-b --format jsonl &&
 	text_is 12 reads.out prompt --format markdown --max-tokens 40 &&
 	grep -q "^Three days" got.txt && lacks "Plan a trip" got.txt
@@ -229,7 +229,7 @@ EOF
 test_sdk 'add, title, tag and end answer and write what the commands do (end summarizes one left pending too)' '
 	for s in "$W1" "$W2"; do
 		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl add "Old question" >/dev/null &&
-		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl end --no-summary >/dev/null || exit 1
+		CONVCTL_STORE=$s CONVCTL_NOW=2026-02-28T09:00:00Z convctl end --no-summary >/dev/null || return 1
 	done &&
 	CONVCTL_STORE=$W1 sdk_client "$T/writes.jsonl" writes.out 2>writes.err &&
 	export CONVCTL_STORE="$W2" &&
@@ -239,7 +239,7 @@ test_sdk 'add, title, tag and end answer and write what the commands do (end sum
 	convctl tag --json $id travel 2026 >c4.json &&
 	convctl tag --remove $id 2026 >c5 && convctl tag --json --dry-run $id travel >c5.json &&
 	convctl end >c6 && convctl end >c7 2>c7.err &&
-	for i in 2 3 4 5 6 7 8; do json_text $i writes.out || exit 1; done &&
+	for i in 2 3 4 5 6 7 8; do json_text $i writes.out || return 1; done &&
 	file_is "$id" c1 && file_is "$id" c2 && file_is "$id" c6 &&
 	answer_jq 2 writes.out -e ".structured == {id: \"$id\"}" &&
 	answer_jq 3 writes.out -e ".structured == {id: \"$id\"}" &&
@@ -252,7 +252,7 @@ test_sdk 'add, title, tag and end answer and write what the commands do (end sum
 	answer_jq 8 writes.out -e ".structured.id == null and .isError == false" &&
 	has_line "convctl: mcp: no active conversation" writes.err &&
 	for s in "$W1" "$W2"; do
-		store_json "$s" | jq -S "del(.conversations[].messages[].id)" >"$(basename "$s").json" || exit 1
+		store_json "$s" | jq -S "del(.conversations[].messages[].id)" >"$(basename "$s").json" || return 1
 	done &&
 	test_cmp "$(basename "$W2").json" "$(basename "$W1").json" &&
 	jq -e "(.conversations[] | select(.id == \"$id\") | .title == \"Trip\" and .summary != null and .tags == [\"travel\"]) and
@@ -289,7 +289,7 @@ test_expect 'an unknown method gets -32601; a notification gets no answer' '
 test_expect 'a message that is not a request object gets -32600' '
 	mcp_lines "[$ping]" "{\"id\":1,\"method\":\"ping\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}" "3" &&
-	for i in 1 2 3 4; do answer_jq $i out -e ".error.code == -32600" || exit 1; done
+	for i in 1 2 3 4; do answer_jq $i out -e ".error.code == -32600" || return 1; done
 '
 
 test_expect 'an id JSON allows but no request may have gets -32600 with id null, not -32700' '
@@ -299,7 +299,7 @@ test_expect 'an id JSON allows but no request may have gets -32600 with id null,
 	    "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"ping\"}" &&
 	for i in 1 2 3 4; do
-		answer_jq $i out -e ".id == null and .error.code == -32600 and (.error.message | test(\"id must be\"))" || exit 1
+		answer_jq $i out -e ".id == null and .error.code == -32600 and (.error.message | test(\"id must be\"))" || return 1
 	done &&
 	answer 5 out | grep -q "\"id\":9223372036854775807,\"result\":{}" &&
 	lines_are 5 out
@@ -348,7 +348,7 @@ test_expect 'initialize agrees on the client'\''s version, else the newest' '
 	for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05 1999-01-01; do
 		mcp_lines "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"$v\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}" &&
 		want=$v && { [ $v != 1999-01-01 ] || want=2025-11-25; } &&
-		jq -e ".result.protocolVersion == \"$want\" and .result.capabilities.tools != null and .result.serverInfo.name == \"convctl\"" out || exit 1
+		jq -e ".result.protocolVersion == \"$want\" and .result.capabilities.tools != null and .result.serverInfo.name == \"convctl\"" out || return 1
 	done
 '
 
@@ -450,7 +450,7 @@ test_expect 'resources/list walks a store in pages of 50 with the cursor, newest
 	snapshot "$many" && : >all &&
 	cursor= pages=0 &&
 	while :; do
-		printf "%s\n" "$(list "$cursor")" | CONVCTL_STORE=$many convctl mcp >out || exit 1
+		printf "%s\n" "$(list "$cursor")" | CONVCTL_STORE=$many convctl mcp >out || return 1
 		jq -r ".result.resources[].name" out >>all &&
 		test "$(jq ".result.resources | length" out)" -le 50 &&
 		pages=$((pages + 1)) && cursor=$(jq -r ".result.nextCursor // empty" out) &&
@@ -493,7 +493,7 @@ test_expect 'recent and search walk a store in bounded pages with the cursor' '
 test_expect 'no answer is over 100000 bytes: a search page holds fewer hits, a text is cut and says so' '
 	big=$(store_at big) &&
 	for i in 1 2 3; do
-		printf "%060000d\n" $i | CONVCTL_STORE=$big convctl add >/dev/null || exit 1
+		printf "%060000d\n" $i | CONVCTL_STORE=$big convctl add >/dev/null || return 1
 	done &&
 	printf "%s\n" "$(call search "{\"query\":\"0000\"}")" "$(call show "{}" 2)" "$(call context "{\"format\":\"markdown\"}" 3)" |
 	    CONVCTL_STORE=$big convctl mcp >out &&
@@ -501,7 +501,7 @@ test_expect 'no answer is over 100000 bytes: a search page holds fewer hits, a t
 	for i in 2 3; do
 		answer_jq $i out -je ".result.content[0].text" >got &&
 		test "$(wc -c <got)" -lt 100300 &&
-		tail -n 1 got | grep -q "^\[convctl: cut here, at [0-9]* of its 18[0-9]* bytes; .*\]$" || exit 1
+		tail -n 1 got | grep -q "^\[convctl: cut here, at [0-9]* of its 18[0-9]* bytes; .*\]$" || return 1
 	done
 '
 
@@ -547,8 +547,8 @@ test_expect 'any bad setting stops the server at start with one line' '
 	snapshot "$S" && printf "%s\n" "$ping" >in &&
 	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
 	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many; do
-		(export "$bad" && convctl mcp <in >out 2>err) && exit 1
-		test ! -s out && lines_are 1 err && grep -q "^convctl: mcp: " err || exit 1
+		(export "$bad" && convctl mcp <in >out 2>err) && return 1
+		test ! -s out && lines_are 1 err && grep -q "^convctl: mcp: " err || return 1
 	done &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
 	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
@@ -562,10 +562,10 @@ test_expect 'a store that cannot be read is said once at start, then answered by
 	mkdir -p adir && echo x >notjson &&
 	printf "%s\n" "$ping" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"recent\",\"arguments\":{}}}" >in &&
 	for bad in notjson adir; do
-		CONVCTL_STORE=$PWD/$bad convctl mcp <in >out 2>err || exit 1
+		CONVCTL_STORE=$PWD/$bad convctl mcp <in >out 2>err || return 1
 		answer_jq 2 out -r "select(.result.isError) | .result.content[0].text" >said &&
 		echo "convctl: mcp: $(cat said) (each call answers this until it can be opened)" >want &&
-		test_cmp want err || exit 1
+		test_cmp want err || return 1
 	done &&
 	echo "'\''$PWD/adir'\'' is a directory, not a store file" >want && test_cmp want said &&
 	rmdir adir && convctl -s "$PWD/adir" add "now a store" >/dev/null &&

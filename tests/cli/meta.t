@@ -44,7 +44,7 @@ has_line() {
 test_expect 'the command list is not empty and has the known commands' '
 	for c in add end show recent prompt migrate prune summarize search \
 	    delete title resume edit fork tag pin mcp config; do
-		listed "$c" || { echo "no $c"; exit 1; }
+		listed "$c" || { echo "no $c"; return 1; }
 	done
 '
 
@@ -218,7 +218,7 @@ done
 test_expect 'no page for a command that is not in the table' '
 	for f in "$man"/convctl-*.1; do
 		c=${f##*/convctl-}; c=${c%.1}
-		listed "$c" || { echo "stray page $f"; exit 1; }
+		listed "$c" || { echo "stray page $f"; return 1; }
 	done
 '
 

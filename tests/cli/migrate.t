@@ -214,7 +214,7 @@ test_expect 'aiwhisperer: one conversation per task with a history, titled by it
 
 test_expect 'every imported conversation loads and renders' '
 	for s in sh d m j t c a; do
-		convctl -s $s.json recent -n 100 >/dev/null || exit 1
+		convctl -s $s.json recent -n 100 >/dev/null || return 1
 	done &&
 	convctl -s j.json prompt >/dev/null &&
 	convctl -s m.json show conv-1772359200000 | grep -q "convert_units"
@@ -561,7 +561,7 @@ test_expect '--summarize: a bad summarizer fails before anything is imported' '
 '
 
 test_expect '--summarize holds no lock while the request is out' '
-	{ stub_script "$HELD" && rm -f "$T/release"; } || exit 1
+	{ stub_script "$HELD" && rm -f "$T/release"; } || return 1
 	{ CONVCTL_API_BASE=$STUB/v1 convctl -s held.json migrate --summarize \
 	    "$F/messages.json" >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -577,7 +577,7 @@ test_expect 'migrate -h names every option' '
 	convctl migrate -h >out &&
 	for o in --format --dry-run --json --rename-conflicts --split \
 	    --summarize --summarizer --model --api-base --verbose FILE\|DIR; do
-		grep -q -- "$o" out || exit 1
+		grep -q -- "$o" out || return 1
 	done
 '
 

@@ -47,7 +47,7 @@ test_expect 'a FIFO as the store: exit 2 at once, for writers and readers' '
 	for c in "add hi" "end" "prune --max 1" "show" "recent" "prompt"; do
 		fails_with 2 timeout 10 $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$T/fifo" $c &&
 		stderr_has "'\''$T/fifo'\'' is a FIFO, not a store file" &&
-		test -p "$T/fifo" && test ! -e "$T/fifo.lock" || { echo "in $c"; exit 1; }
+		test -p "$T/fifo" && test ! -e "$T/fifo.lock" || { echo "in $c"; return 1; }
 	done &&
 	test -z "$(ls -A "$T" | grep "^\.fifo\.")"
 '
@@ -65,7 +65,7 @@ test_expect '/dev/null as the store: readers refuse it, exit 2' '
 	for c in show recent prompt; do
 		fails_with 2 convctl -s /dev/null $c &&
 		stderr_has "'\''/dev/null'\'' is a character device, not a store file" ||
-		{ echo "in $c"; exit 1; }
+		{ echo "in $c"; return 1; }
 	done
 '
 
@@ -251,7 +251,7 @@ big_store() {
 # truncated under it: every run ends with its output or an error, never
 # killed by SIGBUS (128 + 7)
 test_expect 'a store truncated under a reader: an error, never SIGBUS' '
-	big_store "$T/big.json" || exit 1
+	big_store "$T/big.json" || return 1
 	truncating "$T/big.json" 0 &&
 	runs=0 && bad= &&
 	while [ $runs -lt $reads ]; do
@@ -264,7 +264,7 @@ test_expect 'a store truncated under a reader: an error, never SIGBUS' '
 		esac
 	done &&
 	touch "$T/stop" && wait $truncater &&
-	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
+	{ [ -z "$bad" ] || { echo "statuses:$bad"; return 1; }; }
 '
 
 # the same with search, which maps the store, and a writer that opens the
@@ -272,7 +272,7 @@ test_expect 'a store truncated under a reader: an error, never SIGBUS' '
 # made only under a read lease, so each open to write and each truncate
 # waits for the reader; every search ends with its output or an error
 test_expect 'a store truncated under a search that maps it: never SIGBUS' '
-	big_store "$T/big2.json" || exit 1
+	big_store "$T/big2.json" || return 1
 	truncating "$T/big2.json" 1 &&
 	runs=0 && found=0 && bad= &&
 	while [ $runs -lt $reads ]; do
@@ -286,7 +286,7 @@ test_expect 'a store truncated under a search that maps it: never SIGBUS' '
 		esac
 	done &&
 	touch "$T/stop" && wait $truncater && echo "# $runs runs, $found found" >&3 &&
-	{ [ -z "$bad" ] || { echo "statuses:$bad"; exit 1; }; }
+	{ [ -z "$bad" ] || { echo "statuses:$bad"; return 1; }; }
 ' 3>&1
 
 # --- bounded reads
@@ -318,7 +318,7 @@ test_expect 'a store past max_input_bytes is refused by readers and writers' '
 	for c in "add hi" "end" "show" "recent" "prompt"; do
 		CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl $c &&
 		stderr_has "store '\''$S'\'' is $size bytes, larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
-		unchanged "$S" || { echo "in $c"; exit 1; }
+		unchanged "$S" || { echo "in $c"; return 1; }
 	done &&
 	CONVCTL_MAX_INPUT_BYTES=$size convctl show >/dev/null
 '
@@ -359,14 +359,14 @@ test_expect 'add reads standard input before it takes the lock' '
 '
 
 test_expect 'migrate reads a pipe before it takes the lock' '
-	mkfifo "$T/src.fifo" || exit 1
+	mkfifo "$T/src.fifo" || return 1
 	{ wait_until "test -e go" >/dev/null
 	  cat "$top/tests/fixtures/migrate/messages.json"; } >"$T/src.fifo" &
 	feeder=$! &&
 	(convctl_exec migrate "$T/src.fifo") >"$T/mig.out" 2>&1 &
 	pid=$! && wait_until "reading $pid" &&
 	CONVCTL_WAIT=0 convctl add "while migrate waits" >/dev/null && : >go &&
-	{ wait $pid || { cat "$T/mig.out"; exit 1; }; } && wait $feeder &&
+	{ wait $pid || { cat "$T/mig.out"; return 1; }; } && wait $feeder &&
 	jq -e ".imports | length == 1" "$S" >/dev/null
 '
 

@@ -116,7 +116,7 @@ test_expect 'three hosts write to the server over the bridge, and nothing leaves
 	for ns in $SRV $H1 $H2 $H3; do
 		ip -n "$ns" route show >routes &&
 		test "$(grep -c . routes)" = 1 && grep -q "^10.213.0.0/24 dev eth0" routes ||
-		{ echo "$ns routes:"; cat routes; exit 1; }
+		{ echo "$ns routes:"; cat routes; return 1; }
 	done
 '
 

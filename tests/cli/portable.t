@@ -38,7 +38,7 @@ test_expect 'scripts/configure --portable looks for none of them' '
 	has_line "#define HAVE_GETENTROPY 1" config.h &&
 	for f in PIPE2 SPLICE COPY_FILE_RANGE GETRANDOM MALLOPT PPOLL \
 	    SIGTIMEDWAIT EXPLICIT_BZERO O_TMPFILE; do
-		grep -qx "#define HAVE_$f 0" config.h || exit 1
+		grep -qx "#define HAVE_$f 0" config.h || return 1
 	done
 '
 

@@ -59,7 +59,7 @@ test_expect 'copy: every value kept in the copy, keys holding NUL too' '
 		store_seed "$S" <"gen$i.json" &&
 		copy=$(store_at "copy$i") &&
 		convctl copy "$S" "$copy" 2>/dev/null && store_json "$copy" >"copied$i.json" ||
-		{ echo "seed $i"; exit 1; }
+		{ echo "seed $i"; return 1; }
 		pairs="$pairs gen$i.json copied$i.json"
 		i=$((i + 1))
 	done &&
@@ -70,7 +70,7 @@ test_expect 'show --format json: a conversation as stored, number texts included
 	i=0 && triples= &&
 	while [ "$i" -lt "$N" ]; do
 		store_seed "$S" <"gen$i.json" &&
-		convctl show --format json c0 >"c0-$i.json" || { echo "seed $i"; exit 1; }
+		convctl show --format json c0 >"c0-$i.json" || { echo "seed $i"; return 1; }
 		triples="$triples gen$i.json c0 c0-$i.json"
 		i=$((i + 1))
 	done &&

@@ -113,10 +113,10 @@ sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 	test -s "$ix" && before=$(stat -c %y "$ix") &&
 	for r in "recent --json" "show --format json" "prompt --format jsonl"; do
 		# shellcheck disable=SC2086
-		convctl -s "$s" $r >with || exit 1
+		convctl -s "$s" $r >with || return 1
 		# shellcheck disable=SC2086
-		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || exit 1
-		test_cmp without with || exit 1
+		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || return 1
+		test_cmp without with || return 1
 	done &&
 	test "$(stat -c %y "$ix")" = "$before"
 '
@@ -124,7 +124,7 @@ sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 test_expect 'convctl killed mid-stream: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
-	else s=$T/d/store.json where=$T/d/; fi || exit 1
+	else s=$T/d/store.json where=$T/d/; fi || return 1
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run --prompt stop -- sh -c "
 	    cat part; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" >out 2>err) &
@@ -138,7 +138,7 @@ test_expect 'convctl killed mid-stream: no file left beside the store nor in TMP
 '
 
 test_file 'no directory for the store yet: the spool goes to TMPDIR' '
-	mkdir -p tmp2 && export TMPDIR=$T/tmp2 || exit 1
+	mkdir -p tmp2 && export TMPDIR=$T/tmp2 || return 1
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$T/new/dir/s.json" run --prompt first -- sh -c "
 	    cat part; echo \$\$ >cmd2.pid; while [ ! -e go2 ]; do sleep 0.05; done
 	" >out2) &

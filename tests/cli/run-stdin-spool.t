@@ -108,17 +108,17 @@ a = re.sub(rb\"m-[0-9]+-[0-9a-f]{8}\", lambda m: next(ids), a)
 sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 	for r in "recent --json" "show --format json" "prompt --format jsonl"; do
 		# shellcheck disable=SC2086
-		convctl -s "$s" $r >with || exit 1
+		convctl -s "$s" $r >with || return 1
 		# shellcheck disable=SC2086
-		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || exit 1
-		test_cmp without with || exit 1
+		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || return 1
+		test_cmp without with || return 1
 	done
 '
 
 test_expect 'convctl killed while CMD runs: no file left beside the store nor in TMPDIR' '
 	mkdir -p tmp d && export TMPDIR=$T/tmp &&
 	if is_pg "$CONVCTL_STORE"; then s=$CONVCTL_STORE where=$T/tmp/
-	else s=$T/d/store.json where=$T/d/; fi || exit 1
+	else s=$T/d/store.json where=$T/d/; fi || return 1
 	(exec $CONVCTL_WRAPPER "$CONVCTL_BIN" -s "$s" run -- sh -c "
 	    cat >fed; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" <"$T/big.txt" >out 2>err) &

@@ -102,6 +102,8 @@ test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays i
 	test_expect "inline, fails" "x=1 X=2 && f() { :; } && false"
 	test_expect "inline: what it assigned is back" "f && test -z \"\$x\" && test \$X = 0"
 	test_expect "inline: a capital before a command" "X=3 true && CONVCTL_STORE=/x true"
+	test_expect "inline: return ends the case alone" "h() { :; }; z=1; return 2"
+	test_expect "inline: what it assigned before is back" "test -z \"\$z\" && h"
 	test_expect "a subshell: exit ends the case alone" "g() { :; }; y=1; exit 3"
 	test_expect "what a subshell set ends with it" "test -z \"\$y\" && ! command -v g"
 	test_expect "a subshell: cd" "cd / && test \"\$PWD\" = /"
@@ -112,9 +114,11 @@ test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays i
 	! sh lt/tests/cli/cases.t >out &&
 	printf "%s\n" "not ok 1 - inline, fails" "ok 2 - inline: what it assigned is back" \
 	    "ok 3 - inline: a capital before a command" \
-	    "not ok 4 - a subshell: exit ends the case alone" \
-	    "ok 5 - what a subshell set ends with it" "ok 6 - a subshell: cd" \
-	    "ok 7 - back in \$T, the store as it was" "1..7" >want &&
+	    "not ok 4 - inline: return ends the case alone" \
+	    "ok 5 - inline: what it assigned before is back" \
+	    "not ok 6 - a subshell: exit ends the case alone" \
+	    "ok 7 - what a subshell set ends with it" "ok 8 - a subshell: cd" \
+	    "ok 9 - back in \$T, the store as it was" "1..9" >want &&
 	grep -v "^#" out >got && same_file want got
 '
 

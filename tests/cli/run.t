@@ -102,7 +102,7 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 		wait_for out ready && kill -$s $pid &&
 		{ wait $pid; rc=$?; } &&
 		test "$rc" -eq 7 && printf "ready\ngot %s\n" $s >want &&
-		test_cmp want out || exit 1
+		test_cmp want out || return 1
 	done &&
 	last_message >got && echo "user: sig TERM" >want && test_cmp want got
 '

@@ -27,7 +27,7 @@ test_file 'a symlink planted at a temporary name is never followed' '
 	echo secret >"$T/victim" &&
 	for s in AAAAAA aaaaaa 000000 XXXXXX; do
 		ln -s "$T/victim" "$T/.store.json.$s" &&
-		ln -s "$T/victim" "$T/.store.json.convctl-tmp.$s" || exit 1
+		ln -s "$T/victim" "$T/.store.json.convctl-tmp.$s" || return 1
 	done &&
 	convctl add "not into the victim" >/dev/null &&
 	test "$(cat "$T/victim")" = secret &&
@@ -108,7 +108,7 @@ test_expect 'the API key never shows in output or errors' '
 	echo "$KEY_RUNS" | while read -r args; do
 		CONVCTL_API_KEY=$key OPENAI_API_KEY=$key ANTHROPIC_API_KEY=$key \
 		    convctl $args >"$T/o" 2>&1
-		lacks "$key" "$T/o" || { echo "in: $args"; exit 1; }
+		lacks "$key" "$T/o" || { echo "in: $args"; return 1; }
 	done &&
 	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl recent && stderr_has "holds an API key" &&
@@ -163,15 +163,15 @@ test_expect 'the API key never shows from summarize, end, migrate --summarize (s
 					canary_run summarize $v --summarizer $api --api-base "$base" &&
 					canary_run end $v --summarizer $api --api-base "$base" &&
 					canary_run migrate --summarize $v --summarizer $api \
-					    --api-base "$base" "$T/source.json" || exit 1
+					    --api-base "$base" "$T/source.json" || return 1
 				done
-			done || exit 1
+			done || return 1
 		done
 	done &&
 	# the runs did reach the stub, and the verbose log shows the request
 	stub_script "$(printf "%s\n" "$REPLIES" | sed -n 2p)" &&
 	canary_run summarize --verbose --summarizer openai --api-base "$STUB/v1" &&
-	test -s "$STUB_LOG" && grep -F "Incorrect API key provided" "$T/e" >/dev/null || { cat "$T/e"; exit 1; }
+	test -s "$STUB_LOG" && grep -F "Incorrect API key provided" "$T/e" >/dev/null || { cat "$T/e"; return 1; }
 	
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
@@ -185,7 +185,7 @@ test_expect 'a password in api_base never shows: config, a refused or failed req
 		for v in "" --verbose; do
 			canary_run summarize $v --summarizer openai --api-base "$base" &&
 			lacks "$pw" "$T/o" "$T/e" && holds "u:***@127.0.0.1" "$T/e" ||
-			    { cat "$T/e"; exit 1; }
+			    { cat "$T/e"; return 1; }
 		done
 	done &&
 	CONVCTL_API_BASE="https://u:$pw@api.example/v1" convctl config >out &&

@@ -138,7 +138,7 @@ test_expect 'a write error is said once, however much was buffered' '
 		fails_with 1 sh -c "\"$CONVCTL_BIN\" $cmd >/dev/full" &&
 		lines_are 1 "$T/err" &&
 		stderr_has "convctl: ${cmd%% *}: cannot write to standard output: No space left on device" ||
-		{ echo "$cmd:"; cat "$T/err"; exit 1; }
+		{ echo "$cmd:"; cat "$T/err"; return 1; }
 	done
 '
 

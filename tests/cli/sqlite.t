@@ -135,7 +135,7 @@ test_expect 'search -n through many matches prints what the file prints' '
 	    "-n 2 --case-sensitive back" "-n 4 2026" "slash"; do
 		convctl -s "$T/many.json" search $q >f.out 2>&1; a=$?
 		convctl -s "sqlite:$T/many.db" search $q >d.out 2>&1; b=$?
-		test "$a" = "$b" && test_cmp f.out d.out || { echo "$q"; exit 1; }
+		test "$a" = "$b" && test_cmp f.out d.out || { echo "$q"; return 1; }
 	done &&
 	test "$(wc -l <f.out)" -gt 2000
 '
@@ -160,10 +160,10 @@ test_expect 'made on the first write, 0600 in directories made 0700; a write of 
 	test ! -s "$T/new/dir/s.db" &&
 	convctl -s "sqlite:$T/new/dir/s.db" add hi >/dev/null &&
 	for f in "$T/new" "$T/new/dir"; do
-		test "$(stat -c %a "$f")" = 700 || exit 1
+		test "$(stat -c %a "$f")" = 700 || return 1
 	done &&
 	for f in "$T"/new/dir/s.db*; do
-		test "$(stat -c %a "$f")" = 600 || { echo "$f"; exit 1; }
+		test "$(stat -c %a "$f")" = 600 || { echo "$f"; return 1; }
 	done &&
 	test "$(convctl -s "sqlite:$T/new/dir/s.db" show --json | jq -r .messages[0].content)" = hi
 '
@@ -235,7 +235,7 @@ test_expect '8 writers at once on a database not made yet: each add kept once, i
 		convctl -s "sqlite:$T/first.db" --wait 60 add "w$w" >/dev/null ||
 		    echo "w$w failed" &
 	done >fails 2>&1 &&
-	wait && { test ! -s fails || { cat fails; exit 1; }; } &&
+	wait && { test ! -s fails || { cat fails; return 1; }; } &&
 	convctl copy "sqlite:$T/first.db" - | jq -r \
 	    "[.conversations[].messages[].content] | sort | join(\" \")" >got &&
 	echo "w1 w2 w3 w4 w5 w6 w7 w8" >want && test_cmp want got &&
@@ -255,7 +255,7 @@ test_expect 'readers alongside two writers never fail' '
 	for i in $(seq $(counts 80 300)); do
 		convctl -s "$R" prompt >/dev/null || echo "prompt $i failed"
 	done >>fails 2>&1 &&
-	wait && test ! -s fails || { cat fails; exit 1; }
+	wait && test ! -s fails || { cat fails; return 1; }
 '
 
 test_expect 'writers killed at any point: every add that exited 0 is kept, nothing partial' '

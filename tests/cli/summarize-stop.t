@@ -82,7 +82,7 @@ test_expect 'anthropic_base with or without /v1, as the SDKs take it' '
 	for base in "$STUB" "$STUB/" "$STUB/v1" "$STUB/v1/"; do
 		id=$(seed) &&
 		CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$base" convctl summarize "$id" >/dev/null &&
-		test "$(sed -n "\$p" "$STUB_LOG" | jq -r .path)" = /v1/messages || exit 1
+		test "$(sed -n "\$p" "$STUB_LOG" | jq -r .path)" = /v1/messages || return 1
 	done
 '
 

@@ -263,7 +263,7 @@ test_expect 'offline is the default when no key or base URL is set' '
 
 test_expect 'a writer adding messages while a summary is in flight: nothing lost' '
 	{ export CONVCTL_STORE=$(store_at race) && id=$(seed) && stub_script "$HELD" &&
-	  rm -f "$T/release"; } || exit 1
+	  rm -f "$T/release"; } || return 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
 	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "a message said meanwhile") &&
@@ -280,7 +280,7 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 
 test_expect 'a conversation changed while in flight is not overwritten' '
 	{ export CONVCTL_STORE=$(store_at race2) && id=$(seed) && stub_script "$HELD" &&
-	  rm -f "$T/release"; } || exit 1
+	  rm -f "$T/release"; } || return 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
 	CONVCTL_SUMMARIZER=offline convctl --wait 0 summarize "$id" >/dev/null &&
@@ -311,7 +311,7 @@ test_expect 'the proxy variables libcurl honours are used' '
 '
 
 test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
-	test -n "$TLS" || { echo "no openssl to make a certificate"; exit 1; }
+	test -n "$TLS" || { echo "no openssl to make a certificate"; return 1; }
 	export CONVCTL_STORE=$(store_at tls) && id=$(seed) && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
@@ -412,7 +412,7 @@ test_expect '--help tells the whole story' '
 	convctl summarize --help >out &&
 	grep -q "^usage: convctl summarize .* \[ID | --pending | --all\]$" out &&
 	for o in --pending --all --force --dry-run --json --verbose --summarizer --model --api-base; do
-		grep -q -- "$o" out || { echo "no $o"; exit 1; }
+		grep -q -- "$o" out || { echo "no $o"; return 1; }
 	done
 '
 

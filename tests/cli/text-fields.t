@@ -31,7 +31,7 @@ test_expect 'a title or tag with a control character: exit 2, which and where' '
 		t=$(printf "$bad") &&
 		fails_with 2 convctl title $a "$t" && stderr_has "convctl: title: title has a control character (U+" &&
 		stderr_has "usage: convctl title" &&
-		fails_with 2 convctl tag $a ok "$t" && stderr_has "convctl: tag: tag has a control character (U+" || exit 1
+		fails_with 2 convctl tag $a ok "$t" && stderr_has "convctl: tag: tag has a control character (U+" || return 1
 	done &&
 	fails_with 2 convctl title $a "$(printf "evil\nconv-0000")" &&
 	head -n 1 "$T/err" >got &&
@@ -120,7 +120,7 @@ test_expect 'a tool name by the tag rule: add and run refuse a control character
 	test_cmp want got && stderr_has "usage: convctl add" &&
 	for bad in "\033]52;c;cHdu\007" "ab\302\233c" "del\177"; do
 		fails_with 2 convctl add --tool "$(printf "$bad")" hi &&
-		stderr_has "convctl: add: tool name has a control character (U+" || exit 1
+		stderr_has "convctl: add: tool name has a control character (U+" || return 1
 	done &&
 	repeat x101 x 101 && repeat e99 "$e_acute" 99 && tools t101 101 && tools t99 99 &&
 	fails_with 2 convctl add --tool "$x101" hi &&
@@ -194,7 +194,7 @@ test_expect 'a stored id, title, tags and tool names print escaped: show, prompt
 	test_cmp want got &&
 	for f in text markdown; do
 		convctl prompt --format $f >got && convctl show --format $f >>got &&
-		! grep -q "$esc" got && ! grep -q "^User: forged" got || exit 1
+		! grep -q "$esc" got && ! grep -q "^User: forged" got || return 1
 	done &&
 	convctl show --json | jq -e --slurpfile s "$T/seed2.json" ".messages[0].toolsUsed == \$s[0].conversations[1].messages[0].toolsUsed and .id == \$s[0].conversations[1].id" >/dev/null
 '
@@ -208,12 +208,12 @@ test_expect 'on a terminal, show, prompt and search escape the content'\''s cont
 	seen="see \\x1b]52;c;cHduZWQ=\\x07 and \\x1b[2J" &&
 	for c in show "show -f markdown" prompt "prompt -f markdown" "search --color never see" "search --color never over"; do
 		on_tty "$CONVCTL_BIN" $c >tty &&
-		! grep -q "$esc" tty || { echo "$c:"; cat -v tty; exit 1; }
+		! grep -q "$esc" tty || { echo "$c:"; cat -v tty; return 1; }
 		case $c in
 		"search --color never see") holds "$seen" tty ;;
 		"search --color never over") grep -qF "next\\rover \\xc2\\x9bx$(printf "\t")end" tty ;;
 		*) holds "$seen" tty && grep -qF "next\\rover \\xc2\\x9bx$(printf "\t")end" tty ;;
-		esac || { echo "$c:"; cat -v tty; exit 1; }
+		esac || { echo "$c:"; cat -v tty; return 1; }
 	done &&
 	convctl show >got && grep -q "$esc]52;c;cHduZWQ=$(printf "\007") and" got &&
 	convctl search see >got && grep -q "$esc]52" got
