@@ -8,17 +8,43 @@ cat >"$T/odd.json" <<'JSON'
 {"version":1,"conversations":[{"id":"c1","startedAt":"2026-02-04T17:26:40.000Z","endedAt":"2026-02-04T17:30:00.000Z","title":"t","summary":null,"x":1.10,"big":123456789012345678901234567890,"messages":[{"id":"m1","timestamp":"2026-02-04T17:26:40.000Z","role":"user","content":"nul \u0000 and \"quotes\" and \\","extra":{"z":1e400,"a":[0.1,-0.0]}}]},{"id":"c2","startedAt":"2026-02-04T18:26:40.000Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m2","timestamp":"2026-02-04T18:26:40.000Z","role":"assistant","content":"yo","toolsUsed":["a"],"z":{}}],"tags":["x"]}],"lastMigrated":"2026-02-04T18:00:00.000Z","custom":{"k":2.50}}
 JSON
 
-# each command of a scripted session, what it printed and its exit status,
-# with the store's name and the random part of message ids made alike
+# each command of a scripted session, "== ARGS", what it printed (standard
+# output, then standard error) and "== exit N", with the store's name and
+# the random part of message ids made alike. The commands run in the test
+# tool's one process (test-tool run) when $CONVCTL_BIN is the tree's
+# convctl, else a process each, printing the same
 session() {
 	export CONVCTL_STORE=$1
+	session_tool=
+	if [ -x "$top/tests/tool/test-tool" ] && [ "$CONVCTL_BIN" -ef "$top/convctl" ]; then
+		session_tool=1
+	fi
+	: >"$T/session.json"
+	# step AT ARG...: convctl ARG... at the time AT: a request for the
+	# tool (its words JSON strings: no quote nor backslash in them), or
+	# run at once
 	step() {
 		at=$1
 		shift
-		printf '$ %s\n' "$*"
-		CONVCTL_NOW=$at convctl "$@" 2>&1
-		echo "exit $?"
-	}
+		if [ -z "$session_tool" ]; then
+			echo "== $*"
+			CONVCTL_NOW=$at convctl "$@" 2>"$T/step.err"
+			set -- $?
+			cat "$T/step.err"
+			echo "== exit $1"
+			return
+		fi
+		sep=
+		printf '{"argv": ['
+		for w; do
+			case $w in
+			*[\"\\]*) echo "session: a quote or backslash: $w" >&2; return 1 ;;
+			esac
+			printf '%s"%s"' "$sep" "$w"
+			sep=", "
+		done
+		printf '], "env": {"CONVCTL_NOW": "%s"}}\n' "$at"
+	} >>"$T/session.json"
 	{
 		step 2026-02-04T17:00:00Z recent
 		step 2026-02-04T17:00:00Z show
@@ -71,7 +97,15 @@ session() {
 		step 2026-02-04T23:01:00Z add --max-conversations 3 "a limit"
 		step 2026-02-04T23:01:00Z recent -n 20 --json
 		step 2026-02-04T23:02:00Z copy "$1" -
-	} | sed -e "s|$1|STORE|g" -e 's/m-\([0-9]*\)-[0-9a-f]\{8\}/m-\1-X/g'
+	} || return 1
+	set -- "$1" "$T/session.json"
+	if [ -n "$session_tool" ]; then
+		# the directory made once, each file of it written afresh
+		[ -d "$T/session" ] || mkdir "$T/session" || return 1
+		test_tool run "$2" "$T/session" >/dev/null || return 1
+		set -- "$1" "$T/session/transcript"
+	fi
+	sed -e "s|$1|STORE|g" -e 's/m-\([0-9]*\)-[0-9a-f]\{8\}/m-\1-X/g' "$2"
 }
 
 # a store of N conversations (two messages each) whose texts hold what

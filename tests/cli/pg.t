@@ -29,7 +29,7 @@ P="$PG_URI&schema=parity"
 test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 	session "$F" >file.out &&
 	session "$P" >pg.out &&
-	grep -q "^exit 4" file.out && grep -q "^exit 0" file.out &&
+	has_line "== exit 4" file.out && has_line "== exit 0" file.out &&
 	test_cmp file.out pg.out
 '
 

@@ -25,7 +25,7 @@ c.commit()' "$@"
 test_expect 'a scripted session prints the same on SQLite as on a file' '
 	session "$F" >file.out &&
 	session "$D" >db.out &&
-	grep -q "^exit 4" file.out && grep -q "^exit 0" file.out &&
+	has_line "== exit 4" file.out && has_line "== exit 0" file.out &&
 	test_cmp file.out db.out
 '
 
