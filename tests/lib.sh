@@ -478,14 +478,18 @@ jq_is() {
 	}
 }
 
-# same_file WANT GOT: the files hold the same lines (read by the shell: no
-# process when they do), else diff -u shows how they differ
+# same_file WANT GOT: the files hold the same lines, a last line without its
+# newline too (read by the shell: no process when they do), else diff -u
+# shows how they differ. For short texts: the shell reads a byte a call and
+# no NUL byte, so a long file, or one that may hold a NUL, is test_cmp's
 same_file() {
 	sh_a= sh_b=
-	while IFS= read -r l || [ -n "$l" ]; do sh_a="$sh_a$l
-"; done <"$1"
-	while IFS= read -r l || [ -n "$l" ]; do sh_b="$sh_b$l
-"; done <"$2"
+	while IFS= read -r l; do sh_a="$sh_a$l
+"; done <"$1" || return 1
+	[ -z "$l" ] || sh_a="$sh_a$l (no newline)"
+	while IFS= read -r l; do sh_b="$sh_b$l
+"; done <"$2" || return 1
+	[ -z "$l" ] || sh_b="$sh_b$l (no newline)"
 	[ "$sh_a" = "$sh_b" ] || test_cmp "$1" "$2"
 }
 

@@ -39,23 +39,23 @@ wait_for() {
 
 test_expect '--prompt TEXT is the last argument; prompt and answer recorded' '
 	convctl run --prompt "why?" -- printf "%s|%s\n" because >out 2>err &&
-	echo "because|why?" >want && test_cmp want out && test ! -s err &&
+	echo "because|why?" >want && same_file want out && test ! -s err &&
 	printf "%s\n" "user: why?" "assistant: because|why?" >want &&
-	messages >got && test_cmp want got
+	messages >got && same_file want got
 '
 
 test_expect 'without --prompt, standard input is the prompt and CMD'\''s input' '
 	printf "tell me\n\n" | convctl run -- tr a-z A-Z >out &&
 	printf "TELL ME\n\n" >want && test_cmp want out &&
 	messages | tail -n 2 >got &&
-	printf "%s\n" "user: tell me" "assistant: TELL ME" >want && test_cmp want got
+	printf "%s\n" "user: tell me" "assistant: TELL ME" >want && same_file want got
 '
 
 test_expect 'options end at CMD, -- or not; --tool goes with the answer' '
 	convctl run --prompt hi --tool web --tool calc printf "%s|" -s >out &&
 	printf "%s" "-s|hi|" >want && test_cmp want out &&
 	last_message >got &&
-	echo "assistant: -s|hi| [\"web\",\"calc\"]" >want && test_cmp want got
+	echo "assistant: -s|hi| [\"web\",\"calc\"]" >want && same_file want got
 '
 
 test_expect 'output reaches stdout as it comes, before CMD ends' '
@@ -67,30 +67,30 @@ test_expect 'output reaches stdout as it comes, before CMD ends' '
 	touch go.flag && wait $pid &&
 	printf "first\nsecond\n" >want && test_cmp want out &&
 	messages | tail -n 2 >got && printf "assistant: first\nsecond\n" >want &&
-	test_cmp want got
+	same_file want got
 '
 
 test_expect 'a failing CMD: its status, the prompt kept, the partial answer not' '
 	convctl add before >/dev/null &&
 	fails_with 3 convctl run --prompt "fail please" -- sh -c "echo partial; exit 3" &&
-	echo partial >want && test_cmp want "$T/stdout" &&
+	echo partial >want && same_file want "$T/stdout" &&
 	stderr_has "run: '\''sh'\'' exited with status 3; recorded the prompt, not its partial answer (--keep-partial records it)" &&
 	messages | tail -n 2 >got &&
-	printf "%s\n" "user: before" "user: fail please" >want && test_cmp want got
+	printf "%s\n" "user: before" "user: fail please" >want && same_file want got
 '
 
 test_expect '--keep-partial records what a failing CMD printed' '
 	fails_with 3 convctl run --keep-partial --prompt again -- sh -c "echo half; exit 3" &&
 	stderr_has "exited with status 3; recorded the prompt and the partial answer" &&
 	messages | tail -n 2 >got &&
-	printf "%s\n" "user: again" "assistant: half" >want && test_cmp want got
+	printf "%s\n" "user: again" "assistant: half" >want && same_file want got
 '
 
 test_expect 'a CMD killed by a signal: 128 + the signal, as shells say' '
 	fails_with 143 convctl run --prompt die -- sh -c "echo some; kill -TERM \$\$" &&
 	stderr_has "'\''sh'\'' was killed by signal 15" &&
 	stderr_has "recorded the prompt, not its partial answer" &&
-	last_message >got && echo "user: die" >want && test_cmp want got
+	last_message >got && echo "user: die" >want && same_file want got
 '
 
 test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
@@ -102,18 +102,18 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 		wait_for out ready && kill -$s $pid &&
 		{ wait $pid; rc=$?; } &&
 		test "$rc" -eq 7 && printf "ready\ngot %s\n" $s >want &&
-		test_cmp want out || return 1
+		same_file want out || return 1
 	done &&
-	last_message >got && echo "user: sig TERM" >want && test_cmp want got
+	last_message >got && echo "user: sig TERM" >want && same_file want got
 '
 
 test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored' '
 	sh -c "grep SigIgn /proc/\$\$/status" >want &&
 	convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh >got &&
-	test_cmp want got &&
+	same_file want got &&
 	(trap "" HUP; sh -c "grep SigIgn /proc/\$\$/status") >want &&
 	(trap "" HUP; convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh) >got &&
-	test_cmp want got && ! grep -q "SigIgn:[[:space:]]*0*$" want
+	same_file want got && ! grep -q "SigIgn:[[:space:]]*0*$" want
 '
 
 # a timing case, left out until it is made exact: on a busy machine it has
@@ -140,7 +140,7 @@ if [ -n "${TEST_SIGINT:-}" ]; then
 		kill "$(cat cmd.pid)" &&
 		test "$rc" -eq 130 &&
 		grep -q "run: stopped waiting for '\''sh'\'' (pid [0-9]*), which may still run; recorded the prompt" err &&
-		last_message >got && echo "user: stubborn" >want && test_cmp want got
+		last_message >got && echo "user: stubborn" >want && same_file want got
 	'
 else
 	test_n=$((test_n + 1))
@@ -198,14 +198,14 @@ test_expect 'the terminal'\''s ^C reaches CMD directly; a second one stops waiti
 	kill "$(cat cmd.pid)" &&
 	holds "stopped waiting for" tty && grep -q "^exit 130" tty &&
 	messages | tail -n 2 >got && printf "%s\n" "user: tty1" "user: tty2" >want &&
-	test_cmp want got
+	same_file want got
 '
 
 test_expect 'output that is not UTF-8: all on stdout, not recorded, a note' '
 	fails_with 0 convctl run --prompt bytes -- printf "ok \377 %s\n" &&
 	printf "ok \377 bytes\n" >want && cmp want "$T/stdout" &&
 	stderr_has "run: recorded the prompt, not its answer: not valid UTF-8 at byte 3; all of it went to standard output" &&
-	last_message >got && echo "user: bytes" >want && test_cmp want got
+	last_message >got && echo "user: bytes" >want && same_file want got
 '
 
 test_expect 'UTF-8 checked as it comes: characters cut between reads, a bad byte far in' '
@@ -214,7 +214,7 @@ for b in \"a\u00e9\u65e5\U0001f642\".encode():
     os.write(1, bytes([b])); time.sleep(0.02)" >out &&
 	last_message >got &&
 	printf "assistant: a\303\251\346\227\245\360\237\231\202\n" >want &&
-	test_cmp want got &&
+	same_file want got &&
 	fails_with 0 convctl run --prompt far -- python3 -c "import os
 os.write(1, b\"x\" * 500000 + b\"\\xe6\\x97y\")" &&
 	stderr_has "not its answer: not valid UTF-8 at byte 500000" &&
@@ -226,7 +226,7 @@ test_expect 'output past max_message_bytes: all on stdout, not recorded' '
 	    sh -c "head -c 300000 /dev/zero | tr \"\\\\0\" x" &&
 	test "$(wc -c <"$T/stdout")" -eq 300000 &&
 	stderr_has "not its answer: 300000 bytes, larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
-	last_message >got && echo "user: big" >want && test_cmp want got
+	last_message >got && echo "user: big" >want && same_file want got
 '
 
 test_expect 'output past the limit reaches a file, a file opened to append and a pipe whole' '
@@ -283,7 +283,7 @@ test_expect '--context: the conversation as prompt prints it, a blank line, the 
 test_expect '--context with nothing active: the prompt alone' '
 	convctl end >/dev/null &&
 	echo "fresh" | convctl run --context -- cat >out &&
-	echo fresh >want && test_cmp want out
+	echo fresh >want && same_file want out
 '
 
 test_expect 'the store is not locked while CMD runs: CMD may add to it' '
@@ -293,7 +293,7 @@ test_expect 'the store is not locked while CMD runs: CMD may add to it' '
 	echo answered >want && test_cmp want out &&
 	messages | tail -n 4 >got &&
 	printf "%s\n" "user: open" "user: inner" "user: outer" "assistant: answered" >want &&
-	test_cmp want got
+	same_file want got
 '
 
 test_expect 'ended while CMD ran, nothing active: the exchange starts a new one' '
@@ -301,7 +301,7 @@ test_expect 'ended while CMD ran, nothing active: the exchange starts a new one'
 	convctl run --prompt late -- sh -c "\"\$CONVCTL_BIN\" end --no-summary >/dev/null; echo reply" >out 2>err &&
 	new=$(convctl show --format json | jq -r .id) && test "$new" != "$id" &&
 	grep -q "run: conversation '\''$id'\'' was ended while '\''sh'\'' ran; the exchange starts conversation '\''$new'\''" err &&
-	printf "%s\n" "user: late" "assistant: reply" >want && messages >got && test_cmp want got &&
+	printf "%s\n" "user: late" "assistant: reply" >want && messages >got && same_file want got &&
 	test "$(convctl show "$id" --format json | jq -r ".messages[-1].content")" = topic
 '
 
@@ -309,9 +309,9 @@ test_expect 'another conversation active by then: exit 4, nothing recorded' '
 	id=$(convctl add "topic 2") &&
 	fails_with 4 convctl run --prompt lost -- sh -c "\"\$CONVCTL_BIN\" end --no-summary >/dev/null
 	    \"\$CONVCTL_BIN\" add other >/dev/null; echo reply" &&
-	echo reply >want && test_cmp want "$T/stdout" &&
+	echo reply >want && same_file want "$T/stdout" &&
 	stderr_has "became active while the command ran; the exchange belongs to '\''$id'\''; nothing recorded" &&
-	messages >got && echo "user: other" >want && test_cmp want got
+	messages >got && echo "user: other" >want && same_file want got
 '
 
 test_expect 'idle rules of add: idle at the start ends it; the answer joins its question' '
@@ -319,21 +319,21 @@ test_expect 'idle rules of add: idle at the start ends it; the answer joins its 
 	old=$(CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "long ago") &&
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl run --prompt now -- printf "yes\n" >/dev/null &&
 	test "$(convctl show "$old" --format json | jq -r .endedAt)" = 2026-02-04T10:00:00.000Z &&
-	printf "%s\n" "user: now" "assistant: yes" >want && messages >got && test_cmp want got &&
+	printf "%s\n" "user: now" "assistant: yes" >want && messages >got && same_file want got &&
 	convctl --idle-timeout 0 run --prompt slow -- sh -c "sleep 0.2; echo done" >/dev/null &&
-	printf "%s\n" "user: slow" "assistant: done" >want && messages >got && test_cmp want got
+	printf "%s\n" "user: slow" "assistant: done" >want && messages >got && same_file want got
 '
 
 test_expect 'a reader that goes away: CMD read to its end, recorded, its status' '
 	{ convctl run --prompt many -- sh -c "i=0; while [ \$i -lt 20000 ]; do
 	    echo line \$i; i=\$((i + 1)); done" 2>err; echo $? >rc; } |
 	    head -n 1 >out &&
-	echo "line 0" >want && test_cmp want out && echo 0 >want && test_cmp want rc &&
+	echo "line 0" >want && same_file want out && echo 0 >want && same_file want rc &&
 	printf "%s\n" "convctl: run: standard output was closed before '\''sh'\'' ended; it was read to its end (208890 bytes) and the exchange recorded" >want &&
-	test_cmp want err &&
+	same_file want err &&
 	test "$(convctl show --format json | jq -r ".messages[-1].content" | wc -l)" -eq 20000 &&
 	{ echo q | convctl run -- seq 1 200000 2>err; echo $? >rc; } | head -n 1 >out &&
-	echo 1 >want && test_cmp want out && echo 0 >want && test_cmp want rc &&
+	echo 1 >want && same_file want out && echo 0 >want && same_file want rc &&
 	grep -q "closed before '\''seq'\'' ended; it was read to its end (1288895 bytes) and the exchange recorded" err &&
 	convctl show --format json | jq -e ".messages[-2].content == \"q\" and (.messages[-1].content | length) == 1288894" >/dev/null
 '
@@ -341,7 +341,7 @@ test_expect 'a reader that goes away: CMD read to its end, recorded, its status'
 test_expect 'a reader that goes away from a failing CMD: its status, what was kept' '
 	{ convctl run --prompt fail -- sh -c "seq 1 100000; exit 5" 2>err; echo $? >rc; } |
 	    head -n 1 >out &&
-	echo 5 >want && test_cmp want rc &&
+	echo 5 >want && same_file want rc &&
 	grep -q "closed before '\''sh'\'' ended; it was read to its end (588895 bytes)\$" err &&
 	grep -q "'\''sh'\'' exited with status 5; recorded the prompt, not its partial answer" err &&
 	convctl show --format json | jq -e ".messages[-1].content == \"fail\"" >/dev/null
