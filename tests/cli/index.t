@@ -45,11 +45,16 @@ search --json caf
 prune --dry-run --max 5'
 [ -z "${CONVCTL_WRAPPER:-}" ] || all_readers='prompt
 show conv-1767236400000 --format json'
-# readers: every reader run, "== READER", what it printed and "== exit N"
-# each; in the test tool's one process (test-tool run: standard output,
+# readers DIR [no-index]: every reader run, "== READER", what it printed and
+# "== exit N" each, in DIR/transcript; with no-index, each with
+# CONVCTL_NO_INDEX=1 and not under $CONVCTL_WRAPPER (the reference, run as
+# it is). In the test tool's one process (test-tool run: standard output,
 # then standard error) when $CONVCTL_BIN is the tree's convctl, else a
 # process each (the two kept apart all the same)
 readers() {
+	rd_dir=$1 rd_env="{}" rd_wrapper=$CONVCTL_WRAPPER
+	[ -z "${2:-}" ] || rd_env='{"CONVCTL_NO_INDEX": "1"}' rd_wrapper=
+	[ -d "$rd_dir" ] || mkdir "$rd_dir" || return 1
 	if [ -x "$top/tests/tool/test-tool" ] && [ "$CONVCTL_BIN" -ef "$top/convctl" ]; then
 		while IFS= read -r r; do
 			set -f
@@ -59,23 +64,25 @@ readers() {
 			printf '{"argv": ['
 			sep=
 			for w; do printf '%s"%s"' "$sep" "$w"; sep=", "; done
-			printf '], "env": {}}\n'
-		done >"$T/readers.json" <<-EOF
+			printf '], "env": %s}\n' "$rd_env"
+		done >"$rd_dir/requests" <<-EOF
 		$all_readers
 		EOF
-		mkdir -p "$T/runs" &&
-		$CONVCTL_WRAPPER "$top/tests/tool/test-tool" run "$T/readers.json" "$T/runs" &&
-		cat "$T/runs/transcript"
+		$rd_wrapper "$top/tests/tool/test-tool" run "$rd_dir/requests" \
+		    "$rd_dir" >/dev/null
 		return
 	fi
-	echo "$all_readers" | while IFS= read -r r; do
-		echo "== $r"
-		# shellcheck disable=SC2086
-		convctl $r 2>"$T/reader.err" </dev/null
-		rc=$?
-		cat "$T/reader.err"
-		echo "== exit $rc"
-	done
+	echo "$all_readers" | (
+		[ -z "${2:-}" ] || { export CONVCTL_NO_INDEX=1; CONVCTL_WRAPPER=; }
+		while IFS= read -r r; do
+			echo "== $r"
+			# shellcheck disable=SC2086
+			convctl $r 2>"$T/reader.err" </dev/null
+			rc=$?
+			cat "$T/reader.err"
+			echo "== exit $rc"
+		done
+	) >"$rd_dir/transcript"
 }
 
 # the readers agree with the index (twice: the first may rebuild it) and
@@ -84,10 +91,13 @@ readers() {
 # readers without it, the reference, run as they are: reading a store whole
 # is what every other file checks under the wrapper
 agree() {
-	readers >"$T/with1" && cp "$T/with1" "$T/with2" &&
-	{ [ -n "${CONVCTL_WRAPPER:-}" ] || readers >"$T/with2"; } &&
-	(export CONVCTL_NO_INDEX=1; CONVCTL_WRAPPER=; readers) >"$T/without" &&
-	test_cmp "$T/without" "$T/with1" && test_cmp "$T/without" "$T/with2"
+	set -- "$T/with1"
+	[ -n "${CONVCTL_WRAPPER:-}" ] || set -- "$1" "$T/with2"
+	for ag_dir; do readers "$ag_dir" || return 1; done
+	readers "$T/without" no-index &&
+	for ag_dir; do
+		test_cmp "$T/without/transcript" "$ag_dir/transcript" || return 1
+	done
 }
 
 # bytes convctl reads from the store for its arguments
