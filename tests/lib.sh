@@ -262,15 +262,25 @@ test_expect() {
 
 # case_inline BODY: BODY may run in the file's shell: it names nothing
 # that would outlive the case or end the shell there: no exit, cd, exec,
-# trap, set, shift, export, unset, readonly, ulimit, umask, no command left
-# running in the background (a lone &). A case ends early with return N,
-# which ends a subshell as exit N does, and the case alone in the file's
-# shell (case_eval is a function). The variables it
+# trap, set, shift, export (but of CONVCTL_STORE), unset, readonly, ulimit,
+# umask, no command left running in the background (a lone &). A case ends
+# early with return N, which ends a subshell as exit N does, and the case
+# alone in the file's shell (case_eval is a function). The variables it
 # assigns (NAME=...) are put back as they were after it (case_save,
 # case_restore); those a helper it calls sets stay set, as they always did.
 # Read by the shell: no process
 case_inline() {
-	case $1 in
+	# export CONVCTL_STORE=...: lib.sh exported it, so putting its value
+	# back is all a subshell's end did
+	ci_body=$1
+	while :; do
+		case $ci_body in
+		*"export CONVCTL_STORE="*)
+			ci_body=${ci_body%%"export CONVCTL_STORE="*}${ci_body#*"export CONVCTL_STORE="} ;;
+		*) break ;;
+		esac
+	done
+	case $ci_body in
 	*exit* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
 	    *export* | *unset* | *readonly* | *ulimit* | *umask* | \
 	    *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)

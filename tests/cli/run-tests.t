@@ -101,14 +101,16 @@ test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays i
 	X=0
 	test_expect "inline, fails" "x=1 X=2 && f() { :; } && false"
 	test_expect "inline: what it assigned is back" "f && test -z \"\$x\" && test \$X = 0"
-	test_expect "inline: a capital before a command" "X=3 true && CONVCTL_STORE=/x true"
+	test_expect "inline: a capital before a command" "X=3 true && CONVCTL_STORE=/x true &&
+	    export CONVCTL_STORE=/y && k() { :; }"
 	test_expect "inline: return ends the case alone" "h() { :; }; z=1; return 2"
 	test_expect "inline: what it assigned before is back" "test -z \"\$z\" && h"
 	test_expect "a subshell: exit ends the case alone" "g() { :; }; y=1; exit 3"
 	test_expect "what a subshell set ends with it" "test -z \"\$y\" && ! command -v g"
 	test_expect "a subshell: cd" "cd / && test \"\$PWD\" = /"
 	test_expect "back in \$T, the store as it was" "test \"\$PWD\" = \"\$T\" &&
-	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\" && test \$X = 0"
+	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\" && test \$X = 0 && k &&
+	    sh -c \"test \\\"\\\$CONVCTL_STORE\\\" = \\\"\$T/store.json\\\"\""
 	test_done
 	END
 	! sh lt/tests/cli/cases.t >out &&
