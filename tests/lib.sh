@@ -116,6 +116,19 @@ store_at() {
 	fi
 }
 
+# use_store NAME: CONVCTL_STORE, exported, is store_at NAME's store; the
+# shell names it on a file or SQLite store (no subshell), store_at on pg.
+# In a case that runs in the file's shell, the store is put back after it
+# (case_save)
+use_store() {
+	case $engine in
+	file) CONVCTL_STORE=$T/$1.json ;;
+	sqlite) CONVCTL_STORE=sqlite:$T/$1.db ;;
+	*) CONVCTL_STORE=$(store_at "$1") ;;
+	esac
+	export CONVCTL_STORE
+}
+
 # the schema a URI names
 pg_schema() {
 	echo "$1" | sed -n 's/.*[?&]schema=\([^&]*\).*/\1/p'
@@ -293,9 +306,15 @@ case_inline() {
 # (in a quoted text) costs a variable kept and put back, nothing more
 case_save() {
 	case_saved=
+	# CONVCTL_STORE, whether the case names it or a helper it calls
+	# changes it (engines.sh's session, use_store)
 	set -f	# the words as they are, no file names
-	for cs_w in $1; do
-		case $cs_w in *=*) ;; *) continue ;; esac
+	set -- CONVCTL_STORE= $1
+	for cs_w; do
+		case $cs_w in
+		*=*) ;;
+		*) continue ;;
+		esac
 		cs_n=${cs_w%%=*}
 		while :; do	# drop what leads the name: ( { ! " $(
 			case $cs_n in
@@ -315,9 +334,10 @@ case_save() {
 	set +f
 }
 
-# case_restore STATUS: the variables case_save kept, back as they were;
-# returns STATUS
+# case_restore STATUS: back in $T (a helper the case called may have
+# left it), the variables case_save kept as they were; returns STATUS
 case_restore() {
+	cd "$T" || return 1
 	for cs_n in $case_saved; do
 		if eval "[ -n \"\$cs_set_$cs_n\" ]"; then
 			eval "$cs_n=\$cs_val_$cs_n"
@@ -328,13 +348,10 @@ case_restore() {
 	return "$1"
 }
 
-# case_eval NAME BODY: BODY in the file's shell, from $T, which it leaves
-# in $T; $1 and $2 NAME and BODY, as in the subshell
+# case_eval NAME BODY: BODY in the file's shell, from $T ($1 and $2 NAME
+# and BODY, as in the subshell); case_restore is back in $T after it
 case_eval() {
 	cd "$T" && eval "$2"
-	set -- $?
-	cd "$T"
-	return "$1"
 }
 
 # case_times: the comment TEST_TIMES asks for, from the shell's children's

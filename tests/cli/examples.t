@@ -105,11 +105,12 @@ stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was adde
 # printed is shown when it does not. It runs in a session of its own, with
 # no terminal, so that a prompt (createuser --pwprompt) reads standard input.
 # Each example has a copy of its own ($T/run.NAME, left for $T's removal: no
-# rm a case) and runs in the case's subshell (test_expect's: no other)
+# rm a case) and runs in a subshell of its own, which the environment it
+# sets ends with (the case itself may run in the file's shell: test_expect)
 run_example() {
 	run=$T/run.${1##*/}
 	cp -r "$T/seed" "$run" &&
-	{
+	(
 		cd "$run/work" &&
 		unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 		export HOME="$run/home" PATH="$T/exbin:$PATH" \
@@ -117,7 +118,7 @@ run_example() {
 		    question="Add milk to my grocery list" q="Add eggs too" &&
 		timeout 60 setsid bash -e -o pipefail "$1" </dev/null >"$run/out" 2>"$run/err" &&
 		no_usage_error "$run/err"
-	} || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
+	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
 		echo "-- stdout:"; cat "$run/out"; echo "-- stderr:"; cat "$run/err"; return 1; }
 }
 

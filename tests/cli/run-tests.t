@@ -108,6 +108,9 @@ test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays i
 	test_expect "a subshell: exit ends the case alone" "g() { :; }; y=1; exit 3"
 	test_expect "what a subshell set ends with it" "test -z \"\$y\" && ! command -v g"
 	test_expect "a subshell: cd" "cd / && test \"\$PWD\" = /"
+	hop() { cd / && CONVCTL_STORE=/z; }
+	test_expect "inline: a helper leaves \$T, changes the store" "hop && return 1"
+	test_expect "inline: use_store" "use_store u && test \"\$CONVCTL_STORE\" = \"\$T/u.json\""
 	test_expect "back in \$T, the store as it was" "test \"\$PWD\" = \"\$T\" &&
 	    test \"\$CONVCTL_STORE\" = \"\$T/store.json\" && test \$X = 0 && k &&
 	    sh -c \"test \\\"\\\$CONVCTL_STORE\\\" = \\\"\$T/store.json\\\"\""
@@ -120,7 +123,9 @@ test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays i
 	    "ok 5 - inline: what it assigned before is back" \
 	    "not ok 6 - a subshell: exit ends the case alone" \
 	    "ok 7 - what a subshell set ends with it" "ok 8 - a subshell: cd" \
-	    "ok 9 - back in \$T, the store as it was" "1..9" >want &&
+	    "not ok 9 - inline: a helper leaves \$T, changes the store" \
+	    "ok 10 - inline: use_store" \
+	    "ok 11 - back in \$T, the store as it was" "1..11" >want &&
 	grep -v "^#" out >got && same_file want got
 '
 
