@@ -225,7 +225,7 @@ test_expect 'add -h prints the usage and exits 0' '
 
 # issue 15: named system prompts, from the config or a file
 test_expect '--template opens a new conversation with a system message' '
-	export CONVCTL_STORE=$(store_at tmpl) &&
+	use_store tmpl &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl/templates" &&
 	echo "template.brief = \"Be brief.\"" >"$XDG_CONFIG_HOME/convctl/config" &&
 	printf "You are a pirate.\nSay arr.\n\n" >"$XDG_CONFIG_HOME/convctl/templates/pirate" &&
@@ -238,7 +238,7 @@ test_expect '--template opens a new conversation with a system message' '
 '
 
 test_expect '--template is a note, not a message, when the add joins a conversation' '
-	export CONVCTL_STORE=$(store_at tmpl) &&
+	use_store tmpl &&
 	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --template pirate "again" >out 2>err &&
 	file_is conv-1770199200000 out &&
 	grep -qx "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
@@ -246,7 +246,7 @@ test_expect '--template is a note, not a message, when the add joins a conversat
 '
 
 test_expect '--template from a file; an unknown one fails and adds nothing' '
-	export CONVCTL_STORE=$(store_at tmpl) &&
+	use_store tmpl &&
 	CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add --template pirate "ahoy" >/dev/null &&
 	convctl prompt --format jsonl | jq -r .content | head -n 2 >got &&

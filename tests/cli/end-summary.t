@@ -34,7 +34,7 @@ req() {
 }
 
 test_expect 'end summarizes the conversation it ends' '
-	export CONVCTL_STORE=$(store_at ok) && seed && stub_script "$OK" &&
+	use_store ok && seed && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
 	read -r id <out && lines_are 1 out && test ! -s err &&
 	stub_count 1 &&
@@ -46,7 +46,7 @@ test_expect 'end summarizes the conversation it ends' '
 '
 
 test_expect 'a failed summary never undoes the end: exit 3, summary null' '
-	export CONVCTL_STORE=$(store_at fail) && seed && stub_script "$E401" &&
+	use_store fail && seed && stub_script "$E401" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z fails_with 3 convctl end &&
 	read -r id <"$T/stdout" &&
 	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
@@ -60,7 +60,7 @@ test_expect 'a failed summary never undoes the end: exit 3, summary null' '
 '
 
 test_expect 'a server that is down: ended all the same, exit 3' '
-	export CONVCTL_STORE=$(store_at down) && seed &&
+	use_store down && seed &&
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 3 convctl end &&
 	read -r id <"$T/stdout" &&
@@ -69,28 +69,28 @@ test_expect 'a server that is down: ended all the same, exit 3' '
 '
 
 test_expect 'end --no-summary sends nothing' '
-	export CONVCTL_STORE=$(store_at nosum) && seed && stub_script "$OK" &&
+	use_store nosum && seed && stub_script "$OK" &&
 	id=$(convctl end --no-summary) &&
 	stub_count 0 &&
 	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null
 '
 
 test_expect 'summarizer none: end sends nothing, exit 0' '
-	export CONVCTL_STORE=$(store_at none) && seed && stub_script "$OK" &&
+	use_store none && seed && stub_script "$OK" &&
 	id=$(CONVCTL_SUMMARIZER=none convctl end) && stub_count 0 &&
 	test "$(field "$id" summary)" = null &&
 	seed && id=$(convctl end --summarizer none) && stub_count 0
 '
 
 test_expect 'with no key and no base URL, end uses the offline summarizer' '
-	export CONVCTL_STORE=$(store_at offline) && seed && stub_script "$OK" &&
+	use_store offline && seed && stub_script "$OK" &&
 	id=$(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end) && stub_count 0 &&
 	test "$(field "$id" title)" = "Add milk to my groceries list" &&
 	field "$id" summary | grep -q "^User asked: \"Add milk to my groceries list\". Assistant answered:"
 '
 
 test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
-	export CONVCTL_STORE=$(store_at bad) && seed && stub_script "$OK" &&
+	use_store bad && seed && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 2 convctl end --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
 	fails_with 2 convctl end --api-base ftp://x && stderr_has "invalid --api-base '"'"'ftp://x'"'"'" &&
@@ -102,7 +102,7 @@ test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 '
 
 test_expect 'end --verbose shows the request with the key redacted' '
-	export CONVCTL_STORE=$(store_at verbose) && seed && stub_script "$OK" &&
+	use_store verbose && seed && stub_script "$OK" &&
 	convctl end --verbose >out 2>err &&
 	holds "convctl: end: > POST $STUB/v1/chat/completions" err &&
 	holds "convctl: end: > Authorization: Bearer [redacted]" err &&
@@ -111,7 +111,7 @@ test_expect 'end --verbose shows the request with the key redacted' '
 '
 
 test_expect 'no lock is held while end summarizes: a writer goes on' '
-	{ export CONVCTL_STORE=$(store_at race) && seed && stub_script "$HELD" &&
+	{ use_store race && seed && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || return 1
 	{ convctl end >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -125,7 +125,7 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 '
 
 test_expect 'nothing active: nothing is sent' '
-	export CONVCTL_STORE=$(store_at empty) && stub_script "$OK" &&
+	use_store empty && stub_script "$OK" &&
 	convctl end >out 2>err; stub_count 0 && holds "no active conversation" err
 '
 
@@ -137,7 +137,7 @@ test_expect 'end --help lists its options' '
 '
 
 test_expect 'add past the idle timeout ends the old one unsummarized, for --pending' '
-	export CONVCTL_STORE=$(store_at idle) && seed && stub_script "$OK" &&
+	use_store idle && seed && stub_script "$OK" &&
 	old=$(convctl add --at 2026-02-04T17:27:00Z "one more") &&
 	new=$(convctl add --at 2026-02-04T19:00:00Z "much later") &&
 	test "$old" != "$new" && stub_count 0 &&

@@ -58,7 +58,7 @@ test_expect 'fork of the active one, whole, by default; --at takes an id' '
 	test "$(conv $g | jq -r .summary)" = null
 '
 test_expect 'fork summarizes the pending ones too, as end does' '
-	export CONVCTL_STORE=$(store_at pending) &&
+	use_store pending &&
 	CONVCTL_NOW=2026-02-05T10:00:00Z convctl add "Left pending" >/dev/null &&
 	CONVCTL_NOW=2026-02-05T10:01:00Z convctl end --no-summary >/dev/null &&
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "Active one" >/dev/null &&

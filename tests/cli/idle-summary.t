@@ -24,7 +24,7 @@ net() {		# the openai summarizer against the stub
 }
 
 test_expect 'offline: the add that crosses the boundary summarizes the ended one' '
-	export CONVCTL_STORE=$(store_at offline) &&
+	use_store offline &&
 	cross >out 2>err &&
 	file_is conv-1770206400000 out && test ! -s err &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].endedAt" 2026-02-04T10:00:05.000Z \
@@ -35,14 +35,14 @@ test_expect 'offline: the add that crosses the boundary summarizes the ended one
 '
 
 test_expect 'a network summarizer leaves it pending by default: no request in add' '
-	export CONVCTL_STORE=$(store_at net) && stub_script "$OK" &&
+	use_store net && stub_script "$OK" &&
 	net cross >out 2>err && test ! -s err &&
 	stub_count 0 &&
 	test "$(q ".conversations[0].summary")" = null
 '
 
 test_expect 'end summarizes the pending one too, besides the one it ends' '
-	export CONVCTL_STORE=$(store_at net) && stub_script "$OK" &&
+	use_store net && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T12:00:10Z net convctl end >out &&
 	file_is conv-1770206400000 out &&
 	stub_count 2 &&
@@ -50,7 +50,7 @@ test_expect 'end summarizes the pending one too, besides the one it ends' '
 '
 
 test_expect 'end with nothing active still summarizes the pending ones' '
-	export CONVCTL_STORE=$(store_at none) && stub_script "$OK" &&
+	use_store none && stub_script "$OK" &&
 	net cross >/dev/null &&
 	CONVCTL_NOW=2026-02-04T12:00:10Z convctl end --no-summary >/dev/null &&
 	stub_count 0 &&
@@ -60,7 +60,7 @@ test_expect 'end with nothing active still summarizes the pending ones' '
 '
 
 test_expect 'end looks only among the 10 that ended last' '
-	export CONVCTL_STORE=$(store_at window) &&
+	use_store window &&
 	for h in 10 11 12 13 14 15 16 17 18 19 20 21; do
 		CONVCTL_NOW=2026-02-04T$h:00:00Z convctl add "topic $h" >/dev/null &&
 		CONVCTL_NOW=2026-02-04T$h:00:05Z convctl end --no-summary >/dev/null || return 1
@@ -73,7 +73,7 @@ test_expect 'end looks only among the 10 that ended last' '
 '
 
 test_expect 'idle_summary = add: the add asks, after its write, with no lock held' '
-	export CONVCTL_STORE=$(store_at add) CONVCTL_IDLE_SUMMARY=add &&
+	use_store add && export CONVCTL_IDLE_SUMMARY=add &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
 	stub_script "[{\"wait_for\": \"$T/release\", \"reply\": \"TITLE: Milk on the grocery list\nSUMMARY: Milk was added.\"}]" &&
 	{ CONVCTL_NOW=2026-02-04T12:00:00Z net convctl add "A new topic" >out 2>err & } &&
@@ -87,7 +87,7 @@ test_expect 'idle_summary = add: the add asks, after its write, with no lock hel
 '
 
 test_expect 'idle_summary = add: a failed summary leaves it pending, the add done' '
-	export CONVCTL_STORE=$(store_at fail) CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 &&
+	use_store fail && export CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 &&
 	stub_script "[{\"status\": 401, \"body\": {\"error\": {\"message\": \"bad key\"}}}]" &&
 	net cross >out 2>"$T/err" &&
 	file_is conv-1770206400000 out &&
@@ -98,20 +98,20 @@ test_expect 'idle_summary = add: a failed summary leaves it pending, the add don
 '
 
 test_expect 'a bad idle_summary is a warning; the add is done, the summary pending' '
-	export CONVCTL_STORE=$(store_at bad) CONVCTL_IDLE_SUMMARY=sometimes && stub_script "$OK" &&
+	use_store bad && export CONVCTL_IDLE_SUMMARY=sometimes && stub_script "$OK" &&
 	net cross >out 2>"$T/err" &&
 	stderr_has "warning: invalid CONVCTL_IDLE_SUMMARY '\''sometimes'\'': expected pending or add" &&
 	stub_count 0 && test "$(q ".conversations[0].summary")" = null
 '
 
 test_expect 'summarizer none: nothing is summarized' '
-	export CONVCTL_STORE=$(store_at nosum) CONVCTL_SUMMARIZER=none &&
+	use_store nosum && export CONVCTL_SUMMARIZER=none &&
 	cross >/dev/null 2>err && test ! -s err &&
 	test "$(q ".conversations[0].summary")" = null
 '
 
 test_expect 'offline: a run that crosses the boundary summarizes it, as add does' '
-	export CONVCTL_STORE=$(store_at run) &&
+	use_store run &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my groceries list" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl run --prompt "A new topic" -- echo ok >out 2>err &&
 	file_is "ok A new topic" out && test ! -s err &&

@@ -5,7 +5,7 @@
 F=$top/tests/fixtures/migrate
 H=$F/aider/kiln/.aider.chat.history.md
 export CONVCTL_NOW=2026-06-01T12:00:00Z
-export CONVCTL_STORE=$(store_at a)
+use_store a
 
 # the ids' place: the first 8 hex digits of the SHA-256 of the file's real path
 place() {

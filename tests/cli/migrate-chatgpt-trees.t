@@ -25,14 +25,14 @@ test_expect '--skip-bad leaves the cycle out and imports the rest' '
 '
 
 test_expect 'a root whose parent is missing, no current_node: its messages imported, said so' '
-	export CONVCTL_STORE=$(store_at orphan) &&
+	use_store orphan &&
 	convctl migrate "$F/orphan.json" >out 2>err &&
 	grep -q "\[0\].mapping.q: its parent '\''client-created-root'\'' is not in the mapping; taken as the root" err &&
 	test "$(msgs c-orphan)" = "[[\"q\",\"Where is the root?\"],[\"r\",\"Not in this export.\"]]"
 '
 
 test_expect 'the same tree with current_node: the same messages' '
-	export CONVCTL_STORE=$(store_at orphan2) &&
+	use_store orphan2 &&
 	jq ".[0].current_node = \"r\"" "$F/orphan.json" >o2.json &&
 	convctl migrate o2.json >out 2>err &&
 	holds "taken as the root" err &&
@@ -40,7 +40,7 @@ test_expect 'the same tree with current_node: the same messages' '
 '
 
 test_expect 'two roots, no current_node: the branch of each imported, the earliest first, said so' '
-	export CONVCTL_STORE=$(store_at roots) &&
+	use_store roots &&
 	convctl migrate "$F/two-roots.json" >out 2>err &&
 	grep -qx "convctl: migrate: '\''$F/two-roots.json'\'': \[0\].mapping: no current_node and 2 roots ('\''a1'\'', '\''b1'\''): the branch of each imported, one after another, the earliest first" err &&
 	holds "1 conversation, 4 messages" out &&
@@ -48,7 +48,7 @@ test_expect 'two roots, no current_node: the branch of each imported, the earlie
 '
 
 test_expect 'a root and a node whose parent is missing: both branches, the missing parent said' '
-	export CONVCTL_STORE=$(store_at roots2) &&
+	use_store roots2 &&
 	jq ".[0].mapping.a1.parent = \"gone\"" "$F/two-roots.json" >r2.json &&
 	convctl migrate r2.json >out 2>err &&
 	grep -q "\[0\].mapping.a1: its parent '\''gone'\'' is not in the mapping; taken as the root" err &&
@@ -57,12 +57,12 @@ test_expect 'a root and a node whose parent is missing: both branches, the missi
 '
 
 test_expect 'an answer regenerated since the last import: the current branch, never a mix' '
-	export CONVCTL_STORE=$(store_at regen) &&
+	use_store regen &&
 	convctl migrate "$F/regenerated-before.json" >/dev/null &&
 	convctl migrate "$F/regenerated-after.json" >out 2>err &&
 	grep -q "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''" err &&
 	msgs c-regen >got &&
-	export CONVCTL_STORE=$(store_at fresh) &&
+	use_store fresh &&
 	convctl migrate "$F/regenerated-after.json" >/dev/null &&
 	msgs c-regen >want &&
 	test_cmp want got &&
@@ -70,7 +70,7 @@ test_expect 'an answer regenerated since the last import: the current branch, ne
 '
 
 test_expect 'the same export again, or an older one (renamed since: its old name too): nothing changes' '
-	export CONVCTL_STORE=$(store_at regen) &&
+	use_store regen &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl migrate "$F/regenerated-after.json" >/dev/null &&
 	jq -c . "$F/regenerated-after.json" >same.json &&
@@ -82,20 +82,20 @@ test_expect 'the same export again, or an older one (renamed since: its old name
 '
 
 test_expect 'an id given twice: the later one made unique, said so' '
-	export CONVCTL_STORE=$(store_at dup) &&
+	use_store dup &&
 	convctl migrate "$F/duplicate-ids.json" >out 2>err &&
 	grep -q "conversation '\''c-dup'\'': message id '\''msg'\'' is there more than once; message 2 is '\''msg-3'\''" err &&
 	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second\"],[\"msg-2\",\"Third\"]]"
 '
 
 test_expect 'edit ID of the later one edits it, not the first' '
-	export CONVCTL_STORE=$(store_at dup) &&
+	use_store dup &&
 	convctl edit c-dup msg-3 "Second, edited" &&
 	test "$(msgs c-dup)" = "[[\"msg\",\"First\"],[\"msg-3\",\"Second, edited\"],[\"msg-2\",\"Third\"]]"
 '
 
 test_expect 'a store that holds an id twice: edit by that id is refused, the position works' '
-	export CONVCTL_STORE=$(store_at old) &&
+	use_store old &&
 	echo "{\"version\":1,\"conversations\":[{\"id\":\"c\",\"startedAt\":\"2026-05-01T10:00:00.000Z\",\"endedAt\":\"2026-05-01T10:00:01.000Z\",\"messages\":[{\"id\":\"x\",\"role\":\"user\",\"content\":\"one\",\"timestamp\":\"2026-05-01T10:00:00.000Z\"},{\"id\":\"x\",\"role\":\"assistant\",\"content\":\"two\",\"timestamp\":\"2026-05-01T10:00:01.000Z\"}]}]}" | store_seed &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl edit c x "changed" &&

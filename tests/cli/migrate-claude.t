@@ -55,7 +55,7 @@ test_expect 'a bad line: an error naming file and line; --skip-bad names it and 
 '
 
 test_expect 'lines out of order: read as Claude Code does, each after its parentUuid, then by time' '
-	export CONVCTL_STORE=$(store_at order) &&
+	use_store order &&
 	convctl migrate "$F/claude-order.jsonl" >out &&
 	holds "claude, 1 conversation, 5 messages" out &&
 	o=5e55a0de-0000-4000-8000-00000000c1a0 &&
@@ -70,7 +70,7 @@ test_expect 'lines out of order: read as Claude Code does, each after its parent
 '
 
 test_expect 'a cycle of parentUuids: every line read once, from the first line of it' '
-	export CONVCTL_STORE=$(store_at cycle) &&
+	use_store cycle &&
 	sed "s/\"parentUuid\":null/\"parentUuid\":\"0e0de000-0000-4000-8000-000000000007\"/" \
 	    "$F/claude-order.jsonl" >cycle.jsonl &&
 	convctl migrate cycle.jsonl >out &&

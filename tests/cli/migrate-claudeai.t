@@ -6,7 +6,7 @@ F=$top/tests/fixtures/migrate
 C=$F/claudeai/conversations.json
 G=5f1c2a7e-0b1d-4c2e-9a3f-1e2d3c4b5a60
 export CONVCTL_NOW=2026-06-01T12:00:00Z
-export CONVCTL_STORE=$(store_at c)
+use_store c
 
 test_expect 'the export told by content: a conversation each, by uuid, titled by name; an empty one said and skipped' '
 	convctl migrate "$C" >out 2>err &&

@@ -25,14 +25,14 @@ test_expect 'JSON lines: a whole bad last line, newline and all, is bad input (e
 '
 
 test_expect 'JSON lines: a last line cut short (no newline) is torn: said, skipped, exit 0' '
-	export CONVCTL_STORE=$(store_at torn) &&
+	use_store torn &&
 	convctl migrate "$F/torn.jsonl" >out 2>err &&
 	holds "the last line is torn" err &&
 	holds "torn: 2 messages" out
 '
 
 test_expect 'Markdown: a message holding a header line between blank lines round-trips' '
-	export CONVCTL_STORE=$(store_at md) &&
+	use_store md &&
 	CONVCTL_NOW=2026-05-01T10:00:00Z convctl add "Hello" >/dev/null &&
 	printf "See:\n\n### User · 2026-05-01T10:00:00.000Z\n\nnot a message\n\\\\### nor this\n" >reply &&
 	CONVCTL_NOW=2026-05-01T10:00:01Z convctl add --role assistant <reply >/dev/null &&
@@ -40,20 +40,20 @@ test_expect 'Markdown: a message holding a header line between blank lines round
 	id=$(store_json | jq -r ".conversations[0].id") &&
 	convctl show --format markdown "$id" >a.md &&
 	grep -qx "\\\\### User · 2026-05-01T10:00:00.000Z" a.md &&
-	export CONVCTL_STORE=$(store_at md2) &&
+	use_store md2 &&
 	convctl migrate a.md >/dev/null &&
 	store_json | jq -c ".conversations[0].messages | map(.content)" >got &&
-	export CONVCTL_STORE=$(store_at md) &&
+	use_store md &&
 	store_json | jq -c ".conversations[0].messages | map(.content)" >want &&
 	test_cmp want got &&
-	export CONVCTL_STORE=$(store_at md2) &&
+	use_store md2 &&
 	convctl show --format markdown "$id" >b.md &&
 	test_cmp a.md b.md
 '
 
 if [ "$engine" = pg ]; then
 	test_expect 'PostgreSQL: a schema_version that is not a number is quoted, not read as 0' '
-		export CONVCTL_STORE=$(store_at junk) &&
+		use_store junk &&
 		convctl migrate "$F/chatsidian/garden.json" >/dev/null &&
 		psql_as "update $(pg_schema "$CONVCTL_STORE").meta set value = '"'junk'"' where key = '"'schema_version'"'" &&
 		fails_with 1 convctl migrate "$F/chatsidian/tax.json" &&

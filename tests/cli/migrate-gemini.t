@@ -15,7 +15,7 @@ conv() {	# the only conversation of the store $1, or a jq filter of it
 }
 
 test_expect 'a headless session: its messages, the tool call and its result once, the session id' '
-	export CONVCTL_STORE=$(store_at h1) &&
+	use_store h1 &&
 	convctl migrate "$R/headless/run-1.jsonl" >out &&
 	grep -q "run-1.jsonl: gemini, 1 conversation, 4 messages" out &&
 	store_json >h1.dump &&
@@ -51,7 +51,7 @@ test_expect 'a reply written twice (text, then with its tool calls) is one messa
 '
 
 test_expect 'resumed in the same minute, then a minute later: the same file grows, each import adds only the new' '
-	export CONVCTL_STORE=$(store_at grown) &&
+	use_store grown &&
 	cp "$R/headless/run-1.jsonl" session.jsonl && convctl migrate session.jsonl >/dev/null &&
 	cp "$R/headless/run-2.jsonl" session.jsonl && convctl migrate session.jsonl >out2 2>&1 &&
 	grep -qx "  $HS: 2 new messages, added (imported before, grown since)" out2 &&
@@ -60,7 +60,7 @@ test_expect 'resumed in the same minute, then a minute later: the same file grow
 	convctl migrate session.jsonl >again 2>&1 &&
 	grep -q "session.jsonl: gemini, imported before" again &&
 	store_json >grown.dump &&
-	export CONVCTL_STORE=$(store_at fresh) &&
+	use_store fresh &&
 	convctl migrate "$R/headless/run-3.jsonl" >/dev/null &&
 	store_json >fresh.dump &&
 	jq -c ".conversations[0].messages" grown.dump >got &&
@@ -81,7 +81,7 @@ test_expect 'a resume rewrites the history (ids again, the tool result twice mor
 '
 
 test_expect 'the file a resume a minute later also leaves: nothing to import, not recorded' '
-	export CONVCTL_STORE=$(store_at new) &&
+	use_store new &&
 	mkdir -p chats && cp "$R/headless/run-3.jsonl" chats/session-2026-11-27T05-24-d563813a.jsonl &&
 	cp "$R/headless/run-3-new.jsonl" chats/session-2026-11-27T05-25-d563813a.jsonl &&
 	convctl migrate chats >out 2>err &&
@@ -91,7 +91,7 @@ test_expect 'the file a resume a minute later also leaves: nothing to import, no
 '
 
 test_expect 'an interactive session: what was typed, the CLI'\''s notice kept aside; its checkpoint (the log of prompts names its session) and logs.json import nothing' '
-	export CONVCTL_STORE=$(store_at i) &&
+	use_store i &&
 	convctl migrate "$R/interactive/session.jsonl" >/dev/null &&
 	convctl migrate "$R/interactive/checkpoint-kiln.json" >out 2>err &&
 	convctl migrate "$R/interactive/logs.json" >>out 2>>err &&
@@ -112,7 +112,7 @@ test_expect 'an interactive session: what was typed, the CLI'\''s notice kept as
 '
 
 test_expect 'a checkpoint whose session is neither imported nor beside it: a conversation of its own, titled by its tag, at the file'\''s time' '
-	export CONVCTL_STORE=$(store_at ck) &&
+	use_store ck &&
 	mkdir -p studio && cp "$R/interactive/checkpoint-kiln.json" studio/ &&
 	touch -d 2026-11-27T05:25:18Z studio/checkpoint-kiln.json &&
 	convctl migrate studio/checkpoint-kiln.json >out &&
@@ -133,7 +133,7 @@ test_expect 'a checkpoint whose session is neither imported nor beside it: a con
 '
 
 test_expect 'a checkpoint saved again under its tag, grown: the new turns only; the same again: nothing' '
-	export CONVCTL_STORE=$(store_at ckgrow) &&
+	use_store ckgrow &&
 	mkdir -p grow && jq ".history |= .[0:4]" "$R/interactive/checkpoint-kiln.json" >grow/checkpoint-kiln.json &&
 	convctl migrate grow/checkpoint-kiln.json >out &&
 	grep -q "checkpoint-kiln.json: gemini, 1 conversation, 4 messages" out &&
@@ -146,7 +146,7 @@ test_expect 'a checkpoint saved again under its tag, grown: the new turns only; 
 '
 
 test_expect 'a checkpoint beside the session that holds its turns (chats/): read there, in the directory form too' '
-	export CONVCTL_STORE=$(store_at ckdir) &&
+	use_store ckdir &&
 	mkdir -p p/chats && cp "$R/interactive/session.jsonl" p/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
 	jq ".history |= .[0:4]" "$R/interactive/checkpoint-kiln.json" >p/checkpoint-early.json &&
 	convctl migrate p/checkpoint-early.json >out 2>err &&
@@ -158,7 +158,7 @@ test_expect 'a checkpoint beside the session that holds its turns (chats/): read
 '
 
 test_expect 'a checkpoint of turns its session no longer holds (rewound since): imported, its own' '
-	export CONVCTL_STORE=$(store_at ckother) &&
+	use_store ckother &&
 	mkdir -p q/chats && cp "$R/interactive/session.jsonl" q/chats/session-2026-11-27T05-25-51ae66fd.jsonl &&
 	jq ".history[4].parts[0].text = \"Something else\"" "$R/interactive/checkpoint-kiln.json" >q/checkpoint-kiln.json &&
 	convctl migrate q >out 2>err &&
@@ -167,7 +167,7 @@ test_expect 'a checkpoint of turns its session no longer holds (rewound since): 
 '
 
 test_expect 'an older release'\''s checkpoint, its history bare: thoughts left out, calls without ids, the tag decoded for the title' '
-	export CONVCTL_STORE=$(store_at ckold) &&
+	use_store ckold &&
 	mkdir -p old-ck && cp "$top/tests/fixtures/migrate/gemini/checkpoint-glaze%20test.json" old-ck/ &&
 	convctl migrate old-ck >out &&
 	grep -q "checkpoint-glaze%20test.json: gemini, 1 conversation, 4 messages" out &&
@@ -177,7 +177,7 @@ test_expect 'an older release'\''s checkpoint, its history bare: thoughts left o
 '
 
 test_expect 'an older release'\''s session-*.json; resumed by a newer one into .jsonl beside it: read there, grown by the new' '
-	export CONVCTL_STORE=$(store_at legacy) &&
+	use_store legacy &&
 	mkdir -p old && cp "$R/legacy/session-legacy.json" old/session-2026-11-27T05-25-d18c49fc.json &&
 	convctl migrate old >out &&
 	grep -q "d18c49fc.json: gemini, 1 conversation, 4 messages" out &&
@@ -190,7 +190,7 @@ test_expect 'an older release'\''s session-*.json; resumed by a newer one into .
 '
 
 test_expect 'the directory form: ~/.gemini, of which only tmp/ is read; once only' '
-	export CONVCTL_STORE=$(store_at home) &&
+	use_store home &&
 	g=home/.gemini && mkdir -p $g/tmp/work/chats $g/tmp/studio/chats $g/tmp/old/chats $g/history/work &&
 	echo "{\"general\": {}}" >$g/settings.json && echo "{\"projects\": {}}" >$g/projects.json &&
 	echo "{}" >$g/state.json && echo "{}" >$g/oauth_creds.json &&
@@ -211,14 +211,14 @@ test_expect 'the directory form: ~/.gemini, of which only tmp/ is read; once onl
 '
 
 test_expect '-f gemini names it, whatever the file is called' '
-	export CONVCTL_STORE=$(store_at named) &&
+	use_store named &&
 	cp "$R/headless/run-1.jsonl" log.txt &&
 	convctl migrate -f gemini log.txt >out &&
 	grep -q "log.txt: gemini, 1 conversation, 4 messages" out
 '
 
 test_expect 'a title that comes later ($set summary) is the title; the last one' '
-	export CONVCTL_STORE=$(store_at title) &&
+	use_store title &&
 	{ cat "$R/headless/run-1.jsonl" &&
 	  echo "{\"\$set\":{\"summary\":\"Reading notes\"}}" &&
 	  echo "{\"\$set\":{\"summary\":\"Kiln notes, read\"}}"; } >t.jsonl &&
@@ -227,7 +227,7 @@ test_expect 'a title that comes later ($set summary) is the title; the last one'
 '
 
 test_expect 'a title that comes after the session was imported without one: given to it then, once; a later one retitles it, but not a title the user set' '
-	export CONVCTL_STORE=$(store_at later) &&
+	use_store later &&
 	cp "$R/headless/run-3.jsonl" later.jsonl &&
 	convctl migrate later.jsonl >/dev/null &&
 	echo "{\"\$set\":{\"summary\":\"Kiln notes, read\"}}" >>later.jsonl &&
@@ -251,7 +251,7 @@ test_expect 'a title that comes after the session was imported without one: give
 '
 
 test_expect '$rewindTo drops that message and those after it' '
-	export CONVCTL_STORE=$(store_at rewind) &&
+	use_store rewind &&
 	id=$(jq -r "select(.content[0].text? == \"And once more.\") | .id" "$R/headless/run-3.jsonl") &&
 	{ cat "$R/headless/run-3.jsonl" && echo "{\"\$rewindTo\":\"$id\"}"; } >r.jsonl &&
 	convctl migrate r.jsonl >out &&
@@ -260,7 +260,7 @@ test_expect '$rewindTo drops that message and those after it' '
 '
 
 test_expect 'a bad record: an error naming file and line (in a $set, the message too); --skip-bad names it and goes on' '
-	export CONVCTL_STORE=$(store_at bad) &&
+	use_store bad &&
 	sed "5s/.*/{\"id\":\"x\",\"type\":7}/" "$R/headless/run-1.jsonl" >b.jsonl &&
 	fails_with 1 convctl migrate b.jsonl &&
 	stderr_has "'\''b.jsonl'\'': line 5: type: expected a string" &&

@@ -14,25 +14,25 @@ conv() {	# the only conversation of the store $1, or a jq filter of it
 }
 
 test_expect 'Claude Code: a session named with --name has that title (custom-title)' '
-	export CONVCTL_STORE=$(store_at c) &&
+	use_store c &&
 	convctl migrate "$R/claude/session-1.jsonl" >/dev/null &&
 	test "$(conv "" .id)" = "\"$CS\"" &&
 	test "$(conv "" .title)" = "\"Kiln notes\""
 '
 
 test_expect 'Claude Code: custom-title over ai-title, else the last of ai-title and summary' '
-	export CONVCTL_STORE=$(store_at t1) &&
+	use_store t1 &&
 	{ cat "$R/claude/session-1.jsonl" &&
 	  echo "{\"type\":\"ai-title\",\"aiTitle\":\"Reading kiln notes\",\"sessionId\":\"$CS\"}"; } >a.jsonl &&
 	convctl migrate a.jsonl >/dev/null &&
 	test "$(conv "" .title)" = "\"Kiln notes\"" &&
-	export CONVCTL_STORE=$(store_at t2) &&
+	use_store t2 &&
 	{ echo "{\"type\":\"summary\",\"summary\":\"Old summary line\",\"leafUuid\":\"x\"}" &&
 	  grep -v "\"custom-title\"" "$R/claude/session-1.jsonl" &&
 	  echo "{\"type\":\"ai-title\",\"aiTitle\":\"Reading kiln notes\",\"sessionId\":\"$CS\"}"; } >b.jsonl &&
 	convctl migrate b.jsonl >/dev/null &&
 	test "$(conv "" .title)" = "\"Reading kiln notes\"" &&
-	export CONVCTL_STORE=$(store_at t3) &&
+	use_store t3 &&
 	{ echo "{\"type\":\"ai-title\",\"aiTitle\":\"Reading kiln notes\",\"sessionId\":\"$CS\"}" &&
 	  grep -v "\"custom-title\"" "$R/claude/session-1.jsonl" &&
 	  echo "{\"type\":\"summary\",\"summary\":\"Kiln notes, read\",\"leafUuid\":\"x\"}"; } >c.jsonl &&
@@ -41,7 +41,7 @@ test_expect 'Claude Code: custom-title over ai-title, else the last of ai-title 
 '
 
 test_expect 'Claude Code: one reply written as two lines (text, tool call) is one message' '
-	export CONVCTL_STORE=$(store_at c) &&
+	use_store c &&
 	conv "" "[.messages[] | [.role, .content, .toolsUsed]]" >got &&
 	cat >want <<-\END &&
 	[["user","What do my kiln notes say?",null],["assistant","Let me look at the notes first.",["Read"]],["tool","1\tGlaze the bowls on Friday; fire to cone 6.\n2\t",null],["assistant","The notes say to glaze the bowls on Friday.",null]]
@@ -55,7 +55,7 @@ test_expect 'Claude Code: one reply written as two lines (text, tool call) is on
 '
 
 test_expect 'Claude Code: the second line of a reply arriving in a later run merges the same way' '
-	export CONVCTL_STORE=$(store_at grown) &&
+	use_store grown &&
 	n=$(grep -n "\"text\":\"Let me look at the notes first.\"" "$R/claude/session-1.jsonl" | head -1 | cut -d: -f1) &&
 	head -n $n "$R/claude/session-1.jsonl" >$CS.jsonl &&
 	convctl migrate $CS.jsonl >/dev/null &&
@@ -63,7 +63,7 @@ test_expect 'Claude Code: the second line of a reply arriving in a later run mer
 	cp "$R/claude/session-1.jsonl" $CS.jsonl && convctl migrate $CS.jsonl >/dev/null &&
 	cp "$R/claude/session-2.jsonl" $CS.jsonl && convctl migrate $CS.jsonl >/dev/null &&
 	conv "" .messages >got &&
-	export CONVCTL_STORE=$(store_at fresh) &&
+	use_store fresh &&
 	convctl migrate $CS.jsonl >/dev/null &&
 	conv "" .messages >want &&
 	test_cmp want got &&
@@ -71,7 +71,7 @@ test_expect 'Claude Code: the second line of a reply arriving in a later run mer
 '
 
 test_expect 'Codex: the context it sends as a user message is not the user'\''s words' '
-	export CONVCTL_STORE=$(store_at x) &&
+	use_store x &&
 	convctl migrate "$R/codex/rollout-1.jsonl" >/dev/null &&
 	conv "" "[.messages[] | select(.role == \"user\") | .content]" >got &&
 	echo "[\"What do my kiln notes say?\"]" >want &&
@@ -81,21 +81,21 @@ test_expect 'Codex: the context it sends as a user message is not the user'\''s 
 '
 
 test_expect 'Codex: the conversation starts when the session did (session_meta)' '
-	export CONVCTL_STORE=$(store_at x) &&
+	use_store x &&
 	jq -c "select(.type == \"session_meta\") | .payload.timestamp" "$R/codex/rollout-1.jsonl" >want &&
 	conv "" .startedAt >got &&
 	test_cmp want got
 '
 
 test_expect 'Codex: a rollout grown by a second process that reused item ids: as a fresh import' '
-	export CONVCTL_STORE=$(store_at grown-x) &&
+	use_store grown-x &&
 	cp "$R/codex/rollout-1.jsonl" rollout-$XS.jsonl &&
 	convctl migrate rollout-$XS.jsonl >/dev/null 2>&1 &&
 	cp "$R/codex/rollout-2.jsonl" rollout-$XS.jsonl &&
 	convctl migrate rollout-$XS.jsonl >out 2>/dev/null &&
 	grep -q "  $XS: 5 new messages, added" out &&
 	conv "" .messages >got &&
-	export CONVCTL_STORE=$(store_at fresh-x) &&
+	use_store fresh-x &&
 	convctl migrate rollout-$XS.jsonl >/dev/null 2>&1 &&
 	conv "" .messages >want &&
 	test_cmp want got &&

@@ -63,7 +63,7 @@ test_expect 'a message edited since is kept as edited, and not imported again be
 '
 
 test_expect 'an answer regenerated: --dry-run, --json and the report name the replaced message; a note added by MCP stays' '
-	export CONVCTL_STORE=$(store_at regen) &&
+	use_store regen &&
 	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
 	convctl resume c-regen >/dev/null &&
 	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"text\":\"remember the tram 28\"}}}" |
@@ -86,7 +86,7 @@ test_expect 'an answer regenerated: --dry-run, --json and the report name the re
 '
 
 test_expect 'a store imported before messages were marked: nothing of it is taken out' '
-	export CONVCTL_STORE=$(store_at legacy) &&
+	use_store legacy &&
 	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
 	store_json | jq "del(.conversations[].messages[].importHash)" >seed.json &&
 	store_seed <seed.json &&

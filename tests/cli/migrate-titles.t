@@ -27,7 +27,7 @@ test_expect 'summarize --pending keeps every imported title, and writes the summ
 '
 
 test_expect 'end, which summarizes the newest pending, keeps an imported title' '
-	export CONVCTL_STORE=$(store_at e) &&
+	use_store e &&
 	convctl migrate "$F/chatgpt/conversations.json" >/dev/null &&
 	convctl add "hello" >/dev/null && convctl end >/dev/null &&
 	store_json | jq -r ".conversations[] | select(.id == \"6790a1b2-0000-4000-8000-00000000c0de\") | .title, (.summary != null)" >got &&
@@ -41,7 +41,7 @@ test_expect 'summarize --force replaces it, as it does a hand title' '
 '
 
 test_expect 'llm, markdown and convctl titles are kept too' '
-	export CONVCTL_STORE=$(store_at m) &&
+	use_store m &&
 	convctl migrate "$F/llm/logs.json" >/dev/null &&
 	printf "%s\n" "# Plans" "" "- **Id:** md-1" "- **Started:** 2026-05-01T10:00:00.000Z" \
 	    "- **Ended:** 2026-05-01T10:00:00.000Z" "- **Messages:** 1" "" "### User · 2026-05-01T10:00:00.000Z" "" "Hello" >md.md &&
@@ -57,13 +57,13 @@ test_expect 'llm, markdown and convctl titles are kept too' '
 '
 
 test_expect 'a title migrate made itself (a SmartHole history) is not given: a summary may replace it' '
-	export CONVCTL_STORE=$(store_at h) &&
+	use_store h &&
 	convctl migrate "$F/smarthole-history.json" >/dev/null &&
 	test "$(store_json | jq -r ".conversations[0].titleByHand")" = null
 '
 
 test_expect 'a conversation renamed in a later export (claude.ai): the re-import retitles it, once; -n says it would' '
-	export CONVCTL_STORE=$(store_at renamed) &&
+	use_store renamed &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
 	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
 	convctl migrate -n later/conversations.json >out &&
@@ -78,7 +78,7 @@ test_expect 'a conversation renamed in a later export (claude.ai): the re-import
 '
 
 test_expect 'renamed and grown at once: the new title and the new messages' '
-	export CONVCTL_STORE=$(store_at grown) &&
+	use_store grown &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
 	jq ".[0].name = \"Glaze notes\" | .[0].chat_messages += [.[0].chat_messages[-2] | .uuid = \"added-1\" | .text = \"And at cone 5?\" | .created_at = \"2025-08-03T09:00:00.000000Z\" | .content = [{\"type\": \"text\", \"text\": \"And at cone 5?\"}]]" "$F/claudeai/conversations.json" >later/conversations.json &&
 	convctl migrate later/conversations.json >out &&
@@ -88,7 +88,7 @@ test_expect 'renamed and grown at once: the new title and the new messages' '
 '
 
 test_expect 'a title the user set since is kept, whatever the source renames it to' '
-	export CONVCTL_STORE=$(store_at mine) &&
+	use_store mine &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 && mkdir -p later &&
 	convctl title "$C" "My glaze log" >/dev/null &&
 	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
@@ -98,7 +98,7 @@ test_expect 'a title the user set since is kept, whatever the source renames it 
 '
 
 test_expect 'the same rule for every format that gives a title: llm'\''s conversation_name' '
-	export CONVCTL_STORE=$(store_at llm) &&
+	use_store llm &&
 	convctl migrate "$F/llm/logs.json" >/dev/null && mkdir -p later &&
 	store_json | jq -r "[.conversations[] | select(.title != null)][0] | .id, .title" >idt &&
 	id=$(head -1 idt) && old=$(sed -n 2p idt) &&

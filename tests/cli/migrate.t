@@ -104,7 +104,7 @@ test_expect 'a directory holding the store does not import the store' '
 '
 
 test_expect 'links in a directory: each directory read once, a loop named and skipped' '
-	export CONVCTL_STORE=$(store_at loops) &&
+	use_store loops &&
 	mkdir loops loops/proj loops/proj/deep &&
 	cp "$F/sessions/sess-9f3e.jsonl" loops/ &&
 	cp -R "$F/sessions/sess-2b61" loops/ &&

@@ -201,7 +201,7 @@ test_expect 'prompt ID prints that conversation, ended or active' '
 '
 
 test_expect 'the page says which context lines are not SmartHole'\''s: System:, Tool:' '
-	export CONVCTL_STORE=$(store_at roles) &&
+	use_store roles &&
 	for r in user assistant system tool; do
 		CONVCTL_NOW=2026-02-06T10:00:00Z convctl add --role $r "as $r" >/dev/null || return 1
 	done &&

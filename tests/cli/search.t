@@ -148,7 +148,7 @@ test_expect 'a plain query beyond ASCII finds every match, also after U+023F' '
 
 # issue 15: Chatsidian's "filter by tools used"
 test_expect '--tool keeps only messages whose toolsUsed names that tool' '
-	export CONVCTL_STORE=$(store_at tools) &&
+	use_store tools &&
 	CONVCTL_NOW=2026-03-01T10:00:00Z convctl add -r assistant --tool read_file --tool edit_file "edited the list" >/dev/null &&
 	CONVCTL_NOW=2026-03-01T10:00:01Z convctl add -r assistant --tool read_file "read the list" >/dev/null &&
 	CONVCTL_NOW=2026-03-01T10:00:02Z convctl add "the list, again" >/dev/null &&

@@ -131,7 +131,7 @@ test_expect 'show to a full disk fails' '
 '
 
 test_expect 'a write error is said once, however much was buffered' '
-	export CONVCTL_STORE=$(store_at full) &&
+	use_store full &&
 	python3 -c "print(\"milk \" * 4000)" >long &&
 	convctl add <long >/dev/null && convctl add <long >/dev/null &&
 	for cmd in "show" "show --json" "search milk" "prompt" "prompt --format openai"; do

@@ -21,7 +21,7 @@ req() {		# req N JQ: JQ applied to request N (from 1)
 }
 
 test_expect 'openai: a reply cut at the limit is asked again with a larger one' '
-	export CONVCTL_STORE=$(store_at len) && id=$(seed) &&
+	use_store len && id=$(seed) &&
 	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}, {\"reply\": \"$GOOD\"}]" &&
 	convctl summarize "$id" >out &&
 	stub_count 2 &&
@@ -31,7 +31,7 @@ test_expect 'openai: a reply cut at the limit is asked again with a larger one' 
 '
 
 test_expect 'openai: cut twice, the summary stays pending and says why' '
-	export CONVCTL_STORE=$(store_at len2) && id=$(seed) &&
+	use_store len2 && id=$(seed) &&
 	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}]" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize "$id" &&
@@ -42,7 +42,7 @@ test_expect 'openai: cut twice, the summary stays pending and says why' '
 '
 
 test_expect 'end: a reply cut twice leaves the summary pending, exit 3' '
-	export CONVCTL_STORE=$(store_at len3) &&
+	use_store len3 &&
 	convctl add --at 2026-02-04T17:26:40Z "Add milk" >/dev/null &&
 	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"length\"}]" &&
 	CONVCTL_NOW=2026-02-04T17:27:00Z fails_with 3 convctl end &&
@@ -52,7 +52,7 @@ test_expect 'end: a reply cut twice leaves the summary pending, exit 3' '
 '
 
 test_expect 'anthropic: max_tokens then a larger bound; cut twice is pending' '
-	export CONVCTL_STORE=$(store_at mt) && id=$(seed) &&
+	use_store mt && id=$(seed) &&
 	stub_script "[{\"reply\": \"$CUT\", \"stop\": \"max_tokens\"}, {\"reply\": \"$GOOD\"}]" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB/v1" convctl summarize "$id" >out &&
 	stub_count 2 &&
@@ -65,7 +65,7 @@ test_expect 'anthropic: max_tokens then a larger bound; cut twice is pending' '
 '
 
 test_expect 'refusals: Anthropic stop_reason refusal, OpenAI content_filter' '
-	export CONVCTL_STORE=$(store_at refuse) && id=$(seed) &&
+	use_store refuse && id=$(seed) &&
 	stub_script "[{\"reply\": \"\", \"stop\": \"content_filter\"}]" &&
 	fails_with 1 convctl summarize "$id" &&
 	stderr_has "refused: its content filter withheld the reply (finish_reason '\''content_filter'\'')" &&
@@ -77,7 +77,7 @@ test_expect 'refusals: Anthropic stop_reason refusal, OpenAI content_filter' '
 '
 
 test_expect 'anthropic_base with or without /v1, as the SDKs take it' '
-	export CONVCTL_STORE=$(store_at base) &&
+	use_store base &&
 	stub_script "[{\"reply\": \"$GOOD\"}]" &&
 	for base in "$STUB" "$STUB/" "$STUB/v1" "$STUB/v1/"; do
 		id=$(seed) &&
@@ -87,7 +87,7 @@ test_expect 'anthropic_base with or without /v1, as the SDKs take it' '
 '
 
 test_expect 'a 404 for an unknown model names the setting that chooses it' '
-	export CONVCTL_STORE=$(store_at 404) && id=$(seed) &&
+	use_store 404 && id=$(seed) &&
 	stub_script "[{\"status\": 404, \"body\": {\"type\": \"error\", \"error\": {\"type\": \"not_found_error\", \"message\": \"model: claude-3-5-haiku-latest\"}}}]" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-test CONVCTL_ANTHROPIC_BASE="$STUB" CONVCTL_MODEL=claude-3-5-haiku-latest convctl summarize "$id" 2>"$T/err";
 	test $? = 1 &&

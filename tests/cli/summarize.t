@@ -77,7 +77,7 @@ no_key() {	# the fake key appears in none of the files given
 }
 
 test_expect 'success: the request is a chat completion with the conversation' '
-	export CONVCTL_STORE=$(store_at ok) && id=$(seed) && stub_script "$OK" &&
+	use_store ok && id=$(seed) && stub_script "$OK" &&
 	convctl summarize >out 2>err &&
 	printf "%s\tAdding milk to the grocery list\n" "$id" >expect &&
 	test_cmp expect out && stub_count 1 &&
@@ -99,7 +99,7 @@ test_expect 'success: the request is a chat completion with the conversation' '
 '
 
 test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
-	export CONVCTL_STORE=$(store_at anthropic) && id=$(seed) && stub_script "$OK" &&
+	use_store anthropic && id=$(seed) && stub_script "$OK" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
 	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" CONVCTL_MODEL=claude-test \
 	    convctl summarize "$id" >out 2>err &&
@@ -117,7 +117,7 @@ test_expect 'anthropic: the Messages API with x-api-key and anthropic-version' '
 '
 
 test_expect 'anthropic is the default when only an Anthropic key is set' '
-	export CONVCTL_STORE=$(store_at anthropic-default) && id=$(seed) && stub_script "$OK" &&
+	use_store anthropic-default && id=$(seed) && stub_script "$OK" &&
 	(unset CONVCTL_API_KEY CONVCTL_API_BASE &&
 	 ANTHROPIC_API_KEY=sk-ant-CANARY-anthro CONVCTL_ANTHROPIC_BASE="$STUB/v1" \
 	    convctl summarize >out 2>err) &&
@@ -126,7 +126,7 @@ test_expect 'anthropic is the default when only an Anthropic key is set' '
 '
 
 test_expect '500 then success: retried, and stored once' '
-	export CONVCTL_STORE=$(store_at 500) && id=$(seed) && stub_script "$E500" &&
+	use_store 500 && id=$(seed) && stub_script "$E500" &&
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
 	test "$(req 1 .body)" = "$(req 2 .body)" &&
@@ -136,7 +136,7 @@ test_expect '500 then success: retried, and stored once' '
 '
 
 test_expect '429 with Retry-After: waits as told, then stores' '
-	export CONVCTL_STORE=$(store_at 429) && id=$(seed) && stub_script "$E429" &&
+	use_store 429 && id=$(seed) && stub_script "$E429" &&
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
 	holds "< HTTP 429" err &&
@@ -145,7 +145,7 @@ test_expect '429 with Retry-After: waits as told, then stores' '
 '
 
 test_expect '429 past the retries: one line with the status and the message' '
-	export CONVCTL_STORE=$(store_at 429-all) && id=$(seed) &&
+	use_store 429-all && id=$(seed) &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"0\"}, \"body\": {\"error\": {\"message\": \"Rate limit reached\"}}}]" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_RETRIES=2 fails_with 1 convctl summarize &&
@@ -156,7 +156,7 @@ test_expect '429 past the retries: one line with the status and the message' '
 '
 
 test_expect '429 asking for more than a minute: no wait, no retry, says so' '
-	export CONVCTL_STORE=$(store_at 429-long) && id=$(seed) &&
+	use_store 429-long && id=$(seed) &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"120\"}, \"body\": {\"error\": {\"message\": \"Slow down\"}}}]" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
@@ -166,7 +166,7 @@ test_expect '429 asking for more than a minute: no wait, no retry, says so' '
 '
 
 test_expect '401: no retry, the provider message, the key redacted, store unchanged' '
-	export CONVCTL_STORE=$(store_at 401) && id=$(seed) && stub_script "$E401" &&
+	use_store 401 && id=$(seed) && stub_script "$E401" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize --verbose &&
 	stub_count 1 &&
@@ -178,7 +178,7 @@ test_expect '401: no retry, the provider message, the key redacted, store unchan
 '
 
 test_expect '401 from Anthropic: its error shape is read' '
-	export CONVCTL_STORE=$(store_at a401) && id=$(seed) && stub_script "$A401" &&
+	use_store a401 && id=$(seed) && stub_script "$A401" &&
 	CONVCTL_SUMMARIZER=anthropic ANTHROPIC_API_KEY=sk-ant-CANARY-anthro \
 	    CONVCTL_ANTHROPIC_BASE="$STUB/v1" fails_with 1 convctl summarize &&
 	stub_count 1 &&
@@ -186,7 +186,7 @@ test_expect '401 from Anthropic: its error shape is read' '
 '
 
 test_expect 'a malformed body: a clear error, nothing stored' '
-	export CONVCTL_STORE=$(store_at html) && id=$(seed) && stub_script "$HTML" &&
+	use_store html && id=$(seed) && stub_script "$HTML" &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
 	stub_count 1 &&
@@ -199,21 +199,21 @@ test_expect 'a malformed body: a clear error, nothing stored' '
 '
 
 test_expect 'a reply without TITLE: the offline title, the reply as summary' '
-	export CONVCTL_STORE=$(store_at notitle) && id=$(seed) && stub_script "$NOTITLE" &&
+	use_store notitle && id=$(seed) && stub_script "$NOTITLE" &&
 	convctl summarize >out 2>err &&
 	fields_are "$id" title "Add milk to my groceries list" \
 	    "$id" summary "Sure! The user wanted milk added, and it was added to the groceries list."
 '
 
 test_expect 'a reply in markdown with a <think> block is read tolerantly' '
-	export CONVCTL_STORE=$(store_at markdown) && id=$(seed) && stub_script "$MARKDOWN" &&
+	use_store markdown && id=$(seed) && stub_script "$MARKDOWN" &&
 	convctl summarize >out 2>err &&
 	fields_are "$id" title "Milk for the groceries" \
 	    "$id" summary "The user asked for milk. The assistant added it."
 '
 
 test_expect 'a server slower than the timeout: retried, then one clear line' '
-	export CONVCTL_STORE=$(store_at slow) && id=$(seed) && stub_script "$SLOW" &&
+	use_store slow && id=$(seed) && stub_script "$SLOW" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=1 CONVCTL_RETRIES=1 fails_with 1 convctl summarize &&
 	stub_count 2 &&
@@ -224,7 +224,7 @@ test_expect 'a server slower than the timeout: retried, then one clear line' '
 '
 
 test_expect 'connection refused: no retry, a clear error, store unchanged' '
-	export CONVCTL_STORE=$(store_at refused) && id=$(seed) &&
+	use_store refused && id=$(seed) &&
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 1 convctl summarize --verbose &&
@@ -234,7 +234,7 @@ test_expect 'connection refused: no retry, a clear error, store unchanged' '
 '
 
 test_expect 'the offline summarizer: exact, deterministic, no request' '
-	export CONVCTL_STORE=$(store_at offline) CONVCTL_IDLE_TIMEOUT=600 && stub_script "$OK" &&
+	use_store offline && export CONVCTL_IDLE_TIMEOUT=600 && stub_script "$OK" &&
 	convctl add --at 2026-02-04T17:26:40Z "add milk to the groceries list, please. And eggs." >/dev/null &&
 	convctl add --role assistant --tool read_file --tool edit_file --at 2026-02-04T17:26:41.250Z \
 	    "Added milk to Lists/Groceries.md." >/dev/null &&
@@ -254,7 +254,7 @@ Also eggs." >/dev/null &&
 '
 
 test_expect 'offline is the default when no key or base URL is set' '
-	export CONVCTL_STORE=$(store_at default) && id=$(seed) && stub_script "$OK" &&
+	use_store default && id=$(seed) && stub_script "$OK" &&
 	(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl summarize >out) &&
 	stub_count 0 &&
 	fields_are "$id" title "Add milk to my groceries list" \
@@ -262,7 +262,7 @@ test_expect 'offline is the default when no key or base URL is set' '
 '
 
 test_expect 'a writer adding messages while a summary is in flight: nothing lost' '
-	{ export CONVCTL_STORE=$(store_at race) && id=$(seed) && stub_script "$HELD" &&
+	{ use_store race && id=$(seed) && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || return 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -279,7 +279,7 @@ test_expect 'a writer adding messages while a summary is in flight: nothing lost
 '
 
 test_expect 'a conversation changed while in flight is not overwritten' '
-	{ export CONVCTL_STORE=$(store_at race2) && id=$(seed) && stub_script "$HELD" &&
+	{ use_store race2 && id=$(seed) && stub_script "$HELD" &&
 	  rm -f "$T/release"; } || return 1
 	{ convctl summarize >out 2>err; echo $? >status; } &
 	wait_for_request &&
@@ -291,7 +291,7 @@ test_expect 'a conversation changed while in flight is not overwritten' '
 '
 
 test_expect 'a long conversation is sent as its start and end with a marked gap' '
-	export CONVCTL_STORE=$(store_at long) && stub_script "$OK" &&
+	use_store long && stub_script "$OK" &&
 	convctl add --at 2026-02-04T17:00:00Z "FIRST-WORDS $(python3 -c "print(\"lorem ipsum \" * 2000)")" >/dev/null &&
 	convctl add --role assistant --at 2026-02-04T17:00:01Z "$(python3 -c "print(\"dolor sit \" * 2000)") LAST-WORDS" >/dev/null &&
 	id=$(convctl end --no-summary) &&
@@ -304,7 +304,7 @@ test_expect 'a long conversation is sent as its start and end with a marked gap'
 '
 
 test_expect 'the proxy variables libcurl honours are used' '
-	export CONVCTL_STORE=$(store_at proxy) && id=$(seed) && stub_script "$OK" &&
+	use_store proxy && id=$(seed) && stub_script "$OK" &&
 	http_proxy=$STUB CONVCTL_API_BASE=http://llm.invalid/v1 convctl summarize >out &&
 	test "$(req 1 .path)" = http://llm.invalid/v1/chat/completions &&
 	test "$(field "$id" title)" = "Adding milk to the grocery list"
@@ -312,7 +312,7 @@ test_expect 'the proxy variables libcurl honours are used' '
 
 test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 	test -n "$TLS" || { echo "no openssl to make a certificate"; return 1; }
-	export CONVCTL_STORE=$(store_at tls) && id=$(seed) && stub_script "$OK" &&
+	use_store tls && id=$(seed) && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
 	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
@@ -329,7 +329,7 @@ test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 '
 
 test_expect '--pending, --all, --force, --dry-run and --json' '
-	export CONVCTL_STORE=$(store_at many) && stub_script "$OK" &&
+	use_store many && stub_script "$OK" &&
 	a=$(seed) &&
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	b=$(CONVCTL_NOW=2026-02-05T10:05:00Z convctl end --no-summary) &&
@@ -354,7 +354,7 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 '
 
 test_expect 'a progress line on a terminal, none elsewhere' '
-	export CONVCTL_STORE=$(store_at progress) && seed >/dev/null &&
+	use_store progress && seed >/dev/null &&
 	convctl add --at 2026-02-05T10:00:00Z "Second one" >/dev/null &&
 	convctl end --no-summary >/dev/null &&
 	on_tty "$CONVCTL_BIN" summarize --all --summarizer offline >tty &&
@@ -364,7 +364,7 @@ test_expect 'a progress line on a terminal, none elsewhere' '
 '
 
 test_expect 'an already summarized conversation is left alone without --force' '
-	export CONVCTL_STORE=$(store_at again) && id=$(seed) && stub_script "$OK" &&
+	use_store again && id=$(seed) && stub_script "$OK" &&
 	convctl summarize >/dev/null && stub_script "$OK" &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl summarize "$id" >out 2>err && test ! -s out && stub_count 0 &&
@@ -373,7 +373,7 @@ test_expect 'an already summarized conversation is left alone without --force' '
 '
 
 test_expect 'bad requests: usage errors and missing conversations' '
-	export CONVCTL_STORE=$(store_at bad) && id=$(seed) &&
+	use_store bad && id=$(seed) &&
 	fails_with 2 convctl summarize --pending "$id" && stderr_has "give one of ID, --pending or --all" &&
 	fails_with 2 convctl summarize --pending --all &&
 	fails_with 2 convctl summarize --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
@@ -393,7 +393,7 @@ test_expect 'bad requests: usage errors and missing conversations' '
 '
 
 test_expect 'a config file holding a key readable by others is refused' '
-	export CONVCTL_STORE=$(store_at config) && id=$(seed) && stub_script "$OK" &&
+	use_store config && id=$(seed) && stub_script "$OK" &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	printf "api_key = %s\napi_base = %s/v1\n" "$KEY" "$STUB" >"$XDG_CONFIG_HOME/convctl/config" &&
 	chmod 644 "$XDG_CONFIG_HOME/convctl/config" &&
