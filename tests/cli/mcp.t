@@ -398,8 +398,8 @@ test_expect 'a clock behind the last message: add and end warn as the commands d
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$s3" add first >/dev/null &&
 	CONVCTL_STORE=$s3 CONVCTL_NOW=2026-02-04T09:00:00Z mcp_lines \
 	    "$(call add "{\"text\":\"second\"}" 1)" "$(call end "{}" 2)" &&
-	test $rc -eq 0 && answer 1 out | jq -e ".result.isError == false" &&
-	answer 2 out | jq -e ".result.structuredContent.id != null" &&
+	test $rc -eq 0 && answer_jq 1 out -e ".result.isError == false" &&
+	answer_jq 2 out -e ".result.structuredContent.id != null" &&
 	printf "%s\n" "convctl: mcp: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" \
 	    "convctl: mcp: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); ended at the last message'\''s time" >want &&
 	test_cmp want err
