@@ -152,12 +152,21 @@ include $(wildcard $(DEP_FILES))
 #                   full counts (TEST_FULL=1): what CI runs
 # A new tests/cli file needs nothing more to be in all; one that starts
 # with file_store_only never runs on pg or sqlite. The pg files share one cluster,
-# which tests/with-pg starts for the run. TESTS="add end" runs only
-# tests/cli/add.t and end.t (and no unit test) on each engine of
-# CHECK_ENGINES, in either tier.
+# which tests/with-pg starts for the run. The files are named by family, as
+# git's t/: tNNNN-NAME.t, t0 the harness and build, t1 the file store, t2
+# the commands, t3 search, t4 summaries, t5 run, t6 migrate, t7 mcp, t8
+# the database engines. TESTS="add t2020-end t6" runs only
+# tests/cli/t2000-add.t, t2020-end.t and the t6 family (a file by its
+# name, whole or without its number, or a family by its number's start;
+# no unit test) on each engine of CHECK_ENGINES, in either tier.
 CHECK_ENGINES ?= file pg sqlite
 CLI_TESTS = $(wildcard tests/cli/*.t)
-CHECK_CLI = $(if $(TESTS),$(wildcard $(TESTS:%=tests/cli/%.t)),$(CLI_TESTS))
+# test_files WORD: the files TESTS's WORD names
+test_files = $(sort $(wildcard tests/cli/$(1).t \
+	tests/cli/t[0-9][0-9][0-9][0-9]-$(1).t $(if $(filter t%,$(1)), \
+	tests/cli/$(1)[0-9]*-*.t)))
+CHECK_CLI = $(if $(TESTS),$(foreach w,$(TESTS),$(call \
+	test_files,$(w))),$(CLI_TESTS))
 # marked WORD[,FILES]: the files (of CHECK_CLI) with a line "# check: ... WORD ..."
 marked = $(shell grep -l '^\# check:.* $(1)\( \|$$\)' /dev/null $(or $(2),$(CHECK_CLI)))
 PG_CLI = $(shell grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | \
@@ -186,8 +195,8 @@ SLOW_TESTS := $(if $(wildcard tests/times),$(shell sed -n \
 CHECK_TESTS = $(filter $(CHECK_ALL),$(SLOW_TESTS)) \
 	$(if $(TESTS),,$(UNIT_BIN)) $(filter-out $(SLOW_TESTS),$(CHECK_ALL))
 check check-all: convctl $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
-	$(if $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t)),$(error \
-	    TESTS: no such file: $(filter-out $(CHECK_CLI),$(TESTS:%=tests/cli/%.t))))
+	$(foreach w,$(TESTS),$(if $(call test_files,$(w)),,$(error \
+	    TESTS: no such file or family: $(w))))
 	@scripts/install-deps
 	@$(if $(filter pg:%,$(CHECK_TESTS)),tests/with-pg) scripts/run-tests \
 	    $(CHECK_TESTS)
@@ -206,14 +215,14 @@ VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect -q
 FUZZ_SECONDS ?= 60
 
-# crash.t, concurrency.t and badinput.t on more inputs than make check-all
+# t1070-crash.t, t1080-concurrency.t and t1030-badinput.t on more inputs than make check-all
 stress: convctl
 	@CRASH_TRIALS=$(STRESS_TRIALS) CONCURRENCY_ADDS=200 BADINPUT_FULL=1 \
-	    scripts/run-tests tests/cli/crash.t tests/cli/concurrency.t \
-	    tests/cli/badinput.t
+	    scripts/run-tests tests/cli/t1070-crash.t tests/cli/t1080-concurrency.t \
+	    tests/cli/t1030-badinput.t
 
 # a convctl under ASan with leak checking takes ~70 ms to start and exit,
-# ten times the plain build: badinput.t tries one bad store in 12 and one
+# ten times the plain build: t1030-badinput.t tries one bad store in 12 and one
 # bad source in 24 here (check-all tries all on the plain build, and the
 # fuzzers feed the same parsers under ASan)
 check-asan:

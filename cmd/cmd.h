@@ -12,8 +12,8 @@
  *     long says .paging = PAGING_READER (enum cmd_paging).
  *  2. Declare the entry below and add it to the table in cmd/main.c.
  *  3. Write man/convctl-NAME.1 (its SYNOPSIS is the usage line, its OPTIONS
- *     the rows: tests/cli/meta.t checks both), tests/cli/NAME.t, and the
- *     completions in completions/ (tests/cli/completion.t checks bash's).
+ *     the rows: tests/cli/t0020-meta.t checks both), tests/cli/NAME.t, and the
+ *     completions in completions/ (tests/cli/t0080-completion.t checks bash's).
  */
 #ifndef CONVCTL_CMD_H
 #define CONVCTL_CMD_H

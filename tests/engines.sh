@@ -1,4 +1,4 @@
-# tests/engines.sh - what the engine files (pg.t, sqlite.t) share: a
+# tests/engines.sh - what the engine files (t8000-pg.t, t8100-sqlite.t) share: a
 # scripted session of every command and a store of many odd conversations.
 # Source it after lib.sh; fix is the migrate fixtures' directory.
 fix=$top/tests/fixtures/migrate

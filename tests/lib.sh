@@ -25,7 +25,7 @@ done <"$T/.env"
 CONVCTL_WRAPPER=$wrapper CONVCTL_BIN=$bin
 unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR LESS LV
 # no pager: a test on a terminal (on_tty) sees convctl's own output;
-# pager.t sets its own
+# t2180-pager.t sets its own
 export PAGER=cat
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export TZ=UTC LC_ALL=C.UTF-8

@@ -158,7 +158,7 @@ out:
  * The characters beyond ASCII that REG_ICASE may match with one of s's
  * letters. glibc compares characters by towupper() in a multibyte locale:
  * U+0131 dotless i matches i and U+017F long s matches s, while U+212A
- * Kelvin sign (whose towlower() is k) does not match k (search-prefilter.t
+ * Kelvin sign (whose towlower() is k) does not match k (t3010-search-prefilter.t
  * proves both). Every character with a case mapping lies below U+20000;
  * asking them all takes half a millisecond.
  * 0: the locale is not UTF-8, whose folding is not known here.
@@ -210,7 +210,7 @@ rarest(const char *lit, size_t len)
 
 /* the one test switch: CONVCTL_SEARCH_NO_PREFILTER=1, every conversation
  * parsed and matched by the C library's matcher alone, for
- * search-prefilter.t to compare the other executors with */
+ * t3010-search-prefilter.t to compare the other executors with */
 static int
 prefilter_off(void)
 {
@@ -257,7 +257,7 @@ prefilter_make(struct search *s, const char *pattern, int icase)
  * UTF-8 locale (glibc compares characters, by towupper() when case is
  * ignored: U+017F long s matches s), of valid UTF-8, and not when the
  * prefilter is off (CONVCTL_SEARCH_NO_PREFILTER=1: the matcher answers
- * everything, for search-prefilter.t to compare with).
+ * everything, for t3010-search-prefilter.t to compare with).
  */
 static void
 plain_make(struct search *s, const char *query, int icase)

@@ -27,7 +27,7 @@ static const char *default_pager(const struct settings *, const char **);
 #define LONG_MAX_TEXT "9223372036854775807"	/* strtol clamps it on ILP32 */
 
 /*
- * Every setting, once. convctl(5) lists each (tests/cli/config.t checks
+ * Every setting, once. convctl(5) lists each (tests/cli/t2160-config.t checks
  * key, variable, default and flag against the page), the rows with
  * SETTING_COMMON are the common options of cmd/main.c, and `convctl
  * config` shows them all.

@@ -22,7 +22,7 @@ the model calls those tools instead, an MCP server's as the client names
 them (Claude Code mcp__SERVER__TOOL, Codex TOOL in the namespace
 mcp__SERVER; or TOOL), one a request in that
 order, skipping those not offered: the Nth call when the conversation holds
-N-1 tools' results, then the closing text (tests/cli/mcp-agents.t).
+N-1 tools' results, then the closing text (tests/cli/t7020-mcp-agents.t).
 
   fake-model-api.py --given LOG SERVER
 

@@ -1,5 +1,5 @@
 // mcp-client.cjs - the official MCP TypeScript SDK's client driving a
-// server over stdio, for tests/cli/mcp.t.
+// server over stdio, for tests/cli/t7000-mcp.t.
 // Usage: node mcp-client.cjs SDK_DIR CALLS.jsonl -- COMMAND [ARG...]
 // SDK_DIR holds node_modules/@modelcontextprotocol/sdk. Connects (the SDK
 // does initialize and notifications/initialized), pings, lists the tools,

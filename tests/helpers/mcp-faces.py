@@ -1,6 +1,6 @@
 # mcp-faces.py - the two faces of convctl, `convctl mcp` and the commands,
 # given the same inputs in a table, and their answers compared, for
-# tests/cli/mcp-faces.t.
+# tests/cli/t7010-mcp-faces.t.
 # Usage: python3 mcp-faces.py TABLE DIR [--cover read|write|all]
 #            [--mcp-store S] [--cli-store S]
 # TABLE holds a JSON object a line:
@@ -29,7 +29,7 @@
 # (write), or all has a line of the table (error lines count for all only);
 # for read and write, a line that is no error gives each argument its
 # schema names (but cursor: recent and search pages, which the commands
-# have not; tests/cli/mcp.t walks them).
+# have not; tests/cli/t7000-mcp.t walks them).
 # With both stores given they must be equal at the end, message ids aside.
 # Prints a line per disagreement; exit 1 when there is one.
 import difflib

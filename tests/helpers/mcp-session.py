@@ -1,5 +1,5 @@
 # mcp-session.py - `convctl mcp` driven a line at a time, for the cases of
-# tests/cli/mcp.t that need to act between two answers.
+# tests/cli/t7000-mcp.t that need to act between two answers.
 # Usage: python3 mcp-session.py CASE CONVCTL
 #   too-large  a request past the size limit is refused before it is all
 #              sent (its answer comes while the line is still open), and

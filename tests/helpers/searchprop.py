@@ -23,7 +23,7 @@ own there, and each query is run on the database too, with the search done
 in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with every conversation loaded:
 the same output as the file's, byte for byte; with --db-only, only that
 (the file's fast path is left to another run, without URI: make check's
-search-prefilter.t does so). Prints the first difference
+t3010-search-prefilter.t does so). Prints the first difference
 and exits 1; prints the counts and exits 0 when there is none. convctl is
 $CONVCTL_BIN, run through $CONVCTL_WRAPPER when set.
 """

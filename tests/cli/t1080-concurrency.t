@@ -6,7 +6,7 @@
 
 # W writers of N adds each: 8 x CONCURRENCY_ADDS (12; 200 at full counts,
 # TEST_FULL=1, and in make stress); on PostgreSQL, whose adds each connect
-# (and where pg.t races its own writers on a socket and TCP), 4 x 8 in make
+# (and where t8000-pg.t races its own writers on a socket and TCP), 4 x 8 in make
 # check and 8 x 60 at full counts; under a slow wrapper
 # (valgrind) 4 x 10
 if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10

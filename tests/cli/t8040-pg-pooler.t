@@ -11,7 +11,7 @@
 # and store nothing that was not acknowledged.
 # check: all-only (a cluster and a pooler of its own, and every add a SCRAM login: 18 s of processor time)
 . "$(dirname "$0")/../lib.sh"
-file_store_only "pg-pooler.t starts its own server and pooler"
+file_store_only "t8040-pg-pooler.t starts its own server and pooler"
 pgbouncer=/usr/sbin/pgbouncer
 if [ ! -x "$pgbouncer" ]; then
 	echo "1..0 # SKIP no $pgbouncer (scripts/install-deps pg installs it)"

@@ -16,7 +16,7 @@
 # bump is one line here
 cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/convctl-tests
 . "$(dirname "$0")/../lib.sh"
-file_store_only "mcp-agents.t is about the clients; mcp.t covers both engines"
+file_store_only "t7020-mcp-agents.t is about the clients; t7000-mcp.t covers both engines"
 
 CLAUDE_CODE=@anthropic-ai/claude-code@2.1.197
 CODEX=@openai/codex@0.169.0

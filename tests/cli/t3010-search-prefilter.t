@@ -5,7 +5,7 @@
 # without the regular expression matcher (character by character, as
 # glibc's compares them). It must never change what search prints (but
 # where glibc's matcher loses its place after a character whose upper case
-# is longer, such as U+023F, which the random texts do not hold: search.t). Random stores and queries (tests/helpers/searchprop.py),
+# is longer, such as U+023F, which the random texts do not hold: t3000-search.t). Random stores and queries (tests/helpers/searchprop.py),
 # with random filters, searched by it (with the index and without) and with
 # every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1);
 # SEARCHPROP_STORES=N sets how many stores (5 in make check, 30 at

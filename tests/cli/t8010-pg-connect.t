@@ -5,7 +5,7 @@
 # schemas PostgreSQL keeps for itself refused; on a server the test starts
 # (tests/pg.sh).
 . "$(dirname "$0")/../lib.sh"
-file_store_only "pg-connect.t starts its own server"
+file_store_only "t8010-pg-connect.t starts its own server"
 . "$top/tests/pg.sh"
 
 # a password in two halves: neither may be printed, whole or in part

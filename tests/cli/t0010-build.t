@@ -87,10 +87,19 @@ test_expect 'make check TESTS="add end" runs those two files on both engines, no
 	make -s -n -C "$top" check TESTS="add end" CHECK_ENGINES="file pg" \
 	    >out 2>&1 &&
 	tr " " "\n" <out | grep "\.t$" | sort >got &&
-	printf "%s\n" pg:tests/cli/add.t pg:tests/cli/end.t tests/cli/add.t \
-	    tests/cli/end.t >want && test_cmp want got &&
+	printf "%s\n" pg:tests/cli/t2000-add.t pg:tests/cli/t2020-end.t tests/cli/t2000-add.t \
+	    tests/cli/t2020-end.t >want && test_cmp want got &&
 	! make -s -n -C "$top" check TESTS="add nosuch" >out 2>&1 &&
-	grep -q "TESTS: no such file: tests/cli/nosuch.t" out
+	grep -q "TESTS: no such file or family: nosuch" out
+'
+
+test_expect 'TESTS names a file whole, by its name without the number, or a family by its number' '
+	make -s -n -C "$top" check TESTS="t2020-end add t30" CHECK_ENGINES=file \
+	    >out 2>&1 &&
+	tr " " "\n" <out | grep "\.t$" | sort >got &&
+	ls "$top"/tests/cli/t30[0-9]*-*.t | sed "s|^$top/||" >want &&
+	printf "%s\n" tests/cli/t2000-add.t tests/cli/t2020-end.t >>want &&
+	sort -o want want && test "$(wc -l <want)" -ge 4 && test_cmp want got
 '
 
 test_expect 'make check runs on SQLite the files marked sqlite, make check-all every file not file_store_only' '
@@ -116,7 +125,7 @@ test_expect 'LEAVE_OUT=plain-only (make check-asan, check-portable) leaves out e
 	make -s -n -C "$top" check CHECK_ENGINES=file LEAVE_OUT=plain-only >out 2>&1 &&
 	tr " " "\n" <out | grep "\.t$" | sort >left &&
 	comm -23 all left >gone && test_cmp marked gone &&
-	grep -qx tests/cli/add.t left
+	grep -qx tests/cli/t2000-add.t left
 '
 
 test_expect 'a lost .d file recompiles its object' '

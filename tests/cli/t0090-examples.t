@@ -6,7 +6,7 @@
 # db.example.org; they are skipped, saying why, where there is no server.
 # tests/helpers/examples.py extracts them and says what is done to run them.
 . "$(dirname "$0")/../lib.sh"
-file_store_only "examples.t runs PostgreSQL examples on a cluster of its own"
+file_store_only "t0090-examples.t runs PostgreSQL examples on a cluster of its own"
 . "$top/tests/llm-stub.sh"
 . "$top/tests/pg.sh"
 

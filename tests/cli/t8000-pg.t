@@ -5,7 +5,7 @@
 # and from SQLite too).
 # check: valgrind
 . "$(dirname "$0")/../lib.sh"
-file_store_only "pg.t compares both engines itself"
+file_store_only "t8000-pg.t compares both engines itself"
 . "$top/tests/pg.sh"
 
 F=$T/store.json

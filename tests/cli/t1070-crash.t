@@ -5,7 +5,7 @@
 # CRASH_TRIALS kills per command (10; 60 at full counts, TEST_FULL=1; make
 # stress sets thousands); CRASH_SEED replays a failure exactly.
 . "$(dirname "$0")/../lib.sh"
-file_store_only "file writes killed mid-rename (pg.t kills PostgreSQL writers)"
+file_store_only "file writes killed mid-rename (t8000-pg.t kills PostgreSQL writers)"
 
 trials=${CRASH_TRIALS:-$(counts 10 60)}
 [ -n "${CONVCTL_WRAPPER:-}" ] && trials=${CRASH_TRIALS:-5}

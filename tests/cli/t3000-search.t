@@ -119,7 +119,7 @@ test_expect 'a bad pattern, role or time is a usage error' '
 	fails_with 2 convctl search "" && stderr_has "empty query"
 '
 # issue 40: a query is bounded, in characters, the same for the CLI and MCP
-# (mcp.t); a plain ASCII one is found without the regular expression matcher
+# (t7000-mcp.t); a plain ASCII one is found without the regular expression matcher
 test_expect 'a query of 4096 characters is taken, one of 4097 refused naming the limit' '
 	a4096=$(printf "%4096s" "" | tr " " a) && e4096=$(printf "%4096s" "" | sed "s/ /é/g") &&
 	CONVCTL_NOW=2026-02-05T09:00:04Z convctl add "x${a4096}y

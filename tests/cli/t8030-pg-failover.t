@@ -7,7 +7,7 @@
 # loses no add that exited 0, stores none that exited 75 before its commit,
 # and fails no reader on target_session_attrs=prefer-standby.
 . "$(dirname "$0")/../lib.sh"
-file_store_only "pg-failover.t starts its own primary and standby"
+file_store_only "t8030-pg-failover.t starts its own primary and standby"
 . "$top/tests/pg.sh"
 
 S=$PG_DIR/standby

@@ -56,7 +56,7 @@ test_expect 'the next end refreshes the stale summary' '
 '
 
 # with no summarizer, so that the idle end leaves its summary stale (the
-# offline one would summarize it at once: idle-summary.t)
+# offline one would summarize it at once: t2040-idle-summary.t)
 test_expect 'idle past the timeout after the resume, it ended at the resume' '
 	CONVCTL_NOW=2026-02-04T13:00:00Z convctl resume --no-summary $b >/dev/null &&
 	CONVCTL_NOW=2026-02-04T13:31:00Z CONVCTL_SUMMARIZER=none \

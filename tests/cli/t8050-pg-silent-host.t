@@ -16,7 +16,7 @@
 # process the file started are gone at its end, however it ends.
 # check: all-only (root, network namespaces, nftables and a server of its own; about 20 s, most of it the server's bound)
 . "$(dirname "$0")/../lib.sh"
-file_store_only "pg-silent-host.t starts its own server in a network namespace"
+file_store_only "t8050-pg-silent-host.t starts its own server in a network namespace"
 . "$top/tests/pg-cluster.sh"
 if [ -n "$PG_SKIP" ]; then
 	echo "1..0 # SKIP $PG_SKIP"

@@ -4,7 +4,7 @@
 # keeps every byte; one writer at a time, --wait, writers killed.
 # check: pg (an engine of its own)
 . "$(dirname "$0")/../lib.sh"
-file_store_only "sqlite.t compares both engines itself"
+file_store_only "t8100-sqlite.t compares both engines itself"
 . "$top/tests/engines.sh"
 
 F=$T/store.json D=sqlite:$T/parity.db

@@ -59,7 +59,7 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && grep -q "Milk for the office$" out
 '
-# issue 40: bounded and linear; one MCP call is bounded alike (mcp.t)
+# issue 40: bounded and linear; one MCP call is bounded alike (t7000-mcp.t)
 test_expect '100 tags a call and a conversation are taken; 101 are refused naming the limit' '
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "a third" >/dev/null &&
 	c=conv-1770206400000 &&
