@@ -98,36 +98,13 @@ say(void *cf, const char *line)
 	warn(cf, "%s", line);
 }
 
-/* {key: the JSON a command's --json printed, out[0..)}: the same fields.
- * search's alone: its hits are laid out as JSON only by search_render
- * (lib/search), which gives text; the others build their answer from
- * their result */
-static void
-structured_from(struct mcp_answer *a, const char *key, const struct buf *out)
-{
-	json_error_t je;
-	json_t *v;
-
-	v = json_loadb(out->data, out->len, JSON_LOAD_FLAGS | JSON_DECODE_ANY,
-	    &je);
-	if (v == NULL)
-		abort();	/* our own renderer wrote it */
-	a->structured = json_pack("{s:o}", key, v);
-}
-
-/* search_render()'s output, kept whole in the buffer arg */
-static int
-keep(void *arg, const char *s, size_t len)
-{
-	buf_add(arg, s, len);
-	return 0;
-}
-
-/* search_page's list: the page's hits, the newest last */
+/* search_page's list: the page's hits, the newest last, and the page
+ * made of them, a value (search --json's array), measured as the JSON it
+ * is */
 struct search_page {
 	const struct search_result *res;
-	struct buf *scratch;
 	size_t end;
+	json_t *list;
 };
 
 /* the newest n of the page (its end, from must be 0) */
@@ -140,7 +117,9 @@ search_page(struct buf *json, void *arg, size_t from, size_t n)
 	(void)from;
 	r.hits += p->end - n;
 	r.n = n;
-	search_render(p->scratch, &r, 1, 0, 0, keep, json);
+	json_decref(p->list);
+	p->list = search_json(&r);
+	json_dump_buf(json, p->list);
 }
 
 static void
@@ -158,8 +137,8 @@ tool_search(const struct mcp_config *cf, const struct tool_args *args,
 	struct search_result res = { 0 }, page;
 	struct search *s = NULL;
 	struct store *st = NULL;
-	struct buf json = { 0 }, scratch = { 0 };
-	struct search_page ctx_search;
+	struct buf json = { 0 };
+	struct search_page ctx_search = { NULL, 0, NULL };
 	struct error e;
 	long limit = rq.max;
 	size_t off = (size_t)tool_long(args, "cursor", 0), n;
@@ -189,13 +168,13 @@ tool_search(const struct mcp_config *cf, const struct tool_args *args,
 		n = (size_t)limit;
 	page.hits = res.hits + (res.n > off ? res.n - off - n : 0);
 	ctx_search.res = &page;
-	ctx_search.scratch = &scratch;
 	ctx_search.end = n;
 	n = page_of(&json, 0, n, &more, search_page, &ctx_search);
-	structured_from(a, "hits", &json);
+	a->structured = json_pack("{s:o}", "hits", ctx_search.list);
+	ctx_search.list = NULL;
 	next_cursor(a, off + n, more);
 out:
-	buf_free(&scratch);
+	json_decref(ctx_search.list);
 	buf_free(&json);
 	search_result_free(&res);
 	store_close(st);

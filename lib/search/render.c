@@ -26,9 +26,8 @@ add_marked(struct buf *b, const struct search_hit *h, int colour,
 	buf_add_text(b, h->line + at, h->len - at, terminal);
 }
 
-/* one hit as a JSON object */
-static void
-add_json(struct buf *b, const struct search_hit *h)
+json_t *
+search_hit_json(const struct search_hit *h)
 {
 	char ts[TS_LEN];
 	json_t *o, *marks, *mk;
@@ -47,6 +46,27 @@ add_json(struct buf *b, const struct search_hit *h)
 	    "line", h->line, h->len,
 	    "match", h->line + h->match[0].start,
 	    h->match[0].end - h->match[0].start, "matches", marks);
+	return o;
+}
+
+json_t *
+search_json(const struct search_result *r)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		json_array_append_new(list, search_hit_json(&r->hits[i]));
+	return list;
+}
+
+/* one hit as a JSON object, written to b as json_dump_buf() writes it in
+ * search_json()'s array */
+static void
+add_json(struct buf *b, const struct search_hit *h)
+{
+	json_t *o = search_hit_json(h);
+
 	json_dump_buf(b, o);
 	json_decref(o);
 }

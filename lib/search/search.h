@@ -7,6 +7,8 @@
 #ifndef CONVCTL_SEARCH_H
 #define CONVCTL_SEARCH_H
 
+#include <jansson.h>
+
 #include "../store/store.h"
 
 /* lines of messages that match a query, in every conversation */
@@ -62,5 +64,10 @@ void search_result_free(struct search_result *);
 int search_render(struct buf *out, const struct search_result *, int json,
     int colour, int terminal, int (*flush)(void *, const char *, size_t),
     void *arg);
+/* the JSON search_render() writes, as a value: one hit's object, and the
+ * array of them all (a new reference each; search_render's JSON is this
+ * array written by json_dump_buf(), a hit at a time) */
+json_t *search_hit_json(const struct search_hit *);
+json_t *search_json(const struct search_result *);
 
 #endif
