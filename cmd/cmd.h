@@ -247,20 +247,12 @@ int pager_gone(int err);
 void pager_finish(void);
 
 /*
- * switch.c, for resume and fork: check, then the active conversation ended
- * as end does, then run makes another active; committed (not with
- * --dry-run), its id printed (--json: render_switch's object), and the one
- * ended summarized (not with --no-summary) with no lock held.
+ * switch.c, for resume and fork: lib/ops/switch.c's ops_switch() (kind,
+ * on the operand ID; fork's --at), its id printed after the write
+ * (--json: render_switch's object), the lines of a pending summary said;
+ * the exit status.
  */
-struct switch_op {
-	/* 0, or the exit status after saying what is wrong */
-	int (*check)(struct ctx *, struct store *, void *arg);
-	/* the conversation made active; NULL after saying why not */
-	struct conv *(*run)(struct ctx *, struct store *, int64_t now,
-	    void *arg);
-	void *arg;
-};
-int cmd_switch(struct ctx *, const struct switch_op *);
+int cmd_switch(struct ctx *, enum ops_switch_kind);
 
 /*
  * common.c: the options the settings table's rows with flag (SETTING_*)

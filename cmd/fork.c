@@ -15,56 +15,10 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
-/* the source and the index of its last message to copy (-1: none) */
-static struct conv *
-find(struct ctx *ctx, struct store *st, long *upto, int *rc)
-{
-	struct conv *c = cmd_conv(ctx, st, ctx->args.argv[0], rc);
-	const char *at = args_get(&ctx->args, "at");
-	struct error e;
-
-	if (c == NULL)
-		return NULL;
-	*upto = (long)conv_message_count(c) - 1;
-	if (at != NULL && (*upto = conv_message_find(c, at, &e)) < 0) {
-		*rc = cmd_fail(ctx, &e);
-		return NULL;
-	}
-	return c;
-}
-
-static int
-check(struct ctx *ctx, struct store *st, void *arg)
-{
-	long upto;
-	int rc;
-
-	(void)arg;
-	return find(ctx, st, &upto, &rc) != NULL ? 0 : rc;
-}
-
-static struct conv *
-run(struct ctx *ctx, struct store *st, int64_t now, void *arg)
-{
-	struct conv *src, *c;
-	struct error e;
-	long upto;
-	int rc;
-
-	(void)arg;
-	if ((src = find(ctx, st, &upto, &rc)) == NULL)
-		return NULL;
-	if ((c = conv_fork(st, src, upto, now, &e)) == NULL)
-		cmd_error(ctx, "%s", e.msg);
-	return c;
-}
-
 static int
 fork_exec(struct ctx *ctx)
 {
-	const struct switch_op op = { check, run, NULL };
-
-	return cmd_switch(ctx, &op);
+	return cmd_switch(ctx, OPS_FORK);
 }
 
 const struct cmd_entry cmd_fork_entry = {

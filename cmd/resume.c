@@ -1,6 +1,7 @@
 /*
  * resume.c - `convctl resume`: an ended conversation active again, the one
- * active before ended as end ends it (switch.c); the rules are organize.c's.
+ * active before ended as end ends it (switch.c); the rules are
+ * lib/ops/switch.c's.
  */
 #include "cmd.h"
 
@@ -13,50 +14,10 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
-/* the conversation to resume, or NULL and *rc (said) */
-static struct conv *
-find(struct ctx *ctx, struct store *st, int *rc)
-{
-	struct conv *c = cmd_conv(ctx, st, ctx->args.argv[0], rc);
-
-	if (c != NULL && conv_ended(c) < 0) {
-		cmd_error(ctx, "conversation '%s' is already active", conv_id(c));
-		*rc = EXIT_FAIL;
-		c = NULL;
-	}
-	return c;
-}
-
-static int
-check(struct ctx *ctx, struct store *st, void *arg)
-{
-	int rc;
-
-	(void)arg;
-	return find(ctx, st, &rc) != NULL ? 0 : rc;
-}
-
-static struct conv *
-run(struct ctx *ctx, struct store *st, int64_t now, void *arg)
-{
-	struct error e;
-	int rc;
-	struct conv *c = find(ctx, st, &rc);
-
-	(void)arg;
-	if (c != NULL && conv_resume(st, c, now, &e) < 0) {
-		cmd_error(ctx, "%s", e.msg);
-		return NULL;
-	}
-	return c;
-}
-
 static int
 resume_exec(struct ctx *ctx)
 {
-	const struct switch_op op = { check, run, NULL };
-
-	return cmd_switch(ctx, &op);
+	return cmd_switch(ctx, OPS_RESUME);
 }
 
 const struct cmd_entry cmd_resume_entry = {

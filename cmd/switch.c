@@ -1,76 +1,52 @@
 /*
- * switch.c - what resume and fork share: lib/ops/ending.c ends the active
- * conversation as `convctl end` ends it, the command makes another active,
- * one commit, and the summaries after, with no lock held.
+ * switch.c - what resume and fork share: the request made from the command
+ * line, lib/ops/switch.c's ops_switch() (the active conversation ended as
+ * end ends it, the other made active, one commit, the summary after with
+ * no lock held), its answer printed.
  */
 #include "cmd.h"
 
-struct switching {
-	struct ctx *ctx;
-	const struct switch_op *op;
-	int64_t now;
-	struct conv *made;
-};
-
+/* after the write, before the summary: the id made active */
 static int
-check(void *arg, struct store *st)
+print(void *ctx, const struct ops_switch_result *res)
 {
-	struct switching *sw = arg;
-
-	/* before anything ends: a bad ID or MESSAGE ends nothing */
-	return sw->op->check(sw->ctx, st, sw->op->arg);
-}
-
-static int
-change(void *arg, struct store *st, struct ending_result *res)
-{
-	struct switching *sw = arg;
-
-	(void)res;
-	sw->made = sw->op->run(sw->ctx, st, sw->now, sw->op->arg);
-	return sw->made == NULL ? EXIT_FAIL : 0;
-}
-
-static int
-print(void *arg, struct store *st, const struct ending_result *res)
-{
-	struct switching *sw = arg;
 	struct buf out = { 0 };
 	int rc;
 
-	(void)st;
-	render_switch(&out, sw->made, res->ended,
-	    args_has(&sw->ctx->args, "json"));
-	rc = cmd_print(sw->ctx, out.data, out.len);
+	render_switch(&out, res->id, res->ended, res->forked_from,
+	    args_has(&((struct ctx *)ctx)->args, "json"));
+	rc = cmd_print(ctx, out.data, out.len);
 	buf_free(&out);
 	return rc;
 }
 
 int
-cmd_switch(struct ctx *ctx, const struct switch_op *op)
+cmd_switch(struct ctx *ctx, enum ops_switch_kind kind)
 {
-	struct switching sw = { ctx, op, 0, NULL };
-	struct ending_request rq = { .kind = ENDING_SWITCH,
-	    .dry_run = args_has(&ctx->args, "dry-run"), .check = check,
-	    .change = change, .committed = print, .arg = &sw };
-	struct ending_result res;
-	struct summary_config cf;
-	struct error e, ce;
-	enum summary_setup cfg;
+	struct progress progress = { .ctx = ctx };
+	struct ops_switch_request rq = { .settings = &ctx->settings,
+	    .kind = kind, .id = ctx->args.argv[0],
+	    .at = kind == OPS_FORK ? args_get(&ctx->args, "at") : NULL,
+	    .dry_run = args_has(&ctx->args, "dry-run"),
+	    .no_summary = args_has(&ctx->args, "no-summary"),
+	    .flags = { args_get(&ctx->args, "summarizer"),
+	    args_get(&ctx->args, "model"), args_get(&ctx->args, "api-base") },
+	    .answered = print, .arg = ctx,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+	struct ops_switch_result res;
+	size_t i;
 	int rc;
 
-	cfg = cmd_summary_setup(ctx, &cf, &ce);
-	if (!args_has(&ctx->args, "no-summary")) {
-		if (cfg != SUMMARY_SETUP_OK)
-			rq.setup_error = ce.msg;
-		else if (cf.kind != SUMMARY_NONE)
-			rq.cf = &cf;
+	if (args_has(&ctx->args, "verbose")) {
+		rq.llm_log = progress_log_line;
+		rq.llm_log_arg = ctx;
 	}
-	/* the clock, not cmd_now: fork's --at names a message, not a time */
-	if (ts_now(&sw.now, &e) < 0)
-		return cmd_fail(ctx, &e);
-	rq.now = sw.now;
-	rc = cmd_ending(ctx, &rq, &res);
-	ending_result_free(&res);
+	ops_switch(&rq, &res);
+	progress_done(&progress);
+	for (i = 0; res.pending[i] != NULL; i++)
+		cmd_error(ctx, "%s", res.pending[i]);
+	rc = res.stopped != 0 ? res.stopped :
+	    cmd_ops_status(ctx, res.status, &res.error);
+	ops_switch_result_free(&res);
 	return rc;
 }

@@ -35,6 +35,7 @@ typedef void ops_say_fn(void *arg, const char *line);
 
 struct ops_add_result;
 struct ops_end_result;
+struct ops_switch_result;
 
 /* ops.c: the warning of a clock behind the last message (at last): what
  * was done ("recorded", "ended") at that message's time instead */
@@ -121,6 +122,51 @@ struct ops_end_result {
 };
 enum ops_status ops_end(const struct ops_end_request *, struct ops_end_result *);
 void ops_end_result_free(struct ops_end_result *);
+
+/* switch.c: resume and fork: another conversation made active, the one
+ * active before ended as ops_end ends it, its summary after */
+enum ops_switch_kind {
+	OPS_RESUME,			/* id, ended, active again */
+	OPS_FORK,			/* id copied, up to at, into a new
+					 * active one */
+};
+struct ops_switch_request {
+	struct settings *settings;
+	enum ops_switch_kind kind;
+	const char *id;			/* the conversation resumed or copied */
+	const char *at;			/* OPS_FORK: the last message copied,
+					 * its id or a position
+					 * (conv_message_find); NULL: all */
+	int dry_run;			/* read only: nothing written, nothing
+					 * summarized */
+	int no_summary;			/* the one active ended alone */
+	struct summary_flags flags;	/* over the settings: NULL not given */
+	void (*llm_log)(void *arg, const char *line);
+	void *llm_log_arg;
+	/* after the write, before any summary is asked for: the face answers
+	 * here (res->id, ended, forked_from); non-zero stops it there, no
+	 * summary asked for (res->stopped) */
+	int (*answered)(void *arg, const struct ops_switch_result *);
+	void *arg;
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+struct ops_switch_result {
+	enum ops_status status;		/* OPS_FAILED: the id or at is wrong
+					 * (error), or the store failed */
+	struct error error;
+	char *id;			/* the conversation made active; owned */
+	char *ended;			/* the one ended, or NULL; owned */
+	json_t *forked_from;		/* its forkedFrom, or NULL; owned */
+	int64_t now;			/* the time of the end and the change */
+	int stopped;			/* answered's non-zero return */
+	/* OPS_PARTIAL: why the summary of ended is pending, NULL-ended;
+	 * owned */
+	char *pending[3];
+};
+enum ops_status ops_switch(const struct ops_switch_request *,
+    struct ops_switch_result *);
+void ops_switch_result_free(struct ops_switch_result *);
 
 /* organize.c: title and tag, on the conversation id, active or ended */
 struct ops_title_request {

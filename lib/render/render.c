@@ -673,17 +673,18 @@ render_stats(struct buf *b, const struct store_stats *s,
 }
 
 void
-render_switch(struct buf *b, struct conv *c, const char *ended, int json)
+render_switch(struct buf *b, const char *id, const char *ended,
+    const json_t *forked_from, int json)
 {
 	json_t *o;
 
 	if (!json) {
-		buf_add_printable(b, conv_id(c));
+		buf_add_printable(b, id);
 		buf_addc(b, '\n');
 		return;
 	}
-	o = json_pack("{s:s, s:s?, s:O?}", "id", conv_id(c), "ended", ended,
-	    "forkedFrom", json_object_get(conv_json(c), "forkedFrom"));
+	o = json_pack("{s:s, s:s?, s:O?}", "id", id, "ended", ended,
+	    "forkedFrom", (json_t *)forked_from);
 	json_dump_buf(b, o);
 	buf_addc(b, '\n');
 	json_decref(o);

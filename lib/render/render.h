@@ -5,6 +5,8 @@
 #ifndef CONVCTL_RENDER_H
 #define CONVCTL_RENDER_H
 
+#include <jansson.h>
+
 #include "../store/store.h"
 
 /* render.c: text for stdout, appended to out (it may hold NUL bytes) */
@@ -46,8 +48,9 @@ size_t tokens_estimate(const char *s, size_t len);
 int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
 
-/* c's id; json: {id, ended (the id ended first, or null), forkedFrom} */
-void render_switch(struct buf *, struct conv *c, const char *ended, int json);
+/* id; json: {id, ended (the id ended first, or null), forkedFrom} */
+void render_switch(struct buf *, const char *id, const char *ended,
+    const json_t *forked_from, int json);
 /* c's tags, one a line, or a JSON array */
 void render_tags(struct buf *, struct conv *c, int json);
 
