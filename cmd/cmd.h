@@ -219,16 +219,6 @@ void cmd_print_usage(FILE *, const struct cmd_entry *);
 void options_print_help(FILE *, const struct op_option *const *t, size_t nt);
 /* " [-x ARG] [--name]": t's options (not those shown among operands) */
 void options_usage(struct buf *, const struct op_option *t);
-/* summarize.c: shared with end (and migrate --summarize) */
-/* summary_config_resolve with the --summarizer, --model and --api-base
- * flags; with -v the requests and replies go to stderr */
-enum summary_setup cmd_summary_setup(struct ctx *, struct summary_config *,
-    struct error *);
-/* common.c: ending_run for add, end, resume, fork, run and migrate, its
- * summaries reported on stderr and its result said: 0, EXIT_PARTIAL (done
- * in part, said), the status a callback stopped it with, or the failure's
- * (said) */
-int cmd_ending(struct ctx *, struct ending_request *, struct ending_result *);
 
 /*
  * pager.c: long output through a pager at a terminal (convctl(1), PAGER).

@@ -392,43 +392,6 @@ cmd_colour(const struct ctx *ctx, int *on)
 	return 0;
 }
 
-/* lib/ops/ending.c's ending_run, which holds the whole protocol (for migrate
- * too); here only its result said and turned into the exit status */
-int
-cmd_ending(struct ctx *ctx, struct ending_request *rq,
-    struct ending_result *res)
-{
-	struct progress progress = { .ctx = ctx };
-	size_t i;
-	int rc = 0;
-
-	rq->settings = &ctx->settings;
-	rq->report = cmd_summarize_report;
-	rq->report_arg = &progress;
-	switch (ending_run(rq, res)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		cmd_fail(ctx, &res->error);
-		rc = EXIT_USAGE;
-		break;
-	case ENDING_FAILED:
-		rc = cmd_fail(ctx, &res->error);
-		break;
-	case ENDING_STOPPED:
-		rc = res->stopped;
-		break;
-	case ENDING_PENDING:
-		progress_done(&progress);
-		for (i = 0; res->pending[i] != NULL; i++)
-			cmd_error(ctx, "%s", res->pending[i]);
-		rc = EXIT_PARTIAL;
-		break;
-	case ENDING_DONE:
-		break;
-	}
-	progress_done(&progress);
-	return rc;
-}
-
 int
 cmd_ops_status(const struct ctx *ctx, enum ops_status status,
     const struct error *e)

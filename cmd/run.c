@@ -24,27 +24,6 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
-/* the prompt given as --prompt TEXT, at most max bytes; standard input, when
- * it is not, is read by plan() */
-static int
-read_prompt(struct ctx *ctx, long max, struct buf *b)
-{
-	const char *text = args_get(&ctx->args, "prompt");
-	struct error e;
-
-	if (text != NULL) {
-		buf_adds(b, text);
-		if (lifecycle_message_size(&ctx->settings, b->len, "--prompt",
-		    &e) < 0)
-			return cmd_fail(ctx, &e);
-		return 0;
-	}
-	/* a terminal: cmd_stdin_text's usage error, before anything else */
-	if (isatty(STDIN_FILENO))
-		return cmd_stdin_text(ctx, "--prompt", max, b);
-	return 0;
-}
-
 /* the prompt read from standard input, never whole in memory: as it is into
  * *raw, for CMD, and escaped into sp, for the store; at most max bytes, as
  * cmd_stdin_text reads it */
@@ -164,74 +143,47 @@ answer(struct ctx *ctx, const struct run_result *r, struct spool *sp, long max,
 
 struct recording {
 	struct ctx *ctx;
-	struct exchange *ex;
+	const struct exchange *ex;
 	const char *cmd;
-	struct buf *said;
-	struct exchange_result res;
 };
 
-/* under the lock: both messages, perhaps past the idle boundary */
-static int
-record_exchange(void *arg, struct store *st, struct ending_result *ending)
-{
-	struct recording *r = arg;
-	struct error e;
-	int rc;
-
-	if ((rc = cmd_now(r->ctx, &r->ex->reply.at)) != 0)
-		return rc;
-	switch (exchange_record(st, r->ex, &r->res, &e)) {
-	case ADD_DONE:
-		break;
-	case ADD_ELSEWHERE:
-		cmd_error(r->ctx, "%s; nothing recorded", e.msg);
-		return EXIT_CONFLICT;
-	default:
-		cmd_error(r->ctx, "%s; nothing recorded", e.msg);
-		return EXIT_FAIL;
-	}
-	/* a large prompt is not held three times */
-	r->ex->prompt.text = NULL;
-	buf_free(r->said);
-	ending->idle_ended = r->res.ended_id;
-	return 0;
-}
-
-static int
-say_moved(void *arg, struct store *st, const struct ending_result *ending)
+/* after the write: the exchange went to a new conversation */
+static void
+say_moved(void *arg, const struct ops_record_result *res)
 {
 	struct recording *r = arg;
 
-	(void)st;
-	(void)ending;
-	if (r->res.moved)
+	if (res->moved)
 		cmd_error(r->ctx, "conversation '%s' was ended while '%s' ran; "
 		    "the exchange starts conversation '%s'", r->ex->joins,
-		    r->cmd, r->res.conv_id);
-	return 0;
+		    r->cmd, res->id);
 }
 
 /*
- * Both messages in one write; the exit status when that failed, else 0.
- * said, where the prompt is, is freed once the store holds its copy. A
- * conversation the idle boundary ended is summarized after, as add does.
+ * Both messages in one write, lib/ops/exchange.c's ops_run_record(); the
+ * exit status when that failed, else 0. said, where the prompt is, is
+ * freed once the store holds its copy. A conversation the idle boundary
+ * ended is summarized after, as add does.
  */
 static int
 record(struct ctx *ctx, struct exchange *ex, const char *cmd,
     struct buf *said)
 {
-	struct recording r = { ctx, ex, cmd, said, { 0 } };
-	struct ending_request rq = { .kind = ENDING_IDLE,
-	    .change = record_exchange, .committed = say_moved, .arg = &r };
-	struct ending_result res;
-	struct summary_config cf;
-	struct error e;
+	struct progress progress = { .ctx = ctx };
+	struct recording r = { ctx, ex, cmd };
+	struct ops_record_request rq = { .settings = &ctx->settings,
+	    .ex = ex, .said = said, .answered = say_moved, .arg = &r,
+	    .report = cmd_summarize_report, .report_arg = &progress };
+	struct ops_record_result res;
+	size_t i;
 	int rc;
 
-	if (cmd_summary_setup(ctx, &cf, &e) == SUMMARY_SETUP_OK)
-		rq.cf = &cf;
-	rc = cmd_ending(ctx, &rq, &res);
-	ending_result_free(&res);
+	ops_run_record(&rq, &res);
+	progress_done(&progress);
+	for (i = 0; res.pending[i] != NULL; i++)
+		cmd_error(ctx, "%s", res.pending[i]);
+	rc = cmd_ops_status(ctx, res.status, &res.error);
+	ops_record_result_free(&res);
 	return rc;
 }
 
@@ -260,22 +212,33 @@ say_kept(struct ctx *ctx, const char *name, const struct run_result *r,
 	buf_free(&note);
 }
 
-/* the prompt (said, as read) and the reply to come, as add would add them */
+/*
+ * The limits, TEXT (--prompt, into said) and the tools checked and the two
+ * messages set up, by lib/ops/exchange.c's ops_run_start(); *max the most
+ * bytes the prompt and the answer may have. Standard input, when TEXT is
+ * not given, is read by plan(): a terminal is refused first.
+ */
 static int
-make_exchange(struct ctx *ctx, struct exchange *ex, const struct buf *said)
+start(struct ctx *ctx, struct exchange *ex, struct buf *said, long *max)
 {
-	const char *text = said->data ? said->data : "";
-	struct error e;
-	int64_t idle;
+	const char *prompt = args_get(&ctx->args, "prompt");
+	struct ops_run_request rq = { .settings = &ctx->settings,
+	    .text_name = "--prompt", .tools_name = "--tool name" };
+	struct ops_run_result res;
 
-	if (lifecycle_idle_timeout(&ctx->settings, &idle, &e) < 0)
-		return cmd_fail(ctx, &e);
-	ex->prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
-	    .idle_timeout = idle, .text = text,
-	    .len = chomp(text, said->len) };
-	ex->reply = (struct add_request){ .role = ROLE_ASSISTANT, .clock = 1,
-	    .idle_timeout = idle };
-	return cmd_tools(ctx, &ex->reply.tools, &ex->reply.ntools);
+	if (prompt == NULL && isatty(STDIN_FILENO))
+		return cmd_usage_error(ctx, "no --prompt given and standard "
+		    "input is a terminal");
+	if (prompt != NULL) {
+		buf_adds(said, prompt);
+		rq.text = said->data != NULL ? said->data : "";
+		rq.len = said->len;
+	}
+	rq.tools = args_all(&ctx->args, "tool", &rq.ntools);
+	if (ops_run_start(&rq, ex, &res) != OPS_DONE)
+		return cmd_ops_status(ctx, res.status, &res.error);
+	*max = res.max;
+	return 0;
 }
 
 /* CMD and its arguments, then TEXT (--prompt) as its last when given;
@@ -327,7 +290,7 @@ run_exec(struct ctx *ctx)
 	struct buf said = { 0 }, input = { 0 }, why = { 0 };
 	const char *prompt = args_get(&ctx->args, "prompt");
 	const char **argv = NULL;
-	long max;
+	long max = 0;
 	int rc, rrc, answered, raw = -1;
 	struct error e;
 
@@ -337,9 +300,7 @@ run_exec(struct ctx *ctx)
 	 * its heap and give nothing back */
 	os_malloc_give_back(256 << 10);
 	json_prefault_large();	/* the store's copy of it */
-	if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
-	    (rc = read_prompt(ctx, max, &said)) != 0 ||
-	    (rc = make_exchange(ctx, &ex, &said)) != 0 ||
+	if ((rc = start(ctx, &ex, &said, &max)) != 0 ||
 	    (rc = plan(ctx, max, &ex, &input, &psp, &raw, &sp)) != 0)
 		goto out;
 

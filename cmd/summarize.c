@@ -1,7 +1,6 @@
 /*
  * summarize.c - titles and summaries for ended conversations: which ones,
  * from the options; the batch itself is lib/summary/batch.c's summarize_run.
- * Also how end and migrate --summarize set up summaries.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +23,10 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
-enum summary_setup
-cmd_summary_setup(struct ctx *ctx, struct summary_config *cf, struct error *e)
+/* summary_config_resolve with the --summarizer, --model and --api-base
+ * flags; with -v the requests and replies go to stderr */
+static enum summary_setup
+summary_setup(struct ctx *ctx, struct summary_config *cf, struct error *e)
 {
 	struct summary_flags fl = {
 		args_get(&ctx->args, "summarizer"),
@@ -106,7 +107,7 @@ summarize_exec(struct ctx *ctx)
 	if ((ctx->args.argc > 0) + args_has(&ctx->args, "pending") +
 	    args_has(&ctx->args, "all") > 1)
 		return cmd_usage_error(ctx, "give one of ID, --pending or --all");
-	switch (cmd_summary_setup(ctx, &cf, &e)) {
+	switch (summary_setup(ctx, &cf, &e)) {
 	case SUMMARY_SETUP_OK:
 		break;
 	case SUMMARY_SETUP_BAD_FLAG:

@@ -5,7 +5,8 @@
  * (lib/mcp/tools.c) only turn their input into the request and the result
  * into their output; the store's transaction, the limits, the time, the
  * idle timeout, the rolling limit and the summaries are here (add.c, end.c,
- * organize.c). Their arguments are declared once in options.c (options.h).
+ * switch.c, exchange.c, organize.c). Their arguments are declared once in
+ * lib/args (args.h).
  */
 #ifndef CONVCTL_OPS_H
 #define CONVCTL_OPS_H
@@ -36,6 +37,7 @@ typedef void ops_say_fn(void *arg, const char *line);
 struct ops_add_result;
 struct ops_end_result;
 struct ops_switch_result;
+struct ops_record_result;
 
 /* ops.c: the warning of a clock behind the last message (at last): what
  * was done ("recorded", "ended") at that message's time instead */
@@ -167,6 +169,62 @@ struct ops_switch_result {
 enum ops_status ops_switch(const struct ops_switch_request *,
     struct ops_switch_result *);
 void ops_switch_result_free(struct ops_switch_result *);
+
+/* exchange.c: `convctl run`'s exchange, before its command runs (the
+ * limits, the prompt given as text, the tools: ex's two messages set up)
+ * and after (both recorded in one write) */
+struct ops_run_request {
+	const struct settings *settings;
+	const char *text;		/* the prompt given as text; NULL: the
+					 * face reads it (at most res->max
+					 * bytes) into ex->prompt_spool */
+	size_t len;
+	const char *text_name;		/* as a size error names it:
+					 * "--prompt" */
+	const char *const *tools;	/* the answer's, checked as a typo
+					 * (label_check); tools_name names
+					 * them in a count error: "--tool
+					 * name" */
+	size_t ntools;
+	const char *tools_name;
+};
+struct ops_run_result {
+	enum ops_status status;		/* OPS_BAD_ARG: tools; OPS_FAILED: a
+					 * setting, or the text's size */
+	struct error error;
+	long max;			/* max_message_bytes: the most a
+					 * prompt or answer may have */
+};
+enum ops_status ops_run_start(const struct ops_run_request *,
+    struct exchange *ex, struct ops_run_result *);
+struct ops_record_request {
+	struct settings *settings;
+	struct exchange *ex;		/* planned (exchange_plan), its reply
+					 * got */
+	struct buf *said;		/* the prompt's text, freed once the
+					 * store holds its copy */
+	void (*llm_log)(void *arg, const char *line);
+	void *llm_log_arg;
+	/* after the write, before the one its idle boundary ended is
+	 * summarized: the face answers here (res->id, moved) */
+	void (*answered)(void *arg, const struct ops_record_result *);
+	void *arg;
+	void (*report)(void *arg, const struct summarize_event *);
+	void *report_arg;
+};
+struct ops_record_result {
+	enum ops_status status;		/* OPS_CONFLICT: another conversation
+					 * became active meanwhile; error
+					 * says "...; nothing recorded" */
+	struct error error;
+	char *id;			/* the conversation written; owned */
+	int moved;			/* to a new one: the one it joined was
+					 * ended while the command ran */
+	char *pending[3];
+};
+enum ops_status ops_run_record(const struct ops_record_request *,
+    struct ops_record_result *);
+void ops_record_result_free(struct ops_record_result *);
 
 /* organize.c: title and tag, on the conversation id, active or ended */
 struct ops_title_request {

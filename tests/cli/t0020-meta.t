@@ -261,6 +261,16 @@ test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
 	test "$(cat out)" = "$(wc -l <files | tr -d " ") files"
 '
 
+# the commands one operation of lib/ops runs for (issue 41): their files
+# in cmd/ parse and print; beginning or committing a write, asking a
+# summarizer and reading a limit are lib/ops's
+test_expect 'add, end, run, resume, fork, title and tag leave their rules to lib/ops' '
+	c=$top/cmd &&
+	! grep -nwE "(lifecycle_begin|lifecycle_commit[a-z_]*|ending_run|cmd_ending|summary_config_resolve|cmd_summary_setup|settings_long|cmd_limit|lifecycle_message_size|lifecycle_idle_timeout|label_check|label_count_check)" \
+	    "$c/add.c" "$c/end.c" "$c/run.c" "$c/resume.c" "$c/fork.c" \
+	    "$c/switch.c" "$c/title.c" "$c/tag.c"
+'
+
 test_expect 'make demo runs to the end on its own scratch store' '
 	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
 	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&
