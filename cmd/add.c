@@ -30,6 +30,7 @@ add_exec(struct ctx *ctx)
 	struct progress progress = { .ctx = ctx };
 	struct ops_add_request rq = { .settings = &ctx->settings,
 	    .role = ROLE_USER, .text_name = "TEXT", .at_name = "--at",
+	    .tools_name = "--tool name",
 	    .at = args_get(&ctx->args, "at"),
 	    .dedupe_key = args_get(&ctx->args, "dedupe-key"),
 	    .expect_conv = args_get(&ctx->args, "expect-conversation"),
@@ -43,12 +44,13 @@ add_exec(struct ctx *ctx)
 
 	if (role != NULL && (rc = cmd_role(ctx, role, &rq.role)) != 0)
 		return rc;
-	if ((rc = cmd_tools(ctx, &rq.tools, &rq.ntools)) != 0)
-		return rc;
-	/* --at is checked before anything is read */
+	rq.tools = args_all(&ctx->args, "tool", &rq.ntools);
+	/* the tools and --at are checked before anything is read; the text
+	 * is read up to the limit ops_add_check() says, and checked by
+	 * ops_add() */
 	if (ops_add_check(&rq, &res) != OPS_DONE)
 		return cmd_ops_status(ctx, res.status, &res.error);
-	if ((rc = cmd_text(ctx, 0, &text)) != 0)
+	if ((rc = cmd_text(ctx, 0, res.max, &text)) != 0)
 		goto out;
 	rq.text = text.data ? text.data : "";
 	rq.len = text.len;

@@ -135,10 +135,11 @@ int cmd_commit(struct ctx *, struct store *);
 int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
     size_t n);
 /* the operands from the first on joined by spaces, as echo does, or
- * without them all of standard input less its trailing newlines; at most
- * max_message_bytes; read before the store is locked, so a slow or endless
- * pipe never holds the lock */
-int cmd_text(struct ctx *, int first, struct buf *);
+ * without them all of standard input (at most max bytes: the limit the
+ * operation says) less its trailing newlines; read before the store is
+ * locked, so a slow or endless pipe never holds the lock. Its size is the
+ * operation's to check (ops_add(), lifecycle_message_size()) */
+int cmd_text(struct ctx *, int first, long max, struct buf *);
 /* all of standard input, at most max bytes, as it is; a usage error naming
  * what was not given (instead) when it is a terminal */
 int cmd_stdin_text(struct ctx *, const char *instead, long max, struct buf *);
@@ -156,9 +157,6 @@ int cmd_terminal(void);
 /* s (an id, a title the store holds) as one printable line, then a
  * newline, to f: buf_add_printable's escapes, never a raw control character */
 void cmd_put_line(FILE *f, const char *s);
-/* --tool NAME...: the tool names, each one printable line of at most
- * TOOL_MAX_CHARS, at most TOOL_MAX_COUNT of them; else a usage error */
-int cmd_tools(const struct ctx *, const char *const **tools, size_t *n);
 /* a size limit in bytes, max_input_bytes or max_message_bytes */
 int cmd_limit(const struct ctx *, enum setting, long *max);
 /* --role's value, or a usage error in role_unknown's words */

@@ -65,23 +65,6 @@ cmd_put_line(FILE *f, const char *s)
 }
 
 int
-cmd_tools(const struct ctx *ctx, const char *const **tools, size_t *n)
-{
-	struct error e;
-	size_t i;
-
-	*tools = args_all(&ctx->args, "tool", n);
-	/* a typo of the command line, found before the store is opened, as
-	 * tag's; conv_add() checks the whole rule (tool_names_check) */
-	if (label_count_check("--tool name", *n, TOOL_MAX_COUNT, &e) < 0)
-		return cmd_usage_error(ctx, "%s", e.msg);
-	for (i = 0; i < *n; i++)
-		if (label_check("tool name", (*tools)[i], TOOL_MAX_CHARS, &e) < 0)
-			return cmd_usage_error(ctx, "%s", e.msg);
-	return 0;
-}
-
-int
 cmd_number(const struct ctx *ctx, const char *name, long min, long max,
     long *out)
 {
@@ -321,27 +304,24 @@ cmd_skew_warning(const struct ctx *ctx, int64_t clock, int64_t last,
 }
 
 int
-cmd_text(struct ctx *ctx, int first, struct buf *b)
+cmd_text(struct ctx *ctx, int first, long max, struct buf *b)
 {
-	struct error e;
-	long max;
 	int i;
 
-	if (cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max) != 0)
-		return EXIT_FAIL;
 	if (ctx->args.argc > first) {
 		for (i = first; i < ctx->args.argc; i++) {
 			if (i > first)
 				buf_addc(b, ' ');
 			buf_adds(b, ctx->args.argv[i]);
 		}
-		if (lifecycle_message_size(&ctx->settings, b->len, "TEXT",
-		    &e) < 0)
-			return cmd_fail(ctx, &e);
 		return 0;
 	}
 	if ((i = cmd_stdin_text(ctx, "TEXT", max, b)) != 0)
 		return i;
+	/* the final newline of what is read from standard input (echo's, a
+	 * here-document's) is the reading's, not the message's: the command
+	 * line face drops it; a TEXT operand, and the MCP tool's text, are
+	 * kept as given */
 	b->len = chomp(b->data, b->len);
 	b->data[b->len] = '\0';
 	return 0;

@@ -19,13 +19,19 @@ edit_exec(struct ctx *ctx)
 	struct buf text = { 0 };
 	struct conv *c;
 	struct error e;
-	long i;
+	long i, max;
 	int rc;
 
 	if (del && ctx->args.argc > 2)
 		return cmd_usage_error(ctx, "--delete takes no TEXT");
-	if (!del && (rc = cmd_text(ctx, 2, &text)) != 0)
+	if (!del && ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
+	    (rc = cmd_text(ctx, 2, max, &text)) != 0))
 		goto out;
+	if (!del && lifecycle_message_size(&ctx->settings, text.len, "TEXT",
+	    &e) < 0) {
+		rc = cmd_fail(ctx, &e);
+		goto out;
+	}
 	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
 		goto out;
 	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)

@@ -353,7 +353,7 @@ tool_add(const struct mcp_config *cf, const struct tool_args *args,
 	    .text = text->s, .len = text->len,
 	    .text_name = "argument 'text'",
 	    .tools = tools != NULL ? tools->v : NULL,
-	    .ntools = tools != NULL ? tools->nv : 0,
+	    .ntools = tools != NULL ? tools->nv : 0, .tools_name = "tool name",
 	    .report = summary_report, .report_arg = (void *)cf };
 	struct ops_add_result res;
 

@@ -106,8 +106,15 @@ ops_add_check(const struct ops_add_request *rq, struct ops_add_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->clock = -1;
-	if (lifecycle_idle_timeout(rq->settings, &idle, &res->error) < 0)
+	if (settings_long(rq->settings, SET_MAX_MESSAGE_BYTES, &res->max,
+	    &res->error) < 0 ||
+	    lifecycle_idle_timeout(rq->settings, &idle, &res->error) < 0)
 		return res->status = OPS_FAILED;
+	/* a typo of the face's input (a usage error), then the whole rule;
+	 * both faces say the same for the same tools */
+	if (ops_tools_check(rq->tools, rq->ntools, rq->tools_name != NULL ?
+	    rq->tools_name : "tool name", &res->error) < 0)
+		return bad_arg(res, "tools", OPS_BAD_ARG);
 	if (tool_names_check(rq->tools, rq->ntools, &res->error) < 0)
 		return bad_arg(res, "tools", OPS_FAILED);
 	if (rq->at != NULL && asked_time(rq, res, &at) != OPS_DONE)
@@ -135,7 +142,6 @@ ops_add(const struct ops_add_request *rq, struct ops_add_result *res)
 	struct ending_result ending;
 	struct summary_config cf;
 	char *tmpl = NULL;
-	long max;
 
 	if (ops_add_check(rq, res) != OPS_DONE)
 		return res->status;
@@ -150,9 +156,8 @@ ops_add(const struct ops_add_request *rq, struct ops_add_result *res)
 	    utf8_invalid_at(rq->text, rq->len), &res->error) < 0)
 		return bad_arg(res, "text", OPS_FAILED);
 	if (rq->template_name != NULL) {
-		if (settings_long(rq->settings, SET_MAX_MESSAGE_BYTES, &max,
-		    &res->error) < 0 || template_text(rq->settings,
-		    rq->template_name, (size_t)max, &tmpl, &a.add.first_len,
+		if (template_text(rq->settings, rq->template_name,
+		    (size_t)res->max, &tmpl, &a.add.first_len,
 		    &res->error) < 0)
 			return res->status = OPS_FAILED;
 		a.add.first_system = tmpl;

@@ -20,7 +20,6 @@ ops_run_start(const struct ops_run_request *rq, struct exchange *ex,
 {
 	const char *text = rq->text != NULL ? rq->text : "";
 	int64_t idle;
-	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	res->status = OPS_FAILED;
@@ -30,16 +29,11 @@ ops_run_start(const struct ops_run_request *rq, struct exchange *ex,
 	    rq->text_name, &res->error) < 0) ||
 	    lifecycle_idle_timeout(rq->settings, &idle, &res->error) < 0)
 		return res->status;
-	/* a typo of the command line, found before the store is opened, as
-	 * tag's; conv_add() checks the whole rule (tool_names_check) */
-	res->status = OPS_BAD_ARG;
-	if (label_count_check(rq->tools_name, rq->ntools, TOOL_MAX_COUNT,
+	/* a typo, found before the store is opened, as add's; conv_add()
+	 * checks the whole rule (tool_names_check) */
+	if (ops_tools_check(rq->tools, rq->ntools, rq->tools_name,
 	    &res->error) < 0)
-		return res->status;
-	for (i = 0; i < rq->ntools; i++)
-		if (label_check("tool name", rq->tools[i], TOOL_MAX_CHARS,
-		    &res->error) < 0)
-			return res->status;
+		return res->status = OPS_BAD_ARG;
 	/* the prompt's trailing newlines dropped, as add drops them */
 	ex->prompt = (struct add_request){ .role = ROLE_USER, .clock = 1,
 	    .idle_timeout = idle, .text = text,

@@ -1,5 +1,6 @@
 /*
- * ops.c - what the operations' results say the same way on both faces.
+ * ops.c - what the operations' results say the same way on both faces,
+ * and the check of the tools a message names that add and run share.
  */
 #include "../internal.h"
 #include "ops.h"
@@ -14,4 +15,18 @@ ops_skew_line(struct buf *b, int64_t clock, int64_t last, const char *done)
 	duration_format(last - clock, behind);
 	buf_addf(b, "warning: the clock (%s) is %s before the last message "
 	    "(%s); %s at the last message's time", c, behind, l, done);
+}
+
+int
+ops_tools_check(const char *const *tools, size_t n, const char *count_name,
+    struct error *e)
+{
+	size_t i;
+
+	if (label_count_check(count_name, n, TOOL_MAX_COUNT, e) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (label_check("tool name", tools[i], TOOL_MAX_CHARS, e) < 0)
+			return -1;
+	return 0;
 }

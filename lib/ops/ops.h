@@ -43,6 +43,12 @@ struct ops_record_result;
  * was done ("recorded", "ended") at that message's time instead */
 void ops_skew_line(struct buf *, int64_t clock, int64_t last,
     const char *done);
+/* ops.c: the tools a message names, as a typo of the face's input: at
+ * most TOOL_MAX_COUNT (count_name names them in that error: "--tool name",
+ * "tool name"), each one line of at most TOOL_MAX_CHARS characters; 0 or
+ * -1. An empty name or one not UTF-8 is tool_names_check()'s, after */
+int ops_tools_check(const char *const *tools, size_t n, const char *count_name,
+    struct error *);
 
 /* add.c */
 struct ops_add_request {
@@ -52,8 +58,11 @@ struct ops_add_request {
 	size_t len;
 	const char *text_name;		/* the text as the face names it in a
 					 * size error: "TEXT" */
-	const char *const *tools;	/* tool_names_check()'s rule */
+	/* ops_tools_check() first (tools_name: its count_name), then
+	 * tool_names_check() */
+	const char *const *tools;
 	size_t ntools;
+	const char *tools_name;
 	/* the time asked for, ISO 8601 (at_name names it: "--at"); NULL:
 	 * the clock, read under the lock */
 	const char *at;
@@ -84,10 +93,14 @@ struct ops_add_result {
 	int template_unused;		/* template_name given, and the
 					 * message went to one already
 					 * started */
+	long max;			/* ops_add_check: max_message_bytes,
+					 * the most a face reading the text
+					 * needs to read */
 };
 enum ops_status ops_add(const struct ops_add_request *, struct ops_add_result *);
-/* what ops_add checks before the text is looked at (the time asked for, the
- * tools, the idle timeout): for a face that reads the text after */
+/* what ops_add checks before the text is looked at (the idle timeout, the
+ * tools, the time asked for; the limit read into res->max): for a face
+ * that reads the text after */
 enum ops_status ops_add_check(const struct ops_add_request *,
     struct ops_add_result *);
 void ops_add_result_free(struct ops_add_result *);
@@ -181,10 +194,8 @@ struct ops_run_request {
 	size_t len;
 	const char *text_name;		/* as a size error names it:
 					 * "--prompt" */
-	const char *const *tools;	/* the answer's, checked as a typo
-					 * (label_check); tools_name names
-					 * them in a count error: "--tool
-					 * name" */
+	const char *const *tools;	/* the answer's: ops_tools_check(),
+					 * tools_name its count_name */
 	size_t ntools;
 	const char *tools_name;
 };

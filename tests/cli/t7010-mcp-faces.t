@@ -208,6 +208,7 @@ table bad <<EOF
 {"tool": "add", "args": {"text": "x", "tools": [""]}, "cli": ["add", "--tool", "", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["a\u0085b"]}, "cli": ["add", "--tool", "a\u0085b", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": ["$t"]}, "cli": ["add", "--tool", "$t", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
+{"tool": "add", "args": {"text": "x", "tools": ["", "a\nb"]}, "cli": ["add", "--tool", "", "--tool", "a\nb", "x"], "check": "error", "subs": [["", "argument 'tools': "]]}
 {"tool": "add", "args": {"text": "x", "tools": [$many]}, "cli": ["add", $tools, "x"], "check": "error", "subs": [["", "argument 'tools': "], ["--tool names", "tool names"]]}
 {"tool": "title", "args": {"id": "conv-404", "title": "x"}, "cli": ["title", "conv-404", "x"], "check": "error"}
 {"tool": "title", "args": {"id": "conv-b", "title": ""}, "cli": ["title", "conv-b", ""], "check": "error", "subs": [["", "argument 'title': "]]}
