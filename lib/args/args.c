@@ -171,6 +171,22 @@ const struct op_option args_prompt_operands[] = {
 	{ 0 },
 };
 
+/* the MCP prompt resume's arguments (prompt's, as a client fills them in:
+ * strings; no command line) */
+const struct op_option args_resume_prompt[] = {
+	{ .arg = "ID", .help = "the conversation's id; default: the active "
+	    "one, else the one that ended last", .tool = "id",
+	    .type = OPT_NAME },
+	{ .arg = "N", .help = "only the opening system messages and the "
+	    "newest N others (a whole number)", .tool = "last",
+	    .type = OPT_WHOLE, .min = 0, .max = PROMPT_MAX },
+	{ .arg = "N", .help = "only the opening system messages and the "
+	    "newest messages that fit in N tokens, a token per 4 characters "
+	    "(a whole number)", .tool = "max_tokens", .type = OPT_WHOLE,
+	    .min = 0, .max = PROMPT_MAX },
+	{ 0 },
+};
+
 /* the rows a tool that answers a page of a list alone takes */
 const struct op_option args_page[] = {
 	{ .tool = "cursor", .type = OPT_CURSOR,

@@ -78,6 +78,8 @@ extern const struct op_option args_search_options[], args_search_operands[];
 extern const struct op_option args_recent_options[];
 extern const struct op_option args_show_options[], args_show_operands[];
 extern const struct op_option args_prompt_options[], args_prompt_operands[];
+/* the MCP prompt resume's arguments, given as strings */
+extern const struct op_option args_resume_prompt[];
 extern const struct op_option args_page[];
 /* t's row of the option name (its long name, else its letter) */
 const struct op_option *args_row(const struct op_option *t, const char *name);

@@ -1,9 +1,12 @@
 /*
  * args.c - a tool's arguments from its tables (lib/args/args.h): the
  * inputSchema tools/list gives, and the parsing of a call's arguments,
- * both made from the rows the command line's parser reads too. Its errors
- * name the argument: "argument 'NAME' expects WHAT, not V".
+ * both made from the rows the command line's parser reads too; and a
+ * prompt's arguments (prompts/list's and prompts/get's), from its rows, all
+ * given as strings. Its errors name the argument: "argument 'NAME'
+ * expects WHAT, not V".
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,9 @@ bad(struct mcp_answer *a, const char *name, const char *what, const json_t *v)
 	for (k = 0; k < 3; k++) \
 		for (o = (t)->args[k]; o != NULL && !OPT_END(o); o++) \
 			if (o->tool != NULL)
+/* how a call gives its arguments: a tool's as their JSON types, a
+ * prompt's all as strings (the protocol's prompt arguments) */
+enum given { AS_TYPED, AS_STRINGS };
 
 /* "text, markdown or json": the formats of mask, in their table's order */
 static void
@@ -146,10 +152,11 @@ names_of(const struct op_option *o, json_t *v, struct tool_value *tv,
 	return 0;
 }
 
-/* v as o's type says, into tv */
+/* v as o's type says, into tv; a whole number given as a string, as
+ * digits */
 static int
-value_of(const struct op_option *o, json_t *v, struct tool_value *tv,
-    struct mcp_answer *a)
+value_of(const struct op_option *o, json_t *v, enum given as,
+    struct tool_value *tv, struct mcp_answer *a)
 {
 	struct buf what = { 0 };
 	enum conv_role r;
@@ -174,7 +181,16 @@ value_of(const struct op_option *o, json_t *v, struct tool_value *tv,
 		tv->n = json_is_true(v);
 		return 0;
 	case OPT_WHOLE:
-		if (json_is_integer(v) && json_integer_value(v) >= o->min &&
+		if (as == AS_STRINGS) {
+			if (name_of(o, v, &tv->s, a) < 0)
+				return -1;
+			errno = 0;
+			if (*tv->s >= '0' && *tv->s <= '9' &&
+			    (tv->n = strtol(tv->s, &end, 10)) >= o->min &&
+			    tv->n <= o->max && errno == 0 && *end == '\0')
+				return 0;
+		} else if (json_is_integer(v) &&
+		    json_integer_value(v) >= o->min &&
 		    json_integer_value(v) <= o->max) {
 			tv->n = (long)json_integer_value(v);
 			return 0;
@@ -236,9 +252,10 @@ value_of(const struct op_option *o, json_t *v, struct tool_value *tv,
 	return rc;
 }
 
-int
-tool_args_parse(const struct mcp_tool *t, json_t *args, struct tool_args *ta,
-    struct mcp_answer *a)
+/* args parsed by t's rows, given as as says */
+static int
+parse(const struct mcp_tool *t, json_t *args, enum given as,
+    struct tool_args *ta, struct mcp_answer *a)
 {
 	const struct op_option *o;
 	struct tool_value *tv;
@@ -261,10 +278,39 @@ tool_args_parse(const struct mcp_tool *t, json_t *args, struct tool_args *ta,
 			continue;
 		}
 		tv->given = 1;
-		if (value_of(o, v, tv, a) < 0)
+		if (value_of(o, v, as, tv, a) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int
+tool_args_parse(const struct mcp_tool *t, json_t *args, struct tool_args *ta,
+    struct mcp_answer *a)
+{
+	return parse(t, args, AS_TYPED, ta, a);
+}
+
+int
+prompt_args_parse(const struct mcp_tool *p, json_t *args,
+    struct tool_args *ta, struct mcp_answer *a)
+{
+	return parse(p, args, AS_STRINGS, ta, a);
+}
+
+json_t *
+mcp_prompt_arguments(const struct mcp_tool *p)
+{
+	json_t *list = json_array();
+	const struct op_option *o;
+	size_t k;
+
+	EACH_ROW(p, k, o)
+		json_array_append_new(list, json_pack("{s:s, s:s, s:b}",
+		    "name", o->tool, "description", o->tool_help != NULL ?
+		    o->tool_help : o->help, "required",
+		    (o->flags & OPTF_REQUIRED) != 0));
+	return list;
 }
 
 void

@@ -209,45 +209,22 @@ out:
 	return rc;
 }
 
+const struct mcp_tool mcp_prompt_resume = {
+	.name = "resume", .title = "Resume a conversation",
+	.description = "A conversation kept by convctl as messages to go on "
+	    "from (convctl prompt): the active one, else the one that ended "
+	    "last",
+	.args = { args_resume_prompt, NULL, NULL },
+};
+
 json_t *
 mcp_prompts(void)
 {
-	return json_pack("{s:[{s:s, s:s, s:s, s:[{s:s, s:s, s:b}, "
-	    "{s:s, s:s, s:b}, {s:s, s:s, s:b}]}]}", "prompts",
-	    "name", "resume", "title", "Resume a conversation",
-	    "description", "A conversation kept by convctl as messages to go "
-	    "on from (convctl prompt): the active one, else the one that "
-	    "ended last",
-	    "arguments",
-	    "name", "id", "description", "the conversation's id; default: "
-	    "the active one, else the one that ended last", "required", 0,
-	    "name", "last", "description", "only the opening system "
-	    "messages and the newest N others (a whole number)", "required", 0,
-	    "name", "max_tokens", "description", "only the opening system "
-	    "messages and the newest messages that fit in N tokens, a token "
-	    "per 4 characters (a whole number)", "required", 0);
-}
+	const struct mcp_tool *p = &mcp_prompt_resume;
 
-/* a prompt argument (a string, as the protocol has them) that is a whole
- * number; *out as it was when absent */
-static int
-prompt_long(json_t *args, const char *name, long *out, struct error *e)
-{
-	json_t *v = json_object_get(args, name);
-	const char *s;
-	char *end;
-	long n;
-
-	if (v == NULL)
-		return 0;
-	s = json_name(v);
-	if (s != NULL && *s >= '0' && *s <= '9' &&
-	    (n = strtol(s, &end, 10)) >= 0 && n <= 1L << 40 && *end == '\0') {
-		*out = n;
-		return 0;
-	}
-	return error_set(e, "prompts/get: argument '%s' expects a whole "
-	    "number from 0 to 1099511627776", name);
+	return json_pack("{s:[{s:s, s:s, s:s, s:o}]}", "prompts", "name",
+	    p->name, "title", p->title, "description", p->description,
+	    "arguments", mcp_prompt_arguments(p));
 }
 
 enum mcp_outcome
@@ -256,15 +233,16 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 {
 	/* max_tokens named as the argument in an error */
 	struct prompt_request rq = { FMT_OPENAI, -1, -1, 0, 0, "max_tokens" };
-	static const char *const known[] = { "id", "last", "max_tokens" };
 	struct buf json = { 0 }, text = { 0 }, desc = { 0 };
 	struct store *st = NULL;
 	struct conv *c = NULL;
 	struct error re;
 	json_error_t je;
-	json_t *msgs = NULL, *m, *out, *v;
-	const char *key, *id = NULL, *role;
-	size_t i, len;
+	json_t *msgs = NULL, *m, *out, *v, *empty = NULL;
+	struct mcp_answer a = { { 0 }, NULL, 0 };
+	struct tool_args ta = { .n = 0 };
+	const char *id, *role;
+	size_t i;
 	int rc = MCP_FAILED;
 
 	if (name == NULL || strcmp(name, "resume") != 0)
@@ -273,22 +251,16 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 	if (args != NULL && !json_is_object(args))
 		return bad_params(e, "prompts/get: arguments must be an "
 		    "object");
-	json_object_keylen_foreach(args, key, len, v) {
-		for (i = 0; i < sizeof(known) / sizeof(*known); i++)
-			if (strlen(known[i]) == len &&
-			    memcmp(key, known[i], len) == 0)
-				break;
-		if (i == sizeof(known) / sizeof(*known))
-			return bad_params(e, "prompts/get: unknown argument "
-			    "'%s'", key);
+	/* by its rows (lib/args: args_resume_prompt), as a tool's */
+	if (prompt_args_parse(&mcp_prompt_resume, args != NULL ? args :
+	    (empty = json_object()), &ta, &a) < 0) {
+		error_set(e, "prompts/get: %s", a.text.data);
+		rc = MCP_BAD_PARAMS;
+		goto out;
 	}
-	if ((v = json_object_get(args, "id")) != NULL &&
-	    (id = json_name(v)) == NULL)
-		return bad_params(e, "prompts/get: argument 'id' expects a "
-		    "string");
-	if (prompt_long(args, "last", &rq.last, e) < 0 ||
-	    prompt_long(args, "max_tokens", &rq.max_tokens, e) < 0)
-		return MCP_BAD_PARAMS;
+	id = tool_str(&ta, "id");
+	rq.last = tool_long(&ta, "last", -1);
+	rq.max_tokens = tool_long(&ta, "max_tokens", -1);
 	if ((st = open_read(cf, e)) == NULL)
 		goto out;
 	if (id != NULL) {
@@ -343,6 +315,9 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 	    "messages", out);
 	rc = MCP_DONE;
 out:
+	tool_args_free(&ta);
+	buf_free(&a.text);
+	json_decref(empty);
 	json_decref(msgs);
 	store_close(st);
 	buf_free(&json);

@@ -65,6 +65,12 @@ void mcp_tool_call(const struct mcp_tool *, const struct mcp_config *,
 json_t *mcp_tool_schema(const struct mcp_tool *);
 int tool_args_parse(const struct mcp_tool *, json_t *args, struct tool_args *,
     struct mcp_answer *);
+/* a prompt's arguments, by its rows (a struct mcp_tool: its name, title,
+ * description and rows alone), each given as a string: a whole number's
+ * digits; and the arguments prompts/list gives, from the rows */
+int prompt_args_parse(const struct mcp_tool *, json_t *args,
+    struct tool_args *, struct mcp_answer *);
+json_t *mcp_prompt_arguments(const struct mcp_tool *);
 void tool_args_free(struct tool_args *);
 /* the value of the argument name (a row's tool), or NULL when not given */
 const struct tool_value *tool_arg(const struct tool_args *, const char *name);
@@ -90,6 +96,8 @@ enum mcp_outcome mcp_resources_list(const struct mcp_config *,
 json_t *mcp_resource_templates(void);
 enum mcp_outcome mcp_resource_read(const struct mcp_config *,
     const char *uri, json_t **result, struct error *);
+/* the prompt resume: what convctl prompt gives, as messages */
+extern const struct mcp_tool mcp_prompt_resume;
 json_t *mcp_prompts(void);
 /* name NULL: none given; args NULL: none */
 enum mcp_outcome mcp_prompt_get(const struct mcp_config *, const char *name,

@@ -4,7 +4,9 @@
  * schema offers and refuses what it does not: every argument named, typed,
  * ranged and described as its row, in its order, nothing more; a whole
  * number at its bounds taken and past them refused, every enum value taken
- * and another refused, a required one missing refused.
+ * and another refused, a required one missing refused. The prompt resume
+ * the same from its rows: prompts/list's arguments, and its arguments
+ * parsed as strings (a whole number's digits).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,72 @@ parses(const struct mcp_tool *t, json_t *args, const char **err)
 	buf_free(&a.text);
 	json_decref(args);
 	return rc;
+}
+
+/* 0 when args parse for the prompt p (as strings); else -1 and the error
+ * in *err (static) */
+static int
+prompt_parses(const struct mcp_tool *p, json_t *args, const char **err)
+{
+	static struct buf keep;
+	struct mcp_answer a = { { 0 }, NULL, 0 };
+	struct tool_args ta;
+	int rc = prompt_args_parse(p, args, &ta, &a);
+
+	tool_args_free(&ta);
+	keep.len = 0;
+	buf_adds(&keep, a.text.data != NULL ? a.text.data : "");
+	*err = keep.data;
+	buf_free(&a.text);
+	json_decref(args);
+	return rc;
+}
+
+/* prompts/list's arguments of p are its rows, in order; each parses as a
+ * string of its type, and nothing else */
+static void
+check_prompt(const struct mcp_tool *p)
+{
+	json_t *list = mcp_prompt_arguments(p), *v;
+	const struct op_option *o;
+	char big[32];
+	const char *err;
+	size_t i = 0;
+
+	for (o = p->args[0]; !OPT_END(o); o++, i++) {
+		v = json_array_get(list, i);
+		is_str(json_string_value(json_object_get(v, "name")), o->tool,
+		    named(p, o, "a prompt argument, in its row's order"));
+		is_str(json_string_value(json_object_get(v, "description")),
+		    o->help, named(p, o, "its row's description"));
+		ok(json_is_false(json_object_get(v, "required")),
+		    named(p, o, "not required"));
+		if (o->type == OPT_WHOLE) {
+			snprintf(big, sizeof(big), "%ld", o->max);
+			ok(prompt_parses(p, json_pack("{s:s}", o->tool, "0"),
+			    &err) == 0 && prompt_parses(p, json_pack("{s:s}",
+			    o->tool, big), &err) == 0,
+			    named(p, o, "its bounds taken, as strings"));
+			snprintf(big, sizeof(big), "%ld", o->max + 1);
+			ok(prompt_parses(p, json_pack("{s:s}", o->tool, big),
+			    &err) < 0 && prompt_parses(p, json_pack("{s:s}",
+			    o->tool, "-1"), &err) < 0 &&
+			    strncmp(err, "argument '", 10) == 0,
+			    named(p, o, "past them refused, naming it"));
+			ok(prompt_parses(p, json_pack("{s:i}", o->tool, 1),
+			    &err) < 0, named(p, o, "a number not a string "
+			    "refused"));
+		} else
+			ok(prompt_parses(p, json_pack("{s:s}", o->tool, "x"),
+			    &err) == 0 && prompt_parses(p, json_pack("{s:i}",
+			    o->tool, 1), &err) < 0,
+			    named(p, o, "a string taken, a number refused"));
+	}
+	is_int(json_array_size(list), i, "resume: no other argument");
+	ok(prompt_parses(p, json_pack("{s:s}", "bogus", "1"), &err) < 0 &&
+	    strcmp(err, "unknown argument 'bogus'") == 0,
+	    "resume: an argument no row names is refused");
+	json_decref(list);
 }
 
 /* the required arguments of t with a value each parses, plus o's = v */
@@ -189,5 +257,6 @@ main(void)
 		    strcmp(err, "unknown argument 'bogus'") == 0, t->name);
 		json_decref(s);
 	}
+	check_prompt(&mcp_prompt_resume);
 	return done();
 }
