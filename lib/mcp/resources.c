@@ -233,11 +233,10 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 {
 	/* max_tokens named as the argument in an error */
 	struct prompt_request rq = { FMT_OPENAI, -1, -1, 0, 0, "max_tokens" };
-	struct buf json = { 0 }, text = { 0 }, desc = { 0 };
+	struct buf text = { 0 }, desc = { 0 };
 	struct store *st = NULL;
 	struct conv *c = NULL;
 	struct error re;
-	json_error_t je;
 	json_t *msgs = NULL, *m, *out, *v, *empty = NULL;
 	struct mcp_answer a = { { 0 }, NULL, 0 };
 	struct tool_args ta = { .n = 0 };
@@ -280,14 +279,11 @@ mcp_prompt_get(const struct mcp_config *cf, const char *name, json_t *args,
 		goto out;
 	}
 	/* what refuses a budget (the opening system messages over it) */
-	if (render_prompt(&json, c, &rq, &re) < 0) {
+	if ((msgs = render_prompt_json(c, &rq, &re)) == NULL) {
 		error_set(e, "prompts/get: %s", re.msg);
 		rc = MCP_BAD_PARAMS;
 		goto out;
 	}
-	if ((msgs = json_loadb(json.data, json.len, JSON_LOAD_FLAGS, &je)) ==
-	    NULL)
-		abort();	/* our own renderer wrote it */
 	out = json_array();
 	/* a prompt's messages are the user's or the assistant's: the others
 	 * (system, tool) are the user's, named as the text format names them */
@@ -320,7 +316,6 @@ out:
 	json_decref(empty);
 	json_decref(msgs);
 	store_close(st);
-	buf_free(&json);
 	buf_free(&text);
 	buf_free(&desc);
 	return rc;

@@ -105,8 +105,8 @@ message_markdown(struct buf *b, json_t *m, int terminal)
 
 /* a message for a chat-completions request: role and content, and the
  * fields that API reads when they are there */
-static void
-message_openai(struct buf *b, json_t *m)
+static json_t *
+message_openai_json(json_t *m)
 {
 	const char *role = json_str(m, "role", NULL);
 	const char *call = json_str(m, "tool_call_id", NULL);
@@ -123,9 +123,17 @@ message_openai(struct buf *b, json_t *m)
 	    content.len);
 	if (call != NULL)
 		json_object_set(o, "tool_call_id", json_object_get(m, "tool_call_id"));
+	buf_free(&content);
+	return o;
+}
+
+static void
+message_openai(struct buf *b, json_t *m)
+{
+	json_t *o = message_openai_json(m);
+
 	json_dump_buf(b, o);
 	json_decref(o);
-	buf_free(&content);
 }
 
 size_t
@@ -323,6 +331,23 @@ render_prompt(struct buf *b, struct conv *c, struct prompt_request *rq,
 out:
 	json_decref(sel);
 	return rc;
+}
+
+json_t *
+render_prompt_json(struct conv *c, struct prompt_request *rq,
+    struct error *e)
+{
+	json_t *sel = json_array(), *out = NULL, *m;
+	size_t i;
+
+	if (select_messages(c != NULL ? json_object_get(conv_json(c),
+	    "messages") : NULL, rq, sel, &rq->cut, e) == 0) {
+		out = json_array();
+		json_array_foreach(sel, i, m)
+			json_array_append_new(out, message_openai_json(m));
+	}
+	json_decref(sel);
+	return out;
 }
 
 static void

@@ -47,6 +47,11 @@ size_t tokens_estimate(const char *s, size_t len);
 /* c NULL (nothing active): nothing, or [] for FMT_OPENAI */
 int render_prompt(struct buf *out, struct conv *, struct prompt_request *,
     struct error *);
+/* the openai format's array as a value (rq->format not looked at): the
+ * same messages render_prompt writes, as a new reference; NULL (e) when
+ * it would fail */
+json_t *render_prompt_json(struct conv *, struct prompt_request *,
+    struct error *);
 
 /* id; json: {id, ended (the id ended first, or null), forkedFrom} */
 void render_switch(struct buf *, const char *id, const char *ended,

@@ -271,6 +271,15 @@ test_expect 'add, end, run, resume, fork, title and tag leave their rules to lib
 	    "$c/switch.c" "$c/title.c" "$c/tag.c"
 '
 
+# issue 41: a tool's structured content and a prompt's messages are built
+# as values from the result; the only JSON convctl mcp parses is what a
+# client sends (server.c)
+test_expect 'convctl mcp parses back none of the text it renders' '
+	m=$top/lib/mcp &&
+	! grep -nwE "(json_loadb|json_loads|lex_json)" "$m/tools.c" \
+	    "$m/resources.c" "$m/args.c"
+'
+
 test_expect 'make demo runs to the end on its own scratch store' '
 	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
 	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&
