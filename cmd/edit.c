@@ -1,6 +1,7 @@
 /*
  * edit.c - `convctl edit`: one message of any conversation replaced or
- * removed; which message MESSAGE names, and the marks, are organize.c's.
+ * removed (ops_edit, lib/ops/organize.c); which message MESSAGE names, and
+ * the marks, are lib/conv/organize.c's.
  */
 #include "cmd.h"
 
@@ -10,40 +11,38 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 static int
 edit_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, "dry-run");
-	int del = args_has(&ctx->args, "delete");
-	struct store *st = NULL;
+	struct ops_edit_request rq = { .settings = &ctx->settings,
+	    .id = ctx->args.argv[0], .message = ctx->args.argv[1],
+	    .text_name = "TEXT", .dry_run = args_has(&ctx->args, "dry-run"),
+	    .say = say, .say_arg = ctx };
+	struct ops_edit_result res;
 	struct buf text = { 0 };
-	struct conv *c;
-	struct error e;
-	long i, max;
+	long max;
+	int del = args_has(&ctx->args, "delete");
 	int rc;
 
 	if (del && ctx->args.argc > 2)
 		return cmd_usage_error(ctx, "--delete takes no TEXT");
-	if (!del && ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
-	    (rc = cmd_text(ctx, 2, max, &text)) != 0))
-		goto out;
-	if (!del && lifecycle_message_size(&ctx->settings, text.len, "TEXT",
-	    &e) < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
+	if (!del) {
+		if ((rc = cmd_limit(ctx, SET_MAX_MESSAGE_BYTES, &max)) != 0 ||
+		    (rc = cmd_text(ctx, 2, max, &text)) != 0)
+			goto out;
+		rq.text = text.data;
+		rq.len = text.len;
 	}
-	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
-		goto out;
-	if ((c = cmd_conv(ctx, st, ctx->args.argv[0], &rc)) == NULL)
-		;	/* said */
-	else if ((i = conv_message_find(c, ctx->args.argv[1], &e)) < 0 ||
-	    conv_edit(c, i, del ? NULL : text.data, text.len, &e) < 0)
-		rc = cmd_fail(ctx, &e);
-	else
-		rc = dry ? 0 : cmd_commit(ctx, st);
+	ops_edit(&rq, &res);
+	rc = cmd_ops_status(ctx, res.status, &res.error);
 out:
 	buf_free(&text);
-	store_close(st);
 	return rc;
 }
 

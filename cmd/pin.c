@@ -1,6 +1,7 @@
 /*
  * pin.c - `convctl pin`: conversations the rolling limit and prune never
- * remove (organize.c marks them; lifecycle.c's prune skips them).
+ * remove (ops_pin, lib/ops/organize.c; lib/conv/organize.c marks them,
+ * lifecycle.c's prune skips them).
  */
 #include "cmd.h"
 
@@ -10,30 +11,24 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 static int
 pin_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, "dry-run");
-	struct store *st = NULL;
-	struct conv *c;
-	int i, rc, changed, any = 0;
+	struct ops_pin_request rq = { .settings = &ctx->settings,
+	    .ids = ctx->args.argv, .nids = (size_t)ctx->args.argc,
+	    .remove = args_has(&ctx->args, "remove"),
+	    .dry_run = args_has(&ctx->args, "dry-run"), .say = say,
+	    .say_arg = ctx };
+	struct ops_pin_result res;
 
-	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
-		return rc;
-	/* every id checked first: one unknown pins none */
-	for (i = 0; i < ctx->args.argc; i++)
-		if (cmd_conv(ctx, st, ctx->args.argv[i], &rc) == NULL)
-			goto out;
-	for (i = 0; i < ctx->args.argc; i++) {
-		c = store_find(st, ctx->args.argv[i]);
-		conv_pin(c, !args_has(&ctx->args, "remove"), &changed);
-		any |= changed;
-	}
-	if (!dry && any)
-		rc = cmd_commit(ctx, st);
-out:
-	store_close(st);
-	return rc;
+	ops_pin(&rq, &res);
+	return cmd_ops_status(ctx, res.status, &res.error);
 }
 
 const struct cmd_entry cmd_pin_entry = {

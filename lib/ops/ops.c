@@ -1,6 +1,7 @@
 /*
  * ops.c - what the operations' results say the same way on both faces,
- * and the check of the tools a message names that add and run share.
+ * the check of the tools a message names that add and run share, and the
+ * store as the operations open it.
  */
 #include "../internal.h"
 #include "ops.h"
@@ -29,4 +30,19 @@ ops_tools_check(const char *const *tools, size_t n, const char *count_name,
 		if (label_check("tool name", tools[i], TOOL_MAX_CHARS, e) < 0)
 			return -1;
 	return 0;
+}
+
+struct store *
+ops_open(const struct settings *set, int dry_run, struct error *e,
+    enum ops_status *status)
+{
+	struct store *st = NULL;
+	int rc;
+
+	if ((rc = lifecycle_begin(set, dry_run ? STORE_READ : STORE_WRITE, &st,
+	    e)) < 0) {
+		*status = rc == -2 ? OPS_BAD_STORE : OPS_FAILED;
+		return NULL;
+	}
+	return st;
 }

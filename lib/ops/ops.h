@@ -49,6 +49,11 @@ void ops_skew_line(struct buf *, int64_t clock, int64_t last,
  * -1. An empty name or one not UTF-8 is tool_names_check()'s, after */
 int ops_tools_check(const char *const *tools, size_t n, const char *count_name,
     struct error *);
+/* ops.c: the store the settings name, for an operation's write (its read
+ * when dry_run); NULL with *status set (OPS_BAD_STORE: the setting names
+ * no store file) */
+struct store *ops_open(const struct settings *, int dry_run, struct error *,
+    enum ops_status *);
 
 /* add.c */
 struct ops_add_request {
@@ -274,5 +279,45 @@ struct ops_tag_result {
 };
 enum ops_status ops_tag(const struct ops_tag_request *, struct ops_tag_result *);
 void ops_tag_result_free(struct ops_tag_result *);
+
+/* organize.c: edit, one message of the conversation id replaced (or
+ * removed), active or ended */
+struct ops_edit_request {
+	const struct settings *settings;
+	const char *id;
+	const char *message;		/* its id or its position: 1 the
+					 * first, -1 the newest */
+	const char *text;		/* NULL: the message removed; may
+					 * hold NUL bytes */
+	size_t len;
+	const char *text_name;		/* the text as the face names it in a
+					 * size error: "TEXT" */
+	int dry_run;			/* checked, nothing written */
+	ops_say_fn *say;		/* what the rolling limit removed */
+	void *say_arg;
+};
+struct ops_edit_result {
+	enum ops_status status;
+	struct error error;
+};
+enum ops_status ops_edit(const struct ops_edit_request *,
+    struct ops_edit_result *);
+
+/* organize.c: pin, the conversations ids kept from the rolling limit and
+ * prune (or let go: remove); one unknown id changes none */
+struct ops_pin_request {
+	const struct settings *settings;
+	char *const *ids;
+	size_t nids;
+	int remove;
+	int dry_run;
+	ops_say_fn *say;
+	void *say_arg;
+};
+struct ops_pin_result {
+	enum ops_status status;
+	struct error error;
+};
+enum ops_status ops_pin(const struct ops_pin_request *, struct ops_pin_result *);
 
 #endif

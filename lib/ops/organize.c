@@ -1,32 +1,15 @@
 /*
  * organize.c - what a person sets on a conversation, for `convctl title`,
- * `convctl tag` and their MCP tools: the text checked before the store is
- * opened, the store opened (to write, unless dry_run), the change
- * (lib/conv/organize.c), then the commit with the rolling limit, whose
- * removals are said through the request's say.
+ * `convctl tag` (and their MCP tools), `convctl edit` and `convctl pin`:
+ * the text checked before the store is opened, the store opened (to write,
+ * unless dry_run), the change (lib/conv/organize.c), then the commit with
+ * the rolling limit, whose removals are said through the request's say.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../internal.h"
 #include "ops.h"
-
-/* the store the settings name, for the operation's write (or dry_run's
- * read); NULL with *status set */
-static struct store *
-open_for(const struct settings *set, int dry_run, struct error *e,
-    enum ops_status *status)
-{
-	struct store *st = NULL;
-	int rc;
-
-	if ((rc = lifecycle_begin(set, dry_run ? STORE_READ : STORE_WRITE, &st,
-	    e)) < 0) {
-		*status = rc == -2 ? OPS_BAD_STORE : OPS_FAILED;
-		return NULL;
-	}
-	return st;
-}
 
 enum ops_status
 ops_title(const struct ops_title_request *rq, struct ops_title_result *res)
@@ -40,7 +23,7 @@ ops_title(const struct ops_title_request *rq, struct ops_title_result *res)
 		res->arg = "title";
 		return res->status = OPS_BAD_ARG;
 	}
-	if ((st = open_for(rq->settings, rq->dry_run, &res->error,
+	if ((st = ops_open(rq->settings, rq->dry_run, &res->error,
 	    &res->status)) == NULL)
 		return res->status;
 	res->status = OPS_FAILED;
@@ -82,7 +65,7 @@ ops_tag(const struct ops_tag_request *rq, struct ops_tag_result *res)
 		res->arg = "tags";
 		return res->status = OPS_BAD_ARG;
 	}
-	if ((st = open_for(rq->settings, rq->dry_run, &res->error,
+	if ((st = ops_open(rq->settings, rq->dry_run, &res->error,
 	    &res->status)) == NULL)
 		return res->status;
 	res->status = OPS_FAILED;
@@ -106,4 +89,58 @@ ops_tag_result_free(struct ops_tag_result *res)
 	strv_free(res->tags);
 	res->tags = NULL;
 	res->ntags = 0;
+}
+
+enum ops_status
+ops_edit(const struct ops_edit_request *rq, struct ops_edit_result *res)
+{
+	struct store *st;
+	struct conv *c;
+	long i;
+
+	memset(res, 0, sizeof(*res));
+	if (rq->text != NULL && lifecycle_message_size(rq->settings, rq->len,
+	    rq->text_name, &res->error) < 0)
+		return res->status = OPS_FAILED;
+	if ((st = ops_open(rq->settings, rq->dry_run, &res->error,
+	    &res->status)) == NULL)
+		return res->status;
+	res->status = OPS_FAILED;
+	if ((c = store_get(st, rq->id, &res->error)) == NULL ||
+	    (i = conv_message_find(c, rq->message, &res->error)) < 0 ||
+	    conv_edit(c, i, rq->text, rq->len, &res->error) < 0)
+		;	/* said */
+	else if (rq->dry_run || lifecycle_commit_said(st, rq->settings,
+	    rq->say, rq->say_arg, &res->error) != COMMIT_FAILED)
+		res->status = OPS_DONE;
+	store_close(st);
+	return res->status;
+}
+
+enum ops_status
+ops_pin(const struct ops_pin_request *rq, struct ops_pin_result *res)
+{
+	struct store *st;
+	size_t i;
+	int changed, any = 0;
+
+	memset(res, 0, sizeof(*res));
+	if ((st = ops_open(rq->settings, rq->dry_run, &res->error,
+	    &res->status)) == NULL)
+		return res->status;
+	res->status = OPS_FAILED;
+	/* every id checked first: one unknown pins none */
+	for (i = 0; i < rq->nids; i++)
+		if (store_get(st, rq->ids[i], &res->error) == NULL)
+			goto out;
+	for (i = 0; i < rq->nids; i++) {
+		conv_pin(store_find(st, rq->ids[i]), !rq->remove, &changed);
+		any |= changed;
+	}
+	if (rq->dry_run || !any || lifecycle_commit_said(st, rq->settings,
+	    rq->say, rq->say_arg, &res->error) != COMMIT_FAILED)
+		res->status = OPS_DONE;
+out:
+	store_close(st);
+	return res->status;
 }
