@@ -128,12 +128,6 @@ struct conv *cmd_conv(const struct ctx *, struct store *, const char *id,
     int *rc);
 /* opens the store the settings name (lifecycle_begin) */
 int cmd_open(struct ctx *, enum store_mode, struct store **);
-/* lifecycle_commit: the rolling limit applied and written; says on stderr
- * what the limit removed, how many and which setting */
-int cmd_commit(struct ctx *, struct store *);
-/* commits when asked to, then prints ids[0..n) (--json: as an array) */
-int cmd_finish_ids(struct ctx *, struct store *, int commit, char **ids,
-    size_t n);
 /* the operands from the first on joined by spaces, as echo does, or
  * without them all of standard input (at most max bytes: the limit the
  * operation says) less its trailing newlines; read before the store is

@@ -182,40 +182,6 @@ cmd_conv(const struct ctx *ctx, struct store *st, const char *id, int *rc)
 	return c;
 }
 
-static void
-say(void *ctx, const char *line)
-{
-	cmd_error(ctx, "%s", line);
-}
-
-/* the rolling limit, which every write applies, never removes history
- * without a word (migrate names what it removed itself: lib/ops/ending.c) */
-int
-cmd_commit(struct ctx *ctx, struct store *st)
-{
-	struct error e;
-
-	if (lifecycle_commit_said(st, &ctx->settings, say, ctx, &e) ==
-	    COMMIT_FAILED)
-		return cmd_fail(ctx, &e);
-	return 0;
-}
-
-int
-cmd_finish_ids(struct ctx *ctx, struct store *st, int commit, char **ids,
-    size_t n)
-{
-	struct buf out = { 0 };
-	int rc;
-
-	if (commit && (rc = cmd_commit(ctx, st)) != 0)
-		return rc;
-	render_ids(&out, ids, n, args_has(&ctx->args, "json"));
-	rc = cmd_print(ctx, out.data, out.len);
-	buf_free(&out);
-	return rc;
-}
-
 static int stdout_reported;	/* cmd_print has said stdout failed */
 
 int

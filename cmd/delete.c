@@ -1,9 +1,8 @@
 /*
  * delete.c - `convctl delete`: removes conversations by id through
- * conv_delete() and prints what went; no rule about which may go lives here.
+ * ops_delete() (lib/ops/remove.c) and prints what went; no rule about which
+ * may go lives here.
  */
-#include <stdlib.h>
-
 #include "cmd.h"
 
 static const struct op_option options[] = {
@@ -13,27 +12,30 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
+static void
+say(void *ctx, const char *line)
+{
+	cmd_error(ctx, "%s", line);
+}
+
 static int
 delete_exec(struct ctx *ctx)
 {
-	int dry = args_has(&ctx->args, "dry-run");
-	struct store *st = NULL;
-	struct error e;
-	char **ids = NULL;
-	size_t n;
+	struct ops_delete_request rq = { .settings = &ctx->settings,
+	    .ids = ctx->args.argv, .nids = (size_t)ctx->args.argc,
+	    .force = args_has(&ctx->args, "force"),
+	    .dry_run = args_has(&ctx->args, "dry-run"), .say = say,
+	    .say_arg = ctx };
+	struct ops_delete_result res;
+	struct buf out = { 0 };
 	int rc;
 
-	if ((rc = cmd_open(ctx, dry ? STORE_READ : STORE_WRITE, &st)) != 0)
-		return rc;
-	if (conv_delete(st, ctx->args.argv, (size_t)ctx->args.argc,
-	    args_has(&ctx->args, "force"), dry, &ids, &n, &e) < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
-	}
-	rc = cmd_finish_ids(ctx, st, !dry, ids, n);
-out:
-	strv_free(ids);
-	store_close(st);
+	if (ops_delete(&rq, &res) != OPS_DONE)
+		return cmd_ops_status(ctx, res.status, &res.error);
+	render_ids(&out, res.ids, res.nids, args_has(&ctx->args, "json"));
+	rc = cmd_print(ctx, out.data, out.len);
+	buf_free(&out);
+	ops_delete_result_free(&res);
 	return rc;
 }
 

@@ -1,10 +1,8 @@
 /*
- * prune.c - `convctl prune`: --max and --older-than to one conv_prune(), the
- * ids it dropped printed; the rolling limit's rule is lib/'s.
+ * prune.c - `convctl prune`: --max and --older-than to one ops_prune()
+ * (lib/ops/remove.c), the ids it dropped printed; the rolling limit's rule
+ * is lib/'s.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "cmd.h"
 
 static const struct op_option options[] = {
@@ -17,56 +15,46 @@ static const struct op_option options[] = {
 	{ 0 },
 };
 
+/* the progress line cleared before a line of the commit */
+static void
+say(void *arg, const char *line)
+{
+	struct progress *prog = arg;
+
+	progress_done(prog);
+	cmd_error(prog->ctx, "%s", line);
+}
+
 static int
 prune_exec(struct ctx *ctx)
 {
-	struct prune_request rq = { .older_than = -1 };
-	const char *age = args_get(&ctx->args, "older-than");
-	struct store *st = NULL;
-	struct error e;
 	struct progress prog;
-	char **ids = NULL;
-	size_t n;
-	int64_t now, span;
+	struct ops_prune_request rq = { .settings = &ctx->settings,
+	    .max_given = args_has(&ctx->args, "max"),
+	    .older_than = args_get(&ctx->args, "older-than"),
+	    .older_than_name = "--older-than",
+	    .dry_run = args_has(&ctx->args, "dry-run"),
+	    .progress = progress_cb, .progress_arg = &prog, .say = say,
+	    .say_arg = &prog };
+	struct ops_prune_result res;
+	struct buf out = { 0 };
 	long min, max;
 	int rc;
 
-	rq.dry_run = args_has(&ctx->args, "dry-run");
 	setting_range(SET_MAX_CONVERSATIONS, &min, &max);
-	if (args_has(&ctx->args, "max"))	/* max_conversations, this once */
-		rc = cmd_number(ctx, "max", min, max, &rq.max);
-	else if (settings_long(&ctx->settings, SET_MAX_CONVERSATIONS, &rq.max,
-	    &e) < 0) {
-		rc = cmd_fail(ctx, &e);
-	} else
-		rc = 0;
-	if (rc != 0)
-		return rc;
-	if (age != NULL) {
-		if (duration_parse(age, &span) < 0)
-			return cmd_usage_error(ctx, "--older-than expects a "
-			    "duration such as 90m, 12h, 30d or 2w, not '%s'", age);
-		if ((rc = cmd_now(ctx, &now)) != 0)
-			return rc;
-		rq.older_than = now - span;
-	}
-	if ((rc = cmd_open(ctx, rq.dry_run ? STORE_READ : STORE_WRITE, &st)) != 0)
+	if (rq.max_given &&	/* max_conversations, this once */
+	    (rc = cmd_number(ctx, "max", min, max, &rq.max)) != 0)
 		return rc;
 	/* the total is known inside the library: it starts the line */
 	progress_start(&prog, ctx, rq.dry_run ? "would remove" : "removing", 0);
-	rq.progress = progress_cb;
-	rq.progress_arg = &prog;
-	rc = conv_prune(st, &rq, &ids, &n, &e);
+	ops_prune(&rq, &res);
 	progress_done(&prog);
-	if (rc < 0) {
-		rc = cmd_fail(ctx, &e);
-		goto out;
-	}
-	/* nothing removed: the store is left as it is */
-	rc = cmd_finish_ids(ctx, st, !rq.dry_run && n > 0, ids, n);
-out:
-	strv_free(ids);
-	store_close(st);
+	if (res.status != OPS_DONE)
+		return cmd_ops_status(ctx, res.status, &res.error);
+	render_ids(&out, res.ids, res.nids, args_has(&ctx->args, "json"));
+	rc = cmd_print(ctx, out.data, out.len);
+	buf_free(&out);
+	ops_prune_result_free(&res);
 	return rc;
 }
 

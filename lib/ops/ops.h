@@ -5,8 +5,8 @@
  * (lib/mcp/tools.c) only turn their input into the request and the result
  * into their output; the store's transaction, the limits, the time, the
  * idle timeout, the rolling limit and the summaries are here (add.c, end.c,
- * switch.c, exchange.c, organize.c). Their arguments are declared once in
- * lib/args (args.h).
+ * switch.c, exchange.c, organize.c, remove.c). Their arguments are declared
+ * once in lib/args (args.h).
  */
 #ifndef CONVCTL_OPS_H
 #define CONVCTL_OPS_H
@@ -319,5 +319,57 @@ struct ops_pin_result {
 	struct error error;
 };
 enum ops_status ops_pin(const struct ops_pin_request *, struct ops_pin_result *);
+
+/* remove.c: delete, conversations removed for good by id (conv_delete's
+ * rule: the active one only with force) */
+struct ops_delete_request {
+	const struct settings *settings;
+	char *const *ids;
+	size_t nids;
+	int force;			/* the active conversation too */
+	int dry_run;			/* what would go, nothing removed */
+	ops_say_fn *say;		/* what the rolling limit removed */
+	void *say_arg;
+};
+struct ops_delete_result {
+	enum ops_status status;
+	struct error error;
+	char **ids;			/* those removed (or that would be),
+					 * NULL-ended; owned */
+	size_t nids;
+};
+enum ops_status ops_delete(const struct ops_delete_request *,
+    struct ops_delete_result *);
+void ops_delete_result_free(struct ops_delete_result *);
+
+/* remove.c: prune, the oldest ended conversations removed */
+struct ops_prune_request {
+	const struct settings *settings;
+	int max_given;			/* max, not the max_conversations
+					 * setting, this once */
+	long max;			/* ended conversations kept */
+	/* also those ended longer ago than this duration ("30d"; NULL:
+	 * none), older_than_name names it in an error: "--older-than" */
+	const char *older_than;
+	const char *older_than_name;
+	int dry_run;			/* what would go, nothing removed */
+	/* after each removal (done of total), when not NULL */
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *progress_arg;
+	ops_say_fn *say;		/* what the commit said */
+	void *say_arg;
+};
+struct ops_prune_result {
+	enum ops_status status;	/* OPS_BAD_ARG: older_than (arg
+				 * "older-than") */
+	struct error error;
+	const char *arg;
+	char **ids;			/* those removed (or that would be),
+					 * oldest first, NULL-ended; owned */
+	size_t nids;
+};
+enum ops_status ops_prune(const struct ops_prune_request *,
+    struct ops_prune_result *);
+void ops_prune_result_free(struct ops_prune_result *);
 
 #endif
