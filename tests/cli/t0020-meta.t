@@ -264,11 +264,12 @@ test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
 # the commands one operation of lib/ops runs for (issue 41): their files
 # in cmd/ parse and print; beginning or committing a write, asking a
 # summarizer and reading a limit are lib/ops's
-test_expect 'add, end, run, resume, fork, title and tag leave their rules to lib/ops' '
+test_expect 'add, end, run, resume, fork, title, tag, delete, pin and prune leave their rules to lib/ops' '
 	c=$top/cmd &&
 	! grep -nwE "(lifecycle_begin|lifecycle_commit[a-z_]*|ending_run|cmd_ending|summary_config_resolve|cmd_summary_setup|settings_long|cmd_limit|lifecycle_message_size|lifecycle_idle_timeout|label_check|label_count_check)" \
 	    "$c/add.c" "$c/end.c" "$c/run.c" "$c/resume.c" "$c/fork.c" \
-	    "$c/switch.c" "$c/title.c" "$c/tag.c"
+	    "$c/switch.c" "$c/title.c" "$c/tag.c" "$c/delete.c" "$c/pin.c" \
+	    "$c/prune.c"
 '
 
 # issue 41: a tool's structured content and a prompt's messages are built
