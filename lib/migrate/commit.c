@@ -148,32 +148,13 @@ migrate_commit(const struct migrate_commit_request *rq,
 	    .committed = imported, .jobs = to_summarize, .arg = &im,
 	    .report = rq->report, .report_arg = rq->report_arg };
 	struct ending_result ending;
-	size_t i;
+	enum ending_status st;
 
-	switch (ending_run(&er, &ending)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		res->error = ending.error;
-		res->status = OPS_BAD_STORE;
-		break;
-	case ENDING_FAILED:
-		res->error = ending.error;
-		res->status = OPS_FAILED;
-		break;
-	case ENDING_STOPPED:	/* import's error, in res->error; or the
-				 * report stopped the summaries */
-		res->status = im.unanswered ? OPS_DONE : OPS_FAILED;
-		break;
-	case ENDING_PENDING:
-		for (i = 0; ending.pending[i] != NULL; i++) {
-			res->pending[i] = ending.pending[i];
-			ending.pending[i] = NULL;
-		}
-		res->status = OPS_PARTIAL;
-		break;
-	case ENDING_DONE:
-		res->status = OPS_DONE;
-		break;
-	}
+	/* stopped: the import's error, in res->error; or the report stopped
+	 * the summaries */
+	st = ending_run(&er, &ending);
+	res->status = ops_ending_status(st, &ending, &res->error,
+	    res->pending, im.unanswered ? OPS_DONE : OPS_FAILED);
 	res->njobs = ending.njobs;
 	res->unchanged = ending.unchanged;
 	ending_result_free(&ending);

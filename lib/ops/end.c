@@ -38,10 +38,10 @@ ops_end(const struct ops_end_request *rq, struct ops_end_result *res)
 	    .settings = rq->settings, .committed = ended, .arg = &en,
 	    .report = rq->report, .report_arg = rq->report_arg };
 	struct ending_result ending;
+	enum ending_status st;
 	struct summary_config cf;
 	struct error ce;
 	enum summary_setup setup;
-	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	setup = summary_config_resolve(&cf, rq->settings, &rq->flags, &ce);
@@ -66,27 +66,9 @@ ops_end(const struct ops_end_request *rq, struct ops_end_result *res)
 	if (ts_now(&res->now, &res->error) < 0)
 		return res->status = OPS_FAILED;
 	er.now = res->now;
-	switch (ending_run(&er, &ending)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		res->error = ending.error;
-		res->status = OPS_BAD_STORE;
-		break;
-	case ENDING_FAILED:
-		res->error = ending.error;
-		res->status = OPS_FAILED;
-		break;
-	case ENDING_PENDING:
-		for (i = 0; ending.pending[i] != NULL; i++) {
-			res->pending[i] = ending.pending[i];
-			ending.pending[i] = NULL;
-		}
-		res->status = OPS_PARTIAL;
-		break;
-	case ENDING_STOPPED:	/* no callback stops it */
-	case ENDING_DONE:
-		res->status = OPS_DONE;
-		break;
-	}
+	st = ending_run(&er, &ending);
+	res->status = ops_ending_status(st, &ending, &res->error,
+	    res->pending, OPS_DONE);
 	ending_result_free(&ending);
 	return res->status;
 }

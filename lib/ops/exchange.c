@@ -104,10 +104,10 @@ ops_run_record(const struct ops_record_request *rq,
 	    .committed = recorded, .arg = &r, .report = rq->report,
 	    .report_arg = rq->report_arg };
 	struct ending_result ending;
+	enum ending_status st;
 	struct summary_flags fl = { NULL, NULL, NULL };
 	struct summary_config cf;
 	struct error ce;
-	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	if (summary_config_resolve(&cf, rq->settings, &fl, &ce) ==
@@ -117,27 +117,11 @@ ops_run_record(const struct ops_record_request *rq,
 		er.cf = &cf;
 	}
 	res->status = OPS_FAILED;
-	switch (ending_run(&er, &ending)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		res->error = ending.error;
-		res->status = OPS_BAD_STORE;
-		break;
-	case ENDING_FAILED:
-		res->error = ending.error;
-		break;
-	case ENDING_STOPPED:	/* record_exchange said why (status) */
-		break;
-	case ENDING_PENDING:	/* not for IDLE: a warning said instead */
-		for (i = 0; ending.pending[i] != NULL; i++) {
-			res->pending[i] = ending.pending[i];
-			ending.pending[i] = NULL;
-		}
-		res->status = OPS_PARTIAL;
-		break;
-	case ENDING_DONE:
-		res->status = OPS_DONE;
-		break;
-	}
+	/* stopped: record_exchange said why (res->status); pending: not for
+	 * IDLE, a warning said instead */
+	st = ending_run(&er, &ending);
+	res->status = ops_ending_status(st, &ending, &res->error,
+	    res->pending, res->status);
 	ending_result_free(&ending);
 	return res->status;
 }

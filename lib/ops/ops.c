@@ -46,3 +46,30 @@ ops_open(const struct settings *set, int dry_run, struct error *e,
 	}
 	return st;
 }
+
+enum ops_status
+ops_ending_status(enum ending_status st, struct ending_result *ending,
+    struct error *error, char **pending, enum ops_status stopped)
+{
+	size_t i;
+
+	switch (st) {
+	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
+		*error = ending->error;
+		return OPS_BAD_STORE;
+	case ENDING_FAILED:
+		*error = ending->error;
+		return OPS_FAILED;
+	case ENDING_STOPPED:
+		return stopped;
+	case ENDING_PENDING:
+		for (i = 0; ending->pending[i] != NULL; i++) {
+			pending[i] = ending->pending[i];
+			ending->pending[i] = NULL;
+		}
+		return OPS_PARTIAL;
+	case ENDING_DONE:
+		break;
+	}
+	return OPS_DONE;
+}

@@ -49,6 +49,13 @@ void ops_skew_line(struct buf *, int64_t clock, int64_t last,
  * -1. An empty name or one not UTF-8 is tool_names_check()'s, after */
 int ops_tools_check(const char *const *tools, size_t n, const char *count_name,
     struct error *);
+/* ops.c: the ending protocol's outcome (ending_run()) as an operation's
+ * status: its error in *error, the ids whose summaries are pending moved
+ * from ending to pending[] (as many as ending's, NULL-ended); stopped is
+ * the status when a callback of the operation's stopped it (what that
+ * callback decided) */
+enum ops_status ops_ending_status(enum ending_status, struct ending_result *,
+    struct error *error, char **pending, enum ops_status stopped);
 /* ops.c: the store the settings name, for an operation's write (its read
  * when dry_run); NULL with *status set (OPS_BAD_STORE: the setting names
  * no store file) */

@@ -103,9 +103,9 @@ ops_switch(const struct ops_switch_request *rq, struct ops_switch_result *res)
 	    .change = change, .committed = switched, .arg = &sw,
 	    .report = rq->report, .report_arg = rq->report_arg };
 	struct ending_result ending;
+	enum ending_status st;
 	struct summary_config cf;
 	struct error ce;
-	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	if (!rq->no_summary) {
@@ -122,29 +122,11 @@ ops_switch(const struct ops_switch_request *rq, struct ops_switch_result *res)
 	if (ts_now(&res->now, &res->error) < 0)
 		return res->status = OPS_FAILED;
 	er.now = res->now;
-	switch (ending_run(&er, &ending)) {
-	case ENDING_BAD_STORE:	/* a device, a FIFO: the wrong thing named */
-		res->error = ending.error;
-		res->status = OPS_BAD_STORE;
-		break;
-	case ENDING_FAILED:
-		res->error = ending.error;
-		res->status = OPS_FAILED;
-		break;
-	case ENDING_STOPPED:	/* check or change said why, or answered
-				 * stopped it (res->stopped, written) */
-		break;
-	case ENDING_PENDING:
-		for (i = 0; ending.pending[i] != NULL; i++) {
-			res->pending[i] = ending.pending[i];
-			ending.pending[i] = NULL;
-		}
-		res->status = OPS_PARTIAL;
-		break;
-	case ENDING_DONE:
-		res->status = OPS_DONE;
-		break;
-	}
+	/* stopped: check or change said why, or answered (res->stopped,
+	 * written) */
+	st = ending_run(&er, &ending);
+	res->status = ops_ending_status(st, &ending, &res->error,
+	    res->pending, res->status);
 	ending_result_free(&ending);
 	return res->status;
 }
