@@ -11,14 +11,21 @@ def ts(ms):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + ".%03dZ" % milli
 
 
-def write_store(path, convs):
-    """writes convs to path; prints, for the bench, the id of the
-    conversation in the middle and the time of the last message"""
+def write_store(path, convs, n=None):
+    """writes convs (a list, or an iterator of n) to path; prints, for the
+    bench, the id of the conversation in the middle and the time of the
+    last message"""
+    if n is None:
+        n = len(convs)
+    mid = last = None
     with open(path, "w", encoding="utf-8") as f:
         f.write('{\n  "version": 1,\n  "conversations": [')
         for i, c in enumerate(convs):
             f.write(",\n    " if i else "\n    ")
             f.write(json.dumps(c, ensure_ascii=False, separators=(",", ":")))
-        f.write("\n  ]" if convs else "]")
+            if i == n // 2:
+                mid = c["id"]
+            last = c
+        f.write("\n  ]" if last is not None else "]")
         f.write("\n}\n")
-    print(convs[len(convs) // 2]["id"], convs[-1]["messages"][-1]["timestamp"])
+    print(mid, last["messages"][-1]["timestamp"])
