@@ -30,6 +30,10 @@ struct sq_state {
 	int nowal;		/* opened to write while the file was empty:
 				 * WAL is to be set after the commit */
 	int walframes;		/* pages in the WAL after the last commit */
+	int bulk;		/* 1: messages inserted unindexed, indexed at
+				 * once before the next other write (bulk_end());
+				 * -1: not so (the store had messages) */
+	int flushing_new;	/* in sq_flush_new() */
 	sqlite3_stmt *stmt[Q_COUNT];
 };
 

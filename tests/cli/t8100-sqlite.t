@@ -110,7 +110,7 @@ test_expect 'copying again adds nothing; a conversation that differs is refused'
 	test_cmp want now
 '
 
-test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
+test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte, indexed whole for search' '
 	R=sqlite:$T/bulk.db &&
 	bulk_store 400 "$T/bulk.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
@@ -121,8 +121,17 @@ test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes
 	test "$(cat rows)" = 800 &&
 	convctl -s "$R" show --json >active &&
 	jq -e ".id == \"c\\t400\"" active >/dev/null &&
+	sql "$T/bulk.db" "insert into messages_text (messages_text) values
+	    ('"'integrity-check'"')" "pragma integrity_check" \
+	    "select count(*) from messages_text where messages_text match
+	    '"'timestamp'"'" \
+	    "select count(*) from sqlite_master where type = '"'trigger'"'
+	    and name = '"'messages_text_insert'"'" >check &&
+	test "$(cat check)" = "$(printf "ok\n800\n1")" &&
 	CONVCTL_NOW=2026-01-01T00:10:00Z convctl -s "$R" add "after the copy" &&
 	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
+	convctl -s "$R" search --json "after the copy" >found &&
+	jq -e "length == 1" found >/dev/null &&
 	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
 	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
 '
