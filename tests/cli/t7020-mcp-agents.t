@@ -109,8 +109,11 @@ EOF
 
 # agent PROGRAM ARGS...: PROGRAM in a namespace of its own with only
 # loopback, its environment only what it needs (the store named by the
-# client's setup, as the README says), its requests to the model in
-# $W/requests.jsonl, its output in $W/agent.log
+# client's setup, as the README says; Claude Code's wait for an MCP server
+# to start, MCP_TIMEOUT, raised to 120 s: on a machine busy with disk
+# writes it gave up on convctl mcp, offering the model no tool at all),
+# its requests to the model in $W/requests.jsonl, its output in
+# $W/agent.log
 agent() {
 	rm -f "$W/port" "$W/requests.jsonl"
 	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$W/home" \
@@ -118,6 +121,7 @@ agent() {
 	    ANTHROPIC_API_KEY=sk-ant-fake-offline-0000 DISABLE_TELEMETRY=1 \
 	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
 	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CONVCTL_STORE="$served" \
+	    MCP_TIMEOUT=120000 \
 	    unshare -n sh "$W/inside.sh" "$W" "$top" "$@" >"$W/agent.log" 2>&1 ||
 	    { cat "$W/agent.log" >&2; return 1; }
 }
