@@ -5,7 +5,7 @@
  * What a user stored must come back as they wrote it, but jansson reads a
  * number into an int64_t or a double: 0.1 comes back 0.10000000000000001,
  * 1e400 and 123456789012345678901234567890 are refused. So the store's
- * reader (scan_json() in scan.c) makes every number that an integer would
+ * reader (lex_json() in lex.c) makes every number that an integer would
  * not give back exactly a "number text": a jansson string whose first byte
  * is 0xff and the rest the number as written. No string read from JSON can
  * begin so (0xff is never UTF-8), so a number text is never mistaken for a

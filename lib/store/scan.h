@@ -83,11 +83,4 @@ int scan_conv_each(const char *p, size_t len, struct scan_conv *c, int utf8,
  * never longer than its text), NUL-terminated; its length (it may hold NUL) */
 size_t scan_unescape(const struct scan_str *t, char *out);
 
-/*
- * The old name of lex_json() (lib/base/lex.h), for sqlite.c and
- * sqlite-search.c, which are being changed elsewhere now: to go once they
- * call lex_json().
- */
-#define scan_json lex_json
-
 #endif

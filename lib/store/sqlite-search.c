@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/lex.h"	/* lex_json() */
 #include "rows.h"
-#include "scan.h"
 #include "sqlite.h"
 
 #define STR_(x) #x
@@ -190,7 +190,7 @@ sq_search(struct store *st, const struct query *q,
 		if (!query_tagged(q, (const char *)sqlite3_column_text(r, 4),
 		    (size_t)sqlite3_column_bytes(r, 4)))
 			continue;
-		m = scan_json((const char *)sqlite3_column_text(r, 3),
+		m = lex_json((const char *)sqlite3_column_text(r, 3),
 		    (size_t)sqlite3_column_bytes(r, 3));
 		if (!json_is_object(m)) {
 			json_decref(m);

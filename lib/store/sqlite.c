@@ -16,6 +16,12 @@
  * each message's document; the caller confirms every candidate.
  *
  * It knows nothing of the lifecycle's rules.
+ *
+ * This file holds the database opened and its transaction begun, the
+ * reads (load, a body, each, the ended count, stats) and the engine's ops
+ * table; the schema made and upgraded and the root row read are in
+ * sqlite-schema.c, the write path and the commit in sqlite-write.c, search
+ * in sqlite-search.c; sqlite.h is what they share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,267 +34,13 @@
 
 #include <sqlite3.h>
 
+#include "../base/lex.h"	/* lex_json() */
 #include "file.h"
 #include "sqlite.h"
 #include "rows.h"
-#include "scan.h"
 
-#define SQ_SCHEMA_VERSION 2	/* the newest schema this engine knows */
 #define SQ_PREFIX "sqlite:"
-
-static const char *const stmt_sql[Q_COUNT] = {
-	"SELECT doc FROM messages WHERE conversation = ?1 ORDER BY seq",
-	"INSERT INTO conversations (id, started_at, ended_at, title, summary, "
-	"message_count, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	"UPDATE conversations SET started_at = ?2, ended_at = ?3, title = ?4, "
-	"summary = ?5, message_count = ?6, doc = ?7 WHERE id = ?1",
-	"INSERT INTO messages (conversation, seq, id, role, at, doc) VALUES "
-	"(?1, ?2, ?3, ?4, ?5, ?6)",
-	"DELETE FROM messages WHERE conversation = ?1 AND seq >= ?2",
-	"DELETE FROM conversations WHERE id = ?1",
-};
-
-/* the trigger that indexes each message as it is inserted */
-#define MESSAGES_TEXT_INSERT \
-	"CREATE TRIGGER messages_text_insert AFTER INSERT ON messages BEGIN" \
-	"  INSERT INTO messages_text (rowid, doc) VALUES (new.n, new.doc); END"
-
-/*
- * Version 1. Times are milliseconds since the epoch (UTC); doc is the JSON
- * text convctl wrote: a conversation's without its messages (messages []),
- * each message's whole. The views show them as sqlite3 users read them.
- */
-static const char schema_sql[] =
-	"CREATE TABLE root (one INTEGER PRIMARY KEY CHECK (one = 1),"
-	"  doc TEXT NOT NULL);"
-	"INSERT INTO root VALUES (1, '{\"version\": 1}');"
-	"CREATE TABLE conversations ("
-	"  pos INTEGER PRIMARY KEY,"
-	"  id TEXT NOT NULL UNIQUE,"
-	"  started_at INTEGER NOT NULL,"
-	"  ended_at INTEGER,"
-	"  title TEXT,"
-	"  summary TEXT,"
-	"  message_count INTEGER NOT NULL CHECK (message_count >= 0),"
-	"  doc TEXT NOT NULL);"
-	"CREATE UNIQUE INDEX conversations_one_active ON conversations ((1))"
-	"  WHERE ended_at IS NULL;"
-	"CREATE INDEX conversations_ended ON conversations"
-	"  (ended_at DESC, pos DESC) WHERE ended_at IS NOT NULL;"
-	"CREATE TABLE messages ("
-	"  n INTEGER PRIMARY KEY,"
-	"  conversation TEXT NOT NULL REFERENCES conversations (id)"
-	"    ON DELETE CASCADE,"
-	"  seq INTEGER NOT NULL CHECK (seq >= 0),"
-	"  id TEXT,"
-	"  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system',"
-	"    'tool')),"
-	"  at INTEGER NOT NULL,"
-	"  doc TEXT NOT NULL,"
-	"  UNIQUE (conversation, seq));"
-	"CREATE INDEX messages_at ON messages (at);"
-	"CREATE VIRTUAL TABLE messages_text USING fts5 (doc, content = 'messages',"
-	"  content_rowid = 'n', tokenize = 'trigram');"
-	MESSAGES_TEXT_INSERT ";"
-	"CREATE TRIGGER messages_text_delete AFTER DELETE ON messages BEGIN"
-	"  INSERT INTO messages_text (messages_text, rowid, doc)"
-	"  VALUES ('delete', old.n, old.doc); END;"
-	"CREATE TRIGGER messages_text_update AFTER UPDATE ON messages BEGIN"
-	"  INSERT INTO messages_text (messages_text, rowid, doc)"
-	"  VALUES ('delete', old.n, old.doc);"
-	"  INSERT INTO messages_text (rowid, doc) VALUES (new.n, new.doc); END;"
-	"CREATE VIEW conversation_list AS SELECT id,"
-	"  strftime('%Y-%m-%dT%H:%M:%fZ', started_at / 1000.0, 'unixepoch')"
-	"    AS started,"
-	"  strftime('%Y-%m-%dT%H:%M:%fZ', ended_at / 1000.0, 'unixepoch')"
-	"    AS ended,"
-	"  message_count, title, summary FROM conversations ORDER BY pos;"
-	"CREATE VIEW message_list AS SELECT m.conversation, m.seq, m.role,"
-	"  strftime('%Y-%m-%dT%H:%M:%fZ', m.at / 1000.0, 'unixepoch') AS at,"
-	"  json_extract(m.doc, '$.content') AS content FROM messages m"
-	"  JOIN conversations c ON c.id = m.conversation ORDER BY c.pos, m.seq;"
-	"PRAGMA user_version = 1;";
-
-/*
- * Version 1 to 2: the ended conversations counted by the schema (one row
- * its triggers keep), so that the rolling limit's count, which every add
- * asks for, reads a row instead of an index that grows with the history.
- */
-static const char upgrade_2_sql[] =
-	"CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1),"
-	"  ended INTEGER NOT NULL CHECK (ended >= 0));"
-	"INSERT INTO counts SELECT 1, count(*) FROM conversations"
-	"  WHERE ended_at IS NOT NULL;"
-	"CREATE TRIGGER conversations_count_insert AFTER INSERT ON conversations"
-	"  WHEN new.ended_at IS NOT NULL BEGIN"
-	"  UPDATE counts SET ended = ended + 1; END;"
-	"CREATE TRIGGER conversations_count_delete AFTER DELETE ON conversations"
-	"  WHEN old.ended_at IS NOT NULL BEGIN"
-	"  UPDATE counts SET ended = ended - 1; END;"
-	"CREATE TRIGGER conversations_count_update AFTER UPDATE OF ended_at"
-	"  ON conversations WHEN (old.ended_at IS NULL) <> (new.ended_at IS NULL)"
-	"  BEGIN UPDATE counts SET ended = ended +"
-	"  (CASE WHEN new.ended_at IS NULL THEN -1 ELSE 1 END); END;"
-	"PRAGMA user_version = 2;";
-
 #define READ_WAIT 10.0	/* seconds a reader waits for a lock SQLite holds */
-
-/* runs sql (one or more statements, no result) */
-static int
-sq_exec(struct store *st, const char *what, const char *sql, struct error *e)
-{
-	struct sq_state *ss = st->be;
-
-	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return sq_error(st, what, e);
-	return 0;
-}
-
-/* the prepared statement k, reset and cleared for new bindings */
-static sqlite3_stmt *
-stmt(struct store *st, int k, const char *what, struct error *e)
-{
-	struct sq_state *ss = st->be;
-
-	if (ss->stmt[k] == NULL && sqlite3_prepare_v3(ss->db, stmt_sql[k], -1,
-	    SQLITE_PREPARE_PERSISTENT, &ss->stmt[k], NULL) != SQLITE_OK) {
-		sq_error(st, what, e);
-		return NULL;
-	}
-	sqlite3_reset(ss->stmt[k]);
-	sqlite3_clear_bindings(ss->stmt[k]);
-	return ss->stmt[k];
-}
-
-/* steps s to its end (a write): 0, or -1 and e */
-static int
-step_done(struct store *st, sqlite3_stmt *s, const char *what,
-    struct error *e)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return sq_error(st, what, e);
-	return 0;
-}
-
-/* s (NULL: NULL) bound as text of len bytes */
-static void
-bind_text(sqlite3_stmt *q, int i, const char *s, size_t len)
-{
-	if (s == NULL)
-		sqlite3_bind_null(q, i);
-	else
-		sqlite3_bind_text64(q, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
-/* a time in ms, or NULL for none (< 0) */
-static void
-bind_ms(sqlite3_stmt *q, int i, int64_t ms)
-{
-	if (ms < 0)
-		sqlite3_bind_null(q, i);
-	else
-		sqlite3_bind_int64(q, i, ms);
-}
-
-/* a writer's transaction, which holds the database's write lock: -1 and
- * e, ERROR_TEMPORARY, when another writer held it past the busy timeout */
-static int
-begin_write(struct store *st, double wait, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	int rc;
-
-	if ((rc = sqlite3_exec(ss->db, "BEGIN IMMEDIATE", NULL, NULL,
-	    NULL)) != SQLITE_OK) {
-		if ((rc & 0xff) == SQLITE_BUSY)
-			return store_locked(st->path, wait, e);
-		return sq_error(st, "cannot begin a transaction", e);
-	}
-	ss->intx = 1;
-	return 0;
-}
-
-/* the schema's version and the store's top-level fields */
-static int
-read_root(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	sqlite3_stmt *q = NULL;
-	long version = -1;
-	int rc = -1;
-
-	if (sqlite3_prepare_v2(ss->db, "PRAGMA user_version", -1, &q,
-	    NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
-		sq_error(st, "cannot read the store", e);
-		goto out;
-	}
-	version = (long)sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	q = NULL;
-	if (version == 0) {
-		/* no tables at all: a database not made yet (a new file) */
-		if (sqlite3_prepare_v2(ss->db, "SELECT count(*) FROM "
-		    "sqlite_master", -1, &q, NULL) != SQLITE_OK ||
-		    sqlite3_step(q) != SQLITE_ROW) {
-			sq_error(st, "cannot read the store", e);
-			goto out;
-		}
-		if (sqlite3_column_int64(q, 0) != 0) {
-			error_set(e, "store '%s' is a SQLite database with tables "
-			    "of its own and no convctl schema (user_version 0)",
-			    st->path);
-			goto out;
-		}
-		sqlite3_finalize(q);
-		q = NULL;
-		if (st->mode != STORE_WRITE) {	/* an empty store */
-			st->root = json_object();
-			rc = 0;
-			goto out;
-		}
-		/* made on first use, under the write lock: one writer makes it */
-		if (sq_exec(st, "cannot create the store's tables", schema_sql,
-		    e) < 0)
-			goto out;
-		version = 1;	/* and upgraded below */
-	}
-	if (version < 1 || version > SQ_SCHEMA_VERSION) {
-		error_set(e, "store '%s' has schema version %ld, and this "
-		    "convctl knows versions 1 to %d%s", st->path, version,
-		    SQ_SCHEMA_VERSION, version > SQ_SCHEMA_VERSION ?
-		    ": use a newer convctl" : "");
-		goto out;
-	}
-	/* an older schema is upgraded by a writer, in its transaction, one
-	 * step at a time, as pg.c's upgrade(); a reader reads it as it is */
-	if (version < 2 && st->mode == STORE_WRITE) {
-		if (sq_exec(st, "cannot upgrade the store's schema",
-		    upgrade_2_sql, e) < 0)
-			goto out;
-		version = 2;
-	}
-	ss->version = version;
-	ss->exists = 1;
-	if (sqlite3_prepare_v2(ss->db, "SELECT doc FROM root", -1, &q,
-	    NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
-		sq_error(st, "cannot read the store's root row", e);
-		goto out;
-	}
-	st->root = scan_json((const char *)sqlite3_column_text(q, 0),
-	    (size_t)sqlite3_column_bytes(q, 0));
-	if (!json_is_object(st->root)) {
-		error_set(e, "store '%s': its root row is not a JSON object",
-		    st->path);
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(q);
-	return rc;
-}
 
 /*
  * A WAL's pages are read again by every process that opens the database
@@ -296,10 +48,8 @@ out:
  * short: a commit that leaves WAL_CHECKPOINT pages or more in it copies
  * them into the database and empties it (a TRUNCATE checkpoint, which a
  * reader in the way only postpones). This hook, which replaces SQLite's
- * own wal_autocheckpoint, counts them.
+ * own wal_autocheckpoint, counts them (WAL_CHECKPOINT: sqlite.h).
  */
-#define WAL_CHECKPOINT 256	/* pages: 1 MB of 4 KB pages */
-
 static int
 wal_frames(void *arg, sqlite3 *db, const char *name, int frames)
 {
@@ -392,14 +142,14 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 		    "PRAGMA foreign_keys = ON" : "PRAGMA synchronous = FULL; "
 		    "PRAGMA foreign_keys = ON", e) < 0)
 			return -1;
-		if (begin_write(st, wait, e) < 0)
+		if (sq_begin_write(st, wait, e) < 0)
 			return -1;
 	} else {
 		if (sq_exec(st, "cannot begin a transaction", "BEGIN", e) < 0)
 			return -1;
 		ss->intx = 1;
 	}
-	return read_root(st, e);
+	return sq_read_root(st, e);
 }
 
 /* c (new, or loaded without its body) made whole: its row's id, pos and
@@ -413,15 +163,15 @@ fill_full(struct store *st, struct conv *c, sqlite3_stmt *row,
 	sqlite3_stmt *q;
 	int rc;
 
-	if ((q = stmt(st, Q_MESSAGES, "cannot read messages", e)) == NULL)
+	if ((q = sq_stmt(st, Q_MESSAGES, "cannot read messages", e)) == NULL)
 		return -1;
-	obj = scan_json((const char *)sqlite3_column_text(row, 2),
+	obj = lex_json((const char *)sqlite3_column_text(row, 2),
 	    (size_t)sqlite3_column_bytes(row, 2));
 	msgs = json_array();
 	sqlite3_bind_text(q, 1, id, sqlite3_column_bytes(row, 0),
 	    SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		m = scan_json((const char *)sqlite3_column_text(q, 0),
+		m = lex_json((const char *)sqlite3_column_text(q, 0),
 		    (size_t)sqlite3_column_bytes(q, 0));
 		if (m == NULL)
 			break;
@@ -469,7 +219,7 @@ meta_conv(sqlite3_stmt *r)
 	    sqlite3_column_int64(r, 5);
 	c->last = c->ended >= 0 ? c->ended : c->started;
 	c->nmsg = (size_t)sqlite3_column_int64(r, 6);
-	c->head = scan_json((const char *)sqlite3_column_text(r, 7),
+	c->head = lex_json((const char *)sqlite3_column_text(r, 7),
 	    (size_t)sqlite3_column_bytes(r, 7));
 	return c;
 }
@@ -564,230 +314,6 @@ sq_load_body(struct store *st, struct conv *c, struct error *e)
 	return rc;
 }
 
-/* the messages of c from the k-th on, as rows */
-static int
-insert_messages(struct store *st, struct conv *c, size_t k, struct error *e)
-{
-	json_t *msgs = json_object_get(c->obj, "messages"), *m;
-	struct buf doc = { 0 };
-	const char *s;
-	sqlite3_stmt *q;
-	int64_t at;
-	size_t i, len;
-	int rc = -1;
-
-	for (i = k; i < json_array_size(msgs); i++) {
-		m = json_array_get(msgs, i);
-		if ((q = stmt(st, Q_INSERT_MSG, "cannot store messages", e)) ==
-		    NULL)
-			goto out;
-		if (ts_parse(json_str(m, "timestamp", NULL), &at) < 0) {
-			error_set(e, "store '%s': message %zu of '%s' has a bad "
-			    "timestamp", st->path, i + 1, c->id);
-			goto out;
-		}
-		sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)i);
-		s = json_str(m, "id", &len);
-		bind_text(q, 3, s, len);
-		s = json_str(m, "role", &len);
-		bind_text(q, 4, s, len);
-		sqlite3_bind_int64(q, 5, at);
-		doc.len = 0;
-		json_dump_buf(&doc, m);
-		sqlite3_bind_text64(q, 6, doc.data, doc.len, SQLITE_STATIC,
-		    SQLITE_UTF8);
-		if (step_done(st, q, "cannot store messages", e) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	buf_free(&doc);
-	return rc;
-}
-
-/*
- * c's row and its messages from the first that changed, when anything did:
- * new, its doc or its messages not what was read, as row_changed() tells
- * (as pg.c's sync_conv()).
- */
-static int
-sync_conv(struct store *st, struct conv *c, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	struct row_conv *sc = c->be;
-	struct buf doc = { 0 };
-	sqlite3_stmt *q;
-	size_t k = 0;
-	int rc = -1;
-
-	if (c->obj == NULL)	/* listed, never read whole: unchanged */
-		return 0;
-	row_doc_text(c, &doc);
-	if (!row_changed(c, &doc, &k)) {
-		rc = 0;
-		goto out;
-	}
-	if ((q = stmt(st, sc == NULL ? Q_INSERT_CONV : Q_UPDATE_CONV,
-	    "cannot store a conversation", e)) == NULL)
-		goto out;
-	sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
-	bind_ms(q, 2, c->started);
-	bind_ms(q, 3, c->ended);
-	bind_text(q, 4, c->title, c->title ? strlen(c->title) : 0);
-	bind_text(q, 5, c->summary, c->summary ? strlen(c->summary) : 0);
-	sqlite3_bind_int64(q, 6, (sqlite3_int64)c->nmsg);
-	sqlite3_bind_text64(q, 7, doc.data, doc.len, SQLITE_STATIC,
-	    SQLITE_UTF8);
-	if (step_done(st, q, "cannot store a conversation", e) < 0)
-		goto out;
-	if (sc == NULL)
-		c->pos = sqlite3_last_insert_rowid(ss->db);
-	else if (k < sc->nmsg) {
-		if ((q = stmt(st, Q_DELETE_MSGS_FROM, "cannot store messages",
-		    e)) == NULL)
-			goto out;
-		sqlite3_bind_text(q, 1, c->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)k);
-		if (step_done(st, q, "cannot store messages", e) < 0)
-			goto out;
-	}
-	if (insert_messages(st, c, k, e) < 0)
-		goto out;
-	row_remember(c, &doc);
-	rc = 0;
-out:
-	buf_free(&doc);
-	return rc;
-}
-
-/*
- * A copy into a store with no messages (sq_flush_new(), in batches, in one
- * transaction) inserts them without the trigger that indexes each, and
- * indexes them all at once before any other write (FTS5's rebuild: at
- * 1,000 conversations, 0.4 of the CPU time, scripts/bench-sqlite). The trigger
- * is dropped and made again in the same transaction: a copy that does not
- * commit leaves the schema as it was.
- */
-static int
-bulk_begin(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(ss->db, "SELECT 1 FROM messages LIMIT 1", -1,
-	    &q, NULL) != SQLITE_OK)
-		return sq_error(st, "cannot read messages", e);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc == SQLITE_ROW) {
-		ss->bulk = -1;
-		return 0;
-	}
-	if (rc != SQLITE_DONE)
-		return sq_error(st, "cannot read messages", e);
-	if (sq_exec(st, "cannot store messages",
-	    "DROP TRIGGER messages_text_insert", e) < 0)
-		return -1;
-	ss->bulk = 1;
-	return 0;
-}
-
-static int
-bulk_end(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-
-	ss->bulk = -1;
-	return sq_exec(st, "cannot index messages", "INSERT INTO messages_text "
-	    "(messages_text) VALUES ('rebuild'); " MESSAGES_TEXT_INSERT, e);
-}
-
-/* every change in memory into the transaction, not yet committed */
-static int
-flush(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	struct buf doc = { 0 };
-	sqlite3_stmt *q;
-	struct conv *c;
-	size_t i;
-	int later, rc = -1;
-
-	/* rows are written from memory: a spooled answer is read in first */
-	if (store_spool_fill(st, e) < 0)
-		return -1;
-	/* after a commit, the next writes are a transaction of their own */
-	if (st->mode == STORE_WRITE && !ss->intx &&
-	    begin_write(st, ss->wait, e) < 0)
-		return -1;
-	/* what a copy inserted unindexed is indexed before any other write */
-	if (ss->bulk == 1 && !ss->flushing_new && bulk_end(st, e) < 0)
-		return -1;
-	for (i = 0; i < st->nremoved; i++) {
-		if ((q = stmt(st, Q_DELETE_CONV, "cannot remove a conversation",
-		    e)) == NULL)
-			goto out;
-		sqlite3_bind_text(q, 1, st->removed[i], -1, SQLITE_STATIC);
-		if (step_done(st, q, "cannot remove a conversation", e) < 0)
-			goto out;
-	}
-	for (i = 0; i < st->nremoved; i++)
-		free(st->removed[i]);
-	st->nremoved = 0;
-	if (row_refresh(st, e) < 0)
-		goto out;
-	/* rows that are ended first, then the rest in the store's order (a
-	 * new row's pos is its place): two are never active at once, not
-	 * even between two statements (conversations_one_active) */
-	for (later = 0; later <= 1; later++)
-		for (i = 0; i < st->n; i++) {
-			c = st->conv[i];
-			if ((c->be != NULL && c->ended >= 0) != later &&
-			    sync_conv(st, c, e) < 0)
-				goto out;
-		}
-	if (st->root_dirty) {
-		json_dump_buf(&doc, st->root);
-		if (sqlite3_prepare_v2(ss->db, "UPDATE "
-		    "root SET doc = ?1", -1, &q, NULL) != SQLITE_OK) {
-			sq_error(st, "cannot store the store's fields", e);
-			goto out;
-		}
-		sqlite3_bind_text64(q, 1, doc.data, doc.len, SQLITE_STATIC,
-		    SQLITE_UTF8);
-		rc = sqlite3_step(q);
-		sqlite3_finalize(q);
-		if (rc != SQLITE_DONE) {
-			rc = -1;
-			sq_error(st, "cannot store the store's fields", e);
-			goto out;
-		}
-		st->root_dirty = 0;
-	}
-	rc = 0;
-out:
-	buf_free(&doc);
-	return rc;
-}
-
-/* the new conversations (no row yet) written, then freed: st keeps the
- * rest (rows.c) */
-static int
-sq_flush_new(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-	int rc;
-
-	if (ss->bulk == 0 && ss->intx && bulk_begin(st, e) < 0)
-		return -1;
-	ss->flushing_new = 1;
-	rc = row_flush_new(st, flush, e);
-	ss->flushing_new = 0;
-	return rc;
-}
-
 /* every conversation, whole, one at a time */
 static int
 sq_each(struct store *st, store_each_fn fn, void *arg, struct error *e)
@@ -823,7 +349,7 @@ sq_count_ended(struct store *st, size_t *n, struct error *e)
 	*n = 0;
 	if (!ss->exists)
 		return 0;
-	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+	if (st->mode == STORE_WRITE && sq_flush(st, e) < 0)
 		return -1;
 	if (sqlite3_prepare_v2(ss->db, ss->version >= 2 ? "SELECT ended FROM "
 	    "counts" : "SELECT count(*) FROM conversations WHERE ended_at IS "
@@ -856,7 +382,7 @@ stats_query(struct store *st, const char *sql, int64_t since,
 		sqlite3_finalize(r);
 		return NULL;
 	}
-	bind_ms(r, 1, since);
+	sq_bind_ms(r, 1, since);
 	return r;
 }
 
@@ -896,7 +422,7 @@ sq_stats(struct store *st, const struct stats_request *rq,
 		rc = 1;
 		goto out;
 	}
-	if (st->mode == STORE_WRITE && flush(st, e) < 0)
+	if (st->mode == STORE_WRITE && sq_flush(st, e) < 0)
 		goto out;
 	if ((r = stats_query(st, "SELECT page_count * page_size FROM "
 	    "pragma_page_count(), pragma_page_size()", -1, e)) == NULL)
@@ -922,7 +448,7 @@ sq_stats(struct store *st, const struct stats_request *rq,
 		c->ended = sqlite3_column_type(r, 2) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int64(r, 2);
 		if (sqlite3_column_type(r, 3) != SQLITE_NULL)
-			c->head = scan_json((const char *)
+			c->head = lex_json((const char *)
 			    sqlite3_column_text(r, 3),
 			    (size_t)sqlite3_column_bytes(r, 3));
 		if (c->head == NULL)
@@ -976,7 +502,7 @@ sq_stats(struct store *st, const struct stats_request *rq,
 	while ((step = sqlite3_step(r)) == SQLITE_ROW) {
 		if (!stats_taken(r, 0, rq, taken))
 			continue;
-		doc = scan_json((const char *)sqlite3_column_text(r, 1),
+		doc = lex_json((const char *)sqlite3_column_text(r, 1),
 		    (size_t)sqlite3_column_bytes(r, 1));
 		stats_tools(s, json_object_get(doc, "toolsUsed"));
 		json_decref(doc);
@@ -993,35 +519,6 @@ out:
 	json_decref(taken);
 	buf_free(&sql);
 	return rc;
-}
-
-static int
-sq_commit(struct store *st, struct error *e)
-{
-	struct sq_state *ss = st->be;
-
-	if (flush(st, e) < 0)
-		return -1;
-	if (sq_exec(st, "cannot commit", "COMMIT", e) < 0)
-		return -1;
-	/* what the command writes after it begins a transaction of its
-	 * own (flush()); what it reads, each statement its own */
-	ss->intx = 0;
-	/* committed: what fails now is no failure of the command's (the
-	 * next writer sets WAL as it opens the database, and checkpoints).
-	 * Every writer that opened the file empty sets WAL after its commit,
-	 * not only the one that made the tables: that one's switch fails
-	 * while another such writer waits for its turn, and the last of them
-	 * to commit has none left beside it */
-	if (ss->walframes >= WAL_CHECKPOINT)
-		sqlite3_wal_checkpoint_v2(ss->db, NULL,
-		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-	if (ss->nowal) {
-		ss->nowal = 0;
-		sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL,
-		    NULL);
-	}
-	return 0;
 }
 
 static void
