@@ -54,15 +54,9 @@ ops_end(const struct ops_end_request *rq, struct ops_end_result *res)
 		res->arg = "summarizer";
 		return res->status = OPS_BAD_ARG;
 	}
-	if (!rq->no_summary) {
-		if (setup != SUMMARY_SETUP_OK)
-			er.setup_error = ce.msg;
-		else if (cf.kind != SUMMARY_NONE) {
-			cf.llm.log = rq->llm_log;
-			cf.llm.log_arg = rq->llm_log_arg;
-			er.cf = &cf;
-		}
-	}
+	if (!rq->no_summary)
+		ops_ending_summarizer(&er, &cf, setup, &ce, rq->llm_log,
+		    rq->llm_log_arg);
 	if (ts_now(&res->now, &res->error) < 0)
 		return res->status = OPS_FAILED;
 	er.now = res->now;

@@ -73,3 +73,17 @@ ops_ending_status(enum ending_status st, struct ending_result *ending,
 	}
 	return OPS_DONE;
 }
+
+void
+ops_ending_summarizer(struct ending_request *er, struct summary_config *cf,
+    enum summary_setup setup, const struct error *ce,
+    void (*log)(void *arg, const char *line), void *log_arg)
+{
+	if (setup != SUMMARY_SETUP_OK)
+		er->setup_error = ce->msg;
+	else if (cf->kind != SUMMARY_NONE) {
+		cf->llm.log = log;
+		cf->llm.log_arg = log_arg;
+		er->cf = cf;
+	}
+}

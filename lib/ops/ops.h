@@ -56,6 +56,12 @@ int ops_tools_check(const char *const *tools, size_t n, const char *count_name,
  * callback decided) */
 enum ops_status ops_ending_status(enum ending_status, struct ending_result *,
     struct error *error, char **pending, enum ops_status stopped);
+/* ops.c: the summarizer an ending asks after its write: cf when it is set
+ * up and not none (its requests and replies to log), else the setup's
+ * error (ce) said as the ending's, the conversation's summary pending */
+void ops_ending_summarizer(struct ending_request *, struct summary_config *cf,
+    enum summary_setup setup, const struct error *ce,
+    void (*log)(void *arg, const char *line), void *log_arg);
 /* ops.c: the store the settings name, for an operation's write (its read
  * when dry_run); NULL with *status set (OPS_BAD_STORE: the setting names
  * no store file) */

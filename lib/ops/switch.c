@@ -108,16 +108,10 @@ ops_switch(const struct ops_switch_request *rq, struct ops_switch_result *res)
 	struct error ce;
 
 	memset(res, 0, sizeof(*res));
-	if (!rq->no_summary) {
-		if (summary_config_resolve(&cf, rq->settings, &rq->flags,
-		    &ce) != SUMMARY_SETUP_OK)
-			er.setup_error = ce.msg;
-		else if (cf.kind != SUMMARY_NONE) {
-			cf.llm.log = rq->llm_log;
-			cf.llm.log_arg = rq->llm_log_arg;
-			er.cf = &cf;
-		}
-	}
+	if (!rq->no_summary)
+		ops_ending_summarizer(&er, &cf, summary_config_resolve(&cf,
+		    rq->settings, &rq->flags, &ce), &ce, rq->llm_log,
+		    rq->llm_log_arg);
 	/* the clock, not a time asked for: fork's at names a message */
 	if (ts_now(&res->now, &res->error) < 0)
 		return res->status = OPS_FAILED;
