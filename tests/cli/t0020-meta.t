@@ -7,9 +7,25 @@ file_store_only "the commands, their help and pages, no store"
 
 man=$top/man
 
-# the commands convctl --help lists
-convctl --help | sed -n '/^commands:$/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' >"$T/commands"
-command_list=$(cat "$T/commands")
+# the commands convctl --help lists: the first word of each line of its
+# commands: section ("  NAME  what it does"), read by the shell
+convctl --help >"$T/help"
+command_list= in_commands=
+while IFS= read -r l; do
+	case $l in
+	commands:) in_commands=1; continue ;;
+	"") in_commands= ;;
+	esac
+	[ -n "$in_commands" ] || continue
+	case $l in
+	"  "[a-z]*" "*) ;;
+	*) continue ;;
+	esac
+	c=${l#  } c=${c%% *}
+	case $c in *[!a-z-]*) continue ;; esac
+	command_list="$command_list${command_list:+
+}$c"
+done <"$T/help"
 # listed C: C is one of the commands (the shell looks: no grep a command)
 listed() {
 	case "
@@ -61,9 +77,12 @@ done
 
 # Each tool runs once on all the pages, not once a page: the pages of the
 # commands in the table, in its order ($pages, $names), rendered by mandoc
-# and by man in one call each and split back into a file a page by
-# split.awk; mandoc -Tlint once; the options of every page and of every -h
-# by one awk each. A page's cases then read their own part, in the shell.
+# in one call and by man in one (the pages one after the other, as one
+# text: man-db's pipeline, preconv, tbl, nroff, groff, troff, grotty and
+# col, eleven processes, runs once, not once a page)
+# and split back into a file a page by split.awk; mandoc -Tlint once; the
+# options and sections of every page and every -h by one awk. A page's
+# cases then read their own part, in the shell.
 pages= names=
 for c in $command_list; do
 	[ ! -f "$man/convctl-$c.1" ] || {
@@ -92,70 +111,61 @@ on { s = s " " $0 }
 /^SYNOPSIS$/ { on = 1 }
 END { flush() }
 EOF
-mkdir "$T/asc" "$T/man"
+mkdir "$T/asc" "$T/man" "$T/opt"
 # shellcheck disable=SC2086
 mandoc -Tascii -O width=1000 $pages |
     awk -v dir="$T/asc" -v names="$names" -f "$T/split.awk"
+# man -l on the pages' text, one page after the other: groff renders each
+# from its header on (a page's complaint is the same as when it is alone;
+# any complaint and each page is rendered again alone, below, to tell whose)
 # shellcheck disable=SC2086
-MANPAGER=cat MANWIDTH=80 man -l $pages 2>"$T/man.err" |
+cat $pages >"$T/pages.1"
+MANPAGER=cat MANWIDTH=80 man -l "$T/pages.1" 2>"$T/man.err" |
     awk -v dir="$T/man" -v names="$names" -f "$T/split.awk"
 # shellcheck disable=SC2086
 mandoc -Tlint -W warning $pages >"$T/lint" 2>&1
 
-# options.awk: "NAME<TAB>-x" for each option of each file, NAME from its
-# name (convctl-NAME.1, meta/NAME.h); with -v help=1 the options C -h lists
-# (each "  -x, --long" at the start of a line of its options: section),
-# else those the page describes (each "Fl -x" of its .It Fl lines)
-cat >"$T/options.awk" <<'EOF'
-FNR == 1 { f = FILENAME; sub(/.*\//, "", f); sub(/^convctl-/, "", f)
-	sub(/\.[1h]$/, "", f); on = 0 }
+# pages.awk (-v dir=D): for each page (convctl-NAME.1) and each -h text
+# (meta/NAME.h) given, D/NAME.opts: the options only one of them has,
+# "only in the page: -x" or "only in NAME -h: -x" (none when they agree):
+# the page's, each "Fl -x" of its .It Fl lines; -h's, each "  -x, --long"
+# at the start of a line of its options: section; and for a page
+# D/NAME.sect: "no SECTION" for the first section it lacks (a line ".Sh
+# SECTION"), else nothing
+cat >"$T/pages.awk" <<'EOF'
+BEGIN { ns = split("NAME,SYNOPSIS,DESCRIPTION,OPTIONS,EXIT STATUS,EXAMPLES,SEE ALSO", sec, ",") }
+FNR == 1 { f = FILENAME; help = f ~ /\.h$/; sub(/.*\//, "", f)
+	sub(/^convctl-/, "", f); sub(/\.[1h]$/, "", f); seen[f] = 1; on = 0
+	if (!help) page[f] = 1 }
+!help && /^\.Sh / { have[f, substr($0, 5)] = 1 }
 !help && /^\.It Fl/ { s = $0
 	while (match(s, /Fl -?[a-zA-Z][a-z-]*/)) {
-		print f "\t-" substr(s, RSTART + 3, RLENGTH - 3)
+		popt[f, "-" substr(s, RSTART + 3, RLENGTH - 3)] = 1
 		s = substr(s, RSTART + RLENGTH)
 	} }
 help && /^options:$/ { on = 1; next }
 help && on && /^$/ { on = 0 }
 help && on && match($0, /^  ( ? ? ? ?)(-[a-zA-Z], )?--?[a-zA-Z][a-z-]*/) {
 	o = substr($0, RSTART, RLENGTH); gsub(/ /, "", o)
-	n = split(o, a, ","); for (i = 1; i <= n; i++) print f "\t" a[i] }
-EOF
-# unsplit.awk (-v dir=D): "NAME<TAB>LINE" lines into D/NAME
-cat >"$T/unsplit.awk" <<'EOF'
-{ out = dir "/" $1; if (out != last) { if (last != "") close(last); last = out }
-  print $2 > out }
-EOF
-mkdir "$T/popt" "$T/hopt"
-for c in $names; do : >"$T/popt/$c"; : >"$T/hopt/$c"; done
-# shellcheck disable=SC2086
-awk -v help=0 -f "$T/options.awk" $pages | sort -u |
-    awk -v dir="$T/popt" -f "$T/unsplit.awk"
-awk -v help=1 -f "$T/options.awk" "$T"/meta/*.h | sort -u |
-    awk -v dir="$T/hopt" -f "$T/unsplit.awk"
-
-# sections.awk: "NAME: no SECTION" for the first section each page lacks
-# (a line ".Sh SECTION")
-cat >"$T/sections.awk" <<'EOF'
-BEGIN {
-	n = split("NAME,SYNOPSIS,DESCRIPTION,OPTIONS,EXIT STATUS,EXAMPLES,SEE ALSO", s, ",")
-	for (i = 1; i <= n; i++)
-		want[".Sh " s[i]] = 1
+	n = split(o, a, ","); for (i = 1; i <= n; i++) hopt[f, a[i]] = 1 }
+END {
+	for (f in seen) {
+		out = dir "/" f ".opts"; printf "" > out
+		for (k in popt) { split(k, p, SUBSEP)
+			if (p[1] == f && !(k in hopt)) print "only in the page: " p[2] > out }
+		for (k in hopt) { split(k, p, SUBSEP)
+			if (p[1] == f && !(k in popt)) print "only in " f " -h: " p[2] > out }
+		close(out)
+		if (!(f in page)) continue
+		out = dir "/" f ".sect"; printf "" > out
+		for (i = 1; i <= ns; i++)
+			if (!((f, sec[i]) in have)) { print "no " sec[i] > out; break }
+		close(out)
+	}
 }
-function check(  i) {
-	for (i = 1; i <= n; i++)
-		if (!((".Sh " s[i]) in have)) {
-			print f ": no " s[i]
-			break
-		}
-	split("", have)
-}
-FNR == 1 { if (f != "") check(); f = FILENAME; sub(/.*\/convctl-/, "", f)
-	sub(/\.1$/, "", f) }
-$0 in want { have[$0] = 1 }
-END { if (f != "") check() }
 EOF
 # shellcheck disable=SC2086
-awk -f "$T/sections.awk" $pages >"$T/sections"
+awk -v dir="$T/opt" -f "$T/pages.awk" $pages "$T"/meta/*.h
 
 # lines_about FILE TEXT: FILE's lines that hold TEXT (a page's name), or
 # that name no page at all: what a page's case must find none of
@@ -169,33 +179,36 @@ lines_about() {
 	done <"$1"
 }
 
+# each case reads what was made above, in the shell, and so runs in the
+# file's shell (return, not exit: tests/lib.sh, case_inline)
 for c in $command_list; do
 	test_expect "$c -h exits 0 and starts with its usage line" '
 		read -r rc <"meta/'"$c"'.hrc" &&
-		{ test "$rc" -eq 0 || { echo "exit status $rc"; exit 1; }; } &&
+		{ test "$rc" -eq 0 || { echo "-h gave status $rc"; return 1; }; } &&
 		{ IFS= read -r first <"meta/'"$c"'.h" || test -n "$first"; } &&
 		case $first in
 		"usage: convctl '"$c"'"*) ;;
-		*) echo "first line: $first"; exit 1 ;;
+		*) echo "first line: $first"; return 1 ;;
 		esac
 	'
 	test_expect "help $c is $c -h" '
 		read -r rc <"meta/'"$c"'.hrc" && read -r hrc <"meta/'"$c"'.helprc" &&
 		{ test "$rc" -eq 0 && test "$hrc" -eq 0 || {
-			echo "exit status $rc, help: $hrc"
-			cat "meta/'"$c"'.helperr"; exit 1; }; } &&
-		test_cmp "meta/'"$c"'.h" "meta/'"$c"'.help"
+			echo "status $rc, help: $hrc"
+			cat "meta/'"$c"'.helperr"; return 1; }; } &&
+		same_file "meta/'"$c"'.h" "meta/'"$c"'.help"
 	'
 	test_expect "$c has a man page that mandoc -Tlint passes" '
 		test -f "$man/convctl-'"$c"'.1" &&
 		lines_about lint "/convctl-'"$c"'.1:" >lint.'"$c"' &&
-		test ! -s lint.'"$c"' || { cat lint.'"$c"'; exit 1; }
+		test ! -s lint.'"$c"' || { cat lint.'"$c"'; return 1; }
 	'
 	test_expect "the SYNOPSIS of convctl-$c(1) is its usage line" '
 		usage '"$c"' >want && same_file want "asc/'"$c"'.syn"
 	'
 	test_expect "convctl-$c(1) describes exactly the options $c -h lists" '
-		same_file "popt/'"$c"'" "hopt/'"$c"'"
+		test -f "$man/convctl-'"$c"'.1" && test -f "opt/'"$c"'.opts" &&
+		test ! -s "opt/'"$c"'.opts" || { cat "opt/'"$c"'.opts"; return 1; }
 	'
 	# man -l ran on every page at once: when it complained, the page is
 	# rendered again alone, to tell whose complaint it was
@@ -203,15 +216,13 @@ for c in $command_list; do
 		if [ -s man.err ]; then
 			MANPAGER=cat MANWIDTH=80 man -l "$man/convctl-'"$c"'.1" \
 			    >"man/'"$c"'" 2>err &&
-			test ! -s err || { cat err; exit 1; }
+			test ! -s err || { cat err; return 1; }
 		fi
 		has_line "man/'"$c"'" SYNOPSIS && has_line "man/'"$c"'" "EXIT STATUS"
 	'
 	test_expect "convctl-$c(1) has the sections a page needs" '
-		test -f "$man/convctl-'"$c"'.1" &&
-		while IFS= read -r l; do
-			case $l in "'"$c"': "*) echo "$l"; exit 1 ;; esac
-		done <sections
+		test -f "$man/convctl-'"$c"'.1" && test -f "opt/'"$c"'.sect" &&
+		test ! -s "opt/'"$c"'.sect" || { cat "opt/'"$c"'.sect"; return 1; }
 	'
 done
 
@@ -226,39 +237,47 @@ test_expect 'help for an unknown command is a usage error' '
 	fails_with 2 convctl help frobnicate && stderr_has "unknown command"
 '
 
+# (the arguments' newlines and tabs are in the text itself, their other
+# bytes written by printf to a file and read back: no $(...) a process)
 test_expect 'a diagnostic quoting an argument is still one printable line' '
-	fails_with 2 convctl "$(printf "fro\nb\033[31m")" &&
-	test "$(cat "$T/err")" = "convctl: unknown command '\''fro\\nb\\x1b[31m'\''; see '\''convctl --help'\''" &&
-	fails_with 2 convctl help "$(printf "x\ty")" &&
+	printf "\033\n" >esc && IFS= read -r esc <esc &&
+	fails_with 2 convctl "fro
+b${esc}[31m" &&
+	file_is "convctl: unknown command '\''fro\\nb\\x1b[31m'\''; see '\''convctl --help'\''" "$T/err" &&
+	fails_with 2 convctl help "x	y" &&
 	lines_are 1 "$T/err" && stderr_has "help: unknown command" &&
-	fails_with 1 convctl show "$(printf "a\nb")" && lines_are 1 "$T/err"
+	fails_with 1 convctl show "a
+b" && lines_are 1 "$T/err"
 '
 
 test_expect 'bytes that are not UTF-8, and C1 controls, are quoted as \\xHH' '
-	fails_with 1 convctl show "$(printf "a\377\303b\302\233\342\202\254")" &&
-	want=$(printf "no conversation '\''a\\\\xff\\\\xc3b\\\\xc2\\\\x9b\342\202\254'\''") &&
+	printf "a\377\303b\302\233\342\202\254\n" >arg && IFS= read -r arg <arg &&
+	fails_with 1 convctl show "$arg" &&
+	printf "no conversation '\''a\\\\xff\\\\xc3b\\\\xc2\\\\x9b\342\202\254'\''\n" >want &&
+	IFS= read -r want <want &&
 	stderr_has "$want" && iconv -f UTF-8 -t UTF-8 "$T/err" >/dev/null
 '
 
-# opens.awk: each file whose first two lines, joined, are not
-# "/* NAME.c - ...", and then "N files" (an empty file is not one)
+# opens.awk FILE: each file FILE names (a line each) whose first two
+# lines, joined, are not "/* NAME.c - ...", read by one awk; and fails
+# when they are fewer than 70 or one is empty (it opens with nothing)
 cat >"$T/opens.awk" <<'EOF'
-function check(  name) {
-	n++
+{
+	m++; file = $0; head = ""
+	if ((getline l < file) <= 0) { print file " is empty"; bad = 1; next }
+	head = l
+	if ((getline l < file) > 0) head = head " " l
+	close(file)
 	name = file; sub(/.*\//, "", name); gsub(/\./, "\\.", name)
-	if (head !~ ("^/\\*( +\\*)? +" name " - [^ ]"))
-		print file " does not open with /* NAME - what it is for"
+	if (head !~ ("^/\\*( +\\*)? +" name " - [^ ]")) {
+		print file " does not open with /* NAME - what it is for"; bad = 1
+	}
 }
-FNR == 1 { if (file != "") check(); file = FILENAME; head = $0 }
-FNR == 2 { head = head " " $0 }
-END { if (file != "") check(); print n " files" }
+END { if (m < 70) { print m " files, want 70 or more"; bad = 1 }; exit bad }
 EOF
 test_expect 'every C file opens by saying what it is for: /* NAME.c - ...' '
 	find "$top/lib" "$top/cmd" "$top/tests/unit" "$top/tests/tool" "$top/fuzz" -name "*.[ch]" >files &&
-	test "$(wc -l <files)" -ge 70 &&
-	awk -f "$T/opens.awk" $(cat files) >out &&
-	! grep "does not open" out &&
-	test "$(cat out)" = "$(wc -l <files | tr -d " ") files"
+	awk -f "$T/opens.awk" files
 '
 
 # the commands one operation of lib/ops runs for (issue 41): their files
@@ -284,7 +303,17 @@ test_expect 'convctl mcp parses back none of the text it renders' '
 test_expect 'make demo runs to the end on its own scratch store' '
 	"$top/scripts/demo" "$CONVCTL_BIN" >demo.out 2>demo.err &&
 	test ! -s demo.err && test ! -e "$CONVCTL_STORE" &&
-	grep -q "^conv-[0-9]*	2026-02-04T17:28:02.000Z	4	Add milk to my grocery list$" demo.out &&
-	grep -q "^Assistant: Added eggs. \[used: edit_file\]$" demo.out
+	has_line demo.out "Assistant: Added eggs. [used: edit_file]" &&
+	# a line "conv-DIGITS<TAB>2026-02-04T17:28:02.000Z<TAB>4<TAB>Add milk..."
+	while IFS= read -r l; do
+		case $l in
+		conv-[0-9]*"	2026-02-04T17:28:02.000Z	4	Add milk to my grocery list")
+			l=${l%%"	"*} l=${l#conv-}
+			case $l in *[!0-9]*) ;; *) return 0 ;; esac ;;
+		esac
+	done <demo.out
+	echo "no line of the conversation ended, Add milk to my grocery list:"
+	cat demo.out
+	return 1
 '
 test_done
