@@ -601,3 +601,41 @@ has_line() {
 	echo "$2 has no line '$1'"
 	return 1
 }
+
+# same_set WANT GOT: the files hold the same lines, in any order, each as
+# many times (as sorting both and comparing them would find), read by the
+# shell (no sort and diff); else names each line one of them lacks. For
+# lists of names: file names, objects, words
+same_set() {
+	ss_want= ss_got="
+" ss_bad=
+	while IFS= read -r l || [ -n "$l" ]; do ss_want="$ss_want$l
+"; done <"$1" || return 1
+	while IFS= read -r l || [ -n "$l" ]; do ss_got="$ss_got$l
+"; done <"$2" || return 1
+	while [ -n "$ss_want" ]; do	# each line of WANT takes one of GOT's
+		l=${ss_want%%"
+"*} ss_want=${ss_want#*"
+"}
+		case $ss_got in
+		*"
+$l
+"*) ss_got=${ss_got%%"
+$l
+"*}"
+"${ss_got#*"
+$l
+"} ;;
+		*) echo "$2 lacks: $l"; ss_bad=1 ;;
+		esac
+	done
+	ss_got=${ss_got#"
+"}
+	while [ -n "$ss_got" ]; do	# what is left of GOT
+		l=${ss_got%%"
+"*} ss_got=${ss_got#*"
+"}
+		echo "$1 lacks: $l"; ss_bad=1
+	done
+	[ -z "$ss_bad" ]
+}
