@@ -152,13 +152,13 @@ demo() {
 
 test_expect 'make demo builds quietly: the transcript, no compiler lines; an error still shows' '
 	touch "$tree/cmd/main.c" &&
-	{ demo >demo.out 2>demo.err || { cat demo.out demo.err; return 1; }; } &&
-	no_line "* -c -o *" demo.out demo.err &&
-	no_line "cc *" demo.out demo.err && no_line "gcc *" demo.out demo.err &&
-	no_line "clang *" demo.out demo.err && no_line "ar *" demo.out demo.err &&
-	no_line "rm *" demo.out demo.err &&
-	test ! -s demo.err &&
-	{ IFS= read -r first <demo.out || [ -n "$first" ]; } &&
+	{ demo >demo1.out 2>demo1.err || { cat demo1.out demo1.err; return 1; }; } &&
+	no_line "* -c -o *" demo1.out demo1.err &&
+	no_line "cc *" demo1.out demo1.err && no_line "gcc *" demo1.out demo1.err &&
+	no_line "clang *" demo1.out demo1.err && no_line "ar *" demo1.out demo1.err &&
+	no_line "rm *" demo1.out demo1.err &&
+	test ! -s demo1.err &&
+	{ IFS= read -r first <demo1.out || [ -n "$first" ]; } &&
 	case $first in
 	"A store in a temporary directory: "*) ;;
 	*) echo "first line: $first"; return 1 ;;
@@ -170,6 +170,24 @@ test_expect 'make demo builds quietly: the transcript, no compiler lines; an err
 	make -s --no-print-directory -C "$tree" convctl &&
 	test "$rc" -ne 0 && a_line "*cmd/main.c:*error*" demo.err &&
 	no_line "A store in a temporary directory*" demo.out
+'
+
+# the transcript of the make demo above (scripts/demo ./convctl), which
+# runs on its own store, not the caller's ($CONVCTL_STORE)
+test_expect 'make demo runs to the end on its own scratch store' '
+	test -e demo1.out && test ! -s demo1.err && test ! -e "$CONVCTL_STORE" &&
+	has_line "Assistant: Added eggs. [used: edit_file]" demo1.out &&
+	# a line "conv-DIGITS<TAB>2026-02-04T17:28:02.000Z<TAB>4<TAB>Add milk..."
+	while IFS= read -r l; do
+		case $l in
+		conv-[0-9]*"	2026-02-04T17:28:02.000Z	4	Add milk to my grocery list")
+			l=${l%%"	"*} l=${l#conv-}
+			case $l in *[!0-9]*) ;; *) return 0 ;; esac ;;
+		esac
+	done <demo1.out
+	echo "no line of the conversation ended, Add milk to my grocery list:"
+	cat demo1.out
+	return 1
 '
 
 test_expect 'make check TESTS="add end" runs those two files on both engines, nothing else' '
