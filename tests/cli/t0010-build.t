@@ -172,22 +172,27 @@ test_expect 'make demo builds quietly: the transcript, no compiler lines; an err
 	no_line "A store in a temporary directory*" demo.out
 '
 
-# the transcript of the make demo above (scripts/demo ./convctl), which
-# runs on its own store, not the caller's ($CONVCTL_STORE)
-test_expect 'make demo runs to the end on its own scratch store' '
-	test -e demo1.out && test ! -s demo1.err && test ! -e "$CONVCTL_STORE" &&
-	has_line "Assistant: Added eggs. [used: edit_file]" demo1.out &&
-	# a line "conv-DIGITS<TAB>2026-02-04T17:28:02.000Z<TAB>4<TAB>Add milk..."
+# milk_line FILE: FILE has the line recent prints of the demo's first
+# conversation, "conv-DIGITS<TAB>2026-02-04T17:28:02.000Z<TAB>4<TAB>Add
+# milk to my grocery list"
+milk_line() {
 	while IFS= read -r l; do
 		case $l in
 		conv-[0-9]*"	2026-02-04T17:28:02.000Z	4	Add milk to my grocery list")
 			l=${l%%"	"*} l=${l#conv-}
 			case $l in *[!0-9]*) ;; *) return 0 ;; esac ;;
 		esac
-	done <demo1.out
-	echo "no line of the conversation ended, Add milk to my grocery list:"
-	cat demo1.out
+	done <"$1"
+	echo "no line of the conversation ended, Add milk to my grocery list, in $1"
 	return 1
+}
+
+# the transcript of the make demo above (scripts/demo ./convctl), which
+# runs on its own store, not the caller's ($CONVCTL_STORE)
+test_expect 'make demo runs to the end on its own scratch store' '
+	test -e demo1.out && test ! -s demo1.err && test ! -e "$CONVCTL_STORE" &&
+	has_line "Assistant: Added eggs. [used: edit_file]" demo1.out &&
+	milk_line demo1.out || { cat demo1.out; return 1; }
 '
 
 test_expect 'make check TESTS="add end" runs those two files on both engines, nothing else' '
