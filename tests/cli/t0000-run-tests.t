@@ -85,11 +85,11 @@ last_line() {
 }
 
 # the test files the runner runs: slow.t ends only once the runner has
-# reported fast.t (20 s at most; it reads the runner's output, out, in the
+# reported fast.t (20 s at most; it reads the runner's output, out1, in the
 # shell); burn.t spends processor time, forks.t starts 10 processes, and
 # killed.t is killed; writes.t writes in the git work tree it runs in
 mkdir "$T/t"
-printf '%s\n' 'seen() { while IFS= read -r l; do case $l in *"t/fast.t:"*) return 0 ;; esac; done <out; return 1; } 2>/dev/null' \
+printf '%s\n' 'seen() { while IFS= read -r l; do case $l in *"t/fast.t:"*) return 0 ;; esac; done <out1; return 1; } 2>/dev/null' \
     'i=0' \
     'until seen || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done' \
     'echo "ok 1 - slow"' 'echo "1..1"' >"$T/t/slow.t"
@@ -109,30 +109,31 @@ printf '%s\n' 'echo x >tty' 'echo "ok 1 - writes"' 'echo 1..1' >"$T/t/writes.t"
 git init -q "$T/repo" && cp -R "$T/t" "$T/repo/" && git -C "$T/repo" add t &&
     git -C "$T/repo" -c user.name=t -c user.email=t@t commit -q -m t
 
+# one run of six files, for this case and the one on processes below (out1)
 test_expect 'each file as it finishes, then the total; a failure shows its lines' '
 	TEST_JOBS=2 sh "$top/scripts/run-tests" t/slow.t t/fast.t t/fails.t \
-	    t/dies.t >out; rc=$?
+	    t/dies.t t/forks.t t/killed.t >out1; rc=$?
 	test "$rc" -ne 0 &&
-	last_line out && test "$last" = "3 passed, 2 failed" &&
-	reported out t/fast.t "1 passed, 1 skipped" && test "$n" = 4 &&
-	reported out t/slow.t "1 passed" && test "$n" = 4 &&
-	reported out t/fails.t "1 passed, 1 failed" && test "$n" = 4 &&
-	has_line "    not ok 2 - two" out && has_line "    #   why" out &&
-	reported out t/dies.t "0 passed, 1 failed" && test "$n" = 4 &&
-	died out t/dies.t 3 &&
-	# the counter counts the files finished, 1 to 4 in the order printed;
+	last_line out1 && test "$last" = "5 passed, 3 failed" &&
+	reported out1 t/fast.t "1 passed, 1 skipped" && test "$n" = 6 &&
+	reported out1 t/slow.t "1 passed" && test "$n" = 6 &&
+	reported out1 t/fails.t "1 passed, 1 failed" && test "$n" = 6 &&
+	has_line "    not ok 2 - two" out1 && has_line "    #   why" out1 &&
+	reported out1 t/dies.t "0 passed, 1 failed" && test "$n" = 6 &&
+	died out1 t/dies.t 3 &&
+	# the counter counts the files finished, 1 to 6 in the order printed;
 	# slow.t began first, and is reported after those that ended before it
 	got= && i=0 && while IFS= read -r l; do
 		i=$((i + 1))
 		case $l in
-		"["*"/4] "*) k=${l#"["} && got="$got${k%%/*} " ;;
+		"["*"/6] "*) k=${l#"["} && got="$got${k%%/*} " ;;
 		esac
 		case $l in
 		*"] t/slow.t:"*) slow=$i ;;
 		*"] t/fast.t:"*) fast=$i ;;
 		esac
-	done <out &&
-	test "$got" = "1 2 3 4 " && test "$slow" -gt "$fast"
+	done <out1 &&
+	test "$got" = "1 2 3 4 5 6 " && test "$slow" -gt "$fast"
 '
 
 # in the git work tree: nothing written there, so no failure more (a
@@ -158,11 +159,11 @@ test_expect 'each file says its processor time; the total line adds them' '
 
 # the processes a file started: its own process tree's, exactly, where perf
 # counts them (a file that starts 10 shows 10, and the total adds the
-# files'); else those the machine started while the files ran, at least 10
+# files': the sum of the six lines' of the first run, out1); else those
+# the machine started while the files ran, at least 10
 test_expect 'each file says how many processes it started; the total adds them' '
-	! TEST_JOBS=1 sh "$top/scripts/run-tests" t/forks.t t/killed.t >out &&
-	reported out t/killed.t "1 passed, 1 failed" && test "$n" = 2 &&
-	died out t/killed.t 137 &&
+	reported out1 t/killed.t "1 passed, 1 failed" && test "$n" = 6 &&
+	died out1 t/killed.t 137 &&
 	perf_counts= &&
 	if perf stat -x, -o perf.out -e sched:sched_process_fork -- true \
 	    >/dev/null 2>&1; then
@@ -171,13 +172,21 @@ test_expect 'each file says how many processes it started; the total adds them' 
 		done <perf.out
 	fi &&
 	if [ -n "$perf_counts" ]; then
-		reported out t/forks.t "1 passed" && test "$procs" = ", 10 processes" &&
-		reported out t/killed.t "1 passed, 1 failed" && test "$procs" = ", 1 process" &&
-		total_line out 2 && test "$started" = 11 && test -z "$machine"
+		reported out1 t/forks.t "1 passed" && test "$procs" = ", 10 processes" &&
+		reported out1 t/killed.t "1 passed, 1 failed" && test "$procs" = ", 1 process" &&
+		sum=0 && files=0 && while IFS= read -r l; do
+			case $l in
+			"["*"/6] "*" process)" | "["*"/6] "*" processes)")
+				l=${l##*", "} && sum=$((sum + ${l%% *})) &&
+				files=$((files + 1)) ;;
+			esac
+		done <out1 &&
+		test "$files" = 6 &&
+		total_line out1 6 && test "$started" = "$sum" && test -z "$machine"
 	else
 		echo "# no perf counting: the machine'\''s count"
-		total_line out 2 && test -n "$machine" && test "$started" -ge 10
-	fi || { cat out; return 1; }
+		total_line out1 6 && test -n "$machine" && test "$started" -ge 10
+	fi || { cat out1; return 1; }
 '
 
 test_expect 'without perf the total is the machine'\''s count, saying so' '
