@@ -113,17 +113,17 @@ END { flush() }
 EOF
 mkdir "$T/asc" "$T/man" "$T/opt"
 # shellcheck disable=SC2086
-mandoc -Tascii -O width=1000 $pages |
+mandoc -Tascii -O width=1000 $pages </dev/null |
     awk -v dir="$T/asc" -v names="$names" -f "$T/split.awk"
 # man -l on the pages' text, one page after the other: groff renders each
 # from its header on (a page's complaint is the same as when it is alone;
 # any complaint and each page is rendered again alone, below, to tell whose)
 # shellcheck disable=SC2086
-cat $pages >"$T/pages.1"
+cat $pages >"$T/pages.1" </dev/null
 MANPAGER=cat MANWIDTH=80 man -l "$T/pages.1" 2>"$T/man.err" |
     awk -v dir="$T/man" -v names="$names" -f "$T/split.awk"
 # shellcheck disable=SC2086
-mandoc -Tlint -W warning $pages >"$T/lint" 2>&1
+mandoc -Tlint -W warning $pages >"$T/lint" 2>&1 </dev/null
 
 # pages.awk (-v dir=D): for each page (convctl-NAME.1) and each -h text
 # (meta/NAME.h) given, D/NAME.opts: the options only one of them has,
