@@ -66,60 +66,82 @@ ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
 ) || { echo "Bail out! cannot make the seed store"; exit 1; }
+# the sources the migrate examples name, copied by examples.py (one
+# process for all, not a cp each)
 mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
-    "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex"
-cp "$f/data.json" "$T/seed/home/vault/.obsidian/plugins/smarthole/data.json"
-cp -r "$f/sessions" "$T/seed/home/.agent/sessions"
-cp -r "$f/chatsidian" "$T/seed/home/chatsidian-export"
-cp "$f/smarthole-history.json" "$T/seed/home/old-history.json"
-cp "$f/smarthole-history.json" "$T/seed/work/history.json"
-cp "$f/messages.json" "$T/seed/work/chat.json"
-cp "$f/aiwhisperer.json" "$T/seed/work/state.json"
-cp "$f/chatgpt/conversations.json" "$T/seed/home/Downloads/chatgpt-export/"
-cp -r "$f/claude" "$T/seed/home/.claude/projects"
-cp -r "$f/codex" "$T/seed/home/.codex/sessions"
-cp -r "$f/claudeai" "$T/seed/home/Downloads/claude-export"
-mkdir -p "$T/seed/home/src" && cp -r "$f/aider/kiln" "$T/seed/home/src/kiln"
+    "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex" \
+    "$T/seed/home/src" "$T/seed/home/.gemini/tmp/work/chats" ||
+    { echo "Bail out! cannot make the seed's directories"; exit 1; }
 # a Gemini CLI home: its settings beside tmp/PROJECT/chats/ (a real session)
-mkdir -p "$T/seed/home/.gemini/tmp/work/chats" &&
-    echo "{}" >"$T/seed/home/.gemini/settings.json" &&
-    cp "$f/real/gemini/interactive/session.jsonl" \
-    "$T/seed/home/.gemini/tmp/work/chats/session-2026-11-27T05-25-51ae66fd.jsonl"
-# the README's "convctl copy store.json ...": a file store in the work dir
-cp "$T/seed/home/.local/share/convctl/store.json" "$T/seed/work/store.json"
+echo "{}" >"$T/seed/home/.gemini/settings.json"
+seedhome=$T/seed/home
+n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
+    --stub "$STUB" ${PG_URI:+--pg "$PG_URI"} --skip make --skip "ollama pull" \
+    --copy "$f/data.json" "$seedhome/vault/.obsidian/plugins/smarthole/data.json" \
+    --copy "$f/sessions" "$seedhome/.agent/sessions" \
+    --copy "$f/chatsidian" "$seedhome/chatsidian-export" \
+    --copy "$f/smarthole-history.json" "$seedhome/old-history.json" \
+    --copy "$f/smarthole-history.json" "$T/seed/work/history.json" \
+    --copy "$f/messages.json" "$T/seed/work/chat.json" \
+    --copy "$f/aiwhisperer.json" "$T/seed/work/state.json" \
+    --copy "$f/chatgpt/conversations.json" "$seedhome/Downloads/chatgpt-export/" \
+    --copy "$f/claude" "$seedhome/.claude/projects" \
+    --copy "$f/codex" "$seedhome/.codex/sessions" \
+    --copy "$f/claudeai" "$seedhome/Downloads/claude-export" \
+    --copy "$f/aider/kiln" "$seedhome/src/kiln" \
+    --copy "$f/real/gemini/interactive/session.jsonl" \
+	"$seedhome/.gemini/tmp/work/chats/session-2026-11-27T05-25-51ae66fd.jsonl" \
+    --copy "$seedhome/.local/share/convctl/store.json" "$T/seed/work/store.json" \
+    "$top"/man/*.1 "$top"/man/*.5 "$top/README.md") ||
+    { echo "Bail out! examples.py failed"; exit 1; }
+# (the last: the README's "convctl copy store.json ...", a file store in the
+# work dir)
 # a work tree with a change not yet staged, for "git diff | convctl run -- mods"
 (cd "$T/seed/work" && git init -q && echo milk >list.txt && git add list.txt &&
     echo eggs >>list.txt) || { echo "Bail out! cannot make the git work tree"; exit 1; }
 
-n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
-    --stub "$STUB" ${PG_URI:+--pg "$PG_URI"} --skip make --skip "ollama pull" \
-    "$top"/man/*.1 "$top"/man/*.5 "$top/README.md") ||
-    { echo "Bail out! examples.py failed"; exit 1; }
-
 stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
 
-# run_example FILE: FILE runs to exit 0 on a fresh copy of the seed, under
-# bash -e -o pipefail (dash has no pipefail) so that no command of it fails
-# unseen, before the last or inside a pipeline, and no
-# convctl in it (in a pipeline, say) met an option it does not know; what it
-# printed is shown when it does not. It runs in a session of its own, with
-# no terminal, so that a prompt (createuser --pwprompt) reads standard input.
-# Each example has a copy of its own ($T/run.NAME, left for $T's removal: no
-# rm a case) and runs in a subshell of its own, which the environment it
-# sets ends with (the case itself may run in the file's shell: test_expect)
-run_example() {
+# an example's first line names it ("# WHERE"), its second says whether it
+# uses PostgreSQL: read by the shell, not sed and grep an example; its
+# lines that are not run counted (not_run). Those that can run here are
+# run by examples.py, each under bash -e -o pipefail (dash has no
+# pipefail) so that no command of it fails unseen, before the last or
+# inside a pipeline, on a fresh copy of the seed, with convctl first in
+# PATH, in a session of its own with no terminal, so that a prompt
+# (createuser --pwprompt) reads standard input, 60 s at most: one process
+# for all, a process an example (not a cp, a subshell, timeout and setsid
+# an example). Each case below then reads what its example left
+not_run=0
+set --
+for ex in "$T"/ex/*.sh; do
+	ex_1= ex_2=
+	{ IFS= read -r ex_1; IFS= read -r ex_2; } <"$ex"
+	while IFS= read -r l; do
+		case $l in "# not run: "*) not_run=$((not_run + 1)) ;; esac
+	done <"$ex"
+	[ "$ex_2" = "# uses PostgreSQL" ] && [ -n "$PG_SKIP" ] || set -- "$@" "$ex"
+done
+python3 "$top/tests/helpers/examples.py" run --seed "$T/seed" --runs "$T" \
+    --bin "$T/exbin" --timeout 60 --env OPENAI_API_KEY=$KEY \
+    --env CONVCTL_API_BASE="$STUB/v1" --env question="Add milk to my grocery list" \
+    --env q="Add eggs too" "$@" || echo "# examples.py run: exit status $?"
+set --
+
+# example_ran FILE WHERE: FILE ran to exit 0 (examples.py run, above), and
+# no convctl in it (in a pipeline, say) met an option it does not know;
+# what it printed is shown when it did not. Each example had a copy of its
+# own ($T/run.NAME, left for $T's removal: no rm a case)
+example_ran() {
 	run=$T/run.${1##*/}
-	cp -r "$T/seed" "$run" &&
-	(
-		cd "$run/work" &&
-		unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
-		export HOME="$run/home" PATH="$T/exbin:$PATH" \
-		    OPENAI_API_KEY=$KEY CONVCTL_API_BASE="$STUB/v1" \
-		    question="Add milk to my grocery list" q="Add eggs too" &&
-		timeout 60 setsid bash -e -o pipefail "$1" </dev/null >"$run/out" 2>"$run/err" &&
-		no_usage_error "$run/err"
-	) || { status=$?; echo "$(head -n 1 "$1") exited $status:"; cat "$1";
-		echo "-- stdout:"; cat "$run/out"; echo "-- stderr:"; cat "$run/err"; return 1; }
+	status=
+	[ ! -f "$run/status" ] || read -r status <"$run/status"
+	[ "$status" = 0 ] && no_usage_error "$run/err" || {
+		echo "# $2 exited ${status:-(not run: examples.py did not get to it)}:"
+		cat "$1"
+		echo "-- stdout:"; cat "$run/out"; echo "-- stderr:"; cat "$run/err"
+		return 1
+	}
 }
 
 # no_usage_error FILE: no line of FILE is convctl's usage, an unknown option
@@ -136,37 +158,39 @@ no_usage_error() {
 
 test_expect "the examples are found ($n), and few are not run" '
 	test "$n" -ge 40 &&
-	test "$(grep -h "^# not run: " "$T"/ex/*.sh | wc -l)" -le 12 &&
+	test "$not_run" -le 12 &&
 	test $NOT_RUN_MAX -eq 2
 '
 
-# an example's first line names it ("# WHERE"), its second says whether it
-# uses PostgreSQL: read by the shell, not sed and grep an example
 for ex in "$T"/ex/*.sh; do
 	ex_1= ex_2=
 	{ IFS= read -r ex_1; IFS= read -r ex_2; } <"$ex"
 	case $ex_1 in "# "*) ex_1=${ex_1#"# "} ;; *) ex_1= ;; esac
 	if [ "$ex_2" = "# uses PostgreSQL" ]; then
-		test_pg "example at $ex_1" "run_example '$ex'"
+		test_pg "example at $ex_1" "example_ran '$ex' '$ex_1'"
 	else
-		test_expect "example at $ex_1" "run_example '$ex'"
+		test_expect "example at $ex_1" "example_ran '$ex' '$ex_1'"
 	fi
 done
 
+# the authorizations that were not the key, each with its count: one jq
 test_expect 'every request to the API carried the key the example named' '
 	test -s "$STUB_LOG" &&
-	jq -r ".headers.authorization // \"none\"" "$STUB_LOG" | sort | uniq -c >auth &&
-	! grep -v "Bearer $KEY\$" auth
+	jq -rn --arg want "Bearer $KEY" "[inputs | .headers.authorization // \"none\" |
+	    select(. != \$want)] | group_by(.)[] | \"\(length) \(.[0])\"" \
+	    "$STUB_LOG" >auth &&
+	test ! -s auth || { cat auth; return 1; }
 '
 
 test_expect 'convctl(5)'\''s config file example is read as it is shown' '
-	sed -n "/^# ~\/.config\/convctl\/config/,/^\.Ed/p" "$top/man/convctl.5" |
-	    sed "/^\.Ed/d" >config &&
-	test "$(wc -l <config)" -ge 5 && chmod 600 config &&
+	sed -n "/^# ~\/.config\/convctl\/config/,/^\.Ed/{/^\.Ed/d;p;}" \
+	    "$top/man/convctl.5" >config &&
+	cf_n=0 && while IFS= read -r l; do cf_n=$((cf_n + 1)); done <config &&
+	test "$cf_n" -ge 5 && chmod 600 config &&
 	CONVCTL_CONFIG=$T/config convctl config >out 2>err &&
 	test ! -s err &&
 	has_line "idle_timeout       45  (config file)" out &&
-	grep -q "^summarizer         openai  (config file)" out
+	has_line "summarizer         openai  (config file)" out
 '
 
 test_done

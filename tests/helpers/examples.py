@@ -2,7 +2,9 @@
 """examples.py - the examples of the man pages and the README, as scripts.
 
 usage: examples.py --out DIR --root DIR --stub URL [--pg URI] [--skip PATTERN]...
-                   FILE...
+                   [--copy SRC DEST]... FILE...
+       examples.py run --seed DIR --runs DIR --bin DIR [--timeout S]
+                   [--env NAME=VALUE]... EXAMPLE...
 
 Writes each example of each FILE to DIR/NNN.sh, its first line a comment
 naming where it is ("# man/convctl-add.1:101"). An example is:
@@ -24,10 +26,28 @@ README's "Sharing a store between machines" does (marked "# set up: ").
 A line that starts with a --skip PATTERN is commented out (it builds or
 installs, or needs a program that is not here); a PATTERN no example uses is
 an error, so the list of what is not run cannot grow stale.
+Each --copy SRC DEST copies the file or directory SRC to DEST (as cp -r
+does; DEST's directory must exist) before the examples are written: the
+seed's files, one process for all.
+
+"run" runs each EXAMPLE (a file the first form wrote, DIR/NNN.sh) as the
+test would with `cp -r SEED RUNS/run.NNN.sh` and `timeout S setsid bash -e
+-o pipefail EXAMPLE`, in one process for all, a process an example: on a
+fresh copy of SEED (RUNS/run.NNN.sh; its work/ the working directory,
+its home/ HOME), with BIN first in PATH, XDG_DATA_HOME, XDG_CONFIG_HOME
+and CONVCTL_STORE unset and each --env set, standard input /dev/null, in a
+session of its own (no terminal), S seconds at most (60; then its process
+group is killed and its status is 124, as timeout's). It leaves the
+example's standard output and error in RUN/out and RUN/err and its exit
+status in RUN/status (a line), for the test to read; an example that could
+not be run has no RUN/status.
 """
 import argparse
 import os
 import re
+import shutil
+import signal
+import subprocess
 import sys
 import urllib.parse
 
@@ -85,7 +105,59 @@ def markdown_examples(path):
     return out
 
 
+def copy(src, dest):
+    if os.path.isdir(src):
+        shutil.copytree(src, dest, symlinks=True, copy_function=shutil.copy)
+    else:
+        shutil.copy(src, dest)
+
+
+def run(argv):
+    ap = argparse.ArgumentParser(prog="examples.py run")
+    ap.add_argument("--seed", required=True)
+    ap.add_argument("--runs", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("examples", nargs="*")
+    a = ap.parse_args(argv)
+    env = dict(os.environ)
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "CONVCTL_STORE"):
+        env.pop(name, None)
+    env["PATH"] = a.bin + os.pathsep + env.get("PATH", "")
+    for e in a.env:
+        name, _, value = e.partition("=")
+        env[name] = value
+    for ex in a.examples:
+        rundir = os.path.join(a.runs, "run." + os.path.basename(ex))
+        copy(a.seed, rundir)
+        env["HOME"] = os.path.join(rundir, "home")
+        with open(os.path.join(rundir, "out"), "wb") as out, \
+                open(os.path.join(rundir, "err"), "wb") as err:
+            p = subprocess.Popen(["bash", "-e", "-o", "pipefail", ex],
+                                 cwd=os.path.join(rundir, "work"), env=env,
+                                 stdin=subprocess.DEVNULL, stdout=out,
+                                 stderr=err, start_new_session=True)
+            try:
+                status = p.wait(timeout=a.timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                p.wait()
+                status = 124
+                err.write(b"examples.py: killed after %g s\n" % a.timeout)
+        if status < 0:    # a signal: as a shell says it
+            status = 128 - status
+        with open(os.path.join(rundir, "status"), "w") as f:
+            f.write("%d\n" % status)
+
+
 def main():
+    if sys.argv[1:2] == ["run"]:
+        run(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--root", required=True, help="FILEs are named from it")
@@ -93,8 +165,11 @@ def main():
     ap.add_argument("--pg", default="",
                     help="the test cluster's URI; empty when there is none")
     ap.add_argument("--skip", action="append", default=[])
+    ap.add_argument("--copy", action="append", nargs=2, default=[])
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    for src, dest in a.copy:
+        copy(src, dest)
     used = {p: 0 for p in a.skip}
     pg_env = ""
     if a.pg:
