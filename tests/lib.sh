@@ -639,3 +639,26 @@ $l
 	done
 	[ -z "$ss_bad" ]
 }
+
+# line_starts TEXT FILE: a line of FILE starts with TEXT, as grep -q "^TEXT"
+# finds it (TEXT as it is, no pattern), read by the shell (no grep a
+# check); else says so
+line_starts() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in "$1"*) return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 has no line starting '$1'"
+	return 1
+}
+
+# has_match PATTERN FILE: a line of FILE matches the shell PATTERN whole
+# (case's * ? [...]: "store *secret=[*]*" as grep -q "^store .*secret=\*"),
+# read by the shell (no grep a check); else says so
+has_match() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		# shellcheck disable=SC2254
+		case $l in $1) return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 has no line matching '$1'"
+	return 1
+}

@@ -197,14 +197,6 @@ awk -f "$T/collect.awk" "$T/zsh.names" $help_files $zopts "$T/b.all" "$T/f.all" 
 first_fields() {
 	while IFS= read -r l || [ -n "$l" ]; do printf "%s\n" "${l%%	*}"; done <"$1"
 }
-# starts_line TEXT FILE: a line of FILE starts with TEXT (as grep -q "^TEXT")
-starts_line() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in "$1"*) return 0 ;; esac
-	done <"$2" || return 1
-	echo "$2 has no line starting '$1'"
-	return 1
-}
 # bash_answered: the bash session ended well, else says how
 bash_answered() {
 	[ "$bash_rc" -eq 0 ] || { echo "bash: exit status $bash_rc"; return 1; }
@@ -307,8 +299,8 @@ test_expect 'fish: the options of every command are those it -h lists' '
 
 test_expect 'fish: completes commands, options, roles and ids' '
 	fish -n "$comp/convctl.fish" && test "$fish_rc" -eq 0 &&
-	starts_line search f.sea &&
-	starts_line --role f.rol &&
+	line_starts search f.sea &&
+	line_starts --role f.rol &&
 	first_fields f.roles >got &&
 	printf "%s\n" assistant system tool user >want && same_file want got &&
 	first_fields f.ids >got &&
@@ -338,9 +330,9 @@ test_expect 'bash: ids for the first operand of title, edit, fork, tag, resume, 
 '
 
 test_expect 'fish: ids with their titles, from the store -s names' '
-	starts_line "conv-1770206400000	" f.title && lines_are 2 f.title &&
+	line_starts "conv-1770206400000	" f.title && lines_are 2 f.title &&
 	first_fields f.resume >got && file_is conv-1770278400000 got &&
 	test -f f.edit &&
-	{ ! starts_line conv- f.edit >/dev/null || { echo "fish offers ids after the id"; return 1; }; }
+	{ ! line_starts conv- f.edit >/dev/null || { echo "fish offers ids after the id"; return 1; }; }
 '
 test_done
