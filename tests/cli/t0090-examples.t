@@ -24,30 +24,29 @@ mkdir -p "$T/ex" "$T/exbin" "$T/seed/home" "$T/seed/work"
 f=$top/tests/fixtures/migrate
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${CONVCTL_WRAPPER:-}" "$CONVCTL_BIN" >"$T/exbin/convctl"
 printf '#!/bin/sh\necho "Added milk to Lists/Groceries.md."\n' >"$T/exbin/some-llm-tool"
-cat >"$T/exbin/llm" <<EOF
-#!/bin/sh
-if [ "\$1" = logs ]; then
-	[ "\$2" = --json ] || { echo "llm: logs: only --json here" >&2; exit 2; }
-	exec cat "$f/llm/logs.json"
-fi
-cat >/dev/null && echo "Milk, and eggs too."
-EOF
-printf '#!/bin/sh\ncat >/dev/null && echo "Add milk to the grocery list"\n' >"$T/exbin/mods"
-cat >"$T/exbin/ollama" <<'EOF'
-#!/bin/sh
+# (what a tool is given is read by its shell, not cat: no process a call;
+# the scripts written by printf, not cat and a here-document)
+printf '%s\n' '#!/bin/sh
+if [ "$1" = logs ]; then
+	[ "$2" = --json ] || { echo "llm: logs: only --json here" >&2; exit 2; }' \
+    "	exec cat \"$f/llm/logs.json\"" 'fi
+while IFS= read -r l; do :; done && echo "Milk, and eggs too."' >"$T/exbin/llm"
+printf '%s\n' '#!/bin/sh
+while IFS= read -r l; do :; done && echo "Add milk to the grocery list"' >"$T/exbin/mods"
+printf '%s\n' '#!/bin/sh
 [ "$1" = run ] && [ -n "$2" ] || { echo "ollama: usage: ollama run MODEL [PROMPT]" >&2; exit 1; }
-cat >/dev/null && echo "Rayleigh scattering: blue light scatters most."
-EOF
+while IFS= read -r l; do :; done && echo "Rayleigh scattering: blue light scatters most."' >"$T/exbin/ollama"
 # claude mcp add NAME -- CMD...: Claude Code registers a server; here CMD
-# must answer an MCP initialize as a server does
-cat >"$T/exbin/claude" <<'EOF'
-#!/bin/sh
+# must answer an MCP initialize as a server does (its answer kept in
+# $T/claude.out and read by the shell, not grep)
+printf '%s\n' '#!/bin/sh
 [ "$1 $2" = "mcp add" ] || { echo "claude: only mcp add here" >&2; exit 2; }
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
-shift
-printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude","version":"1"}}}' |
-    "$@" | grep -q '"protocolVersion":"2025-11-25"'
+shift' "\"\$@\" >\"$T/claude.out\" <<EOF" '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude","version":"1"}}}
 EOF
+while IFS= read -r l; do
+	case $l in *"\"protocolVersion\":\"2025-11-25\""*) exit 0 ;; esac' \
+    "done <\"$T/claude.out\"" 'exit 1' >"$T/exbin/claude"
 chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
     "$T/exbin/mods" "$T/exbin/ollama" "$T/exbin/claude"
 ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
