@@ -15,7 +15,7 @@ last_lines() {
 	done <"$2"
 }
 
-mkdir -p "$XDG_CONFIG_HOME/convctl"
+mkdir -p "$XDG_CONFIG_HOME/convctl" "$T/work"
 cfg=$XDG_CONFIG_HOME/convctl/config
 printf '%s\n' 'idle_timeout = 45' 'max_conversations = 50' 'model = "llama3"' >"$cfg"
 
@@ -153,13 +153,14 @@ test_expect 'config lists the templates add --template finds, or how to make one
 	    "template.review    (file $d/review)" >want &&
 	last_lines 3 out >got && same_file want got &&
 	CONVCTL_CONFIG=$T/tpl.conf convctl config --json >out.json &&
-	jq -e --arg d "$d" --arg c "$T/tpl.conf" ".templatesDir == \$d and .templates == [
-	    {name: \"brief\", source: \"config file\", from: \$c},
-	    {name: \"review\", source: \"file\", from: (\$d + \"/review\")}]" out.json >/dev/null &&
 	use_store tpl &&
 	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$CONVCTL_STORE" add --template review "Plan a trip" >/dev/null &&
 	CONVCTL_CONFIG=$T/tpl.conf convctl -s "$CONVCTL_STORE" show --json >shown.json &&
-	jq_is shown.json -r ".messages[0].content" "Review this." &&
+	jq -e --arg d "$d" --arg c "$T/tpl.conf" --slurpfile shown shown.json \
+	    ".templatesDir == \$d and .templates == [
+	    {name: \"brief\", source: \"config file\", from: \$c},
+	    {name: \"review\", source: \"file\", from: (\$d + \"/review\")}] and
+	    \$shown[0].messages[0].content == \"Review this.\"" out.json >/dev/null &&
 	rm -r "$d"
 '
 
@@ -263,7 +264,6 @@ test_expect 'config takes no operand' '
 	fails_with 2 convctl config extra && stderr_has "unexpected argument"
 '
 test_expect 'a leading ~/ in a config path is HOME, as a shell reads it' '
-	mkdir -p "$XDG_CONFIG_HOME/convctl" work &&
 	printf "store = ~/tilde/store.json\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	(cd work && unset CONVCTL_STORE && convctl add "by the config" >/dev/null &&
 	 convctl config >../tilde.out) &&
