@@ -96,8 +96,9 @@ n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
 # (the last: the README's "convctl copy store.json ...", a file store in the
 # work dir)
 # a work tree with a change not yet staged, for "git diff | convctl run -- mods"
-(cd "$T/seed/work" && git init -q && echo milk >list.txt && git add list.txt &&
-    echo eggs >>list.txt) || { echo "Bail out! cannot make the git work tree"; exit 1; }
+w=$T/seed/work
+git -C "$w" init -q && echo milk >"$w/list.txt" && git -C "$w" add list.txt &&
+    echo eggs >>"$w/list.txt" || { echo "Bail out! cannot make the git work tree"; exit 1; }
 
 stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
 
