@@ -662,3 +662,37 @@ has_match() {
 	echo "$2 has no line matching '$1'"
 	return 1
 }
+
+# cut_is LIST FILE WANT: the fields LIST (N[,M]...) of FILE's tab-separated
+# lines are WANT, as test "$(cut -f LIST FILE)" = WANT compares them (a
+# line without a tab whole, trailing newlines dropped), cut by the shell:
+# no cut and no subshell a check
+cut_is() {
+	ci_got= ci_nl=
+	while IFS= read -r l || [ -n "$l" ]; do
+		ci_out=$l
+		case $l in
+		*"	"*)
+			ci_out= ci_sep= ci_k=1 ci_rest=$l
+			while :; do
+				ci_f=${ci_rest%%"	"*}
+				case ",$1," in
+				*",$ci_k,"*) ci_out="$ci_out$ci_sep$ci_f" ci_sep="	" ;;
+				esac
+				[ "$ci_f" != "$ci_rest" ] || break
+				ci_rest=${ci_rest#*"	"} ci_k=$((ci_k + 1))
+			done ;;
+		esac
+		ci_got="$ci_got$ci_nl$ci_out" ci_nl="
+"
+	done <"$2" || return 1
+	while :; do
+		case $ci_got in
+		*"
+") ci_got=${ci_got%"
+"} ;;
+		*) break ;;
+		esac
+	done
+	[ "$ci_got" = "$3" ] || { echo "cut -f $1 $2 gives '$ci_got', want '$3'"; return 1; }
+}

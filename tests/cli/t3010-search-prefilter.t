@@ -32,8 +32,9 @@ export T CONVCTL_BIN CONVCTL_WRAPPER
 both() {
 	convctl "$@" >out 2>err; a=$?
 	CONVCTL_SEARCH_NO_PREFILTER=1 convctl "$@" >out.off 2>err.off; b=$?
-	test "$a" = "$b" && test_cmp out.off out && test_cmp err.off err
+	test "$a" = "$b" && same_file out.off out && same_file err.off err
 }
+TAB='	'
 
 # what a query finds through escapes, wherever in the text they are
 printf '%s' '{"conversations":[
@@ -46,47 +47,54 @@ printf '%s' '{"conversations":[
  {"id":"m5","timestamp":"2026-02-04T11:00:01.000Z","role":"user","content":"\u212Aelvin İstanbul"}]}]}' >"$S"
 
 test_expect 'a match spelled with JSON escapes in the file is found' '
-	both search milk && test "$(cut -f1,4 out)" = "$(printf "c-esc\tbuy mILK now")" &&
-	both search "a/b" && test "$(cut -f1 out)" = c-esc &&
-	both search "\"quoted\"" && test "$(cut -f1 out)" = c-esc &&
-	both search "$(printf "quoted\"\ttab")" && test "$(cut -f1 out)" = c-esc &&
-	both search "CAFÉ" && test "$(cut -f4 out)" = "$(printf "caf\303\251 \360\237\232\200 line")" &&
-	both search -E "^next" && test "$(cut -f4 out)" = next
+	both search milk && cut_is 1,4 out "c-esc${TAB}buy mILK now" &&
+	both search "a/b" && cut_is 1 out c-esc &&
+	both search "\"quoted\"" && cut_is 1 out c-esc &&
+	both search "quoted\"${TAB}tab" && cut_is 1 out c-esc &&
+	printf "caf\303\251 \360\237\232\200 line\n" >want && read -r want <want &&
+	both search "CAFÉ" && cut_is 4 out "$want" &&
+	both search -E "^next" && cut_is 4 out next
 '
 
 test_expect 'an alternation needs none of its branches: each is found alone' '
 	printf "%s" "{\"conversations\":[{\"id\":\"c-ru\",\"startedAt\":\"2026-02-04T10:00:00.000Z\",\"endedAt\":\"2026-02-04T10:01:00.000Z\",\"title\":null,\"summary\":null,\"messages\":[{\"id\":\"m1\",\"timestamp\":\"2026-02-04T10:00:00.000Z\",\"role\":\"user\",\"content\":\"Привет\"}]}]}" >alt.json &&
-	convctl -s alt.json search -E "milk|Привет" >out && test "$(cut -f4 out)" = Привет &&
-	convctl -s alt.json search -E "Привет|milk" >out && test "$(cut -f4 out)" = Привет
+	convctl -s alt.json search -E "milk|Привет" >out && cut_is 4 out Привет &&
+	convctl -s alt.json search -E "Привет|milk" >out && cut_is 4 out Привет
 '
 
 # glibc folds case by towupper(): long s and dotless i are s and i, while
 # the Kelvin sign and dotted capital I (whose towlower() is k and i) are not
 test_expect 'case folds beyond ASCII as the matcher does: long s, dotless i' '
-	both search session && test "$(cut -f4 out)" = "ſeſſion dıff" &&
-	both search DIFF && test "$(cut -f4 out)" = "ſeſſion dıff" &&
+	both search session && cut_is 4 out "ſeſſion dıff" &&
+	both search DIFF && cut_is 4 out "ſeſſion dıff" &&
 	both search kelvin && test ! -s out &&
-	both search stanbul && test "$(cut -f4 out)" = "$(printf "\342\204\252elvin \304\260stanbul")" &&
+	printf "\342\204\252elvin \304\260stanbul\n" >want && read -r want <want &&
+	both search stanbul && cut_is 4 out "$want" &&
 	both search istanbul && test ! -s out
 '
 
 test_expect 'random stores, queries and filters: the same output by the fast path and parsed' '
 	python3 "$top/tests/helpers/searchprop.py" "$N" 1 >"$T/summary"
 '
-sed -n "s/^/# /p" "$T/summary"
+# comment FILE: FILE's lines as TAP comments, by the shell (nothing when
+# there is no FILE)
+comment() {
+	while IFS= read -r l; do echo "# $l"; done <"$1"
+}
+comment "$T/summary"
 
 test_pg 'random stores and queries with filters: the same output on a file and on PostgreSQL' '
 	python3 "$top/tests/helpers/searchprop.py" $(counts --db-only "") \
 	    "$N" 2 "$PG_URI" >"$T/summary.pg"
 '
-sed -n "s/^/# /p" "$T/summary.pg" 2>/dev/null
+comment "$T/summary.pg" 2>/dev/null
 
 test_expect 'random stores and queries with filters: the same output on a file and on SQLite' '
 	mkdir -p "$T/sq" &&
 	python3 "$top/tests/helpers/searchprop.py" --db-only "$N" 3 \
 	    "sqlite:$T/sq" >"$T/summary.sqlite"
 '
-sed -n "s/^/# /p" "$T/summary.sqlite" 2>/dev/null
+comment "$T/summary.sqlite" 2>/dev/null
 
 # the SQLite engine's index (FTS5, trigrams) sends only the messages that
 # may match: a damaged one is never read by a search it cannot answer
@@ -97,7 +105,7 @@ c = sqlite3.connect(sys.argv[1])
 c.execute(\"update messages set doc = replace(doc, \x272026-02-04T10:00:01.000Z\x27, \x27noon\x27) where id = \x27m2\x27\")
 c.commit()" "$T/where.db" &&
 	convctl -s "sqlite:$T/where.db" search milk >out &&
-	test "$(cut -f1,4 out)" = "$(printf "c-esc\tbuy mILK now")" &&
+	cut_is 1,4 out "c-esc${TAB}buy mILK now" &&
 	fails_with 1 convctl -s "sqlite:$T/where.db" search quoted &&
 	stderr_has "conversation '"'c-esc'"': message 1: bad timestamp"
 '
@@ -115,7 +123,7 @@ test_pg 'PostgreSQL searches in the database: a message that cannot match is nev
 	convctl copy "$S" "$D" 2>/dev/null &&
 	psql_as "update \"where\".messages set doc = replace(doc::text,
 	    '"'2026-02-04T10:00:01.000Z'"', '"'noon'"')::json where id = '"'m2'"'" &&
-	convctl -s "$D" search milk >out && test "$(cut -f1,4 out)" = "$(printf "c-esc\tbuy mILK now")" &&
+	convctl -s "$D" search milk >out && cut_is 1,4 out "c-esc${TAB}buy mILK now" &&
 	fails_with 1 convctl -s "$D" search quoted &&
 	stderr_has "conversation '"'c-esc'"': message 1: bad timestamp"
 '
@@ -126,10 +134,10 @@ test_pg 'POSIX ERE where PostgreSQL reads otherwise: answered as POSIX, on both'
 	for q in "a[\\/]b" "quoted\\b" "C[:\\d]" "(a)\\1" "m[\\w]"; do
 		convctl search -E --json "$q" >f.out 2>f.err; a=$?
 		convctl -s "$D" search -E --json "$q" >d.out 2>d.err; b=$?
-		test "$a" = "$b" && test_cmp f.out d.out || exit 1
+		test "$a" = "$b" && same_file f.out d.out || exit 1
 	done &&
-	convctl search -E "a[\\/]b" >f.out && test "$(cut -f1 f.out)" = c-esc &&
-	convctl -s "$D" search -E "quoted\\b" >d.out && test "$(cut -f1 d.out)" = c-esc
+	convctl search -E "a[\\/]b" >f.out && cut_is 1 f.out c-esc &&
+	convctl -s "$D" search -E "quoted\\b" >d.out && cut_is 1 d.out c-esc
 '
 
 # what skipping shows from outside: a conversation skipped is never parsed
@@ -140,18 +148,21 @@ test_pg 'POSIX ERE where PostgreSQL reads otherwise: answered as POSIX, on both'
 if [ -z "${CONVCTL_WRAPPER:-}" ]; then
 	test_expect 'a conversation that cannot match is not parsed' '
 		python3 "$top/bench/gen.py" 400 7 big.json >/dev/null &&
-		size=$(wc -c <big.json) && test "$size" -gt 8000000 &&
-		for off in 0 1; do
-			python3 -c "import os, resource, subprocess, sys
-env = dict(os.environ)
-if sys.argv[1] == \"1\": env[\"CONVCTL_SEARCH_NO_PREFILTER\"] = \"1\"
-p = subprocess.run(sys.argv[2:], env=env)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if p.returncode == 0 else -1)" \
-			    $off "$CONVCTL_BIN" -s big.json search kubernetes >rss.$off || exit 1
-		done &&
-		echo "peak RSS $(cat rss.0) KB with the prefilter, $(cat rss.1) KB without, store $size bytes" &&
-		test "$(cat rss.0)" -gt 0 &&
-		test $(( ($(cat rss.1) - $(cat rss.0)) * 1024 )) -gt $((size / 2))
+		wc -c <big.json >size && read -r size <size && test "$size" -gt 8000000 &&
+		python3 -c "import os, subprocess, sys
+# each run its own peak (wait4: that child alone), the prefilter on, then off
+for off in (False, True):
+    env = dict(os.environ)
+    if off: env[\"CONVCTL_SEARCH_NO_PREFILTER\"] = \"1\"
+    p = subprocess.Popen(sys.argv[1:], env=env)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = 0	# reaped here, not by Popen
+    print(usage.ru_maxrss if status == 0 else -1)" \
+		    "$CONVCTL_BIN" -s big.json search kubernetes >rss &&
+		{ read -r rss0 && read -r rss1; } <rss &&
+		echo "peak RSS $rss0 KB with the prefilter, $rss1 KB without, store $size bytes" &&
+		test "$rss0" -gt 0 && test "$rss1" -gt 0 &&
+		test $(( (rss1 - rss0) * 1024 )) -gt $((size / 2))
 	'
 else
 	test_n=$((test_n + 1))

@@ -15,11 +15,11 @@ engine's fast path (the bytes looked at first, only what may match decoded)
 with the store's index and without it (CONVCTL_NO_INDEX=1), and through
 every conversation parsed (CONVCTL_SEARCH_NO_PREFILTER=1), and compares
 standard output, standard error and exit status. A store's searches run
-in one process, the test tool's (`test-tool run`, tests/tool/run.c), when
-$CONVCTL_BIN is the tree's convctl and the tool is built; else a process
-each. With URI (a PostgreSQL store's, without schema=; or sqlite:DIR, a
+in one process, the test tool's (`test-tool run`, tests/tool/run.c), all
+the stores' in one, when $CONVCTL_BIN is the tree's convctl and the tool
+is built; else a process each. With URI (a PostgreSQL store's, without schema=; or sqlite:DIR, a
 SQLite database in DIR each), each store is also copied into a schema of its
-own there, and each query is run on the database too, with the search done
+own there (the copy one more request of that one process), and each query is run on the database too, with the search done
 in SQL and (CONVCTL_SEARCH_NO_PREFILTER=1) with every conversation loaded:
 the same output as the file's, byte for byte; with --db-only, only that
 (the file's fast path is left to another run, without URI: make check's
@@ -147,7 +147,10 @@ def store(rng, path):
 
 
 def env_of(prefilter, index=True):
-    """the environment a run changes: None unsets"""
+    """the environment a run changes: None unsets; a prefilter of None
+    changes nothing (a copy)"""
+    if prefilter is None:
+        return {}
     return {"CONVCTL_SEARCH_NO_PREFILTER": None if prefilter else "1",
             "CONVCTL_NO_INDEX": None if index else "1"}
 
@@ -242,28 +245,28 @@ def main():
     rng = random.Random(seed)
     binary = os.environ.get("CONVCTL_BIN", "convctl")
     wrapper = os.environ.get("CONVCTL_WRAPPER", "").split()
-    path = os.path.join(os.environ.get("T", "."), "prop.json")
+    work = os.environ.get("T", ".")
     runs = hits = 0
+    # every store written and its runs planned first, all the stores' runs
+    # made at once (one process: run_all), then compared in the order
+    # they ran
+    reqs = []
+    plan = []
     for i in range(nstores):
+        path = os.path.join(work, "prop%d.json" % i)
         store(rng, path)
+        db = None
         if uri is not None:
             if uri.startswith("sqlite:"):	# sqlite:DIR: a file each
                 db = "%s/prop%d_%d.db" % (uri, seed, i)
             else:
                 db = "%s&schema=prop%d_%d" % (uri, seed, i)
-            p = subprocess.run(wrapper + [binary, "copy", path, db],
-                               capture_output=True)
-            if p.returncode != 0:
-                sys.stderr.write("copy into %s: %r\n" % (db, p.stderr))
-                return 1
+            reqs.append((["copy", path, db], None, None))
         # a store older than the clock's tick: the first reader writes its
         # index (one written in the current tick is not trusted)
         past = time.time() - 10
         os.utime(path, (past, past))
-        # the 12 queries' runs, made at once (one process: run_all), then
-        # compared in the order they ran
         queries = []
-        reqs = []
         for _ in range(12):
             regex = rng.random() < 0.5
             q = rng.choice(REGEX if regex else PLAIN)
@@ -280,7 +283,14 @@ def main():
             if uri is not None:
                 for prefilter in (True, False):
                     reqs.append((dargs, prefilter, True))
-        results = iter(run_all(wrapper, binary, reqs, os.path.dirname(path)))
+        plan.append((i, path, db, queries))
+    results = iter(run_all(wrapper, binary, reqs, work))
+    for i, path, db, queries in plan:
+        if db is not None:
+            p = next(results)
+            if p[0] != 0:
+                sys.stderr.write("copy into %s: %r\n" % (db, p[2]))
+                return 1
         for fargs, dargs in queries:
             argv = wrapper + [binary] + fargs
             without = next(results)
