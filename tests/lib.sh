@@ -696,3 +696,14 @@ cut_is() {
 	done
 	[ "$ci_got" = "$3" ] || { echo "cut -f $1 $2 gives '$ci_got', want '$3'"; return 1; }
 }
+
+# line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
+# (case's: * ? [...]; grep -q "^TEXT" is line_like "TEXT*"), read by the
+# shell: no grep a check; else says so
+line_like() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in $1) return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 has no line like '$1'"
+	return 1
+}

@@ -78,16 +78,6 @@ req_is() {
 	jq_is "$T/.req" "$@"
 }
 
-# like PATTERN FILE: a line of FILE matches the shell PATTERN (case's),
-# whole, read by the shell (no grep)
-like() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in $1) return 0 ;; esac
-	done <"$2" || return 1
-	echo "$2 has no line like '$1'"
-	return 1
-}
-
 no_key() {	# the fake key appears in none of the files given
 	lacks "$KEY" "$@"
 }
@@ -145,8 +135,8 @@ test_expect '500 then success: retried, and stored once' '
 	convctl summarize --verbose >out 2>err &&
 	stub_count 2 &&
 	jq -ne "[inputs] | length == 2 and (.[0].body | tojson) == (.[1].body | tojson)" "$STUB_LOG" >/dev/null &&
-	{ like "*retrying in 0.[5-9] seconds (attempt 2 of 4)*" err ||
-	    like "*retrying in 1.0 seconds (attempt 2 of 4)*" err; } &&
+	{ line_like "*retrying in 0.[5-9] seconds (attempt 2 of 4)*" err ||
+	    line_like "*retrying in 1.0 seconds (attempt 2 of 4)*" err; } &&
 	fields_are "$id" title "Adding milk to the grocery list" \
 	    "$id" summary "Milk was added."
 '
@@ -334,7 +324,7 @@ test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
 	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
 	stderr_has "certificate" && stub_count 0 && unchanged "$CONVCTL_STORE" &&
-	if like "*[Ff][Aa][Ii][Ll][Ee][Dd]: [Ss][Ss][Ll]*" "$T/err"; then
+	if line_like "*[Ff][Aa][Ii][Ll][Ee][Dd]: [Ss][Ss][Ll]*" "$T/err"; then
 		# libcurl names the library: quoted as it wrote it, not "sSL"
 		stderr_has "failed: SSL certificate problem"
 	fi &&
@@ -427,7 +417,7 @@ test_expect 'a config file holding a key readable by others is refused' '
 
 test_expect '--help tells the whole story' '
 	convctl summarize --help >out &&
-	like "usage: convctl summarize * [[]ID | --pending | --all]" out &&
+	line_like "usage: convctl summarize * [[]ID | --pending | --all]" out &&
 	for o in --pending --all --force --dry-run --json --verbose --summarizer --model --api-base; do
 		holds "$o" out || return 1
 	done

@@ -5,7 +5,7 @@
 
 test_expect 'convctl does not load libcurl at start-up' '
 	LD_TRACE_LOADED_OBJECTS=1 "$CONVCTL_BIN" >libs &&
-	grep -q "libc\.so" libs &&
+	holds libc.so libs &&
 	lacks libcurl libs
 '
 
@@ -34,10 +34,10 @@ export CONVCTL_API_BASE=http://127.0.0.1:9/v1
 
 test_expect 'without libcurl, add, prompt, recent and an offline end work' '
 	export LD_PRELOAD=$nocurl &&
-	id=$(convctl add "hello there") &&
-	convctl prompt | grep -q "hello there" &&
+	convctl add "hello there" >id && read -r id <id &&
+	convctl prompt >out && holds "hello there" out &&
 	convctl end --summarizer offline >/dev/null &&
-	convctl recent | grep -q "^$id	"
+	convctl recent >out && line_like "$id	*" out
 '
 
 test_expect 'without libcurl, end ends the conversation, says why and exits 3' '

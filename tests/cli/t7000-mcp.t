@@ -100,16 +100,6 @@ answers() {
 	}
 }
 
-# starts TEXT FILE: a line of FILE starts with TEXT, as grep -q "^TEXT"
-# finds it for a TEXT without special characters, read by the shell
-starts() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in "$1"*) return 0 ;; esac
-	done <"$2" || return 1
-	echo "$2 has no line starting '$1'"
-	return 1
-}
-
 # an answer of the SDK's client that has structured content, and its text
 # item that content as JSON (what the specification asks of such a tool)
 jt='.structured != null and (.text | fromjson) == .structured'
@@ -430,7 +420,7 @@ test_expect 'standard output carries only protocol messages; diagnostics go to s
 	    3 ".jsonrpc == \"2.0\" and .result != null" 4 ".jsonrpc == \"2.0\" and .result != null" \
 	    5 ".jsonrpc == \"2.0\" and .result != null" &&
 	has_line "convctl: mcp: no active conversation" err &&
-	starts "convctl: mcp: removed 1 oldest ended conversation" err
+	line_like "convctl: mcp: removed 1 oldest ended conversation*" err
 '
 
 test_expect 'a clock behind the last message: add and end warn as the commands do' '
@@ -604,7 +594,7 @@ test_expect 'any bad setting stops the server at start with one line' '
 	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
 	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many; do
 		eval "$bad convctl mcp <in >out 2>err" && return 1
-		test ! -s out && lines_are 1 err && starts "convctl: mcp: " err || return 1
+		test ! -s out && lines_are 1 err && line_like "convctl: mcp: *" err || return 1
 	done &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
 	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
