@@ -11,21 +11,34 @@
 S=$CONVCTL_STORE
 export CONVCTL_WRAPPER	# mcp-faces.py runs convctl under it
 
-# table FILE: FILE made the lines of standard input (read by the shell: no
-# cat a table)
+# lines: the lines of standard input, printed (read by the shell: no cat)
+lines() {
+	while IFS= read -r l; do printf '%s\n' "$l"; done
+}
+# table FILE: FILE made the lines of standard input
 table() {
-	while IFS= read -r l; do printf '%s\n' "$l"; done >"$1"
+	lines >"$1"
 }
 
-# items FORMAT N: FORMAT (a %d: 1 to N) N times, joined by commas, as
-# seq -f FORMAT -s , N prints it (by the shell: no seq)
+# items FORMAT N: $items is FORMAT (a %d: 1 to N) N times, joined by
+# commas, as seq -f FORMAT -s , N prints it (by the shell: no seq, and no
+# subshell to read it)
 items() {
 	i=1 items='' pre=${1%%%d*} post=${1#*%d}
 	while [ $i -le "$2" ]; do
 		items="$items${items:+,}$pre$i$post"
 		i=$((i + 1))
 	done
-	echo "$items"
+}
+
+# rep TEXT N: $rep is TEXT N times, as printf "%Ns" "" | tr " " TEXT
+# prints it for a character, made by the shell (doubling)
+rep() {
+	rep= rp_t=$1 rp_n=$2
+	while [ "$rp_n" -gt 0 ]; do
+		[ $((rp_n % 2)) -eq 0 ] || rep=$rep$rp_t
+		rp_t=$rp_t$rp_t rp_n=$((rp_n / 2))
+	done
 }
 
 # faces TABLE [OPTION...]: the table's inputs through both faces, compared
@@ -39,7 +52,7 @@ faces() {
 # summary, one pinned; conv-full has the most tags a conversation may
 # have. seed STORE makes STORE that
 {
-	cat <<-'JSON'
+	lines <<-'JSON'
 	{"version": 1, "conversations": [
 	 {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
 	  "title": "Groceries", "summary": "Added milk.", "tags": ["home", "list"], "messages": [
@@ -52,9 +65,10 @@ faces() {
 	  {"id": "m-4", "timestamp": "2026-02-04T11:00:00.000Z", "role": "user", "content": "later, milk too"}]},
 	JSON
 	printf ' {"id": "conv-full", "startedAt": "2026-02-04T12:00:00.000Z", "endedAt": "2026-02-04T12:01:00.000Z",\n'
-	printf '  "title": "Full", "summary": null, "tags": [%s], "messages": [\n' "$(items '"t%d"' 100)"
+	items '"t%d"' 100
+	printf '  "title": "Full", "summary": null, "tags": [%s], "messages": [\n' "$items"
 	printf '  {"id": "m-5", "timestamp": "2026-02-04T12:00:00.000Z", "role": "user", "content": "so many tags"}]},\n'
-	cat <<-'JSON'
+	lines <<-'JSON'
 	 {"id": "conv-c", "startedAt": "2026-02-05T09:00:00.000Z", "endedAt": null,
 	  "title": null, "summary": null, "messages": [
 	  {"id": "m-6", "timestamp": "2026-02-05T09:00:00.000Z", "role": "system", "content": "Be brief."},
@@ -69,11 +83,12 @@ seed "$S"
 # every tool that reads, with every argument it takes, and the command
 # that answers the same; on a store of ended conversations only (show's
 # default the one that ended last, context's none) and one not made yet
-ended=$(store_at ended)
+use_store ended && ended=$CONVCTL_STORE
+CONVCTL_STORE=$S
 printf '%s\n' '{"version": 1, "conversations": [' \
     '{"id": "conv-x", "startedAt": "2026-01-01T00:00:00.000Z", "endedAt": "2026-01-01T00:30:00.000Z", "title": null, "summary": null, "messages": [{"id": "m-x", "timestamp": "2026-01-01T00:00:00.000Z", "role": "user", "content": "x"}]},' \
-    '{"id": "conv-y", "startedAt": "2026-01-02T00:00:00.000Z", "endedAt": "2026-01-02T00:30:00.000Z", "title": null, "summary": null, "messages": [{"id": "m-y", "timestamp": "2026-01-02T00:00:00.000Z", "role": "user", "content": "y"}]}]}' |
-    store_seed "$ended"
+    '{"id": "conv-y", "startedAt": "2026-01-02T00:00:00.000Z", "endedAt": "2026-01-02T00:30:00.000Z", "title": null, "summary": null, "messages": [{"id": "m-y", "timestamp": "2026-01-02T00:00:00.000Z", "role": "user", "content": "y"}]}]}' >ended-seed.json
+store_seed "$ended" <ended-seed.json
 table reads <<EOF
 {"tool": "search", "args": {"query": "milk"}, "cli": ["search", "--json", "milk"], "check": "json hits"}
 {"tool": "search", "args": {"query": "Milk", "case_sensitive": true}, "cli": ["search", "--json", "--case-sensitive", "Milk"], "check": "json hits"}
@@ -156,7 +171,8 @@ table writes <<'EOF'
 EOF
 
 test_expect 'every tool that writes answers what its command does and leaves the store as it does' '
-	W1=$(store_at mcpwrites) W2=$(store_at cliwrites) &&
+	use_store mcpwrites && W1=$CONVCTL_STORE &&
+	use_store cliwrites && W2=$CONVCTL_STORE && CONVCTL_STORE=$S &&
 	seed "$W1" && seed "$W2" &&
 	faces writes --cover write --mcp-store "$W1" --cli-store "$W2" &&
 	store_is "$W1" -r "[.conversations[] | .id] | join(\" \")" \
@@ -169,9 +185,9 @@ test_expect 'every tool that writes answers what its command does and leaves the
 # `convctl: CMD: MESSAGE` is MESSAGE from the tool, where the input is
 # named as the tool's argument (subs) and a value given as JSON is shown
 # as JSON
-q=$(printf "%4097s" "" | tr " " q) long=$(printf "%501s" "" | tr " " x)
-t=$(printf "%101s" "" | tr " " t) many=$(items '"t%d"' 101)
-tools=$(items '"--tool", "t%d"' 101)
+rep q 4097 && q=$rep && rep x 501 && long=$rep && rep t 101 && t=$rep
+items '"t%d"' 101 && many=$items
+items '"--tool", "t%d"' 101 && tools=$items
 mkdir adir && echo '{"version": 1, "conversations": []}' >empty.json && echo x >notjson
 table bad <<EOF
 {"tool": "search", "args": {"query": ""}, "cli": ["search", ""], "check": "error", "subs": [["", "argument 'query': "]]}
@@ -245,7 +261,7 @@ test_expect 'every bad input gets the same words from both faces, nothing writte
 
 # issue 40: a query's limit is in characters: 4096 of them are taken, in
 # as many bytes or more
-e=$(printf "%4096s" "" | sed "s/ /é/g")
+rep é 4096 && e=$rep
 table limits <<EOF
 {"tool": "search", "args": {"query": "${q#q}", "regex": true}, "cli": ["search", "--json", "-E", "${q#q}"], "check": "json hits"}
 {"tool": "search", "args": {"query": "$e"}, "cli": ["search", "--json", "$e"], "check": "json hits"}
