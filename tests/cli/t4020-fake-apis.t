@@ -8,11 +8,20 @@ file_store_only "the helpers, not a store"
 
 H=$top/tests/helpers
 
-# ask URL PATH BODY: the reply's body to a POST of BODY to URL/PATH
-ask() {
+# asks URL OUT PATH BODY [OUT PATH BODY]...: a POST of each BODY to
+# URL/PATH in turn, by one python: the reply's body in OUT, or, when the
+# request fails, the error in OUT.err (and no OUT)
+asks() {
 	python3 -c 'import sys, urllib.request as u
-r = u.urlopen(u.Request(sys.argv[1] + sys.argv[2], data=sys.argv[3].encode(), method="POST"))
-sys.stdout.write(r.read().decode())' "$@"
+url = sys.argv[1]
+for out, path, body in zip(*[iter(sys.argv[2:])] * 3):
+    try:
+        r = u.urlopen(u.Request(url + path, data=body.encode(), method="POST"))
+        body = r.read().decode()
+    except Exception as e:
+        open(out + ".err", "w").write("%s\n" % e)
+    else:
+        open(out, "w").write(body)' "$@"
 }
 
 # serve FAKE DIR: FAKE started on a free port, once it listens; $pid, $url
@@ -21,7 +30,7 @@ serve() {
 	python3 "$H/$1" --port-file "$2/port" --log "$2/log" --read-path /w/notes.txt &
 	pid=$! &&
 	wait_until "test -s $2/port" &&
-	url=http://127.0.0.1:$(cat "$2/port")
+	read -r url <"$2/port" && url=http://127.0.0.1:$url
 }
 
 # stopped: $pid ended by SIGTERM, and exited 0
@@ -29,32 +38,41 @@ stopped() {
 	kill "$pid" && wait "$pid"
 }
 
+# events FILTER FILE OPTION: FILTER of each server-sent event's data in
+# FILE (its "data: " lines), by one jq (no sed before it) given OPTION
+# (-c, -r)
+events() {
+	jq -R "select(startswith(\"data: \")) | .[6:] | fromjson | $1" "$2" "$3"
+}
+
 test_expect 'Gemini'\''s: a call of read_file for the notes, streamed a part a chunk; the request logged; SIGTERM ends it, 0' '
 	serve fake-gemini-api.py g &&
-	ask "$url" "/v1beta/models/m:streamGenerateContent?alt=sse" "{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"What do my notes say?\"}]}], \"tools\": [{\"functionDeclarations\": [{\"name\": \"read_file\"}]}]}" >out &&
-	stopped &&
-	sed -n "s/^data: //p" out | jq -c ".candidates[0].content.parts[0]" >got &&
+	asks "$url" out "/v1beta/models/m:streamGenerateContent?alt=sse" "{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"What do my notes say?\"}]}], \"tools\": [{\"functionDeclarations\": [{\"name\": \"read_file\"}]}]}" &&
+	stopped && test ! -e out.err &&
+	events ".candidates[0].content.parts[0]" out -c >got &&
 	printf "%s\n" "{\"text\":\"Let me read them.\"}" "{\"functionCall\":{\"name\":\"read_file\",\"args\":{\"file_path\":\"/w/notes.txt\"}}}" >want &&
-	test_cmp want got &&
+	same_file want got &&
 	jq -c "[.method, .path, .body.contents[0].parts[0].text]" g/log >got &&
 	echo "[\"POST\",\"/v1beta/models/m:streamGenerateContent?alt=sse\",\"What do my notes say?\"]" >want &&
-	test_cmp want got
+	same_file want got
 '
 
 test_expect 'Anthropic'\''s and OpenAI'\''s: a tool call, then the closing reply to its result; a 404 elsewhere' '
 	serve fake-model-api.py m &&
-	ask "$url" /v1/messages "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Hi\"}]}], \"tools\": [{\"name\": \"Read\"}]}" >a1 &&
-	ask "$url" /v1/responses "{\"input\": [{\"type\": \"function_call_output\"}]}" >a2 &&
-	! ask "$url" /v1/nothing "{}" 2>err &&
+	asks "$url" a1 /v1/messages "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Hi\"}]}], \"tools\": [{\"name\": \"Read\"}]}" \
+	    a2 /v1/responses "{\"input\": [{\"type\": \"function_call_output\"}]}" \
+	    a3 /v1/nothing "{}" &&
 	stopped &&
+	test ! -e a1.err && test ! -e a2.err && test ! -e a3 &&
 	jq -c "[.content[] | .type], .content[1].input" a1 >got &&
 	printf "%s\n" "[\"text\",\"tool_use\"]" "{\"file_path\":\"/w/notes.txt\"}" >want &&
-	test_cmp want got &&
-	sed -n "s/^data: //p" a2 | jq -r "select(.type == \"response.completed\") | .response.output[0].content[0].text" >got &&
+	same_file want got &&
+	events "select(.type == \"response.completed\") | .response.output[0].content[0].text" a2 -r >got &&
 	echo "The notes say to glaze the bowls on Friday." >want &&
-	test_cmp want got &&
-	holds "404" err &&
-	test "$(jq -r .path m/log | tr "\n" " ")" = "/v1/messages /v1/responses /v1/nothing "
+	same_file want got &&
+	holds "404" a3.err &&
+	jq -r .path m/log >got && printf "%s\n" /v1/messages /v1/responses /v1/nothing >want &&
+	same_file want got
 '
 
 test_done
