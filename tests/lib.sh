@@ -707,3 +707,14 @@ line_like() {
 	echo "$2 has no line like '$1'"
 	return 1
 }
+
+# want_is FILE <<END: FILE holds the lines of standard input (a
+# here-document, written by no cat), read by the shell as same_file reads
+# them; else diff -u shows how they differ (from $T/.want)
+want_is() {
+	wi_want=
+	while IFS= read -r l; do wi_want="$wi_want$l
+"; done
+	printf %s "$wi_want$l" >"$T/.want"
+	same_file "$T/.want" "$1"
+}
