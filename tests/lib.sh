@@ -718,3 +718,11 @@ want_is() {
 	printf %s "$wi_want$l" >"$T/.want"
 	same_file "$T/.want" "$1"
 }
+
+# copy_text SRC DST: DST a copy of the text file SRC (one without a NUL
+# byte), made by the shell: no cp a copy; a last line without its newline
+# is copied so
+copy_text() {
+	while IFS= read -r l; do printf '%s\n' "$l"; done <"$1" >"$2" || return 1
+	[ -z "$l" ] || printf %s "$l" >>"$2"
+}
