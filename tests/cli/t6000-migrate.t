@@ -6,6 +6,8 @@
 F=$top/tests/fixtures/migrate
 export CONVCTL_NOW=2026-06-01T12:00:00Z
 NOW_MS=1780315200000
+# the directories cases fill (and an empty one), made by one mkdir
+mkdir again twin mixed empty || exit 1
 
 test_expect 'smarthole: one ended conversation named as SmartHole names it' '
 	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
@@ -60,7 +62,7 @@ test_expect 'running it again imports nothing new, says so, and writes nothing' 
 '
 
 test_expect 'the same bytes under another name are the same source' '
-	cp "$F/smarthole-history.json" copy.json &&
+	copy_text "$F/smarthole-history.json" copy.json &&
 	snapshot sh.json &&
 	convctl -s sh.json migrate copy.json >out &&
 	unchanged sh.json &&
@@ -102,7 +104,7 @@ test_expect 'a bare PersistedConversations (or another store) loads as it is' '
 
 test_expect 'a directory holding the store does not import the store' '
 	convctl -s here/store.json add "hi" >/dev/null &&
-	cp "$F/messages.json" here/chat.json &&
+	copy_text "$F/messages.json" here/chat.json &&
 	convctl -s here/store.json migrate here >out &&
 	has_line "imported 1 conversation (8 messages) from 1 source" out &&
 	lacks "store.json:" out
@@ -234,10 +236,9 @@ test_expect '--dry-run says what it would import and leaves the store alone' '
 '
 
 test_expect 'an id already in the store, not imported there, is a conflict: nothing imported' '
-	mkdir again &&
 	sed "s/Balcony garden/Balcony garden, edited/; s/north-facing/south-facing/" "$F/chatsidian/garden.json" >again/garden.json &&
-	cp "$F/chatsidian/tax.json" again/tax2.json && echo >>again/tax2.json &&
-	jq "del(.imports)" c.json >c2.json && mv c2.json c.json &&
+	copy_text "$F/chatsidian/tax.json" again/tax2.json && echo >>again/tax2.json &&
+	jq "del(.imports)" c.json >c2.json && copy_text c2.json c.json &&
 	snapshot c.json &&
 	fails_with 1 convctl -s c.json migrate again &&
 	stderr_has "'\''again/garden.json'\'': conversation '\''chat_1743500000000_garden'\'' is already in the store; nothing imported (--rename-conflicts imports it as '\''chat_1743500000000_garden-2'\'')" &&
@@ -253,7 +254,7 @@ test_expect '--rename-conflicts imports it under a free id and says so' '
 '
 
 test_expect 'two sources in one run with one id conflict with each other' '
-	mkdir twin && cp "$F/chatsidian/garden.json" twin/a.json &&
+	copy_text "$F/chatsidian/garden.json" twin/a.json &&
 	sed "s/north-facing/south-facing/" "$F/chatsidian/garden.json" >twin/b.json &&
 	fails_with 1 convctl -s twin.json migrate twin &&
 	stderr_has "'\''twin/b.json'\'': conversation '\''chat_1743500000000_garden'\'' is also in '\''twin/a.json'\''" &&
@@ -295,7 +296,7 @@ test_expect 'SmartHole times in epoch milliseconds, numbers or strings, in every
 '
 
 test_expect 'a SmartHole conversationData of a newer version is refused, the store unchanged' '
-	cp ep.json ep.before &&
+	copy_text ep.json ep.before &&
 	jq -c "(.conversationData.version = 9 |
 	    .conversationData.conversations[0].id = \"conv-v9\"),
 	    .conversationData.version = \"2\"" "$F/smarthole-epoch.json" >v.all &&
@@ -430,7 +431,7 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 '
 
 test_expect 'one bad file in a directory: nothing from the others either' '
-	mkdir mixed && cp "$F/chatsidian/tax.json" mixed/a.json &&
+	copy_text "$F/chatsidian/tax.json" mixed/a.json &&
 	echo "{\"id\": \"x\", \"messages\": [{\"content\": \"hi\"}]}" >mixed/b.json &&
 	snapshot c.json &&
 	fails_with 1 convctl -s c.json migrate mixed &&
@@ -439,7 +440,7 @@ test_expect 'one bad file in a directory: nothing from the others either' '
 '
 
 test_expect '--format overrides what the name and content say' '
-	cp "$F/sessions/sess-9f3e.jsonl" log.txt &&
+	copy_text "$F/sessions/sess-9f3e.jsonl" log.txt &&
 	convctl -s f.json migrate --format jsonl log.txt >out &&
 	holds "log.txt: jsonl, 1 conversation, 3 messages" out &&
 	snapshot f.json &&
@@ -450,7 +451,7 @@ test_expect '--format overrides what the name and content say' '
 
 test_expect 'a file name that is not UTF-8 is imported and recorded' '
 	printf "caf\351\n" >name && read -r name <name &&
-	cp "$F/sessions/sess-9f3e.jsonl" "$name.jsonl" &&
+	copy_text "$F/sessions/sess-9f3e.jsonl" "$name.jsonl" &&
 	convctl -s l1.json migrate "$name.jsonl" >/dev/null &&
 	jq_is l1.json -r ".conversations[0].id" "caf�" \
 	    -c ".imports[0].file | endswith(\"/caf�.jsonl\")" true &&
@@ -467,7 +468,6 @@ test_expect 'a byte order mark at the start is skipped' '
 test_expect 'a path that is not there, or an empty directory, fails cleanly' '
 	fails_with 1 convctl -s e.json migrate nowhere.json &&
 	stderr_has "cannot read '\''nowhere.json'\''" &&
-	mkdir empty &&
 	fails_with 1 convctl -s e.json migrate empty &&
 	stderr_has "'\''empty'\'': no .json or .jsonl files in it" &&
 	test ! -e e.json
