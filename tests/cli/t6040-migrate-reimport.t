@@ -18,13 +18,24 @@ session_line() {
 # the store's conversation $1 as lines: ID<tab>CONTENT (its start), then
 # endedAt; an id convctl made (m-TIME-RANDOM) as m-ID
 conv_lines() {
-	store_json | jq -r --arg id "$1" '.conversations[] | select(.id == $id) |
-	    (.messages[] | "\(.id)\t\(.content | .[0:24])"), "ended \(.endedAt)"' |
-	    sed "s/^m-[0-9a-f-]*/m-ID/"
+	store_jq "$CONVCTL_STORE" -r --arg id "$1" '.conversations[] |
+	    select(.id == $id) | (.messages[] |
+	    "\(.id | sub("^m-[0-9a-f-]*"; "m-ID"))\t\(.content | .[0:24])"),
+	    "ended \(.endedAt)"'
+}
+
+# ends TEXT FILE: a line of FILE ends with TEXT (grep -q "TEXT$"), read by
+# the shell
+ends() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"$1") return 0 ;; esac
+	done <"$2"
+	echo "$2: no line ends with '$1'"
+	return 1
 }
 
 test_expect 'a note and an exchange added to an imported session survive the session growing' '
-	cp "$F/claude/-home-aiko-src-kiln/$S.jsonl" $S.jsonl &&
+	copy_text "$F/claude/-home-aiko-src-kiln/$S.jsonl" $S.jsonl &&
 	convctl migrate $S.jsonl >/dev/null &&
 	convctl resume $S >/dev/null &&
 	convctl add "my own note" >/dev/null &&
@@ -36,64 +47,68 @@ test_expect 'a note and an exchange added to an imported session survive the ses
 	unchanged "$CONVCTL_STORE" &&
 	convctl migrate --dry-run --json $S.jsonl >dry.json 2>/dev/null &&
 	convctl migrate $S.jsonl >out 2>err &&
-	! grep -q replaced dryerr && ! grep -q replaced err && ! grep -q replaced dry &&
-	grep -qx "  $S: 1 new message, would be added (imported before, grown since)" dry &&
-	grep -qx "  $S: 3 messages not from the source (added or edited since) kept" dry &&
-	test "$(jq -c ".sources[0].grown" dry.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":3}]" &&
-	grep -qx "  $S: 1 new message, added (imported before, grown since)" out &&
+	lacks replaced dryerr err dry &&
+	has_line "  $S: 1 new message, would be added (imported before, grown since)" dry &&
+	has_line "  $S: 3 messages not from the source (added or edited since) kept" dry &&
+	jq_is dry.json -c ".sources[0].grown" "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":3}]" &&
+	has_line "  $S: 1 new message, added (imported before, grown since)" out &&
 	conv_lines $S >got &&
-	tail -n 5 got >tail &&
+	lines_are 11 got &&
+	{ i=0 && while [ $i -lt 6 ] && read -r l; do i=$((i + 1)); done &&
+	  while IFS= read -r l; do printf "%s\n" "$l"; done; } <got >tail &&	# its last 5
 	printf "u-9\tIt overshoots again.\nm-ID\tmy own note\nm-ID\twhat next?\nm-ID\tlower ki\nended 2026-06-01T12:05:00.000Z\n" >want &&
-	test_cmp want tail &&
-	test "$(wc -l <got)" = 11
+	same_file want tail
 '
 
 test_expect 'a message edited since is kept as edited, and not imported again beside it' '
 	convctl edit $S a6c1f0de-0000-4000-8000-000000000008 "Thanks, in my words." &&
 	session_line u-10 2025-09-16T07:00:00.000Z "Still fine." &&
 	convctl migrate --json $S.jsonl >out.json 2>err &&
-	! grep -q replaced err &&
-	test "$(jq -c ".sources[0].grown" out.json)" = "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":4}]" &&
+	lacks replaced err &&
+	jq_is out.json -c ".sources[0].grown" "[{\"id\":\"$S\",\"messages\":1,\"replaced\":[],\"kept\":4}]" &&
 	conv_lines $S >got &&
-	grep -qx "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
+	has_line "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
 	lacks "that fixed it" got &&
-	grep -q "^u-10	Still fine.$" got &&
-	grep -q "	my own note$" got &&
-	test "$(wc -l <got)" = 12
+	has_line "u-10	Still fine." got &&
+	ends "	my own note" got &&
+	lines_are 12 got
 '
 
 test_expect 'an answer regenerated: --dry-run, --json and the report name the replaced message; a note added by MCP stays' '
 	use_store regen &&
 	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
 	convctl resume c-regen >/dev/null &&
-	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"text\":\"remember the tram 28\"}}}" |
-	    convctl mcp >mcp.out &&
-	grep -q "\"result\"" mcp.out && ! grep -q "\"isError\":true" mcp.out &&
+	convctl mcp >mcp.out <<-\END &&
+	{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"text":"remember the tram 28"}}}
+	END
+	holds "\"result\"" mcp.out && lacks "\"isError\":true" mcp.out &&
 	convctl end --no-summary >/dev/null &&
 	snapshot "$CONVCTL_STORE" &&
 	convctl migrate --dry-run "$F/chatgpt-trees/regenerated-after.json" >dry 2>dryerr &&
 	convctl migrate --dry-run --json "$F/chatgpt-trees/regenerated-after.json" >dry.json 2>/dev/null &&
 	unchanged "$CONVCTL_STORE" &&
-	grep -qx "  c-regen: 1 message from the source would be replaced by its current branch: '\''a-old'\''" dry &&
-	grep -q "conversation '\''c-regen'\'': 1 message from the source would be replaced by its current branch: '\''a-old'\''$" dryerr &&
-	test "$(jq -c ".sources[0].grown, .dryRun" dry.json | tr "\n" " ")" = "[{\"id\":\"c-regen\",\"messages\":1,\"replaced\":[\"a-old\"],\"kept\":1}] true " &&
+	has_line "  c-regen: 1 message from the source would be replaced by its current branch: '\''a-old'\''" dry &&
+	ends "conversation '\''c-regen'\'': 1 message from the source would be replaced by its current branch: '\''a-old'\''" dryerr &&
+	jq_is dry.json -c ".sources[0].grown" "[{\"id\":\"c-regen\",\"messages\":1,\"replaced\":[\"a-old\"],\"kept\":1}]" \
+	    -c .dryRun true &&
 	convctl migrate "$F/chatgpt-trees/regenerated-after.json" >out 2>err &&
-	grep -qx "  c-regen: 1 message from the source replaced by its current branch: '\''a-old'\''" out &&
-	grep -q "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''$" err &&
+	has_line "  c-regen: 1 message from the source replaced by its current branch: '\''a-old'\''" out &&
+	ends "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''" err &&
 	conv_lines c-regen >got &&
 	printf "q1\tThree days in Lisbon: wh\na-new\tDay 1 Baixa and Alfama, \nm-ID\tremember the tram 28\nended 2026-06-01T12:00:00.000Z\n" >want &&
-	test_cmp want got
+	same_file want got
 '
 
 test_expect 'a store imported before messages were marked: nothing of it is taken out' '
 	use_store legacy &&
 	convctl migrate "$F/chatgpt-trees/regenerated-before.json" >/dev/null &&
-	store_json | jq "del(.conversations[].messages[].importHash)" >seed.json &&
+	store_jq "$CONVCTL_STORE" "del(.conversations[].messages[].importHash)" >seed.json &&
 	store_seed <seed.json &&
 	convctl migrate "$F/chatgpt-trees/regenerated-after.json" >out 2>err &&
-	! grep -q replaced out err &&
-	conv_lines c-regen | cut -f1 | tr "\n" " " >got &&
-	test "$(cat got)" = "q1 a-old a-new ended 2025-02-04T17:27:40.000Z "
+	lacks replaced out err &&
+	conv_lines c-regen >got &&
+	ids= && while IFS= read -r l; do ids="$ids${l%%	*} "; done <got &&	# cut -f1
+	test "$ids" = "q1 a-old a-new ended 2025-02-04T17:27:40.000Z "
 '
 
 test_done
