@@ -4,43 +4,45 @@
 
 F=$top/tests/fixtures/migrate
 export CONVCTL_NOW=2026-06-01T12:00:00Z
+# the sources cases make of the export, by one jq, a line each: without
+# current_node, a current_node not there, an unknown role; its first
+# conversation alone
+jq -c "(del(.[0].current_node) | [.[0]]), (.[1].current_node = \"gone\"),
+    (.[1].mapping[\"c2-u1\"].message.author.role = \"critic\"), .[0]" \
+    "$F/chatgpt/conversations.json" >sources &&
+{ IFS= read -r nc && IFS= read -r bad && IFS= read -r role &&
+    IFS= read -r first; } <sources || exit 1
 
 test_expect 'detected by content: each conversation under its own id and title' '
 	convctl -s g.json migrate "$F/chatgpt/conversations.json" >out &&
-	grep -qx "$F/chatgpt/conversations.json: chatgpt, 2 conversations, 6 messages" out &&
-	jq -c "[.conversations[] | [.id, .title]]" g.json >got &&
-	echo "[[\"6790a1b2-0000-4000-8000-00000000c0de\",\"Sourdough starter schedule\"],[\"6790a1b2-0000-4000-8000-0000000000c2\",\"Übersetzung: Kündigung\"]]" >want &&
-	test_cmp want got
+	has_line "$F/chatgpt/conversations.json: chatgpt, 2 conversations, 6 messages" out &&
+	jq_is g.json -c "[.conversations[] | [.id, .title]]" "[[\"6790a1b2-0000-4000-8000-00000000c0de\",\"Sourdough starter schedule\"],[\"6790a1b2-0000-4000-8000-0000000000c2\",\"Übersetzung: Kündigung\"]]"
 '
 
 test_expect 'only the path to current_node: no regenerated, hidden or empty node' '
-	jq -c "[.conversations[0].messages[] | [.id, .role, .timestamp]]" g.json >got &&
-	cat >want <<-\END &&
-	[["usr-0003","user","2025-02-04T17:26:40.250Z"],["asst-0004","assistant","2025-02-04T17:27:41.500Z"],["tool-0005","tool","2025-02-04T17:27:42.125Z"],["asst-0006","assistant","2025-02-04T17:27:50.750Z"]]
-	END
-	test_cmp want got
+	jq_is g.json -c "[.conversations[0].messages[] | [.id, .role, .timestamp]]" "[[\"usr-0003\",\"user\",\"2025-02-04T17:26:40.250Z\"],[\"asst-0004\",\"assistant\",\"2025-02-04T17:27:41.500Z\"],[\"tool-0005\",\"tool\",\"2025-02-04T17:27:42.125Z\"],[\"asst-0006\",\"assistant\",\"2025-02-04T17:27:50.750Z\"]]"
 '
 
 test_expect 'a message to a tool names it; the tool replies as a tool message' '
-	test "$(jq -c ".conversations[0].messages[1].toolsUsed" g.json)" = "[\"python\"]" &&
-	test "$(jq -r ".conversations[0].messages[1].content" g.json)" = "hours = [h for h in range(0, 24, 12)]
-print(hours)" &&
-	test "$(jq -r ".conversations[0].messages[2].content" g.json)" = "[0, 12]" &&
-	test "$(jq -r ".conversations[0].messages[2].imported.author.name" g.json)" = python &&
-	test "$(jq -c ".conversations[0].messages[3].toolsUsed" g.json)" = null
+	jq_is g.json -c ".conversations[0].messages[1].toolsUsed" "[\"python\"]" \
+	    -r ".conversations[0].messages[1].content" "hours = [h for h in range(0, 24, 12)]
+print(hours)" \
+	    -r ".conversations[0].messages[2].content" "[0, 12]" \
+	    -r ".conversations[0].messages[2].imported.author.name" python \
+	    -c ".conversations[0].messages[3].toolsUsed" null
 '
 
 test_expect 'parts joined by newlines; an image part kept under imported' '
-	test "$(jq -r ".conversations[0].messages[3].content" g.json)" = "Twice a day: at 0:00 and 12:00.
-Discard all but 50 g before each feed." &&
-	test "$(jq -r ".conversations[1].messages[0].content" g.json)" = "Translate this letter into English." &&
-	test "$(jq -r ".conversations[1].messages[0].imported.content.parts[0].asset_pointer" g.json)" = file-service://file-Xy12 &&
-	test "$(jq -r ".conversations[1].imported" g.json)" = null &&
-	test "$(jq -r ".conversations[0].imported.default_model_slug" g.json)" = gpt-4o
+	jq_is g.json -r ".conversations[0].messages[3].content" "Twice a day: at 0:00 and 12:00.
+Discard all but 50 g before each feed." \
+	    -r ".conversations[1].messages[0].content" "Translate this letter into English." \
+	    -r ".conversations[1].messages[0].imported.content.parts[0].asset_pointer" file-service://file-Xy12 \
+	    -r ".conversations[1].imported" null \
+	    -r ".conversations[0].imported.default_model_slug" gpt-4o
 '
 
 test_expect 'float seconds become milliseconds, rounded' '
-	test "$(jq -r ".conversations[1].messages[1].timestamp" g.json)" = 2025-02-05T17:27:00.001Z
+	jq_is g.json -r ".conversations[1].messages[1].timestamp" 2025-02-05T17:27:00.001Z
 '
 
 test_expect 'imported again: nothing new' '
@@ -51,13 +53,13 @@ test_expect 'imported again: nothing new' '
 '
 
 test_expect 'without current_node: the newest branch (the last child)' '
-	jq "del(.[0].current_node) | [.[0]]" "$F/chatgpt/conversations.json" >nc.json &&
+	printf "%s\n" "$nc" >nc.json &&
 	convctl -s ncs.json migrate -f chatgpt nc.json >/dev/null &&
-	test "$(jq -c "[.conversations[0].messages[].id]" ncs.json)" = "[\"usr-0003\",\"asst-0004\",\"tool-0005\",\"asst-0006\"]"
+	jq_is ncs.json -c "[.conversations[0].messages[].id]" "[\"usr-0003\",\"asst-0004\",\"tool-0005\",\"asst-0006\"]"
 '
 
 test_expect 'a node that is not there: an error naming file and path' '
-	jq ".[1].current_node = \"gone\"" "$F/chatgpt/conversations.json" >bad.json &&
+	printf "%s\n" "$bad" >bad.json &&
 	fails_with 1 convctl -s b.json migrate bad.json &&
 	stderr_has "'\''bad.json'\'': [1].mapping: no node '\''gone'\''" &&
 	test ! -e b.json
@@ -65,18 +67,18 @@ test_expect 'a node that is not there: an error naming file and path' '
 
 test_expect '--skip-bad: the bad conversation left out and named, the rest imported' '
 	convctl -s b.json migrate --skip-bad bad.json >out 2>err &&
-	grep -q "skipped (--skip-bad): '\''bad.json'\'': \[1\].mapping" err &&
-	test "$(jq -c "[.conversations[].id]" b.json)" = "[\"6790a1b2-0000-4000-8000-00000000c0de\"]"
+	holds "skipped (--skip-bad): '\''bad.json'\'': [1].mapping" err &&
+	jq_is b.json -c "[.conversations[].id]" "[\"6790a1b2-0000-4000-8000-00000000c0de\"]"
 '
 
 test_expect 'an unknown author role: an error naming it' '
-	jq ".[1].mapping[\"c2-u1\"].message.author.role = \"critic\"" "$F/chatgpt/conversations.json" >role.json &&
+	printf "%s\n" "$role" >role.json &&
 	fails_with 1 convctl -s r.json migrate role.json &&
 	stderr_has "[1].mapping.c2-u1.message.author.role: unknown role '\''critic'\''"
 '
 
 test_expect 'read a conversation at a time: bad JSON in a later one names the whole file'\''s line and column' '
-	{ echo "[" && jq -c ".[0]" "$F/chatgpt/conversations.json" &&
+	{ echo "[" && printf "%s\n" "$first" &&
 	  echo ", {\"conversation_id\": \"c-bad\", \"mapping\": {}," &&
 	  echo "   \"title\": tru}]"; } >lc.json &&
 	fails_with 1 convctl -s lc-store.json migrate lc.json &&
@@ -97,12 +99,13 @@ test_expect 'read a conversation at a time: bad JSON in a later one names the wh
 if memory_measured; then
 	test_expect 'a 10 MB export peaks below 2.5 times its size' '
 		python3 "$top/bench/gen-chatgpt.py" 10 7 big.json &&
-		size=$(wc -c <big.json) &&
+		wc -c <big.json >size && read -r size <size &&
 		CONVCTL_MAX_CONVERSATIONS=100000 peak_rss \
 		    "$CONVCTL_BIN" -s big-store.json migrate big.json >rss &&
-		echo "peak RSS $(cat rss) KB, export $size bytes" &&
-		test "$(cat rss)" -gt 0 &&
-		test $(( $(cat rss) * 1024 * 10 )) -lt $(( size * 25 ))
+		read -r rss <rss &&
+		echo "peak RSS $rss KB, export $size bytes" &&
+		test "$rss" -gt 0 &&
+		test $(( rss * 1024 * 10 )) -lt $(( size * 25 ))
 	'
 	# the bytes of the items before a bad one were given back: its place is
 	# found in the source read again, from a file or standard input alike
@@ -116,7 +119,8 @@ if memory_measured; then
 		stderr_has "'\''-'\'':3:15: invalid token near '\''tru'\''" &&
 		{ head -c -1 big.json && echo ", [1 2]]"; } >bad2.json &&
 		fails_with 1 convctl -s bad-store.json migrate bad2.json &&
-		stderr_has "'\''bad2.json'\'':1:$(( $(wc -c <big.json) + 5 )): '\'']'\'' expected near '\''2'\''" &&
+		read -r size <size &&
+		stderr_has "'\''bad2.json'\'':1:$(( size + 5 )): '\'']'\'' expected near '\''2'\''" &&
 		test ! -e bad-store.json
 	'
 else
