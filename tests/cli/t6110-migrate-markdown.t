@@ -4,9 +4,14 @@
 
 export CONVCTL_NOW=2026-06-01T12:00:00Z
 
-roles_contents() {
-	jq -c "[.messages[] | [.role, .content, .toolsUsed, .timestamp]]" "$1"
+# same_in A B FILTER: FILTER gives the same (compact) JSON of the files A
+# and B, read by one jq
+same_in() {
+	jq -c "$3" "$1" "$2" >same_in.out &&
+	{ IFS= read -r si_a && IFS= read -r si_b; } <same_in.out &&
+	[ "$si_a" = "$si_b" ] || { echo "$3: $1 and $2 differ:"; cat same_in.out; return 1; }
 }
+ROLES_CONTENTS="[.messages[] | [.role, .content, .toolsUsed, .timestamp]]"
 
 test_expect 'a round trip: roles, contents (blank lines, a header-like line), tools, times' '
 	convctl -s a.json add --at 2026-05-01T10:00:00Z "Two paragraphs:
@@ -19,28 +24,27 @@ and a third." >/dev/null &&
 *emphasis* at the end" >/dev/null &&
 	convctl -s a.json show --format markdown >conv.md &&
 	convctl -s b.json migrate conv.md >out &&
-	grep -qx "conv.md: markdown, 1 conversation, 3 messages" out &&
+	has_line "conv.md: markdown, 1 conversation, 3 messages" out &&
 	convctl -s a.json show --format json >a1.json &&
 	convctl -s b.json show --format json >b1.json &&
-	roles_contents a1.json >want && roles_contents b1.json >got &&
-	test_cmp want got &&
-	test "$(jq -r .id b1.json)" = "$(jq -r .id a1.json)" &&
-	test "$(jq -r .title b1.json)" = null &&
-	test "$(jq -r .endedAt b1.json)" = null
+	same_in a1.json b1.json "[$ROLES_CONTENTS, .id]" &&
+	jq_is b1.json -r .title null -r .endedAt null
 '
 
 test_expect 'title, summary and end kept; detected by content on standard input' '
 	convctl -s a.json end --no-summary >/dev/null &&
-	id=$(jq -r ".conversations[0].id" a.json) &&
-	jq ".conversations[0].title = \"Kiln notes\" | .conversations[0].summary = \"Fired to cone 6.\"" a.json >a2.json &&
-	convctl -s a2.json show --format markdown "$id" | convctl -s c.json migrate - >out &&
-	grep -qx -- "-: markdown, 1 conversation, 3 messages" out &&
+	jq -r ".conversations[0].id, .conversations[0].endedAt,
+	    (.conversations[0].title = \"Kiln notes\" |
+	    .conversations[0].summary = \"Fired to cone 6.\" | tojson)" a.json >a2.all &&
+	{ IFS= read -r id && IFS= read -r ended && IFS= read -r a2; } <a2.all &&
+	printf "%s\n" "$a2" >a2.json &&
+	convctl -s a2.json show --format markdown "$id" >a2.md &&
+	convctl -s c.json migrate - <a2.md >out &&
+	has_line "-: markdown, 1 conversation, 3 messages" out &&
 	convctl -s c.json show --format json "$id" >c1.json &&
-	test "$(jq -r .title c1.json)" = "Kiln notes" &&
-	test "$(jq -r .summary c1.json)" = "Fired to cone 6." &&
-	test "$(jq -r .endedAt c1.json)" = "$(jq -r ".conversations[0].endedAt" a2.json)" &&
-	roles_contents a1.json >want && roles_contents c1.json >got &&
-	test_cmp want got
+	jq_is c1.json -r .title "Kiln notes" -r .summary "Fired to cone 6." \
+	    -r .endedAt "$ended" &&
+	same_in a1.json c1.json "$ROLES_CONTENTS"
 '
 
 test_expect 'a header that no longer matches its messages: an error, nothing imported' '
