@@ -17,10 +17,10 @@ test_expect 'JSON lines: a whole bad last line, newline and all, is bad input (e
 	head -c -1 "$F/torn.jsonl" >bad.jsonl && echo "}" >>bad.jsonl &&
 	fails_with 1 convctl migrate bad.jsonl &&
 	stderr_has "'\''bad.jsonl'\'':3:" &&
-	! grep -q torn "$T/err" &&
+	lacks torn "$T/err" &&
 	! store_exists &&
 	convctl migrate --skip-bad bad.jsonl >out 2>err &&
-	grep -q "skipped (--skip-bad): '\''bad.jsonl'\'':3:" err &&
+	holds "skipped (--skip-bad): '\''bad.jsonl'\'':3:" err &&
 	holds "bad: 2 messages" out
 '
 
@@ -37,18 +37,16 @@ test_expect 'Markdown: a message holding a header line between blank lines round
 	printf "See:\n\n### User · 2026-05-01T10:00:00.000Z\n\nnot a message\n\\\\### nor this\n" >reply &&
 	CONVCTL_NOW=2026-05-01T10:00:01Z convctl add --role assistant <reply >/dev/null &&
 	convctl end >/dev/null &&
-	id=$(store_json | jq -r ".conversations[0].id") &&
+	store_jq "$CONVCTL_STORE" -c ".conversations[0] | .id, (.messages | map(.content))" >md.out &&
+	{ read -r id && IFS= read -r contents; } <md.out &&
+	id=${id#\"} && id=${id%\"} &&
 	convctl show --format markdown "$id" >a.md &&
-	grep -qx "\\\\### User · 2026-05-01T10:00:00.000Z" a.md &&
+	has_line "\\### User · 2026-05-01T10:00:00.000Z" a.md &&
 	use_store md2 &&
 	convctl migrate a.md >/dev/null &&
-	store_json | jq -c ".conversations[0].messages | map(.content)" >got &&
-	use_store md &&
-	store_json | jq -c ".conversations[0].messages | map(.content)" >want &&
-	test_cmp want got &&
-	use_store md2 &&
+	store_is "$CONVCTL_STORE" -c ".conversations[0].messages | map(.content)" "$contents" &&
 	convctl show --format markdown "$id" >b.md &&
-	test_cmp a.md b.md
+	same_file a.md b.md
 '
 
 if [ "$engine" = pg ]; then

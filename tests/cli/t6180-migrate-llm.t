@@ -7,28 +7,20 @@ export CONVCTL_NOW=2026-06-01T12:00:00Z
 
 test_expect 'records grouped by conversation_id, titled by conversation_name' '
 	convctl -s l.json migrate "$F/llm/logs.json" >out &&
-	grep -qx "$F/llm/logs.json: llm, 2 conversations, 9 messages" out &&
-	jq -c "[.conversations[] | [.id, .title, .startedAt, .endedAt]]" l.json >got &&
-	echo "[[\"01k5ab0001cccccccccccccccc\",\"How long to dry 5 kg of clay\",\"2025-09-20T07:14:09.500Z\",\"2025-09-20T07:15:42.618Z\"],[\"01k5ac0000dddddddddddddddd\",\"What time is it in Kyōto?\",\"2025-09-21T22:03:00.000Z\",\"2025-09-21T22:03:01.250Z\"]]" >want &&
-	test_cmp want got
+	has_line "$F/llm/logs.json: llm, 2 conversations, 9 messages" out &&
+	jq_is l.json -c "[.conversations[] | [.id, .title, .startedAt, .endedAt]]" "[[\"01k5ab0001cccccccccccccccc\",\"How long to dry 5 kg of clay\",\"2025-09-20T07:14:09.500Z\",\"2025-09-20T07:15:42.618Z\"],[\"01k5ac0000dddddddddddddddd\",\"What time is it in Kyōto?\",\"2025-09-21T22:03:00.000Z\",\"2025-09-21T22:03:01.250Z\"]]"
 '
 
 test_expect 'in time order (naive and +00:00 both UTC); the system prompt once' '
-	jq -c "[.conversations[0].messages[] | [.id, .role, .timestamp]]" l.json >got &&
-	cat >want <<-\END &&
-	[["01k5ab0002zzzzzzzzzzzzzzzz-system","system","2025-09-20T07:14:09.500Z"],["01k5ab0002zzzzzzzzzzzzzzzz-prompt","user","2025-09-20T07:14:09.500Z"],["01k5ab0002zzzzzzzzzzzzzzzz-response","assistant","2025-09-20T07:14:09.500Z"],["01k5ab0003zzzzzzzzzzzzzzzz-prompt","user","2025-09-20T07:15:42.618Z"],["01k5ab0003zzzzzzzzzzzzzzzz-response","assistant","2025-09-20T07:15:42.618Z"]]
-	END
-	test_cmp want got &&
-	test "$(jq -r ".conversations[0].messages[1].content" l.json)" = "How long to dry 5 kg of reclaimed clay
-in a 60 °C oven?" &&
-	test "$(jq -r ".conversations[0].messages[2].imported.options_json.temperature" l.json)" = 0.2
+	jq_is l.json -c "[.conversations[0].messages[] | [.id, .role, .timestamp]]" "[[\"01k5ab0002zzzzzzzzzzzzzzzz-system\",\"system\",\"2025-09-20T07:14:09.500Z\"],[\"01k5ab0002zzzzzzzzzzzzzzzz-prompt\",\"user\",\"2025-09-20T07:14:09.500Z\"],[\"01k5ab0002zzzzzzzzzzzzzzzz-response\",\"assistant\",\"2025-09-20T07:14:09.500Z\"],[\"01k5ab0003zzzzzzzzzzzzzzzz-prompt\",\"user\",\"2025-09-20T07:15:42.618Z\"],[\"01k5ab0003zzzzzzzzzzzzzzzz-response\",\"assistant\",\"2025-09-20T07:15:42.618Z\"]]" \
+	    -r ".conversations[0].messages[1].content" "How long to dry 5 kg of reclaimed clay
+in a 60 °C oven?" \
+	    -r ".conversations[0].messages[2].imported.options_json.temperature" 0.2
 '
 
 test_expect 'tool calls name the tools; tool results are tool messages' '
-	jq -c "[.conversations[1].messages[] | [.role, .toolsUsed]]" l.json >got &&
-	echo "[[\"user\",null],[\"assistant\",[\"llm_time\"]],[\"tool\",null],[\"assistant\",null]]" >want &&
-	test_cmp want got &&
-	test "$(jq -r ".conversations[1].messages[2].content" l.json | jq -r .timezone)" = JST
+	jq_is l.json -c "[.conversations[1].messages[] | [.role, .toolsUsed]]" "[[\"user\",null],[\"assistant\",[\"llm_time\"]],[\"tool\",null],[\"assistant\",null]]" \
+	    -r ".conversations[1].messages[2].content | fromjson | .timezone" JST
 '
 
 test_expect 'a record whose time is not one: an error naming the record' '
@@ -41,9 +33,9 @@ test_expect 'an empty log ([]) imports nothing, says so, and is not recorded' '
 	echo "[]" >empty.json &&
 	convctl -s e.json migrate -f llm empty.json >out 2>err &&
 	holds "no records in it" err &&
-	grep -q "empty.json: llm, nothing to import in it; not recorded" out &&
+	holds "empty.json: llm, nothing to import in it; not recorded" out &&
 	test ! -e e.json &&
-	cp "$F/llm/logs.json" empty.json &&
+	copy_text "$F/llm/logs.json" empty.json &&
 	convctl -s e.json migrate empty.json >out &&
 	holds "imported 2 conversations (9 messages)" out
 '
