@@ -17,6 +17,12 @@ titles() {
 	    (map(select(.[2] == false)) | length)" >titles.out
 }
 mkdir later || exit 1	# where a later export goes
+# claude.ai's export renamed since, and renamed and grown, by one jq, a line
+# each
+jq -c ".[0].name = \"Cone 6 glaze, crazing fixed\",
+    (.[0].name = \"Glaze notes\" | .[0].chat_messages += [.[0].chat_messages[-2] | .uuid = \"added-1\" | .text = \"And at cone 5?\" | .created_at = \"2025-08-03T09:00:00.000000Z\" | .content = [{\"type\": \"text\", \"text\": \"And at cone 5?\"}]])" \
+    "$F/claudeai/conversations.json" >later.all &&
+{ IFS= read -r renamed && IFS= read -r grown; } <later.all || exit 1
 
 test_expect 'summarize --pending keeps every imported title, and writes the summaries' '
 	convctl migrate "$F/chatgpt/conversations.json" >/dev/null &&
@@ -67,7 +73,7 @@ test_expect 'a title migrate made itself (a SmartHole history) is not given: a s
 test_expect 'a conversation renamed in a later export (claude.ai): the re-import retitles it, once; -n says it would' '
 	use_store renamed &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 &&
-	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
+	printf "%s\n" "$renamed" >later/conversations.json &&
 	convctl migrate -n later/conversations.json >out &&
 	has_line "  $C: would be retitled '\''Cone 6 glaze, crazing fixed'\'' (the source'\''s title was '\''Cone 6 glaze that won'\''t craze'\'')" out &&
 	convctl migrate later/conversations.json >out &&
@@ -80,7 +86,7 @@ test_expect 'a conversation renamed in a later export (claude.ai): the re-import
 test_expect 'renamed and grown at once: the new title and the new messages' '
 	use_store grown &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 &&
-	jq ".[0].name = \"Glaze notes\" | .[0].chat_messages += [.[0].chat_messages[-2] | .uuid = \"added-1\" | .text = \"And at cone 5?\" | .created_at = \"2025-08-03T09:00:00.000000Z\" | .content = [{\"type\": \"text\", \"text\": \"And at cone 5?\"}]]" "$F/claudeai/conversations.json" >later/conversations.json &&
+	printf "%s\n" "$grown" >later/conversations.json &&
 	convctl migrate later/conversations.json >out &&
 	has_line "  $C: retitled '\''Glaze notes'\'' (the source'\''s title was '\''Cone 6 glaze that won'\''t craze'\'')" out &&
 	has_line "  $C: 1 new message, added (imported before, grown since)" out &&
@@ -91,7 +97,7 @@ test_expect 'a title the user set since is kept, whatever the source renames it 
 	use_store mine &&
 	convctl migrate "$F/claudeai/conversations.json" >/dev/null 2>&1 &&
 	convctl title "$C" "My glaze log" >/dev/null &&
-	jq ".[0].name = \"Cone 6 glaze, crazing fixed\"" "$F/claudeai/conversations.json" >later/conversations.json &&
+	printf "%s\n" "$renamed" >later/conversations.json &&
 	convctl migrate later/conversations.json >out &&
 	lacks "retitled" out &&
 	store_is "$CONVCTL_STORE" -r ".conversations[] | select(.id == \"$C\") | .title" "My glaze log"
