@@ -5,12 +5,17 @@
 F=$top/tests/fixtures/migrate
 S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1
 export CONVCTL_NOW=2026-06-01T12:00:00Z
+# data.json after a settings change, then with one conversation more too, by
+# one jq, a line each
+jq -c ".model = \"another-model\" | ., (.conversationData.conversations += [.conversationData.conversations[0] | .id = \"conv-1769100000000\" | .messages[0].id = \"m-new\"])" \
+    "$F/data.json" >data.all &&
+{ IFS= read -r data_model && IFS= read -r data_new; } <data.all || exit 1
 
 test_expect 'SmartHole data.json after a settings change: nothing imported, nothing fails' '
 	copy_text "$F/data.json" data.json &&
 	convctl -s d.json migrate data.json >/dev/null &&
 	jq_is d.json -c ".conversations | length" 3 &&
-	jq ".model = \"another-model\"" data.json >d2 && copy_text d2 data.json &&
+	printf "%s\n" "$data_model" >data.json &&
 	snapshot d.json &&
 	CONVCTL_NOW=2026-06-02T12:00:00Z convctl -s d.json migrate data.json >out &&
 	unchanged d.json &&
@@ -26,7 +31,7 @@ test_expect 'the ledger holds the hash of each conversation'\''s messages' '
 '
 
 test_expect 'a data.json with one new conversation: only that one imported' '
-	jq ".conversationData.conversations += [.conversationData.conversations[0] | .id = \"conv-1769100000000\" | .messages[0].id = \"m-new\"]" data.json >d2 && copy_text d2 data.json &&
+	printf "%s\n" "$data_new" >data.json &&
 	convctl -s d.json migrate data.json >out &&
 	holds "  conv-1769100000000: " out &&
 	holds "  3 conversations imported before; left out" out &&
