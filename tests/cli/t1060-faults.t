@@ -7,9 +7,19 @@ file_store_only "I/O faults of file writes"
 export CONVCTL_NOW=2026-06-01T00:00:00Z
 python3 "$top/tests/helpers/bigstore.py" 60 1 >"$T/before.json"
 
-# no_temp DIR: no temporary file of store.json is left in DIR
+# no_temp DIR: no temporary file of store.json is left in DIR (as
+# ls -A DIR | grep "^\.store\.json\." finds none; the shell's glob, no
+# process); one left is named
 no_temp() {
-	! ls -A "$1" | grep '^\.store\.json\.'
+	nt_left=
+	for nt_f in "$1"/.store.json.*; do
+		[ ! -e "$nt_f" ] && [ ! -L "$nt_f" ] || nt_left="$nt_left ${nt_f##*/}"
+	done
+	[ -z "$nt_left" ] || { echo "left in $1:$nt_left"; return 1; }
+}
+# size_of FILE: size, FILE's size in bytes (one stat, no $(...))
+size_of() {
+	stat -c %s "$1" >"$T/.size" && read -r size <"$T/.size"
 }
 
 
@@ -57,7 +67,7 @@ test_expect 'a 3 MB import failing past its first megabyte written (EFBIG): clea
 		unchanged "$CONVCTL_STORE" && no_temp "$T" || { echo "$how"; return 1; }
 	done &&
 	convctl migrate "$T/export.json" >/dev/null &&
-	test $(wc -c <"$CONVCTL_STORE") -gt 3000000
+	size_of "$CONVCTL_STORE" && test "$size" -gt 3000000
 '
 
 # end writes the end with its offline summary, in one write: a limit that
@@ -72,8 +82,8 @@ test_expect 'end: the write with the summary fails (EFBIG): status 3, ended, sum
 		convctl end --no-summary >/dev/null && cp "$CONVCTL_STORE" "$T/ended.json" &&
 		cp "$T/end0.json" "$CONVCTL_STORE" &&
 		convctl end --summarizer offline >/dev/null &&
-		a=$(( ($(wc -c <"$T/ended.json") + 511) / 512 )) &&
-		b=$(( ($(wc -c <"$CONVCTL_STORE") + 511) / 512 )) &&
+		size_of "$T/ended.json" && a=$(( (size + 511) / 512 )) &&
+		size_of "$CONVCTL_STORE" && b=$(( (size + 511) / 512 )) &&
 		{ [ $b -le $a ] || limit=$a; } && n=$((n + 1)) || return 1
 	done &&
 	test -n "$limit" &&
@@ -104,10 +114,19 @@ test_expect 'store replaced by a directory: clear error for writers and readers'
 # under a 0700 directory is closed to it), else they are skipped saying why
 as=
 why="running as root without setpriv or user nobody"
-if [ "$(id -u)" -ne 0 ]; then
+# who runs the tests, and nobody's uid and gid: an id each, read once
+id -u >"$T/.id" && read -r my_uid <"$T/.id"
+if [ "$my_uid" -eq 0 ] && id nobody >"$T/.id" 2>/dev/null; then
+	read -r nobody_ids <"$T/.id"	# uid=65534(nobody) gid=65534(nogroup) ...
+	nobody_uid=${nobody_ids#uid=} nobody_uid=${nobody_uid%%[!0-9]*}
+	nobody_gid=${nobody_ids#* gid=} nobody_gid=${nobody_gid%%[!0-9]*}
+else
+	nobody_ids=
+fi
+if [ "$my_uid" -ne 0 ]; then
 	as=
-elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
-	as="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups --"
+elif command -v setpriv >/dev/null 2>&1 && [ -n "$nobody_ids" ]; then
+	as="setpriv --reuid=$nobody_uid --regid=$nobody_gid --clear-groups --"
 	if ! $as test -x "$CONVCTL_BIN"; then
 		as=skip
 		why="the user nobody cannot run $CONVCTL_BIN (a directory above it is closed)"
@@ -117,7 +136,7 @@ else
 fi
 U=$T/u
 mkdir "$U" && chmod 755 "$T" "$U"
-[ -n "$as" ] && [ "$as" != skip ] && chown "$(id -u nobody):$(id -g nobody)" "$U"
+[ -n "$as" ] && [ "$as" != skip ] && chown "$nobody_uid:$nobody_gid" "$U"
 # the user's command, as the unprivileged user when root runs the tests
 asuser() {
 	$as env CONVCTL_STORE="$U/store.json" $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
@@ -143,7 +162,7 @@ test_as_user() {
 ufresh() {
 	cp "$T/before.json" "$U/store.json" && : >"$U/store.json.lock" &&
 	chmod 600 "$U/store.json" "$U/store.json.lock" &&
-	{ [ -z "$as" ] || chown "$(id -u nobody):$(id -g nobody)" "$U/store.json" "$U/store.json.lock"; }
+	{ [ -z "$as" ] || chown "$nobody_uid:$nobody_gid" "$U/store.json" "$U/store.json.lock"; }
 }
 
 test_as_user 'read-only directory: writers fail clearly, readers still read' '
@@ -151,7 +170,7 @@ test_as_user 'read-only directory: writers fail clearly, readers still read' '
 	for w in $WRITERS; do
 		fails_with 1 uwriter $w && stderr_has "cannot create a temporary file" &&
 		stderr_has "Permission denied" && unchanged "$U/store.json" &&
-		no_temp "$U" || { chmod 755 "$U"; echo "in $w"; exit 1; }
+		no_temp "$U" || { chmod 755 "$U"; echo "in $w"; return 1; }
 	done
 	chmod 755 "$U" && asuser recent >/dev/null && asuser prompt >/dev/null
 '
@@ -164,7 +183,7 @@ test_as_user 'end on a read-only directory: the one true line, exit 1, nothing c
 		stderr_has "convctl: end: cannot create a temporary file in '\''$U'\'': Permission denied" &&
 		! stderr_has "summary" && test ! -s "$T/stdout" &&
 		unchanged "$U/store.json" && no_temp "$U" ||
-		{ chmod 755 "$U"; echo "end $how:"; cat "$T/err"; exit 1; }
+		{ chmod 755 "$U"; echo "end $how:"; cat "$T/err"; return 1; }
 	done
 	chmod 755 "$U"
 '
@@ -174,7 +193,7 @@ test_as_user 'no permission on the store: clear error, nothing changed' '
 	for w in $WRITERS; do
 		fails_with 1 uwriter $w && stderr_has "cannot open store" &&
 		stderr_has "Permission denied" && unchanged "$U/store.json" &&
-		no_temp "$U" || { echo "in $w"; exit 1; }
+		no_temp "$U" || { echo "in $w"; return 1; }
 	done &&
 	fails_with 1 asuser show && stderr_has "Permission denied" &&
 	chmod 600 "$U/store.json"
@@ -211,10 +230,10 @@ EOC
 		cp "$T/before.json" "$CONVCTL_STORE" &&
 		for w in $WRITERS; do
 			LD_PRELOAD=$T/dirsync.so writer $w >/dev/null 2>"$T/err" ||
-			    { echo "$w: exit $?"; cat "$T/err"; exit 1; }
+			    { echo "$w: status $?"; cat "$T/err"; return 1; }
 			stderr_has "convctl: $w: warning: store '\''$CONVCTL_STORE'\'' is written, but its directory '\''$T/flush'\'' was not flushed to disk" &&
 			stderr_has "Input/output error" && no_temp "$T/flush" ||
-			    { echo "in $w"; exit 1; }
+			    { echo "in $w"; return 1; }
 		done &&
 		jq -e "[.conversations[].messages[].content] | index(\"a message\")" \
 		    "$CONVCTL_STORE" >/dev/null
@@ -227,7 +246,7 @@ fi
 # a small filesystem: tmpfs, mountable only with CAP_SYS_ADMIN
 small=$T/small
 mkdir "$small"
-if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256k tmpfs "$small" 2>/dev/null; then
+if [ "$my_uid" -eq 0 ] && mount -t tmpfs -o size=256k tmpfs "$small" 2>/dev/null; then
 	trap 'umount "$small" 2>/dev/null; rm -rf "$T"' EXIT
 	test_expect 'disk full mid-write (ENOSPC): clear error, nothing changed' '
 		export CONVCTL_STORE="$small/store.json" &&
@@ -236,12 +255,14 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256k tmpfs "$small" 2>/dev/nul
 		# fill what is left but a little, less than a rewrite needs
 		{ dd if=/dev/zero of="$small/fill" bs=4k 2>/dev/null; true; } &&
 		rm -f "$small/fill" &&
+		# the KB free (Available, as df -k says): blocks free times their size
+		stat -f -c "%a %S" "$small" >"$T/.free" && read -r free bsize <"$T/.free" &&
 		dd if=/dev/zero of="$small/fill" bs=1k \
-		    count=$(( $(df -k "$small" | awk "NR == 2 { print \$4 }") - 8 )) 2>/dev/null &&
+		    count=$(( free * bsize / 1024 - 8 )) 2>/dev/null &&
 		snapshot "$CONVCTL_STORE" &&
 		for w in $WRITERS; do
 			fails_with 1 writer $w && stderr_has "No space left on device" &&
-			unchanged "$CONVCTL_STORE" && no_temp "$small" || { echo "in $w"; exit 1; }
+			unchanged "$CONVCTL_STORE" && no_temp "$small" || { echo "in $w"; return 1; }
 		done
 	'
 else
