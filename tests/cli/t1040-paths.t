@@ -16,18 +16,27 @@ S=$CONVCTL_STORE
 # closed to it); elsewhere these tests say why they are skipped
 root=
 why="needs root, setpriv and the user nobody"
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    id nobody >/dev/null 2>&1; then
+# who runs the tests, and nobody's uid and gid: an id each, read once by
+# the shell (id nobody: "uid=65534(nobody) gid=65534(nogroup) ...")
+id -u >"$T/.id" && read -r my_uid <"$T/.id"
+nobody_uid= nobody_gid=
+if [ "$my_uid" -eq 0 ] && id nobody >"$T/.id" 2>/dev/null; then
+	read -r nobody_uid <"$T/.id"
+	nobody_gid=${nobody_uid#* gid=} nobody_gid=${nobody_gid%%[!0-9]*}
+	nobody_uid=${nobody_uid#uid=} nobody_uid=${nobody_uid%%[!0-9]*}
+fi
+if [ "$my_uid" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    [ -n "$nobody_uid" ]; then
 	root=yes
-	NOBODY="$(id -u nobody):$(id -g nobody)"
-	if ! setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
+	NOBODY="$nobody_uid:$nobody_gid"
+	if ! setpriv --reuid="$nobody_uid" --regid="$nobody_gid" \
 	    --clear-groups -- test -x "$CONVCTL_BIN"; then
 		root=
 		why="the user nobody cannot run $CONVCTL_BIN (a directory above it is closed)"
 	fi
 fi
 asnobody() {
-	setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
+	setpriv --reuid="$nobody_uid" --regid="$nobody_gid" \
 	    --clear-groups -- env $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
 }
 test_as_root() {
@@ -40,6 +49,32 @@ test_as_root() {
 }
 chmod 755 "$T"
 
+# none_like DIR PREFIX: no name in DIR starts with PREFIX (a dot file's:
+# as ls -A DIR | grep "^PREFIX" finds none), by the shell's glob; one that
+# does is named
+none_like() {
+	nl_left=
+	for nl_f in "$1"/$2*; do	# (PREFIX a pattern: .[!.] too)
+		[ ! -e "$nl_f" ] && [ ! -L "$nl_f" ] || nl_left="$nl_left ${nl_f##*/}"
+	done
+	[ -z "$nl_left" ] || { echo "in $1:$nl_left"; return 1; }
+}
+# empty_dir DIR: DIR holds nothing (as test -z "$(ls -A DIR)")
+empty_dir() {
+	none_like "$1" "" && none_like "$1" .[!.] && none_like "$1" ..?
+}
+# stat_is FORMAT FILE WANT: stat -c FORMAT FILE prints WANT
+stat_is() {
+	stat -c "$1" "$2" >"$T/.stat" && file_is "$3" "$T/.stat"
+}
+# line_starts TEXT FILE: a line of FILE starts with TEXT (grep -q "^TEXT")
+line_starts() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in "$1"*) return 0 ;; esac
+	done <"$2"
+	return 1
+}
+
 # --- not a regular file: refused before a lock or a temporary is made
 
 test_expect 'a FIFO as the store: exit 2 at once, for writers and readers' '
@@ -49,7 +84,7 @@ test_expect 'a FIFO as the store: exit 2 at once, for writers and readers' '
 		stderr_has "'\''$T/fifo'\'' is a FIFO, not a store file" &&
 		test -p "$T/fifo" && test ! -e "$T/fifo.lock" || { echo "in $c"; return 1; }
 	done &&
-	test -z "$(ls -A "$T" | grep "^\.fifo\.")"
+	none_like "$T" .fifo.
 '
 
 test_expect 'a socket as the store: exit 2, named' '
@@ -74,10 +109,10 @@ test_as_root 'a device as the store: writers refuse it, no lock, the device kept
 	for c in "add hi" "end" "prune --max 1" "migrate $top/tests/fixtures/migrate/messages.json"; do
 		fails_with 2 convctl -s "$T/null" $c &&
 		stderr_has "'\''$T/null'\'' is a character device, not a store file" &&
-		test -c "$T/null" && test ! -e "$T/null.lock" || { echo "in $c"; exit 1; }
+		test -c "$T/null" && test ! -e "$T/null.lock" || { echo "in $c"; return 1; }
 	done &&
-	test -z "$(ls -A "$T" | grep "^\.null\.")" &&
-	had=$(test -e /dev/null.lock && echo yes || true) &&
+	none_like "$T" .null. &&
+	had= && { [ ! -e /dev/null.lock ] || had=yes; } &&
 	fails_with 2 convctl -s /dev/null add hi && test -c /dev/null &&
 	{ [ -n "$had" ] || test ! -e /dev/null.lock; }
 '
@@ -101,8 +136,8 @@ test_expect 'a file of the user named like a temporary survives a write' '
 	echo torn >"$T/.store.json.convctl-tmp.Old123" &&
 	echo mine >"$T/.store.json.convctl-tmp.toolong" &&
 	convctl add second >/dev/null &&
-	test "$(cat "$T/.store.json.abcdef")" = mine &&
-	test "$(cat "$T/.store.json.ABC123")" = mine &&
+	file_is mine "$T/.store.json.abcdef" &&
+	file_is mine "$T/.store.json.ABC123" &&
 	test -L "$T/.store.json.convctl-tmp.LnK123" &&
 	test -d "$T/.store.json.convctl-tmp.Dir123" &&
 	test -e "$T/.store.json.convctl-tmp.toolong" &&
@@ -114,7 +149,7 @@ test_as_root 'a temporary of another user is left alone' '
 	echo theirs >"$T/.store.json.convctl-tmp.Thr123" &&
 	chown "$NOBODY" "$T/.store.json.convctl-tmp.Thr123" &&
 	convctl add third >/dev/null &&
-	test "$(cat "$T/.store.json.convctl-tmp.Thr123")" = theirs &&
+	file_is theirs "$T/.store.json.convctl-tmp.Thr123" &&
 	rm "$T/.store.json.convctl-tmp.Thr123"
 '
 
@@ -125,7 +160,7 @@ test_as_root 'root rewriting a user'\''s store keeps its owner, group and mode' 
 	cp "$S" "$T/own/store.json" && chmod 640 "$T/own/store.json" &&
 	chown "$NOBODY" "$T/own/store.json" &&
 	convctl -s "$T/own/store.json" add "from cron" >/dev/null &&
-	test "$(stat -c %u:%g:%a "$T/own/store.json")" = "$NOBODY:640" &&
+	stat_is %u:%g:%a "$T/own/store.json" "$NOBODY:640" &&
 	asnobody -s "$T/own/store.json" add "the user again" >/dev/null &&
 	jq -e ".conversations[0].messages[-1].content == \"the user again\"" \
 	    "$T/own/store.json" >/dev/null
@@ -134,10 +169,10 @@ test_as_root 'root rewriting a user'\''s store keeps its owner, group and mode' 
 test_as_root 'a 0444 store is refused, not replaced: the permission named' '
 	chmod 444 "$T/own/store.json" && snapshot "$T/own/store.json" &&
 	fails_with 1 asnobody -s "$T/own/store.json" add "not written" &&
-	stderr_has "cannot write store '\''$T/own/store.json'\'' (mode 0444, owner uid $(id -u nobody)): Permission denied" &&
+	stderr_has "cannot write store '\''$T/own/store.json'\'' (mode 0444, owner uid $nobody_uid): Permission denied" &&
 	unchanged "$T/own/store.json" &&
-	test "$(stat -c %a "$T/own/store.json")" = 444 &&
-	test -z "$(ls -A "$T/own" | grep "^\.store")"
+	stat_is %a "$T/own/store.json" 444 &&
+	none_like "$T/own" .store
 '
 
 # a store its mode lets everyone write, but an ACL entry keeps nobody from
@@ -152,12 +187,12 @@ test_as_root_acl() {
 test_as_root_acl 'a store read-only by ACL is refused, not replaced: the permission named' '
 	cp "$S" "$T/own/acl.json" && chmod 666 "$T/own/acl.json" &&
 	: >"$T/own/acl.json.lock" && chmod 666 "$T/own/acl.json.lock" &&
-	setfacl -m "u:$(id -u nobody):r" "$T/own/acl.json" &&
+	setfacl -m "u:$nobody_uid:r" "$T/own/acl.json" &&
 	snapshot "$T/own/acl.json" &&
 	fails_with 1 asnobody -s "$T/own/acl.json" add "not written" &&
 	stderr_has "cannot write store '\''$T/own/acl.json'\'' (mode 0666, owner uid 0): Permission denied" &&
 	unchanged "$T/own/acl.json" &&
-	test -z "$(ls -A "$T/own" | grep "^\.acl")"
+	none_like "$T/own" .acl
 '
 
 test_as_root 'a writable store of another user: its owner cannot be kept, refused' '
@@ -166,7 +201,7 @@ test_as_root 'a writable store of another user: its owner cannot be kept, refuse
 	fails_with 1 asnobody -s "$T/own/theirs.json" add "not written" &&
 	stderr_has "cannot keep the owner of store" &&
 	stderr_has "Operation not permitted" &&
-	unchanged "$T/own/theirs.json" && test "$(stat -c %u "$T/own/theirs.json")" = 0
+	unchanged "$T/own/theirs.json" && stat_is %u "$T/own/theirs.json" 0
 '
 
 # --- symlinks in a sticky world-writable directory
@@ -176,7 +211,7 @@ test_as_root 'a symlink of another user in a sticky /tmp-like directory is not f
 	cp "$S" "$T/victim.json" && snapshot "$T/victim.json" &&
 	ln -s "$T/victim.json" "$T/tmp/store.json" && chown -h "$NOBODY" "$T/tmp/store.json" &&
 	fails_with 1 convctl -s "$T/tmp/store.json" add planted &&
-	stderr_has "symlink '\''$T/tmp/store.json'\'' is owned by uid $(id -u nobody) in the sticky world-writable directory" &&
+	stderr_has "symlink '\''$T/tmp/store.json'\'' is owned by uid $nobody_uid in the sticky world-writable directory" &&
 	unchanged "$T/victim.json" && test ! -e "$T/victim.json.lock" &&
 	fails_with 1 convctl -s "$T/tmp/store.json" show &&
 	chown -h 0:0 "$T/tmp/store.json" &&
@@ -190,7 +225,7 @@ test_as_root 'nor is one on the way to it; no directory is made through it' '
 	ln -s "$T/elsewhere" "$T/tmp/dir" && chown -h "$NOBODY" "$T/tmp/dir" &&
 	fails_with 1 convctl -s "$T/tmp/dir/new/store.json" add planted &&
 	stderr_has "symlink '\''$T/tmp/dir'\'' is owned by uid" &&
-	test -z "$(ls -A "$T/elsewhere")"
+	empty_dir "$T/elsewhere"
 '
 
 test_as_root 'the directory owner'\''s link is followed, as the kernel does' '
@@ -240,10 +275,15 @@ reads=$(counts 12 30)
 # takes python seconds on a busy machine); the last conversation's id in
 # $last (read from the bytes: bigstore.py writes no other "conv-" string)
 big_store() {
-	{ [ -s "$T/big.orig" ] ||
-	    python3 "$top/tests/helpers/bigstore.py" 6000 0 >"$T/big.orig"; } &&
+	if [ ! -s "$T/big.orig" ]; then
+		python3 "$top/tests/helpers/bigstore.py" 6000 0 >"$T/big.orig" &&
+		grep -o '"conv-[0-9]*"' "$T/big.orig" >"$T/big.ids" || return 1
+		big_last=
+		while IFS= read -r l; do big_last=$l; done <"$T/big.ids"
+		big_last=${big_last#\"} big_last=${big_last%\"}
+	fi
 	cp "$T/big.orig" "$1" &&
-	last=$(grep -o '"conv-[0-9]*"' "$1" | tail -n 1 | tr -d '"') &&
+	last=$big_last &&
 	[ -n "$last" ]
 }
 
@@ -259,7 +299,7 @@ test_expect 'a store truncated under a reader: an error, never SIGBUS' '
 		rc=$? && runs=$((runs + 1))
 		case $rc in
 		0) ;;
-		1) grep -q "^convctl: show: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
+		1) line_starts "convctl: show: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
 		*) bad="$bad $rc" ;;
 		esac
 	done &&
@@ -281,7 +321,7 @@ test_expect 'a store truncated under a search that maps it: never SIGBUS' '
 		rc=$? && runs=$((runs + 1))
 		case $rc in
 		0) [ -s "$T/out" ] && found=$((found + 1)) ;;
-		1) grep -q "^convctl: search: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
+		1) line_starts "convctl: search: " "$T/err" || bad="$bad $rc:$(cat "$T/err")" ;;
 		*) bad="$bad $rc" ;;
 		esac
 	done &&
@@ -293,18 +333,23 @@ test_expect 'a store truncated under a search that maps it: never SIGBUS' '
 
 test_expect 'a message past max_message_bytes is refused, naming the setting' '
 	cp "$S" "$T/keep.json" && snapshot "$S" &&
-	head -c 1001 /dev/zero | tr "\0" x >"$T/1001" &&
-	head -c 1000 /dev/zero | tr "\0" y >"$T/1000" &&
+	x10=xxxxxxxxxx && x100=$x10$x10$x10$x10$x10$x10$x10$x10$x10$x10 &&
+	x1001=$x100$x100$x100$x100$x100$x100$x100$x100$x100${x100}x &&
+	printf %s "$x1001" >"$T/1001" &&
+	y10=yyyyyyyyyy && y100=$y10$y10$y10$y10$y10$y10$y10$y10$y10$y10 &&
+	y1000=$y100$y100$y100$y100$y100$y100$y100$y100$y100$y100 &&
+	printf %s "$y1000" >"$T/1000" &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add <"$T/1001" &&
 	stderr_has "'\''standard input'\'' is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
 	unchanged "$S" &&
-	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add "$(cat "$T/1001")" &&
+	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add "$x1001" &&
 	stderr_has "TEXT is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
 	unchanged "$S" &&
 	cat "$T/1001" | CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add &&
 	unchanged "$S" &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl add <"$T/1000" >/dev/null &&
-	convctl show --format json | jq -e ".messages[-1].content | length == 1000" >/dev/null &&
+	convctl show --format json >shown &&
+	jq_is shown -c ".messages[-1].content | length" 1000 &&
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	echo "max_message_bytes = 10" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add "eleven byte" && stderr_has "max_message_bytes" &&
@@ -314,7 +359,7 @@ test_expect 'a message past max_message_bytes is refused, naming the setting' '
 '
 
 test_expect 'a store past max_input_bytes is refused by readers and writers' '
-	snapshot "$S" && size=$(wc -c <"$S") &&
+	snapshot "$S" && stat -c %s "$S" >size && read -r size <size &&
 	for c in "add hi" "end" "show" "recent" "prompt"; do
 		CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl $c &&
 		stderr_has "store '\''$S'\'' is $size bytes, larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
@@ -339,7 +384,9 @@ test_expect 'a migrate source past max_input_bytes: refused, the store unchanged
 # reading PID: PID is blocked reading a pipe or FIFO (the kernel's wait
 # channel says so: pipe_read, anon_pipe_read, pipe_wait, fifo_open...)
 reading() {
-	case $(cat /proc/"$1"/wchan 2>/dev/null) in
+	rd_wchan=
+	{ read -r rd_wchan </proc/"$1"/wchan; } 2>/dev/null	# (no newline)
+	case $rd_wchan in
 	*pipe_read* | pipe_wait* | *fifo*) return 0 ;;
 	esac
 	return 1
@@ -354,8 +401,8 @@ test_expect 'add reads standard input before it takes the lock' '
 	    (convctl_exec add) >"$T/late.out" 2>&1 &
 	pid=$! && wait_until "reading $pid" &&
 	CONVCTL_WAIT=0 convctl add "while the pipe is open" >/dev/null &&
-	: >go && wait $pid && rm go && convctl show --format json |
-	    jq -e "[.messages[-2:][].content] == [\"while the pipe is open\", \"late\"]" >/dev/null
+	: >go && wait $pid && rm go && convctl show --format json >shown &&
+	jq_is shown -c "[.messages[-2:][].content]" "[\"while the pipe is open\",\"late\"]"
 '
 
 test_expect 'migrate reads a pipe before it takes the lock' '
