@@ -5,11 +5,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-# q FILTER: FILTER of the store; a file store is read by jq itself (no cat
-# and pipe before it)
-q() {
-	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
-}
 
 # refused WHAT [TEXT]: a write and a read of $S both fail with exit 1,
 # naming the store's file and WHAT (and the last, recent, TEXT), and the
@@ -25,7 +20,27 @@ refused() {
 	unchanged "$S"
 }
 
+# stat_is FORMAT WANT FILE...: stat -c FORMAT FILE... prints WANT (one stat,
+# read by the shell)
+stat_is() {
+	st_format=$1 st_want=$2
+	shift 2
+	stat -c "$st_format" "$@" >"$T/.stat" && file_is "$st_want" "$T/.stat"
+}
+# names_are DIR WANT: DIR's names, dot files too, are WANT, each followed by
+# a space (as ls -A DIR | tr "\n" " " gives them when DIR holds no dot
+# file), listed by the shell's globs
+names_are() {
+	na_got=
+	for na_f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ ! -e "$na_f" ] && [ ! -L "$na_f" ] || na_got="$na_got${na_f##*/} "
+	done
+	[ "$na_got" = "$2" ] || { echo "$1 holds '$na_got', want '$2'"; return 1; }
+}
+
 conv='{"id":"c1","startedAt":"2026-01-01T00:00:00Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m1","timestamp":"2026-01-01T00:00:00Z","role":"user","content":"hi"}]}'
+
+printf '{"conversations": [%s]}' "$conv" >"$T/one.json"
 
 test_file 'a truncated store is refused with its line and column' '
 	printf "{\"version\": 1,\n\"conversations\": [%s" "$conv" >"$S" &&
@@ -43,32 +58,30 @@ test_file 'conversations that is not an array is refused, naming the path' '
 '
 
 test_file 'a message without a role is refused, naming its JSON path' '
-	printf "%s" "{\"conversations\": [$conv]}" | jq -c "del(.conversations[0].messages[0].role)" >"$S" &&
+	jq -c "del(.conversations[0].messages[0].role)" one.json >"$S" &&
 	refused "conversations[0].messages[0]: missing '\''role'\''"
 '
 
 test_file 'a message with an unknown role is refused' '
-	printf "%s" "{\"conversations\": [$conv]}" | jq -c ".conversations[0].messages[0].role = \"robot\"" >"$S" &&
+	jq -c ".conversations[0].messages[0].role = \"robot\"" one.json >"$S" &&
 	refused "conversations[0].messages[0].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)"
 '
 
 test_file 'two active conversations are refused' '
-	printf "%s" "{\"conversations\": [$conv, $conv]}" |
-	    jq -c ".conversations[1].id = \"c2\"" >"$S" &&
+	jq -c ".conversations += .conversations | .conversations[1].id = \"c2\"" one.json >"$S" &&
 	refused "conversations[1]: two active conversations ('\''c1'\'' and '\''c2'\'')"
 '
 
 test_file 'two conversations with one id are refused' '
-	printf "%s" "{\"conversations\": [$conv, $conv]}" |
-	    jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\"" >"$S" &&
+	jq -c ".conversations += .conversations |
+	    .conversations[0].endedAt = \"2026-01-01T00:00:01Z\"" one.json >"$S" &&
 	refused "conversations[1].id: '\''c1'\'' is also the id of conversations[0]"
 '
 
 test_file 'of many conversations, the first to repeat an id is named with the one it repeats' '
-	printf "%s" "{\"conversations\": [$conv]}" |
-	    jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\" | .conversations[0] as \$c |
+	jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\" | .conversations[0] as \$c |
 	    .conversations = [range(40) | \$c + {id: \"c\\(.)\"}] |
-	    .conversations[17].id = \"c3\" | .conversations[30].id = \"c4\"" >"$S" &&
+	    .conversations[17].id = \"c3\" | .conversations[30].id = \"c4\"" one.json >"$S" &&
 	refused "conversations[17].id: '\''c3'\'' is also the id of conversations[3]"
 '
 
@@ -78,8 +91,7 @@ test_file 'a newer store version is refused' '
 '
 
 test_file 'a bad time, a duplicated key and a non-object top are refused' '
-	printf "%s" "{\"conversations\": [$conv]}" |
-	    jq -c ".conversations[0].startedAt = \"yesterday\"" >"$S" &&
+	jq -c ".conversations[0].startedAt = \"yesterday\"" one.json >"$S" &&
 	refused "conversations[0].startedAt: not an ISO 8601 time" &&
 	printf "{\"conversations\": [],\n \"conversations\": []}" >"$S" &&
 	refused "duplicate object key" &&
@@ -140,12 +152,13 @@ test_file 'a store path that is a directory is refused' '
 	stderr_has "'\''dir.json'\'' is a directory, not a store file" &&
 	fails_with 2 convctl -s dir.json add hi &&
 	stderr_has "is a directory" &&
-	test -d dir.json && test -z "$(ls dir.json)" && test ! -e dir.json.lock
+	test -d dir.json && names_are dir.json "" && test ! -e dir.json.lock
 '
 
 # as_other CMD...: runs CMD as a user that is not root, so permissions bite
+id -u >"$T/.uid" && read -r my_uid <"$T/.uid"	# (one id, not one a call)
 as_other() {
-	if [ "$(id -u)" -eq 0 ]; then
+	if [ "$my_uid" -eq 0 ]; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 	else
 		"$@"
@@ -172,9 +185,19 @@ test_file 'a directory that cannot be written is an error; the store stays' '
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
 	stderr_has "cannot create a temporary file in '\''$T/ro'\''" &&
 	echo "{}" >want && cmp want ro/store.json &&
-	test "$(ls -A ro | tr "\n" " ")" = "store.json store.json.lock " &&
+	names_are ro "store.json store.json.lock " &&
 	chmod 755 ro
 '
+
+# line_starts TEXT FILE: a line of FILE starts with TEXT (grep -q "^TEXT"),
+# read by the shell
+line_starts() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in "$1"*) return 0 ;; esac
+	done <"$2"
+	echo "no line of $2 starts with '$1'"
+	return 1
+}
 
 # hold_lock: another process takes the store's lock and keeps it until
 # release; util-linux flock(1) takes it the way convctl does
@@ -201,19 +224,20 @@ test_file 'a lock held longer than --wait is exit 75, try again; the store stays
 	}
 	check; rc=$?; release; test $rc -eq 0 &&
 	convctl --wait 5 add --at 2026-01-01T00:00:01Z second >/dev/null &&
-	test "$(q ".conversations[0].messages | length")" = 2
+	store_is "$S" -r ".conversations[0].messages | length" 2
 '
 
 test_file 'readers do not need the lock' '
 	hold_lock &&
 	convctl --wait 0 show >out; rc=$?; release;
-	test $rc -eq 0 && grep -q "^User: second" out
+	test $rc -eq 0 && line_starts "User: second" out
 '
 
 test_file 'a summary made while another writer holds the lock past --wait: exit 75, try again; the store stays' '
 	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	CONVCTL_NOW=2026-01-01T00:01:00Z convctl end --no-summary >/dev/null &&
-	snapshot "$S" && id=$(q ".conversations[0].id") &&
+	snapshot "$S" && jq -r ".conversations[0].id" "$T/.snapshot" >id.txt &&
+	read -r id <id.txt &&
 	hold_lock &&
 	CONVCTL_WAIT=0 fails_with 75 convctl summarize --summarizer offline "$id"
 	rc=$?; release; test $rc -eq 0 &&
@@ -221,7 +245,7 @@ test_file 'a summary made while another writer holds the lock past --wait: exit 
 	stderr_has "summary of '\''$id'\'' not stored" &&
 	unchanged "$S" &&
 	convctl summarize --summarizer offline "$id" >/dev/null &&
-	test "$(q ".conversations[0].title")" = First
+	store_is "$S" -r ".conversations[0].title" First
 '
 
 test_expect 'writers running at once lose nothing' '
@@ -235,10 +259,10 @@ test_expect 'writers running at once lose nothing' '
 	failed=0 &&
 	for p in $pids; do wait $p || failed=$((failed + 1)); done &&
 	test $failed -eq 0 &&
-	test "$(q "(.conversations | length),
+	store_is "$S" -r "(.conversations | length),
 	    (.conversations[0].messages | length),
 	    ([.conversations[0].messages[].content] | unique | length),
-	    ([.conversations[0].messages[].id] | unique | length)")" = "1
+	    ([.conversations[0].messages[].id] | unique | length)" "1
 16
 16
 16"
@@ -250,31 +274,31 @@ test_file 'a temporary file left by a killed writer is removed by the next' '
 	CONVCTL_NOW=2026-04-01T00:00:01Z convctl add more >/dev/null &&
 	test ! -e "$T/.store.json.convctl-tmp.Ab12Cd" &&
 	test -e "$T/.store.json.notmine" &&
-	test "$(q ".conversations[0].messages | length")" = 17
+	store_is "$S" -r ".conversations[0].messages | length" 17
 '
 
 test_file 'a new store is created 0600 in directories made 0700' '
 	umask 022 &&
 	convctl -s "$T/new/a/b/store.json" add hi >/dev/null &&
-	test "$(stat -c %a new new/a new/a/b)" = "700
+	stat_is %a "700
 700
-700" &&
-	test "$(stat -c %a new/a/b/store.json)" = 600 &&
-	test "$(stat -c %a new/a/b/store.json.lock)" = 600 &&
-	test "$(ls -A new/a/b | tr "\n" " ")" = "store.json store.json.lock "
+700
+600
+600" new new/a new/a/b new/a/b/store.json new/a/b/store.json.lock &&
+	names_are new/a/b "store.json store.json.lock "
 '
 
 test_file 'a rewrite keeps the mode the user gave the store' '
 	chmod 640 new/a/b/store.json &&
 	convctl -s "$T/new/a/b/store.json" add again >/dev/null &&
-	test "$(stat -c %a new/a/b/store.json)" = 640
+	stat_is %a 640 new/a/b/store.json
 '
 
 test_file 'a store that is a symbolic link is written through the link' '
 	ln -s new/a/b/store.json link.json &&
 	convctl -s link.json add third >/dev/null &&
 	test -L link.json &&
-	test "$(jq -r ".conversations[0].messages | length" new/a/b/store.json)" = 3
+	jq_is new/a/b/store.json -r ".conversations[0].messages | length" 3
 '
 
 test_file 'the store path: -s, then CONVCTL_STORE, then XDG_DATA_HOME, then HOME' '
@@ -296,36 +320,39 @@ test_file 'an empty store path is refused' '
 '
 
 # idle_timeout: messages 15 minutes apart join when it is 30 or 20 and
-# split when it is 10
+# split when it is 10. two_messages N [OPTION...]: the two, the second
+# added with the OPTIONs, make N conversations
 two_messages() {
+	tm_want=$1
+	shift
 	store_rm "$S" &&
 	convctl add --at 2026-01-01T00:00:00Z one >/dev/null &&
 	convctl "$@" add --at 2026-01-01T00:15:00Z two >/dev/null &&
-	q ".conversations | length"
+	store_is "$S" -r ".conversations | length" "$tm_want"
 }
 
 test_expect 'idle_timeout: the default is 30 minutes' '
-	test "$(two_messages)" = 1
+	two_messages 1
 '
 
 test_expect 'idle_timeout: the config file beats the default' '
 	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
 	printf "# comment\n\nidle_timeout = 10\n" >"$XDG_CONFIG_HOME/convctl/config" &&
-	test "$(two_messages)" = 2
+	two_messages 2
 '
 
 test_expect 'idle_timeout: the environment beats the config file' '
-	test "$(CONVCTL_IDLE_TIMEOUT=20 two_messages)" = 1
+	CONVCTL_IDLE_TIMEOUT=20 two_messages 1
 '
 
 test_expect 'idle_timeout: the flag beats the environment' '
-	test "$(CONVCTL_IDLE_TIMEOUT=20 two_messages --idle-timeout 10)" = 2 &&
-	test "$(two_messages --idle-timeout 20)" = 1
+	CONVCTL_IDLE_TIMEOUT=20 two_messages 2 --idle-timeout 10 &&
+	two_messages 1 --idle-timeout 20
 '
 
 test_expect 'CONVCTL_CONFIG names another config file' '
 	printf "idle_timeout = 20\n" >other.conf &&
-	test "$(CONVCTL_CONFIG=$T/other.conf two_messages)" = 1
+	CONVCTL_CONFIG=$T/other.conf two_messages 1
 '
 
 test_expect 'a bad config file or setting is an error naming where it is' '
