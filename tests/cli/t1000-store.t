@@ -236,7 +236,7 @@ test_file 'readers do not need the lock' '
 test_file 'a summary made while another writer holds the lock past --wait: exit 75, try again; the store stays' '
 	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	CONVCTL_NOW=2026-01-01T00:01:00Z convctl end --no-summary >/dev/null &&
-	snapshot "$S" && jq -r ".conversations[0].id" "$T/.snapshot" >id.txt &&
+	snapshot "$S" && store_jq "$S" -r ".conversations[0].id" >id.txt &&
 	read -r id <id.txt &&
 	hold_lock &&
 	CONVCTL_WAIT=0 fails_with 75 convctl summarize --summarizer offline "$id"

@@ -8,20 +8,40 @@ file_store_only "the file store's bytes"
 S=$CONVCTL_STORE
 export CONVCTL_NOW=2026-02-04T18:00:00.000Z
 
+# lines_of FIRST LAST FILE: lines FIRST to LAST of FILE (sed -n FIRST,LASTp),
+# each ending in a newline, in $lines; read by the shell
+lines_of() {
+	lines= lo_n=0
+	while IFS= read -r l; do
+		lo_n=$((lo_n + 1))
+		[ "$lo_n" -lt "$1" ] || [ "$lo_n" -gt "$2" ] || lines="$lines$l
+"
+	done <"$3"
+}
+# count_holding TEXT FILE N: N lines of FILE hold TEXT (grep -cF), counted
+# by the shell
+count_holding() {
+	ch_n=0
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"$1"*) ch_n=$((ch_n + 1)) ;; esac
+	done <"$2"
+	[ "$ch_n" -eq "$3" ] || { echo "$ch_n lines of $2 hold '$1', want $3"; return 1; }
+}
+
 test_expect 'conversations that do not change keep their exact line' '
 	convctl add --at 2026-02-01T10:00:00Z "first: café 日本語 🙂 \"q\" \\ b" &&
 	convctl end &&
 	convctl add --at 2026-02-02T10:00:00Z "second" &&
 	convctl end &&
 	convctl add --at 2026-02-03T10:00:00Z "third" &&
-	sed -n 4,5p "$S" >before &&
+	lines_of 4 5 "$S" && before=$lines &&
 	convctl add --at 2026-02-03T10:01:00Z "more" &&
-	sed -n 4,5p "$S" >after &&
-	test_cmp before after
+	lines_of 4 5 "$S" &&
+	{ [ "$lines" = "$before" ] || { printf "before:\n%safter:\n%s" "$before" "$lines"; false; }; }
 '
 
 test_expect 'a pretty-printed store is written back one conversation a line' '
-	cat >"$S" <<-\EOF &&
+	while IFS= read -r l; do printf "%s\n" "$l"; done >"$S" <<-\EOF &&
 	{
 	  "conversations": [
 	    {
@@ -38,9 +58,9 @@ test_expect 'a pretty-printed store is written back one conversation a line' '
 	}
 	EOF
 	convctl add --at 2026-02-04T17:40:00Z "hi" &&
-	sed -n 4p "$S" >line &&
+	lines_of 4 4 "$S" &&
 	printf "%s\n" "    {\"id\":\"conv-1\",\"startedAt\":\"2026-02-04T17:26:40.000Z\",\"endedAt\":\"2026-02-04T17:30:00.000Z\",\"title\":\"café / x\",\"summary\":null,\"messages\":[],\"extra\":{\"n\":[1,2.5,-0]}}," >want &&
-	test_cmp want line &&
+	printf %s "$lines" >line && same_file want line &&
 	holds "\"lastMigrated\": null" "$S"
 '
 
@@ -61,20 +81,20 @@ numstore() {
 test_expect 'numbers jansson cannot hold and \u0000 in keys are accepted' '
 	numstore && convctl show a >/dev/null && convctl recent >/dev/null &&
 	convctl show --format json a >out &&
-	grep -qF "\"n\":$NUMS,\"k\\u0000\":0.1}" out
+	holds "\"n\":$NUMS,\"k\\u0000\":0.1}" out
 '
 
 test_expect 'every number keeps its text, the conversation touched or not' '
 	numstore &&
 	convctl add --at 2026-02-04T17:21:00Z "more" &&
-	test "$(grep -cF "$NUMS" "$S")" -eq 4 &&
-	grep -qF "\"n\\u0000\": $NUMS" "$S" &&
-	grep -qF "\"top\": {\"n\":$NUMS}" "$S" &&
-	grep -qF "\"k\\u0000\":0.1}],\"n\":$NUMS}," "$S" &&
-	grep -qF "\"content\":\"y\",\"n\":$NUMS},{" "$S" &&
-	grep -qF "\"n\":{\"x\":$NUMS}}" "$S" &&
+	count_holding "$NUMS" "$S" 4 &&
+	holds "\"n\\u0000\": $NUMS" "$S" &&
+	holds "\"top\": {\"n\":$NUMS}" "$S" &&
+	holds "\"k\\u0000\":0.1}],\"n\":$NUMS}," "$S" &&
+	holds "\"content\":\"y\",\"n\":$NUMS},{" "$S" &&
+	holds "\"n\":{\"x\":$NUMS}}" "$S" &&
 	CONVCTL_NOW=2026-02-04T17:25:00.000Z convctl end --no-summary &&
-	test "$(grep -cF "$NUMS" "$S")" -eq 4 &&
+	count_holding "$NUMS" "$S" 4 &&
 	python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$S"
 '
 
@@ -117,7 +137,7 @@ test_expect 'readers see the same fields the scanner kept' '
 	printf "%s\n" "{\"conversations\":[{\"id\":\"c\\u00e9\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"endedAt\":\"2026-02-04T17:10:00.000Z\",\"title\":\"T\\\\u0021\",\"summary\":null,\"messages\":[{\"timestamp\":\"2026-02-04T17:05:00Z\",\"role\":\"user\",\"content\":\"x\"}]}]}" >"$S" &&
 	convctl recent >out &&
 	printf "cé\t2026-02-04T17:10:00.000Z\t1\tT\\\\u0021\n" >want &&
-	test_cmp want out
+	same_file want out
 '
 
 test_done
