@@ -726,3 +726,28 @@ copy_text() {
 	while IFS= read -r l; do printf '%s\n' "$l"; done <"$1" >"$2" || return 1
 	[ -z "$l" ] || printf %s "$l" >>"$2"
 }
+
+# small_snapshot STORE, small_unchanged STORE: snapshot and unchanged for a
+# small store (a few KB: the shell reads a byte a call), a file store read
+# by the shell, no cat and cmp a check; NUL-free (read -r keeps every other
+# byte, and the last line's lack of a newline). A database's store is
+# snapshot's and unchanged's
+small_snapshot() {
+	if is_db "$1"; then snapshot "$1"; else small_read "$1" && small_kept=$small_text; fi
+}
+small_unchanged() {
+	if is_db "$1"; then
+		unchanged "$1"
+		return
+	fi
+	small_text=	# a store not written yet is empty, as for unchanged
+	{ [ ! -e "$1" ] || small_read "$1"; } && [ "$small_text" = "$small_kept" ] ||
+	    { echo "store '$1' changed"; return 1; }
+}
+# small_read FILE: FILE's bytes in $small_text, read by the shell
+small_read() {
+	small_text=
+	while IFS= read -r l; do small_text="$small_text$l
+"; done <"$1" || return 1
+	small_text="$small_text$l"
+}
