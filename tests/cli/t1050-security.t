@@ -173,7 +173,7 @@ REPLY2=${REPLY2%%"
 # canary_seed: the store canary_run starts from, one conversation ended and
 # one active, made once and kept in $T/canary.json (on a file store, in
 # $canary too, read by the shell: canary_run writes it back with printf, no
-# cat a run)
+# cat a run; a database's copied from the file)
 canary_seed() {
 	store_rm "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >/dev/null &&
@@ -193,8 +193,10 @@ canary_seed() {
 canary_run() {
 	if [ "$engine" = file ]; then
 		printf %s "$canary" >"$CONVCTL_STORE"
-	else
-		store_seed <"$T/canary.json"
+	else	# store_seed's copy, from the file kept (no cat a run)
+		store_rm "$CONVCTL_STORE" &&
+		convctl copy "$T/canary.json" "$CONVCTL_STORE" 2>"$T/e" ||
+		    { cat "$T/e"; return 1; }
 	fi &&
 	CONVCTL_API_KEY=$KEY OPENAI_API_KEY=$KEY ANTHROPIC_API_KEY=$KEY \
 	    CONVCTL_NOW=2026-02-04T18:30:00Z convctl "$@" >"$T/o" 2>"$T/e"
