@@ -40,7 +40,13 @@ names_are() {
 
 conv='{"id":"c1","startedAt":"2026-01-01T00:00:00Z","endedAt":null,"title":null,"summary":null,"messages":[{"id":"m1","timestamp":"2026-01-01T00:00:00Z","role":"user","content":"hi"}]}'
 
-printf '{"conversations": [%s]}' "$conv" >"$T/one.json"
+# conv_with OLD NEW [TEXT]: TEXT ($conv) with its first OLD made NEW, in
+# $cw: the bad stores below are made by the shell, not a jq each
+conv_with() {
+	cw=${3-$conv}
+	case $cw in *"$1"*) ;; *) echo "no '$1' in $cw"; return 1 ;; esac
+	cw=${cw%%"$1"*}$2${cw#*"$1"}
+}
 
 test_file 'a truncated store is refused with its line and column' '
 	printf "{\"version\": 1,\n\"conversations\": [%s" "$conv" >"$S" &&
@@ -58,30 +64,39 @@ test_file 'conversations that is not an array is refused, naming the path' '
 '
 
 test_file 'a message without a role is refused, naming its JSON path' '
-	jq -c "del(.conversations[0].messages[0].role)" one.json >"$S" &&
+	conv_with "\"role\":\"user\"," "" &&
+	printf "{\"conversations\":[%s]}" "$cw" >"$S" &&
 	refused "conversations[0].messages[0]: missing '\''role'\''"
 '
 
 test_file 'a message with an unknown role is refused' '
-	jq -c ".conversations[0].messages[0].role = \"robot\"" one.json >"$S" &&
+	conv_with "\"role\":\"user\"" "\"role\":\"robot\"" &&
+	printf "{\"conversations\":[%s]}" "$cw" >"$S" &&
 	refused "conversations[0].messages[0].role: unknown role '\''robot'\'' (expected user, assistant, system or tool)"
 '
 
 test_file 'two active conversations are refused' '
-	jq -c ".conversations += .conversations | .conversations[1].id = \"c2\"" one.json >"$S" &&
+	conv_with "\"id\":\"c1\"" "\"id\":\"c2\"" &&
+	printf "{\"conversations\":[%s,%s]}" "$conv" "$cw" >"$S" &&
 	refused "conversations[1]: two active conversations ('\''c1'\'' and '\''c2'\'')"
 '
 
 test_file 'two conversations with one id are refused' '
-	jq -c ".conversations += .conversations |
-	    .conversations[0].endedAt = \"2026-01-01T00:00:01Z\"" one.json >"$S" &&
+	conv_with "\"endedAt\":null" "\"endedAt\":\"2026-01-01T00:00:01Z\"" &&
+	printf "{\"conversations\":[%s,%s]}" "$cw" "$conv" >"$S" &&
 	refused "conversations[1].id: '\''c1'\'' is also the id of conversations[0]"
 '
 
 test_file 'of many conversations, the first to repeat an id is named with the one it repeats' '
-	jq -c ".conversations[0].endedAt = \"2026-01-01T00:00:01Z\" | .conversations[0] as \$c |
-	    .conversations = [range(40) | \$c + {id: \"c\\(.)\"}] |
-	    .conversations[17].id = \"c3\" | .conversations[30].id = \"c4\"" one.json >"$S" &&
+	# 40 ended ones, c0 to c39, but the 17th is c3 and the 30th c4
+	conv_with "\"endedAt\":null" "\"endedAt\":\"2026-01-01T00:00:01Z\"" &&
+	ended=$cw all= i=0 &&
+	while [ $i -lt 40 ]; do
+		id=c$i && { [ $i != 17 ] || id=c3; } && { [ $i != 30 ] || id=c4; } &&
+		conv_with "\"id\":\"c1\"" "\"id\":\"$id\"" "$ended" &&
+		all=$all${all:+,}$cw && i=$((i + 1)) || return 1
+	done &&
+	printf "{\"conversations\":[%s]}" "$all" >"$S" &&
 	refused "conversations[17].id: '\''c3'\'' is also the id of conversations[3]"
 '
 
@@ -91,7 +106,8 @@ test_file 'a newer store version is refused' '
 '
 
 test_file 'a bad time, a duplicated key and a non-object top are refused' '
-	jq -c ".conversations[0].startedAt = \"yesterday\"" one.json >"$S" &&
+	conv_with "\"startedAt\":\"2026-01-01T00:00:00Z\"" "\"startedAt\":\"yesterday\"" &&
+	printf "{\"conversations\":[%s]}" "$cw" >"$S" &&
 	refused "conversations[0].startedAt: not an ISO 8601 time" &&
 	printf "{\"conversations\": [],\n \"conversations\": []}" >"$S" &&
 	refused "duplicate object key" &&
