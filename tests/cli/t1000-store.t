@@ -196,7 +196,7 @@ test_file 'a directory that cannot be written is an error; the store stays' '
 	chmod 555 ro &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
 	stderr_has "cannot open lock '\''$T/ro/store.json.lock'\''" &&
-	chmod 755 ro && touch ro/store.json.lock && chmod 666 ro/store.json.lock &&
+	chmod 755 ro && : >ro/store.json.lock && chmod 666 ro/store.json.lock &&
 	chmod 555 ro &&
 	fails_with 1 as_other "$CONVCTL_BIN" -s "$T/ro/store.json" add hi &&
 	stderr_has "cannot create a temporary file in '\''$T/ro'\''" &&
@@ -219,7 +219,7 @@ line_starts() {
 # release; util-linux flock(1) takes it the way convctl does
 hold_lock() {
 	rm -f "$T/.held" || return 1	# not in the background, with the holder
-	( exec 9>"$S.lock" && flock -x 9 && touch "$T/.held" && exec sleep 120 ) &
+	( exec 9>"$S.lock" && flock -x 9 && : >"$T/.held" && exec sleep 120 ) &
 	holder=$!
 	n=0
 	while [ ! -e "$T/.held" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done

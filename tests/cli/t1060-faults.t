@@ -102,7 +102,7 @@ test_expect 'end: the write with the summary fails (EFBIG): status 3, ended, sum
 # a directory is not a store file: a usage error (2), found before the lock
 test_expect 'store replaced by a directory: clear error for writers and readers' '
 	rm -f "$CONVCTL_STORE" "$CONVCTL_STORE.lock" && mkdir "$CONVCTL_STORE" &&
-	touch "$CONVCTL_STORE/keep" &&
+	: >"$CONVCTL_STORE/keep" &&
 	for w in $WRITERS; do
 		fails_with 2 writer $w && stderr_has "is a directory, not a store file" &&
 		test -e "$CONVCTL_STORE/keep" && no_temp "$T" &&
