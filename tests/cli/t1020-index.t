@@ -122,8 +122,9 @@ agree() {
 		    >/dev/null || return 1
 		# the transcript's three passes, each n_readers runs ending in
 		# "== exit N", compared line by line in one awk, not two diffs
+		# (each line kept as a string: "1" and "1.0" are not equal)
 		awk -v n="$n_readers" 'BEGIN { pass = 0 }
-			{ line[pass, ++len[pass]] = $0 }
+			{ line[pass, ++len[pass]] = $0 "" }
 			/== exit -?[0-9]+$/ && ++runs % n == 0 { pass++ }
 			END {
 				if (runs != 3 * n) {
