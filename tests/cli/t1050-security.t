@@ -53,7 +53,6 @@ test_file 'a symlink planted at the lock path is refused, not followed' '
 	rm "$CONVCTL_STORE.lock"
 '
 
-# (LeakSanitizer cannot run under ptrace: leak checks are off for these runs)
 # tmp_name TRACE: tn, the six characters of the temporary name TRACE's
 # openat(..., O_EXCL) made (its names, a line each, if many); tn_mode 1 if
 # a line naming it holds 0600. Read by the shell, not grep and cut
@@ -74,6 +73,7 @@ tmp_name() {
 		case $l in *".store.json.convctl-tmp.$tn\""*0600*) tn_mode=1 ;; esac
 	done <"$1"
 }
+# (LeakSanitizer cannot run under ptrace: leak checks are off for these runs)
 if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
 	test_file 'the temporary file has a fresh unpredictable name, O_EXCL' '
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$T/trace" "$CONVCTL_BIN" add one >/dev/null &&
