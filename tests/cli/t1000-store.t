@@ -217,13 +217,16 @@ line_starts() {
 
 # hold_lock: another process takes the store's lock and keeps it until
 # release; util-linux flock(1) takes it the way convctl does
+# (each hold's mark a name of its own: none to remove before it)
+holds_made=0
 hold_lock() {
-	rm -f "$T/.held" || return 1	# not in the background, with the holder
-	( exec 9>"$S.lock" && flock -x 9 && : >"$T/.held" && exec sleep 120 ) &
+	holds_made=$((holds_made + 1))
+	held=$T/.held.$test_n.$holds_made	# (unique in a subshell case too)
+	( exec 9>"$S.lock" && flock -x 9 && : >"$held" && exec sleep 120 ) &
 	holder=$!
 	n=0
-	while [ ! -e "$T/.held" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
-	test -e "$T/.held"
+	while [ ! -e "$held" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+	test -e "$held"
 }
 release() { kill $holder; wait $holder 2>/dev/null; true; }
 
