@@ -43,9 +43,62 @@ if [ -x /usr/bin/python3 ]; then
 	ln -s /usr/bin/python3 "$T/bin/python3" && PATH="$T/bin:$PATH"
 fi
 
-convctl() {
+# convctl ARG...: convctl's command, as a process of its own or, in make
+# check, run by the test tool's server for this file (test-tool serve:
+# tests/tool/serve.c, tests/README.md "convctl in one process"): with this
+# shell's standard input, output and error, directory, umask and exported
+# variables, its status this function's, and no process started. The
+# request is the lock file the shell makes with noclobber (set -C): the
+# call that cannot make it (another command holds the server: one in the
+# background, say) starts a process, as does one the server says to
+# (`ulimit` set, a descriptor closed). What must be a process of its own,
+# to be signalled, timed out or watched in /proc, is convctl_exec's
+convctl_exec() {
 	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
 }
+convctl() {
+	[ -n "$cv_serve" ] && [ -p "$cv_serve/req" ] || {
+		convctl_exec "$@"
+		return
+	}
+	read -r cv_me cv_x </proc/self/stat	# this (sub)shell's pid
+	set -C
+	{ printf '%s\n%s\n' "$cv_me" "$#" >"$cv_serve/lock"; } 2>/dev/null
+	cv_x=$?
+	set +C
+	[ "$cv_x" -eq 0 ] || {
+		convctl_exec "$@"
+		return
+	}
+	{
+		for cv_x; do printf '%s\n%s\n' "${#cv_x}" "$cv_x"; done
+		export -p
+	} >>"$cv_serve/lock"
+	echo "$cv_me" 1<>"$cv_serve/req"
+	# the answer read with stdin on resp, the command's stdin on fd 7: the
+	# server takes the descriptors once fd 0 is resp
+	while read -r cv_x cv_st; do
+		[ "$cv_x" != "$cv_me" ] || break
+	done 7<&0 8<>"$cv_serve/resp" <&8
+	case $cv_st in
+	exec) convctl_exec "$@" ;;
+	*) return "$cv_st" ;;
+	esac
+}
+
+# the server of convctl's commands (convctl above): in make check's plain
+# run of the tree's own convctl; not under a wrapper or a sanitizer (each
+# command its own process, as they measure it), in make check-all (CI
+# runs every command as the process a user starts), nor with TEST_EXEC=1.
+# Started by a subshell, so that it is no child of this shell (a case's
+# `wait` waits for its own); it ends when this shell does
+cv_serve=
+if [ -z "$CONVCTL_WRAPPER${ASAN_OPTIONS:-}${TEST_FULL:-}${TEST_EXEC:-}" ] &&
+    [ "$CONVCTL_BIN" = "$top/convctl" ] && [ -x "$top/tests/tool/test-tool" ]
+then
+	cv_serve=$T/.serve
+	("$top/tests/tool/test-tool" serve "$cv_serve" $$ </dev/null >/dev/null &)
+fi
 
 # counts QUICK FULL: how many inputs a randomized case tries: QUICK in make
 # check, FULL with TEST_FULL=1 (make check-all, CI)

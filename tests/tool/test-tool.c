@@ -9,6 +9,9 @@
  *   test-tool run REQUESTS DIR
  *                             commands with their environments, what each
  *                             printed and its status kept in DIR
+ *   test-tool serve DIR SHELL-PID
+ *                             a test file's convctl commands, each run here
+ *                             with its caller's descriptors (serve.c)
  * Each prints one line per failure and a summary, and exits 1 when a check
  * failed, 2 when it could not run.
  */
@@ -146,6 +149,7 @@ static const struct {
 	{ "badinput", tool_badinput, "DIR" },
 	{ "commands", tool_table, "FILE" },
 	{ "run", tool_run, "REQUESTS DIR" },
+	{ "serve", tool_serve, "DIR SHELL-PID" },
 };
 
 int

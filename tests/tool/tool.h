@@ -34,5 +34,6 @@ void tool_write(const char *path, const void *s, size_t len);
 int tool_badinput(int argc, char **argv);
 int tool_table(int argc, char **argv);
 int tool_run(int argc, char **argv);
+int tool_serve(int argc, char **argv);
 
 #endif

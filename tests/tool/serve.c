@@ -1,0 +1,520 @@
+/*
+ * serve.c - `test-tool serve DIR`: a test file's convctl commands run in
+ * this one process, as Mercurial's command server (chg) runs hg's, instead
+ * of a process each: tests/lib.sh's convctl function is the client. A
+ * command runs as it would in a process of its own started by the client:
+ * with the client's standard input, output and error (the same open files,
+ * taken with pidfd_getfd(2), so that offsets and pipes are shared), its
+ * working directory, umask and exported variables. The client runs convctl
+ * as a process instead whenever it cannot have the server (another command
+ * holds it, the server is not there) or the server says so (the client's
+ * resource limits are not the server's, a descriptor is closed).
+ *
+ * In DIR, which the server makes:
+ *   req    a FIFO: the client writes "PID\n" when its request is whole
+ *   resp   a FIFO: the server answers "PID STATUS\n", STATUS the exit
+ *          status or "exec"
+ *   lock   the request, which the client makes with O_EXCL (the shell's
+ *          noclobber): whoever made it has the server until the server
+ *          removes it, once the answer is read (the shell's read takes a
+ *          byte at a time: a second reader would share it). It holds
+ *          "PID\nARGC\n", each argument as "LENGTH\nBYTES\n", then the
+ *          client's `export -p`.
+ * The client waits with its standard input on resp and the one the command
+ * is to read on fd 7 (lib.sh: `7<&0 8<>resp <&8`); the server takes the
+ * client's descriptors once fd 0 is resp, when they are all in place.
+ * A fatal signal in a command is answered as the status a process killed by
+ * it would give, before the server dies of it; a client met later runs
+ * convctl as a process (lock is left). Linux only: elsewhere the server
+ * says why and exits 2, and the client runs processes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "tool.h"
+
+#ifdef __linux__
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+static char *req_path, *resp_path, *lock_path;
+static int resp_fd = -1;
+static struct stat resp_st;
+static int saved[3];		/* the server's own 0, 1 and 2 */
+static char current_pid[24];	/* the client being served, for a crash */
+
+static char *
+path_in(const char *dir, const char *name)
+{
+	struct buf b = { 0 };
+
+	buf_addf(&b, "%s/%s", dir, name);
+	return b.data;
+}
+
+/* the answer "PID STATUS\n" on resp: written whole (shorter than
+ * PIPE_BUF) or not at all; async-signal-safe */
+static void
+answer(const char *pid, const char *status)
+{
+	char line[64];
+	size_t n = 0, k;
+
+	for (k = 0; pid[k] != '\0' && n < 40; k++)
+		line[n++] = pid[k];
+	line[n++] = ' ';
+	for (k = 0; status[k] != '\0' && n < 62; k++)
+		line[n++] = status[k];
+	line[n++] = '\n';
+	if (write(resp_fd, line, n) < 0)
+		return;
+}
+
+/* a fatal signal in a command: the client is told the status a process
+ * killed by it gives (128 + N, as the shell says it), then the signal
+ * meets its default action */
+static void
+on_fatal(int sig)
+{
+	char st[8];
+	int n = 128 + sig, i = 0;
+
+	if (current_pid[0] != '\0') {
+		st[i++] = '0' + n / 100;
+		st[i++] = '0' + n / 10 % 10;
+		st[i++] = '0' + n % 10;
+		st[i] = '\0';
+		answer(current_pid, st);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* the request's next line as a number; -1 at its end or a bad one */
+static long
+number(char **p, const char *end)
+{
+	char *nl = memchr(*p, '\n', (size_t)(end - *p)), *stop;
+	long v;
+
+	if (nl == NULL)
+		return -1;
+	*nl = '\0';
+	v = strtol(*p, &stop, 10);
+	if (stop == *p || *stop != '\0' || v < 0)
+		return -1;
+	*p = nl + 1;
+	return v;
+}
+
+/* one word of `export -p`'s value at *p, unquoted into *out; *p left at
+ * the newline or end that ends it */
+static void
+shell_word(char **p, const char *end, struct buf *out)
+{
+	char *s = *p;
+
+	while (s < end && *s != '\n') {
+		if (*s == '\'') {
+			for (s++; s < end && *s != '\''; s++)
+				buf_add(out, s, 1);
+			s++;
+		} else if (*s == '"') {
+			for (s++; s < end && *s != '"'; s++) {
+				if (*s == '\\' && s + 1 < end &&
+				    strchr("$`\"\\\n", s[1]) != NULL)
+					s++;
+				buf_add(out, s, 1);
+			}
+			s++;
+		} else if (*s == '\\' && s + 1 < end) {
+			buf_add(out, s + 1, 1);
+			s += 2;
+		} else {
+			buf_add(out, s++, 1);
+		}
+	}
+	*p = s;
+}
+
+/* the environment made what the client's `export -p` says (from p to
+ * end): "export NAME='VALUE'" a variable, "export NAME" one without a
+ * value, which a command does not get */
+static int
+set_environment(char *p, const char *end)
+{
+	struct buf value = { 0 };
+
+	if (clearenv() != 0)
+		return -1;
+	while (p < end) {
+		char *name, *eq;
+
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		if (end - p < 7 || memcmp(p, "export ", 7) != 0)
+			return -1;
+		name = p + 7;
+		eq = name;
+		while (eq < end && *eq != '=' && *eq != '\n')
+			eq++;
+		if (eq == end || *eq == '\n') {
+			p = eq;		/* no value: not in a command's env */
+			continue;
+		}
+		*eq = '\0';
+		p = eq + 1;
+		value.len = 0;
+		shell_word(&p, end, &value);
+		buf_addc(&value, '\0');
+		if (setenv(name, value.data, 1) != 0)
+			return -1;
+	}
+	buf_free(&value);
+	tzset();		/* localtime_r reads TZ only once else */
+	return 0;
+}
+
+/* the client's resource limits are the server's: else a command run here
+ * would not meet the limit the test set it (ulimit -v, -f, -n) */
+static int
+same_limits(pid_t pid)
+{
+	static const int which[] = { RLIMIT_AS, RLIMIT_CORE, RLIMIT_CPU,
+	    RLIMIT_DATA, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_STACK,
+	    RLIMIT_NPROC, RLIMIT_MEMLOCK };
+	size_t i;
+
+	for (i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		struct rlimit mine, theirs;
+
+		if (getrlimit(which[i], &mine) != 0 ||
+		    prlimit(pid, which[i], NULL, &theirs) != 0 ||
+		    mine.rlim_cur != theirs.rlim_cur ||
+		    mine.rlim_max != theirs.rlim_max)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+same_file(int fd, const struct stat *st)
+{
+	struct stat s;
+
+	return fstat(fd, &s) == 0 && s.st_dev == st->st_dev &&
+	    s.st_ino == st->st_ino;
+}
+
+/* the client's descriptors its command is to have as 0, 1 and 2 (its fd
+ * 7, 1 and 2), taken once the client waits: its fd 0 is resp; 0 when
+ * taken, -1 when the client is gone or a descriptor is closed */
+static int
+take_fds(int pidfd, int fds[3])
+{
+	static const int from[3] = { 7, 1, 2 };
+	struct timespec nap = { 0, 200000 };	/* 0.2 ms */
+	long tries;
+	int i;
+
+	for (tries = 0;; tries++) {
+		int zero = (int)syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+		int waiting;
+
+		if (zero < 0)
+			return -1;
+		waiting = same_file(zero, &resp_st);
+		close(zero);
+		if (waiting)
+			break;
+		if (tries == 150000)	/* 30 s: the client went astray */
+			return -1;
+		nanosleep(&nap, NULL);
+	}
+	for (i = 0; i < 3; i++)
+		if ((fds[i] = (int)syscall(SYS_pidfd_getfd, pidfd, from[i],
+		    0)) < 0) {
+			while (i > 0)
+				close(fds[--i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* the client's working directory and umask made this process's */
+static int
+take_place(pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+	int dir, rc;
+	unsigned mask = 0;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cwd", (long)pid);
+	if ((dir = open(path, O_RDONLY | O_DIRECTORY)) < 0)
+		return -1;
+	rc = fchdir(dir);
+	close(dir);
+	if (rc != 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Umask: %o", &mask) == 1) {
+			found = 1;
+			break;
+		}
+	fclose(f);
+	if (!found)
+		return -1;
+	umask((mode_t)mask);
+	return 0;
+}
+
+/* argv run with the client's descriptors fds as 0, 1 and 2: its exit
+ * status; -1 when the server's own could not be put back */
+static int
+run(int argc, char **argv, const int fds[3])
+{
+	int i, rc;
+
+	fflush(NULL);
+	for (i = 0; i < 3; i++) {
+		if (dup2(fds[i], i) < 0)
+			return -1;
+		close(fds[i]);
+	}
+	__fpurge(stdin);
+	clearerr(stdin);
+	tool_case(argv[1] != NULL ? argv[1] : "convctl");
+	rc = convctl_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	__fpurge(stdin);
+	clearerr(stdin);
+	clearerr(stdout);
+	clearerr(stderr);
+	for (i = 0; i < 3; i++)
+		if (dup2(saved[i], i) < 0)
+			return -1;
+	return rc;
+}
+
+/* the request the client of pid made, served; the answer's status, and
+ * in *client a pidfd of the client (-1 when there is none) */
+static const char *
+serve(const char *pid_text, char *status, size_t size, int *client)
+{
+	struct buf req = { 0 };
+	char **argv = NULL, *p, *end;
+	long pid, argc, i;
+	int pidfd = -1, fds[3], rc;
+	const char *verdict = "exec";
+
+	pid = strtol(pid_text, NULL, 10);
+	if (tool_read(lock_path, &req) < 0)
+		goto out;
+	p = req.data;
+	end = req.data + req.len;
+	if (number(&p, end) != pid || (argc = number(&p, end)) < 0)
+		goto out;
+	argv = calloc((size_t)argc + 2, sizeof(*argv));
+	if (argv == NULL)
+		goto out;
+	argv[0] = "convctl";
+	for (i = 1; i <= argc; i++) {
+		long len = number(&p, end);
+
+		if (len < 0 || end - p < len + 1 || p[len] != '\n')
+			goto out;
+		p[len] = '\0';
+		argv[i] = p;
+		p += len + 1;
+	}
+	if ((pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0 ||
+	    !same_limits((pid_t)pid) || set_environment(p, end) < 0 ||
+	    take_place((pid_t)pid) < 0 || take_fds(pidfd, fds) < 0)
+		goto out;
+	rc = run((int)argc + 1, argv, fds);
+	if (rc < 0) {
+		fprintf(stderr, "test-tool: serve: cannot restore the "
+		    "standard descriptors: %s\n", strerror(errno));
+		exit(2);
+	}
+	snprintf(status, size, "%d", rc);
+	verdict = status;
+out:
+	*client = pidfd;
+	free(argv);
+	buf_free(&req);
+	return verdict;
+}
+
+/* the answer on resp read whole by its client, or thrown away once the
+ * client is gone (after 30 s where it cannot be watched): only then may
+ * another client ask, and read resp (the shell's read takes a byte at a
+ * time: two readers at once would share one answer's bytes) */
+static void
+answer_taken(int client)
+{
+	struct pollfd pf = { client, POLLIN, 0 };
+	int left, waited;
+
+	for (waited = 0; ioctl(resp_fd, FIONREAD, &left) == 0 && left > 0;
+	    waited++) {
+		if (client >= 0 ? poll(&pf, 1, 1) > 0 : waited == 30000)
+			break;
+		if (client < 0)
+			poll(NULL, 0, 1);
+	}
+	/* what is left there now, no reader being left to take it */
+	while (ioctl(resp_fd, FIONREAD, &left) == 0 && left > 0) {
+		char junk[256];
+
+		if (read(resp_fd, junk, left < 256 ? (size_t)left : 256) <= 0)
+			break;
+	}
+}
+
+/* the next line of req, its newline dropped, in line (size bytes); 0 when
+ * the shell that started the server has ended (or req is gone), -1 when
+ * interrupted: tried again */
+static int
+next_line(int req_fd, int shell_fd, char *line, size_t size)
+{
+	static char pending[256];
+	static size_t have;
+	struct pollfd pf[2] = { { req_fd, POLLIN, 0 }, { shell_fd, POLLIN, 0 } };
+
+	for (;;) {
+		char *nl = memchr(pending, '\n', have);
+		ssize_t n;
+
+		if (nl != NULL) {
+			size_t len = (size_t)(nl - pending);
+
+			if (len >= size)
+				len = size - 1;
+			memcpy(line, pending, len);
+			line[len] = '\0';
+			have -= (size_t)(nl + 1 - pending);
+			memmove(pending, nl + 1, have);
+			return 1;
+		}
+		if (have == sizeof(pending))
+			have = 0;	/* no line is that long: not a client's */
+		if (poll(pf, 2, -1) < 0)
+			return errno == EINTR ? -1 : 0;
+		if (pf[1].revents != 0)
+			return 0;	/* the shell is gone: so is the server */
+		n = read(req_fd, pending + have, sizeof(pending) - have);
+		if (n <= 0)
+			return n < 0 && errno == EINTR ? -1 : 0;
+		have += (size_t)n;
+	}
+}
+
+int
+tool_serve(int argc, char **argv)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
+	    SIGILL };
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	char line[24], status[16];
+	int req_fd, shell_fd, client, i, got;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: test-tool serve DIR SHELL-PID\n");
+		return 2;
+	}
+	/* gone with the test file's shell that started it (not its child:
+	 * the file's `wait` waits for its own) */
+	if ((shell_fd = (int)syscall(SYS_pidfd_open,
+	    (pid_t)strtol(argv[2], NULL, 10), 0)) < 0) {
+		fprintf(stderr, "test-tool: serve: shell %s: %s\n", argv[2],
+		    strerror(errno));
+		return 2;
+	}
+	req_path = path_in(argv[1], "req");
+	resp_path = path_in(argv[1], "resp");
+	lock_path = path_in(argv[1], "lock");
+	if ((mkdir(argv[1], 0700) != 0 && errno != EEXIST) ||
+	    mkfifo(resp_path, 0600) != 0 ||
+	    (resp_fd = open(resp_path, O_RDWR | O_CLOEXEC)) < 0 ||
+	    fstat(resp_fd, &resp_st) != 0) {
+		fprintf(stderr, "test-tool: serve: %s: %s\n", argv[1],
+		    strerror(errno));
+		return 2;
+	}
+	/* made last: a client asks only once req is there */
+	if (mkfifo(req_path, 0600) != 0 ||
+	    (req_fd = open(req_path, O_RDWR | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "test-tool: serve: %s: %s\n", req_path,
+		    strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < 3; i++)
+		if ((saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10)) < 0)
+			return 2;
+	signal(SIGPIPE, SIG_IGN);	/* a reader gone: EPIPE, as mcp has */
+	sigaltstack(&ss, NULL);
+	for (i = 0; i < (int)(sizeof(fatal) / sizeof(fatal[0])); i++) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal;
+		sa.sa_flags = SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal[i], &sa, NULL);
+	}
+	while ((got = next_line(req_fd, shell_fd, line, sizeof(line))) != 0) {
+		const char *verdict;
+
+		if (got < 0 || line[0] == '\0')
+			continue;
+		memcpy(current_pid, line, sizeof(current_pid));
+		verdict = serve(line, status, sizeof(status), &client);
+		answer(line, verdict);
+		current_pid[0] = '\0';
+		answer_taken(client);
+		if (client >= 0)
+			close(client);
+		unlink(lock_path);
+	}
+	return 0;
+}
+
+#else
+
+int
+tool_serve(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "test-tool: serve: Linux only (pidfd_getfd)\n");
+	return 2;
+}
+
+#endif
