@@ -1,5 +1,5 @@
 /*
- * serve.c - `test-tool serve DIR`: a test file's convctl commands run in
+ * serve.c - `test-tool serve DIR SHELL-PID`: a test file's convctl commands run in
  * this one process, as Mercurial's command server (chg) runs hg's, instead
  * of a process each: tests/lib.sh's convctl function is the client. A
  * command runs as it would in a process of its own started by the client:
@@ -8,7 +8,9 @@
  * working directory, umask and exported variables. The client runs convctl
  * as a process instead whenever it cannot have the server (another command
  * holds it, the server is not there) or the server says so (the client's
- * resource limits are not the server's, a descriptor is closed).
+ * resource limits are not the server's, a descriptor is closed, it sets a
+ * variable read only as a process starts: LD_PRELOAD, say). The server
+ * ends when SHELL-PID (the file's shell) does.
  *
  * In DIR, which the server makes:
  *   req    a FIFO: the client writes "PID\n" when its request is whole
@@ -19,7 +21,7 @@
  *          removes it, once the answer is read (the shell's read takes a
  *          byte at a time: a second reader would share it). It holds
  *          "PID\nARGC\n", each argument as "LENGTH\nBYTES\n", then the
- *          client's `export -p`.
+ *          client's `export -p`, then a line ".".
  * The client waits with its standard input on resp and the one the command
  * is to read on fd 7 (lib.sh: `7<&0 8<>resp <&8`); the server takes the
  * client's descriptors once fd 0 is resp, when they are all in place.
@@ -154,9 +156,53 @@ shell_word(char **p, const char *end, struct buf *out)
 	*p = s;
 }
 
+/* the variables a process reads as it starts, not later (the dynamic
+ * loader's, the allocator's): a client's that differ from the server's
+ * own, at its start, are for a process of its own (LD_PRELOAD in a case) */
+static int
+read_at_start(const char *name)
+{
+	return strncmp(name, "LD_", 3) == 0 ||
+	    strncmp(name, "MALLOC_", 7) == 0 ||
+	    strcmp(name, "GLIBC_TUNABLES") == 0;
+}
+
+static char **start_env;	/* the server's read_at_start variables */
+
+static void
+keep_start_env(void)
+{
+	extern char **environ;
+	size_t n = 0, i;
+
+	for (i = 0; environ[i] != NULL; i++)
+		n++;
+	start_env = calloc(n + 1, sizeof(*start_env));
+	if (start_env == NULL)
+		return;
+	for (i = 0, n = 0; environ[i] != NULL; i++)
+		if (read_at_start(environ[i]))
+			start_env[n++] = xstrdup(environ[i]);
+}
+
+/* NAME=VALUE is in the server's environment as it started */
+static int
+in_start_env(const char *name, const char *value)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; start_env != NULL && start_env[i] != NULL; i++)
+		if (strncmp(start_env[i], name, len) == 0 &&
+		    start_env[i][len] == '=' &&
+		    strcmp(start_env[i] + len + 1, value) == 0)
+			return 1;
+	return 0;
+}
+
 /* the environment made what the client's `export -p` says (from p to
  * end): "export NAME='VALUE'" a variable, "export NAME" one without a
- * value, which a command does not get */
+ * value, which a command does not get; then a line "." (a request cut
+ * short has none: -1) */
 static int
 set_environment(char *p, const char *end)
 {
@@ -171,6 +217,8 @@ set_environment(char *p, const char *end)
 			p++;
 			continue;
 		}
+		if (end - p == 2 && memcmp(p, ".\n", 2) == 0)
+			break;
 		if (end - p < 7 || memcmp(p, "export ", 7) != 0)
 			return -1;
 		name = p + 7;
@@ -186,10 +234,14 @@ set_environment(char *p, const char *end)
 		value.len = 0;
 		shell_word(&p, end, &value);
 		buf_addc(&value, '\0');
+		if (read_at_start(name) && !in_start_env(name, value.data))
+			return -1;
 		if (setenv(name, value.data, 1) != 0)
 			return -1;
 	}
 	buf_free(&value);
+	if (p >= end)
+		return -1;	/* no end line */
 	tzset();		/* localtime_r reads TZ only once else */
 	return 0;
 }
@@ -478,6 +530,7 @@ tool_serve(int argc, char **argv)
 	for (i = 0; i < 3; i++)
 		if ((saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10)) < 0)
 			return 2;
+	keep_start_env();
 	signal(SIGPIPE, SIG_IGN);	/* a reader gone: EPIPE, as mcp has */
 	sigaltstack(&ss, NULL);
 	for (i = 0; i < (int)(sizeof(fatal) / sizeof(fatal[0])); i++) {
