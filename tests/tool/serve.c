@@ -56,6 +56,8 @@
 #define SYS_pidfd_getfd 438
 #endif
 
+/* a command's crash: answered before the server dies of it */
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 static char *req_path, *resp_path, *lock_path;
 static int resp_fd = -1;
 static struct stat resp_st;
@@ -89,9 +91,10 @@ answer(const char *pid, const char *status)
 		return;
 }
 
-/* a fatal signal in a command: the client is told the status a process
- * killed by it gives (128 + N, as the shell says it), then the signal
- * meets its default action */
+/* a fatal signal in a command (a crash, or a SIGPIPE the command's client
+ * does not ignore): the client is told the status a process killed by it
+ * gives (128 + N, as the shell says it), then the signal meets its
+ * default action: later calls run as processes (the lock is left) */
 static void
 on_fatal(int sig)
 {
@@ -312,7 +315,40 @@ take_fds(int pidfd, int fds[3])
 	return 0;
 }
 
-/* the client's working directory and umask made this process's */
+/* the signals the client ignores ignored, the others at their default
+ * action, as a process the client started would find them (SIGINT and
+ * SIGQUIT, which the shell had the server, a background job, ignore,
+ * too); but a SIGPIPE is answered first, the status a process killed by
+ * it gives, and a crash too (on_fatal) */
+static void
+take_signals(unsigned long long ignored)
+{
+	int sig;
+
+	for (sig = 1; sig < 32; sig++) {
+		struct sigaction sa;
+		size_t i;
+		int fatal_one = 0;
+
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			fatal_one |= fatal[i] == sig;
+		if (sig == SIGKILL || sig == SIGSTOP || fatal_one)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sigemptyset(&sa.sa_mask);
+		if (ignored & (1ULL << (sig - 1)))
+			sa.sa_handler = SIG_IGN;
+		else if (sig == SIGPIPE) {
+			sa.sa_handler = on_fatal;
+			sa.sa_flags = SA_ONSTACK;
+		} else
+			sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
+/* the client's working directory, umask and ignored signals made this
+ * process's */
 static int
 take_place(pid_t pid)
 {
@@ -320,6 +356,7 @@ take_place(pid_t pid)
 	FILE *f;
 	int dir, rc;
 	unsigned mask = 0;
+	unsigned long long ignored = 0;
 	int found = 0;
 
 	snprintf(path, sizeof(path), "/proc/%ld/cwd", (long)pid);
@@ -333,14 +370,14 @@ take_place(pid_t pid)
 	if ((f = fopen(path, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "Umask: %o", &mask) == 1) {
-			found = 1;
-			break;
-		}
+		if (sscanf(line, "Umask: %o", &mask) == 1 ||
+		    sscanf(line, "SigIgn: %llx", &ignored) == 1)
+			found++;
 	fclose(f);
-	if (!found)
+	if (found != 2)
 		return -1;
 	umask((mode_t)mask);
+	take_signals(ignored);
 	return 0;
 }
 
@@ -490,8 +527,6 @@ next_line(int req_fd, int shell_fd, char *line, size_t size)
 int
 tool_serve(int argc, char **argv)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
-	    SIGILL };
 	static char altstack[64 * 1024];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	char line[24], status[16];
@@ -531,7 +566,6 @@ tool_serve(int argc, char **argv)
 		if ((saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10)) < 0)
 			return 2;
 	keep_start_env();
-	signal(SIGPIPE, SIG_IGN);	/* a reader gone: EPIPE, as mcp has */
 	sigaltstack(&ss, NULL);
 	for (i = 0; i < (int)(sizeof(fatal) / sizeof(fatal[0])); i++) {
 		struct sigaction sa;
