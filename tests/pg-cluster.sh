@@ -19,17 +19,43 @@
 #                       (with tests/lib.sh)
 PG_SKIP=
 PG_PASSWORD=pg-test-secret
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+# (the shell finds the newest server and our user id: a test file sources
+# this, and each process it saves is one a file)
+# the newest server: the highest MAJOR.MINOR of /usr/lib/postgresql/*/bin
+pg_bin= pg_key=-1
+for pg_d in /usr/lib/postgresql/*/bin; do
+	pg_v=${pg_d%/bin} && pg_v=${pg_v##*/}
+	case $pg_v in "" | *[!0-9.]* | .* | *.*.*) continue ;; esac
+	case $pg_v in
+	*.*) pg_k=$((${pg_v%.*} * 1000 + ${pg_v#*.})) ;;	# 9.6: 9006
+	*) pg_k=$((pg_v * 1000)) ;;	# 15: 15000
+	esac
+	[ "$pg_k" -le "$pg_key" ] || pg_key=$pg_k pg_bin=$pg_d
+done
+# our effective user id, as id -u prints it: /proc/self/status's Uid line
+# (real, effective, saved, file system)
+pg_uid=
+while read -r pg_k pg_r pg_e pg_rest; do
+	[ "$pg_k" != Uid: ] || { pg_uid=$pg_e; break; }
+done 2>/dev/null </proc/self/status
+[ -n "$pg_uid" ] || pg_uid=$(id -u)
+# has_postgres: there is a user postgres (in /etc/passwd, else as id finds it)
+has_postgres() {
+	while IFS=: read -r pg_k pg_rest; do
+		[ "$pg_k" != postgres ] || return 0
+	done 2>/dev/null </etc/passwd
+	id postgres >/dev/null 2>&1
+}
 if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
 	PG_SKIP="no PostgreSQL server (scripts/install-deps pg installs it)"
-elif [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
+elif [ "$pg_uid" -eq 0 ] && ! has_postgres; then
 	PG_SKIP="running as root, and there is no postgres user to run the server"
 fi
 
 # as the user that owns the cluster: postgres when we are root
 pg_as() {
-	if [ "$(id -u)" -eq 0 ]; then
-		(cd / && runuser -u postgres -- "$@")
+	if [ "$pg_uid" -eq 0 ]; then
+		(cd / && exec runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi
@@ -57,9 +83,8 @@ test_pg() {
 # pg_initdb DIR: a new cluster in DIR/data, DIR made by mktemp (its owner
 # the cluster's)
 pg_initdb() {
-	[ "$(id -u)" -ne 0 ] || chown postgres "$1"
 	echo "$PG_PASSWORD" >"$1/pw"
-	[ "$(id -u)" -ne 0 ] || chown postgres "$1/pw"
+	[ "$pg_uid" -ne 0 ] || chown postgres "$1" "$1/pw"
 	pg_as "$pg_bin/initdb" -D "$1/data" -U postgres -E UTF8 \
 	    --auth-local=trust --auth-host=scram-sha-256 --pwfile="$1/pw" \
 	    >"$1/initdb.log" 2>&1 || { cat "$1/initdb.log"; return 1; }
@@ -71,7 +96,7 @@ pg_start() {
 	PG_DIR=$(mktemp -d /tmp/cvpg.XXXXXX) || return 1
 	PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	if [ -n "${CONVCTL_TEST_PG_TEMPLATE:-}" ]; then
-		[ "$(id -u)" -ne 0 ] || chown postgres "$PG_DIR"
+		[ "$pg_uid" -ne 0 ] || chown postgres "$PG_DIR"
 		pg_as cp -a "$CONVCTL_TEST_PG_TEMPLATE/data" "$PG_DIR/data" || return 1
 	else
 		pg_initdb "$PG_DIR" || return 1
