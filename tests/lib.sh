@@ -760,6 +760,10 @@ cut_is() {
 # line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
 # (case's: * ? [...]; grep -q "^TEXT" is line_like "TEXT*"), read by the
 # shell: no grep a check; else says so
+
+# line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
+# (case's: * and ?, [*] for a star itself; grep's "^A.*B" is "A*B*"), read
+# by the shell (no grep a check); else says so
 line_like() {
 	while IFS= read -r l || [ -n "$l" ]; do
 		case $l in $1) return 0 ;; esac
@@ -810,4 +814,14 @@ small_read() {
 	while IFS= read -r l; do small_text="$small_text$l
 "; done <"$1" || return 1
 	small_text="$small_text$l"
+}
+
+# holds_n N TEXT FILE: N lines of FILE hold TEXT, as grep -c counts them,
+# counted by the shell; else says how many
+holds_n() {
+	hn_n=0
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"$2"*) hn_n=$((hn_n + 1)) ;; esac
+	done <"$3" || return 1
+	[ "$hn_n" -eq "$1" ] || { echo "$3: $hn_n lines hold '$2', want $1"; return 1; }
 }

@@ -25,6 +25,22 @@ test_pg_timed() {
 }
 P="$PG_URI&schema=parity"
 . "$top/tests/engines.sh"
+nwriters=0
+for w in $writers; do nwriters=$((nwriters + 1)); done
+tab='	'
+
+# pg_wait SQL: waits until the boolean SQL holds on the cluster, asked every
+# 0.05 s for 20 s at most (wait_until's bound) in one psql and one session
+# (not a psql and a sleep a try); else fails, saying which one did not hold
+pg_wait() {
+	psql_as "do \$pg_wait\$ begin
+	    for i in 1..400 loop
+		if ($1) then return; end if;
+		perform pg_sleep(0.05);
+	    end loop;
+	    raise exception 'gave up waiting for: %', \$pg_q\$$1\$pg_q\$;
+	    end \$pg_wait\$"
+}
 
 test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 	session "$F" >file.out &&
@@ -36,9 +52,10 @@ test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 test_pg 'the database holds a row per conversation and per message' '
 	psql_as "select count(*) from parity.conversations" \
 	    "select count(*) from parity.messages" >rows &&
-	convctl -s "$P" copy "$P" - | jq "(.conversations | length),
-	    ([.conversations[].messages[]] | length)" >want &&
-	test "$(wc -l <want)" = 2 && test_cmp want rows
+	convctl -s "$P" copy "$P" - >parity.json &&
+	jq "(.conversations | length),
+	    ([.conversations[].messages[]] | length)" parity.json >want &&
+	lines_are 2 want && same_file want rows
 '
 
 test_pg 'the database refuses a second active conversation and a bad role' '
@@ -46,10 +63,10 @@ test_pg 'the database refuses a second active conversation and a bad role' '
 	    message_count, doc) values ('"'x1'"', now(), 0, '"'{}'"');
 	    insert into parity.conversations (id, started_at, message_count,
 	    doc) values ('"'x2'"', now(), 0, '"'{}'"')" 2>err &&
-	grep -q conversations_one_active err &&
+	holds conversations_one_active err &&
 	! psql_as "insert into parity.messages values ((select id from
 	    parity.conversations limit 1), 999, '"'m'"', '"'wizard'"', now(),
-	    '"'{}'"')" 2>err && grep -q role err
+	    '"'{}'"')" 2>err && holds role err
 '
 
 test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number texts' '
@@ -58,19 +75,21 @@ test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number
 	holds "copied 2 conversations" err &&
 	convctl copy "$R" "$T/back.json" &&
 	convctl copy "$T/odd.json" - >want &&
-	test_cmp want "$T/back.json" &&
-	convctl copy "$R" - >again && test_cmp want again
+	same_file want "$T/back.json" &&
+	convctl copy "$R" - >again && same_file want again
 '
 
 test_pg 'copying again adds nothing; a conversation that differs is refused' '
 	R="$PG_URI&schema=roundtrip" &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
-	grep -q "copied 0 conversations.*; 2 there already" err &&
-	sed "s/\"title\":\"t\"/\"title\":\"other\"/" "$T/odd.json" >"$T/odd2.json" &&
+	line_like "*copied 0 conversations*; 2 there already*" err &&
+	read -r l <"$T/odd.json" && t="\"title\":\"t\"" &&
+	case $l in *"$t"*) ;; *) echo "odd.json: no $t"; return 1 ;; esac &&
+	printf "%s\n" "${l%%"$t"*}\"title\":\"other\"${l#*"$t"}" >"$T/odd2.json" &&
 	fails_with 1 convctl copy "$T/odd2.json" "$R" &&
 	stderr_has "conversation '"'c1'"' is in both" &&
 	convctl copy "$R" - >now && convctl copy "$T/odd.json" - >want &&
-	test_cmp want now
+	same_file want now
 '
 
 test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
@@ -83,13 +102,15 @@ test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes bac
 	psql_as "select count(*) from bulk.messages" "select string_agg(id,
 	    '"','"' order by pos) from (select id, pos from bulk.conversations
 	    order by pos limit 3) x" >rows &&
-	test "$(cat rows)" = "$(printf "800\nc\t1,c\t2,c\t3")" &&
+	file_is "800
+c${tab}1,c${tab}2,c${tab}3" rows &&
 	convctl -s "$R" show --json >active &&
-	jq -e ".id == \"c\\t400\"" active >/dev/null &&
+	jq_is active -r .id "c${tab}400" &&
 	CONVCTL_NOW=2026-01-01T00:10:00Z convctl -s "$R" add "after the copy" &&
-	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
-	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
-	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
+	convctl -s "$R" show --json >active &&
+	jq_is active -c ".messages | length" 3 &&
+	convctl -s "$R" end && convctl -s "$R" copy "$R" - >back &&
+	jq_is back -c "[.conversations[].endedAt | select(. == null)] | length" 0
 '
 
 test_pg 'copy between all three engines keeps every byte: file, PostgreSQL, SQLite and back' '
@@ -116,24 +137,26 @@ test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
 	    check (id <> e'"'c\\\\t150'"')" &&
 	fails_with 1 convctl copy "$T/bulk3.json" "$R" &&
 	stderr_has "cannot store conversations" && stderr_has "no_c150" &&
-	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	convctl -s "$R" copy "$R" - >after && same_file before after &&
 	psql_as "alter table halfway.conversations drop constraint no_c150;
 	    alter table halfway.messages add constraint no_m250
 	    check (id is distinct from e'"'m\\\\\\\\250'"')" &&
 	fails_with 1 convctl copy "$T/bulk3.json" "$R" &&
 	stderr_has "cannot store messages" && stderr_has "no_m250" &&
-	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
-	test "$(psql_as "select count(*) from halfway.messages")" = 1
+	convctl -s "$R" copy "$R" - >after && same_file before after &&
+	psql_as "select count(*) from halfway.messages" >count &&
+	file_is 1 count
 '
 
 test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 	R="$PG_URI&schema=nulid" &&
 	bulk_store 5 "$T/nul.json" &&
-	sed "s/\"m\\\\\\\\3\"/\"m\\\\u00003\"/" "$T/nul.json" >"$T/nul2.json" &&
-	holds "u00003" "$T/nul2.json" &&
+	read -r l <"$T/nul.json" && m="\"m\\\\3\"" && holds "$m" "$T/nul.json" &&
+	printf "%s\n" "${l%%"$m"*}\"m\\u00003\"${l#*"$m"}" >"$T/nul2.json" &&
+	holds "\"m\\u00003\"" "$T/nul2.json" &&
 	fails_with 1 convctl copy "$T/nul2.json" "$R" &&
 	stderr_has "message 1 of '"'c\t3'"' has \\u0000 in its id" &&
-	test "$(convctl -s "$R" recent --json)" = "[]"
+	convctl -s "$R" recent --json >recent && file_is "[]" recent
 '
 
 # copy's memory: the source read through a cursor a batch at a time, the
@@ -165,12 +188,17 @@ if memory_measured; then
 			    "$PG_URI&schema=again${n%-again}" >"$T/rss$n" 2>"$T/err$n" ||
 			    return 1
 		done &&
-		grep -q "copied 0 conversations.*; 250 there already" "$T/err250-again" &&
-		grow=$(( $(wc -c <"$T/gen250.json") - $(wc -c <"$T/gen50.json") )) &&
-		echo "peak RSS $(cat "$T/rss50") KB for 50, $(cat "$T/rss250") KB for 250 conversations ($grow bytes more), $(cat "$T/rss250-again") KB for the 250 again" &&
-		test "$(cat "$T/rss50")" -gt 0 &&
-		test $(( ($(cat "$T/rss250") - $(cat "$T/rss50")) * 1024 )) -lt $((grow / 4)) &&
-		test $(( ($(cat "$T/rss250-again") - $(cat "$T/rss50")) * 1024 )) -lt $((grow / 4)) &&
+		line_like "*copied 0 conversations*; 250 there already*" "$T/err250-again" &&
+		# the bytes the 250 have more than the 50, for the next case too
+		wc -c "$T/gen50.json" "$T/gen250.json" >"$T/sizes" &&
+		{ read -r small f && read -r big f; } <"$T/sizes" &&
+		echo $((big - small)) >"$T/grow" && grow=$((big - small)) &&
+		read -r r50 <"$T/rss50" && read -r r250 <"$T/rss250" &&
+		read -r again <"$T/rss250-again" &&
+		echo "peak RSS $r50 KB for 50, $r250 KB for 250 conversations ($grow bytes more), $again KB for the 250 again" &&
+		test "$r50" -gt 0 &&
+		test $(( (r250 - r50) * 1024 )) -lt $((grow / 4)) &&
+		test $(( (again - r50) * 1024 )) -lt $((grow / 4)) &&
 		convctl copy "$PG_URI&schema=again250" - >"$T/back" &&
 		convctl copy "$T/gen250.json" - >"$T/want" && test_cmp "$T/want" "$T/back"
 	'
@@ -182,11 +210,13 @@ if memory_measured; then
 			    "$top/tests/fixtures/migrate/smarthole-history.json" \
 			    >"$T/mig$n" 2>"$T/migerr$n" || return 1
 		done &&
-		grow=$(( $(wc -c <"$T/gen250.json") - $(wc -c <"$T/gen50.json") )) &&
-		echo "peak RSS of migrate $(cat "$T/mig50") KB into 50 conversations, $(cat "$T/mig250") KB into 250 ($grow bytes more)" &&
-		test "$(cat "$T/mig50")" -gt 0 &&
-		test $(( ($(cat "$T/mig250") - $(cat "$T/mig50")) * 1024 )) -lt $((grow / 4)) &&
-		test "$(psql_as "select count(*) from again250.conversations")" = 251
+		read -r grow <"$T/grow" &&
+		read -r m50 <"$T/mig50" && read -r m250 <"$T/mig250" &&
+		echo "peak RSS of migrate $m50 KB into 50 conversations, $m250 KB into 250 ($grow bytes more)" &&
+		test "$m50" -gt 0 &&
+		test $(( (m250 - m50) * 1024 )) -lt $((grow / 4)) &&
+		psql_as "select count(*) from again250.conversations" >count &&
+		file_is 251 count
 	'
 else
 	test_n=$((test_n + 2))
@@ -202,22 +232,23 @@ test_pg 'a write the database refuses, sent with the next query, is reported; no
 	    check (doc::text not like '"'%poison%'"')" &&
 	CONVCTL_NOW=2026-02-04T17:01:00Z fails_with 1 convctl -s "$R" add poison &&
 	stderr_has "cannot store a conversation" && stderr_has "no_poison" &&
-	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	convctl -s "$R" copy "$R" - >after && same_file before after &&
 	psql_as "alter table refused.conversations add constraint never_ended
 	    check (ended_at is null)" &&
 	CONVCTL_NOW=2026-02-04T17:02:00Z fails_with 1 convctl -s "$R" end &&
 	stderr_has "cannot store a conversation" && stderr_has "never_ended" &&
-	test "$(grep -c never_ended "$T/err")" = 1 &&
-	convctl -s "$R" copy "$R" - >after && test_cmp before after &&
+	holds_n 1 never_ended "$T/err" &&
+	convctl -s "$R" copy "$R" - >after && same_file before after &&
 	CONVCTL_NOW=2026-02-04T17:03:00Z convctl -s "$R" add "still fine" &&
-	test "$(psql_as "select count(*) from refused.messages")" = 2
+	psql_as "select count(*) from refused.messages" >count &&
+	file_is 2 count
 '
 
 test_pg 'stores in one database are apart, by schema=' '
 	A="$PG_URI&schema=one" B="$PG_URI&schema=two" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$A" add "in one" &&
-	convctl -s "$B" recent --json >b && test "$(cat b)" = "[]" &&
-	convctl -s "$A" show --json | jq -e ".messages[0].content == \"in one\""
+	convctl -s "$B" recent --json >b && file_is "[]" b &&
+	convctl -s "$A" show --json >a && jq_is a -r ".messages[0].content" "in one"
 '
 
 test_pg 'a schema name that is not a plain name is a usage error' '
@@ -226,30 +257,29 @@ test_pg 'a schema name that is not a plain name is a usage error' '
 '
 
 test_pg 'a wrong password: exit 1, and the password is not printed' '
-	bad=$(echo "$PG_TCP" | sed "s/$PG_PASSWORD/Wr0ngPassw0rd/") &&
+	bad=${PG_TCP%%"$PG_PASSWORD"*}Wr0ngPassw0rd${PG_TCP#*"$PG_PASSWORD"} &&
 	fails_with 1 convctl -s "$PG_URI&dbname=nosuchdb" recent &&
 	stderr_has "does not exist" &&
 	fails_with 1 convctl -s "$bad&schema=tcp" recent &&
 	stderr_has "password authentication failed" &&
-	! grep -q Wr0ngPassw0rd "$T/err" && stderr_has "postgres:***@" &&
+	lacks Wr0ngPassw0rd "$T/err" && stderr_has "postgres:***@" &&
 	fails_with 1 convctl -s "$PG_TCP&schema=tcp&password=Wr0ngPassw0rd" recent &&
-	stderr_has "password=***" && ! grep -q Wr0ngPassw0rd "$T/err"
+	stderr_has "password=***" && lacks Wr0ngPassw0rd "$T/err"
 '
 
 test_pg 'config names the engine, and masks the password' '
 	convctl -s "$PG_TCP&schema=cfg" config >out &&
-	grep -q "^store .*postgres:\*\*\*@127.0.0.1.*schema=cfg.*postgresql store" out &&
-	! grep -q "$PG_PASSWORD" out &&
-	convctl -s "$PG_TCP&schema=cfg" config --json |
-	    jq -e ".settings.store.engine == \"postgresql\"" &&
-	! convctl -s "$PG_TCP&schema=cfg" config --json | grep -q "$PG_PASSWORD"
+	line_like "store *postgres:[*][*][*]@127.0.0.1*schema=cfg*postgresql store*" out &&
+	lacks "$PG_PASSWORD" out &&
+	convctl -s "$PG_TCP&schema=cfg" config --json >out.json &&
+	jq_is out.json -r .settings.store.engine postgresql &&
+	lacks "$PG_PASSWORD" out.json
 '
 
 # holding: a session other than ours holds an advisory lock (the writers'
-# lock); unhold: that session is ended, and its lock with it
-holding() {
-	test "$(psql_as "select count(*) from pg_locks where locktype = 'advisory' and granted")" -ge 1
-}
+# lock), for pg_wait; unhold: that session is ended, and its lock with it
+holding="(select count(*) from pg_locks where locktype = 'advisory' and
+    granted) >= 1"
 unhold() {
 	psql_as "select pg_terminate_backend(pid) from pg_stat_activity
 	    where query like '%pg_sleep(600)%' and pid <> pg_backend_pid()" >/dev/null
@@ -261,7 +291,7 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try agai
 	{ psql "$PG_URI" -X -q -c "begin" -c "select
 	    pg_advisory_xact_lock(hashtext('"'convctl:waiting'"'))" -c "select
 	    pg_sleep(600)" -c "commit" >/dev/null 2>&1 & } &&
-	wait_until holding &&
+	pg_wait "$holding" &&
 	fails_with 75 convctl -s "$W" --wait 1 add hi &&
 	stderr_has "store '"'"'$W'"'"' is locked by another convctl; gave up after 1 seconds (nothing was written; try again, or raise --wait)" &&
 	fails_with 75 convctl -s "$W" --wait 0 add hi &&
@@ -270,12 +300,12 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try agai
 	convctl -s "$W" --wait 5 add hi
 '
 
-# root_locked GRANTED: a session holds the store's root table (true), or a
-# writer waits on it (false), inside its transaction and so with the writers'
-# lock
+# root_locked GRANTED: (for pg_wait) a session holds the store's root table
+# (true), or a writer waits on it (false), inside its transaction and so
+# with the writers' lock
 root_locked() {
-	test "$(psql_as "select count(*) from pg_locks l join pg_class c on
-	    c.oid = l.relation where c.relname = 'root' and l.granted = $1")" = 1
+	echo "(select count(*) from pg_locks l join pg_class c on
+	    c.oid = l.relation where c.relname = 'root' and l.granted = $1) = 1"
 }
 
 # a host that froze, as a writer stopped (SIGSTOP) holding the lock: the
@@ -286,38 +316,45 @@ test_pg_timed 'a writer frozen holding the lock: the next writer goes on within 
 	{ psql "$PG_URI" -X -q -c "begin" -c "lock table frozen.root in
 	    access exclusive mode" -c "select pg_sleep(600)" -c "commit" \
 	    >/dev/null 2>&1 & } &&
-	wait_until "root_locked true" || exit 1
+	pg_wait "$(root_locked true)" || exit 1
 	"$CONVCTL_BIN" -s "$F" --wait 60 add frozen >/dev/null 2>frozen.err 3>&- &
 	frozen=$!
-	wait_until "root_locked false" && kill -STOP $frozen && unhold
-	held=$? began=$(date +%s)
+	pg_wait "$(root_locked false)" && kill -STOP $frozen && unhold
+	held=$?
+	read -r began x </proc/uptime	# seconds since boot: a clock, no date
 	convctl -s "$F" --wait 30 add after >/dev/null
-	after=$? took=$(($(date +%s) - began))
+	after=$?
+	read -r now x </proc/uptime
+	took=$((${now%.*} - ${began%.*}))
 	kill -CONT $frozen; wait $frozen; rc=$?	# whatever happened before
 	test "$held" = 0 && echo "# the next writer waited $took s" >&3 &&
 	test "$after" = 0 && test "$took" -le 20 &&
-	echo "frozen: exit $rc" && cat frozen.err && test "$rc" = 75 &&
+	echo "frozen: exit $rc" &&
+	while IFS= read -r l; do printf "%s\n" "$l"; done <frozen.err &&
+	test "$rc" = 75 &&
 	holds "nothing was written; try again" frozen.err &&
-	test "$(psql_as "select string_agg(doc->>'"'content'"', '"','"' order by seq)
-	    from frozen.messages")" = first,after
+	psql_as "select string_agg(doc->>'"'content'"', '"','"' order by seq)
+	    from frozen.messages" >stored && file_is first,after stored
 ' 3>&1
 
-test_pg_timed "$(echo $writers | wc -w) writers x $adds adds over the socket and TCP: each message once, one conversation" '
+test_pg_timed "$nwriters writers x $adds adds over the socket and TCP: each message once, one conversation" '
 	C="$PG_URI&schema=many" CT="$PG_TCP&schema=many" &&
 	for w in $writers; do
 		if [ $((w % 2)) -eq 0 ]; then u=$C; else u=$CT; fi
-		( for i in $(seq $adds); do
+		( i=0; while [ $i -lt $adds ]; do
+			i=$((i + 1))
 			convctl -s "$u" --wait 60 add "w$w-$i" >/dev/null || echo "w$w-$i failed"
 		done ) >"$T/w$w.log" 2>&1 &
 	done &&
 	wait &&
-	cat "$T"/w*.log >failures && test ! -s failures &&
+	lacks "" "$T"/w*.log &&	# no line in any: no failure
 	convctl copy "$C" - >all &&
-	total=$(($(echo $writers | wc -w) * adds)) &&
+	total=$((nwriters * adds)) &&
 	jq -e --argjson n $total "([.conversations[].messages[]] | length) == \$n and
 	    ([.conversations[].messages[].content] | unique | length) == \$n and
 	    (.conversations | length) == 1" all >/dev/null &&
-	test "$(psql_as "select count(*) from many.conversations where ended_at is null")" = 1
+	psql_as "select count(*) from many.conversations where ended_at is null" >active &&
+	file_is 1 active
 '
 
 test_pg_timed 'idle boundaries with many writers are as if they ran one after another' '
@@ -325,8 +362,9 @@ test_pg_timed 'idle boundaries with many writers are as if they ran one after an
 	for w in 1 2 3 4 5 6; do
 		( for i in 0 1 2 3 4; do
 			m=$((i * 40))
-			h=$((17 + m / 60)) mm=$((m % 60))
-			CONVCTL_NOW=$(printf "2026-02-04T%02d:%02d:0%dZ" $h $mm $((w % 10))) \
+			h=$((17 + m / 60)) mm=$((m % 60))	# 17 to 19: two digits
+			[ $mm -ge 10 ] || mm=0$mm
+			CONVCTL_NOW=2026-02-04T$h:$mm:0$((w % 10))Z \
 			    convctl -s "$I" --wait 60 add "w$w-$i" >/dev/null
 		done ) &
 	done &&
@@ -340,25 +378,30 @@ test_pg_timed 'idle boundaries with many writers are as if they ran one after an
 
 test_pg_timed 'writers killed mid-transaction leave nothing partial' '
 	K="$PG_URI&schema=killed" &&
-	for trial in $(seq $kills); do
+	trial=0
+	while [ $trial -lt $kills ]; do
+		trial=$((trial + 1))
 		convctl -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
 		pid=$!
 		sleep 0.0$((trial % 10))
 		kill -9 $pid 2>/dev/null
 		wait $pid 2>/dev/null
 	done
-	test "$(psql_as "select count(*) from killed.conversations c where
+	psql_as "select count(*) from killed.conversations c where
 	    message_count <> (select count(*) from killed.messages m where
-	    m.conversation = c.id)")" = 0 &&
+	    m.conversation = c.id)" >torn && file_is 0 torn &&
 	convctl copy "$K" - >all &&
 	jq -e "[.conversations[].messages[].content] | length == (unique | length)" \
 	    all >/dev/null &&
 	convctl -s "$K" add "after the kills" >/dev/null
 '
 
-# lines FILE: how many lines FILE has (0 when there is none yet)
-lines() {
-	if [ -e "$1" ]; then wc -l <"$1"; else echo 0; fi
+# nlines FILE: n is how many lines FILE has (0 when there is none yet), as
+# wc -l counts them, counted by the shell
+nlines() {
+	n=0
+	[ -e "$1" ] || return 0
+	while IFS= read -r l; do n=$((n + 1)); done <"$1"
 }
 
 # adds run one after another until $T/enough exists; the server is stopped
@@ -375,36 +418,48 @@ test_pg_timed 'the server stopped mid-run: exit 75, and after a restart nothing 
 			echo "$? d$i" >>"$T/codes"
 		fi
 	done ) &
-	wait_until "[ \$(lines \"\$T/acked\") -ge 2 ]" &&
+	wait_until "nlines \"\$T/acked\" && [ \$n -ge 2 ]" &&
 	pg_ctl_as -m immediate stop &&
-	wait_until "[ \$(lines \"\$T/codes\") -ge 1 ]" &&
-	before=$(lines "$T/acked") &&
+	wait_until "nlines \"\$T/codes\" && [ \$n -ge 1 ]" &&
+	nlines "$T/acked" && before=$n &&
 	pg_ctl_as -o "-k $PG_DIR -p $PG_PORT -c listen_addresses=127.0.0.1 -c fsync=off" start &&
-	wait_until "[ \$(lines \"\$T/acked\") -ge \$((before + 2)) ]"
+	wait_until "nlines \"\$T/acked\" && [ \$n -ge \$((before + 2)) ]"
 	status=$?
-	touch "$T/enough" && wait && test $status -eq 0 &&
-	grep -q "^75 " "$T/codes" &&
+	: >"$T/enough" && wait && test $status -eq 0 &&
+	line_like "75 *" "$T/codes" &&
 	# any other exit status, with what that add said
-	! grep -v "^75 " "$T/codes" | while read -r code add; do
-		echo "$add exited $code: $(cat "$T/$add.err")"
-	done | grep . &&
+	other=0 &&
+	while read -r code add; do
+		if [ "$code" != 75 ]; then
+			echo "$add exited $code:" && other=1
+			while IFS= read -r l; do printf "%s\n" "$l"; done <"$T/$add.err"
+		fi
+	done <"$T/codes" && test $other = 0 &&
 	convctl copy "$D" - >all &&
-	jq -r ".conversations[].messages[].content" all | sort | uniq -c >stored &&
-	# each acknowledged add stored once: "1 dI" in stored
-	! while read -r m; do
-		grep -qx " *1 $m" stored || echo "lost $m, or stored twice"
-	done <"$T/acked" | grep .
+	# each acknowledged add stored once
+	jq -r --rawfile acked "$T/acked" "[.conversations[].messages[].content] as \$c |
+	    \$acked | split(\"\\n\")[] | select(. != \"\") as \$m |
+	    select([\$c[] | select(. == \$m)] | length != 1) |
+	    \"lost \(\$m), or stored twice\"" all >lost &&
+	file_is "" lost
 '
 
 test_pg 'without libpq: exit 69, naming the package' '
-	if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+	if [ "$pg_uid" -ne 0 ] || ! command -v unshare >/dev/null; then
 		echo "# needs root and unshare to hide libpq" && exit 0
 	fi
-	lib=$(ldconfig -p | sed -n "s/.*libpq.so.5 (libc6,x86-64) => //p" | head -n 1) &&
-	unshare -m sh -c "mount --bind /dev/null $lib && \
-	    $CONVCTL_BIN -s \"$PG_URI\" recent" >out 2>err
-	test $? -eq 69 && holds "libpq5" err &&
-	unshare -m sh -c "mount --bind /dev/null $lib && $CONVCTL_BIN -s $T/f.json recent"
+	ldconfig -p >libs && lib= &&
+	while IFS= read -r l; do
+		case $l in
+		*"libpq.so.5 (libc6,x86-64) => "*) lib=${l#*" => "}; break ;;
+		esac
+	done <libs &&
+	# one namespace for both: a PostgreSQL store (exit 69, its status in
+	# rc), then a file store, which needs no libpq
+	unshare -m sh -c "mount --bind /dev/null $lib &&
+	    { $CONVCTL_BIN -s \"$PG_URI\" recent >out 2>err; echo \$? >rc; } &&
+	    $CONVCTL_BIN -s $T/f.json recent" &&
+	file_is 69 rc && holds "libpq5" err
 '
 
 test_done
