@@ -30,30 +30,36 @@ test_expect 'a scripted session prints the same on SQLite as on a file' '
 '
 
 test_expect 'the database holds a row per conversation and per message; its views read them, its search index is whole' '
+	convctl copy "$D" - >parity.json &&
+	jq "(.conversations | length),
+	    ([.conversations[].messages[]] | length)" parity.json >want &&
+	lines_are 2 want && { read -r c && read -r m; } <want &&
+	# the rows; the schema version, the journal, the views; the first
+	# message of "Groceries"; the search index checked: one python
 	sql "$T/parity.db" "select count(*) from conversations" \
-	    "select count(*) from messages" >rows &&
-	convctl copy "$D" - | jq "(.conversations | length),
-	    ([.conversations[].messages[]] | length)" >want &&
-	test "$(wc -l <want)" = 2 && test_cmp want rows &&
-	sql "$T/parity.db" "pragma user_version" "pragma journal_mode" \
+	    "select count(*) from messages" \
+	    "pragma user_version" "pragma journal_mode" \
 	    "select count(*) from conversation_list" \
-	    "select count(*) from message_list" >meta &&
-	test "$(cat meta)" = "$(printf "2\nwal\n%s" "$(cat want)")" &&
-	sql "$T/parity.db" "select content from message_list where
+	    "select count(*) from message_list" \
+	    "select content from message_list where
 	    conversation = (select id from conversation_list where title =
-	    \"Groceries\") order by seq limit 1" >first &&
-	test "$(cat first)" = "Added milk." &&
-	sql "$T/parity.db" "insert into messages_text (messages_text) values
-	    ('"'integrity-check'"')" "pragma integrity_check" >check &&
-	test "$(cat check)" = ok
+	    \"Groceries\") order by seq limit 1" \
+	    "insert into messages_text (messages_text) values
+	    ('"'integrity-check'"')" "pragma integrity_check" >rows &&
+	file_is "$c
+$m
+2
+wal
+$c
+$m
+Added milk.
+ok" rows
 '
 
-# counted DB: the ended conversations as the schema counts them, and as
-# their rows do, on one line
-counted() {
-	sql "$1" "select (select ended from counts), (select count(*) from
-	    conversations where ended_at is not null)"
-}
+# counted: (a query for sql) the ended conversations as the schema counts
+# them, and as their rows do, on one line
+counted="select (select ended from counts), (select count(*) from
+    conversations where ended_at is not null)"
 
 test_expect 'the schema counts the ended conversations through add, end, delete and prune; a version 1 store is upgraded by a writer' '
 	C=sqlite:$T/counted.db &&
@@ -62,20 +68,26 @@ test_expect 'the schema counts the ended conversations through add, end, delete 
 		    return 1
 	done &&
 	convctl -s "$C" add "open" >/dev/null &&
-	test "$(counted "$T/counted.db")" = "5|5" &&
-	convctl -s "$C" delete --force "$(convctl -s "$C" recent -n 1 --json | jq -r ".[0].id")" >/dev/null &&
-	test "$(counted "$T/counted.db")" = "4|4" &&
+	sql "$T/counted.db" "$counted" >n && file_is "5|5" n &&
+	convctl -s "$C" recent -n 1 --json >latest.json &&
+	jq -r ".[0].id" latest.json >latest && read -r id <latest &&
+	convctl -s "$C" delete --force "$id" >/dev/null &&
+	sql "$T/counted.db" "$counted" >n && file_is "4|4" n &&
 	convctl -s "$C" prune --max 2 >/dev/null &&
-	test "$(counted "$T/counted.db")" = "2|2" &&
-	sql "$T/counted.db" "drop trigger conversations_count_insert" \
+	# counted, then the schema made version 1 again, in one python
+	sql "$T/counted.db" "$counted" \
+	    "drop trigger conversations_count_insert" \
 	    "drop trigger conversations_count_delete" \
 	    "drop trigger conversations_count_update" "drop table counts" \
-	    "pragma user_version = 1" &&
-	convctl -s "$C" recent >recent.out && test "$(grep -c . recent.out)" -ge 2 &&
-	test "$(sql "$T/counted.db" "pragma user_version")" = 1 &&
+	    "pragma user_version = 1" >n && file_is "2|2" n &&
+	convctl -s "$C" recent >recent.out &&
+	k=0 && while IFS= read -r l; do [ -z "$l" ] || k=$((k + 1)); done <recent.out &&
+	test "$k" -ge 2 &&
+	sql "$T/counted.db" "pragma user_version" >n && file_is 1 n &&
 	convctl -s "$C" end >/dev/null &&
-	test "$(sql "$T/counted.db" "pragma user_version")" = 2 &&
-	test "$(counted "$T/counted.db")" = "3|3"
+	sql "$T/counted.db" "pragma user_version" "$counted" >n &&
+	file_is "2
+3|3" n
 '
 
 test_expect 'the database refuses a second active conversation and a bad role' '
@@ -83,10 +95,10 @@ test_expect 'the database refuses a second active conversation and a bad role' '
 	    message_count, doc) values (\"x1\", 0, 0, \"{}\")" \
 	    "insert into conversations (id, started_at, message_count, doc)
 	    values (\"x2\", 0, 0, \"{}\")" 2>err &&
-	grep -q conversations_one_active err &&
+	holds conversations_one_active err &&
 	! sql "$T/parity.db" "insert into messages (conversation, seq, role, at,
 	    doc) values ((select id from conversations limit 1), 999, \"wizard\",
-	    0, \"{}\")" 2>err && grep -q CHECK err
+	    0, \"{}\")" 2>err && holds CHECK err
 '
 
 test_expect 'copy to SQLite and back keeps every byte, unknown fields and number texts' '
@@ -95,19 +107,21 @@ test_expect 'copy to SQLite and back keeps every byte, unknown fields and number
 	holds "copied 2 conversations" err &&
 	convctl copy "$R" "$T/back.json" &&
 	convctl copy "$T/odd.json" - >want &&
-	test_cmp want "$T/back.json" &&
-	convctl copy "$R" - >again && test_cmp want again
+	same_file want "$T/back.json" &&
+	convctl copy "$R" - >again && same_file want again
 '
 
 test_expect 'copying again adds nothing; a conversation that differs is refused' '
 	R=sqlite:$T/roundtrip.db &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
-	grep -q "copied 0 conversations.*; 2 there already" err &&
-	sed "s/\"title\":\"t\"/\"title\":\"other\"/" "$T/odd.json" >"$T/odd2.json" &&
+	line_like "*copied 0 conversations*; 2 there already*" err &&
+	read -r l <"$T/odd.json" && t="\"title\":\"t\"" &&
+	case $l in *"$t"*) ;; *) echo "odd.json: no $t"; return 1 ;; esac &&
+	printf "%s\n" "${l%%"$t"*}\"title\":\"other\"${l#*"$t"}" >"$T/odd2.json" &&
 	fails_with 1 convctl copy "$T/odd2.json" "$R" &&
 	stderr_has "conversation '"'c1'"' is in both" &&
 	convctl copy "$R" - >now && convctl copy "$T/odd.json" - >want &&
-	test_cmp want now
+	same_file want now
 '
 
 test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte, indexed whole for search' '
@@ -117,36 +131,46 @@ test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes
 	holds "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
 	convctl copy "$R" - >back && test_cmp want back &&
-	sql "$T/bulk.db" "select count(*) from messages" >rows &&
-	test "$(cat rows)" = 800 &&
-	convctl -s "$R" show --json >active &&
-	jq -e ".id == \"c\\t400\"" active >/dev/null &&
-	sql "$T/bulk.db" "insert into messages_text (messages_text) values
+	sql "$T/bulk.db" "select count(*) from messages" \
+	    "insert into messages_text (messages_text) values
 	    ('"'integrity-check'"')" "pragma integrity_check" \
 	    "select count(*) from messages_text where messages_text match
 	    '"'timestamp'"'" \
 	    "select count(*) from sqlite_master where type = '"'trigger'"'
 	    and name = '"'messages_text_insert'"'" >check &&
-	test "$(cat check)" = "$(printf "ok\n800\n1")" &&
+	file_is "800
+ok
+800
+1" check &&
+	convctl -s "$R" show --json >active &&
 	CONVCTL_NOW=2026-01-01T00:10:00Z convctl -s "$R" add "after the copy" &&
-	convctl -s "$R" show --json | jq -e ".messages | length == 3" >/dev/null &&
+	convctl -s "$R" show --json >shown &&
 	convctl -s "$R" search --json "after the copy" >found &&
-	jq -e "length == 1" found >/dev/null &&
-	convctl -s "$R" end && convctl -s "$R" copy "$R" - | jq -e \
-	    "[.conversations[].endedAt | select(. == null)] | length == 0" >/dev/null
+	convctl -s "$R" end && convctl -s "$R" copy "$R" - >after &&
+	# the active conversation before the add, after it, what search
+	# found and the store after end, read by one jq
+	jq -s . active shown found after >all.json &&
+	jq_is all.json -r ".[0].id" "c	400" -c ".[1].messages | length" 3 \
+	    -c ".[2] | length" 1 \
+	    -c "[.[3].conversations[].endedAt | select(. == null)] | length" 0
 '
 
 # more messages may match than search sorts (2000): -n walks them by time
 test_expect 'search -n through many matches prints what the file prints' '
 	bulk_store 2100 "$T/many.json" &&
 	convctl copy "$T/many.json" "sqlite:$T/many.db" 2>/dev/null &&
+	# the output and status of each search, on the file in f/, on SQLite
+	# in d/: one diff for them all
+	mkdir f d && i=0 &&
 	for q in "-n 3 slash" "-n 1 --json CAF" "-n 5 -r assistant xxx" \
 	    "-n 2 --case-sensitive back" "-n 4 2026" "slash"; do
-		convctl -s "$T/many.json" search $q >f.out 2>&1; a=$?
-		convctl -s "sqlite:$T/many.db" search $q >d.out 2>&1; b=$?
-		test "$a" = "$b" && test_cmp f.out d.out || { echo "$q"; return 1; }
+		i=$((i + 1))
+		convctl -s "$T/many.json" search $q >f/$i 2>&1
+		echo "$q: exit $?" >>f/status
+		convctl -s "sqlite:$T/many.db" search $q >d/$i 2>&1
+		echo "$q: exit $?" >>d/status
 	done &&
-	test "$(wc -l <f.out)" -gt 2000
+	diff -ru f d && wc -l <f/$i >n && read -r n <n && test "$n" -gt 2000
 '
 
 # every process that opens the database first reads the WAL again: a
@@ -157,8 +181,9 @@ test_expect 'the WAL is kept short: a prune of hundreds of conversations leaves 
 	convctl -s "sqlite:$T/wal.db" add first >/dev/null &&
 	CONVCTL_MAX_CONVERSATIONS=10 convctl -s "sqlite:$T/wal.db" end 2>err &&
 	holds "removed 391 oldest" err &&
-	test "$(stat -c %s "$T/wal.db-wal")" -lt 1048576 &&
-	test "$(convctl -s "sqlite:$T/wal.db" recent -n 100 | wc -l)" = 10
+	stat -c %s "$T/wal.db-wal" >size && read -r size <size &&
+	test "$size" -lt 1048576 &&
+	convctl -s "sqlite:$T/wal.db" recent -n 100 >out && lines_are 10 out
 '
 
 test_expect 'made on the first write, 0600 in directories made 0700; a write of nothing leaves it empty' '
@@ -168,21 +193,25 @@ test_expect 'made on the first write, 0600 in directories made 0700; a write of 
 	convctl -s "sqlite:$T/new/dir/s.db" end 2>err &&
 	test ! -s "$T/new/dir/s.db" &&
 	convctl -s "sqlite:$T/new/dir/s.db" add hi >/dev/null &&
-	for f in "$T/new" "$T/new/dir"; do
-		test "$(stat -c %a "$f")" = 700 || return 1
-	done &&
-	for f in "$T"/new/dir/s.db*; do
-		test "$(stat -c %a "$f")" = 600 || { echo "$f"; return 1; }
-	done &&
-	test "$(convctl -s "sqlite:$T/new/dir/s.db" show --json | jq -r .messages[0].content)" = hi
+	stat -c "%a %n" "$T/new" "$T/new/dir" "$T"/new/dir/s.db* >modes &&
+	k=0 && while read -r mode f; do
+		case $f in "$T/new" | "$T/new/dir") want=700 ;; *) want=600 ;; esac
+		test "$mode" = "$want" || { echo "$f: $mode, want $want"; return 1; }
+		k=$((k + 1))
+	done <modes && test "$k" -ge 3 &&
+	convctl -s "sqlite:$T/new/dir/s.db" show --json >shown &&
+	jq_is shown -r ".messages[0].content" hi
 '
 
 test_expect 'a database convctl did not make, a newer schema, and no file name are refused' '
-	sql "$T/other.db" "create table t (x)" &&
+	convctl -s "sqlite:$T/newer.db" add hi >/dev/null &&
+	# a table in a database of its own, and newer.db made version 9: one
+	# python
+	sql "$T/other.db" "create table t (x)" \
+	    "attach database '"'$T/newer.db'"' as newer" \
+	    "pragma newer.user_version = 9" &&
 	fails_with 1 convctl -s "sqlite:$T/other.db" recent &&
 	stderr_has "is a SQLite database with tables of its own and no convctl schema" &&
-	convctl -s "sqlite:$T/newer.db" add hi >/dev/null &&
-	sql "$T/newer.db" "pragma user_version = 9" &&
 	fails_with 1 convctl -s "sqlite:$T/newer.db" recent &&
 	stderr_has "has schema version 9, and this convctl knows versions 1 to 2: use a newer convctl" &&
 	echo "{}" >"$T/json.db" &&
@@ -213,10 +242,10 @@ test_expect '--wait bounds the wait for another writer, then exit 75 (try again)
 	stderr_has "store '"'"'$W'"'"' is locked by another convctl; gave up after 1 seconds (nothing was written; try again, or raise --wait)" &&
 	fails_with 75 convctl -s "$W" --wait 0 add hi &&
 	stderr_has "is locked by another convctl; gave up after 0 seconds" &&
-	convctl -s "$W" show --json | jq -e ".messages | length == 1" >/dev/null &&
-	touch "$T/release" && wait &&
+	convctl -s "$W" show --json >shown && jq_is shown -c ".messages | length" 1 &&
+	: >"$T/release" && wait &&
 	convctl -s "$W" --wait 5 add hi >/dev/null &&
-	convctl -s "$W" show --json | jq -e ".messages | length == 2" >/dev/null
+	convctl -s "$W" show --json >shown && jq_is shown -c ".messages | length" 2
 '
 
 # a connection in SQLite's exclusive locking mode shuts readers out too
@@ -235,7 +264,7 @@ c.execute(\"rollback\")" "$T/shut.db" "$T" & } &&
 	wait_until "test -e $T/holding" &&
 	fails_with 75 convctl -s "$X" recent &&
 	stderr_has "store '"'"'$X'"'"' is locked by another convctl; gave up after 10 seconds (nothing was written; try again, or raise --wait)" &&
-	touch "$T/release" && wait &&
+	: >"$T/release" && wait &&
 	convctl -s "$X" recent >/dev/null
 '
 
@@ -245,32 +274,38 @@ test_expect '8 writers at once on a database not made yet: each add kept once, i
 		    echo "w$w failed" &
 	done >fails 2>&1 &&
 	wait && { test ! -s fails || { cat fails; return 1; }; } &&
-	convctl copy "sqlite:$T/first.db" - | jq -r \
-	    "[.conversations[].messages[].content] | sort | join(\" \")" >got &&
-	echo "w1 w2 w3 w4 w5 w6 w7 w8" >want && test_cmp want got &&
-	sql "$T/first.db" "pragma journal_mode" >got && echo wal >want &&
-	test_cmp want got
+	convctl copy "sqlite:$T/first.db" - >first.json &&
+	jq_is first.json -r "[.conversations[].messages[].content] | sort | join(\" \")" \
+	    "w1 w2 w3 w4 w5 w6 w7 w8" &&
+	sql "$T/first.db" "pragma journal_mode" >got && file_is wal got
 '
 
 # a reader waits for no writer, but meets SQLite's short exclusive moments
 # (the WAL emptied, read again by the first to open it): it waits them out
 test_expect 'readers alongside two writers never fail' '
 	R=sqlite:$T/readers.db &&
+	adds=$(counts 40 150) prompts=$(counts 80 300) &&
 	for w in a b; do
-		for i in $(seq $(counts 40 150)); do
+		i=0
+		while [ $i -lt $adds ]; do
+			i=$((i + 1))
 			convctl -s "$R" --wait 60 add "$w$i" >/dev/null || echo "add $w$i failed"
 		done &
 	done >fails 2>&1 &&
-	for i in $(seq $(counts 80 300)); do
+	i=0 &&
+	while [ $i -lt $prompts ]; do
+		i=$((i + 1))
 		convctl -s "$R" prompt >/dev/null || echo "prompt $i failed"
 	done >>fails 2>&1 &&
-	wait && test ! -s fails || { cat fails; return 1; }
+	wait && lacks "" fails	# no line: no failure
 '
 
 test_expect 'writers killed at any point: every add that exited 0 is kept, nothing partial' '
 	K=sqlite:$T/killed.db &&
 	: >acked &&
-	for trial in $(seq $kills); do
+	trial=0
+	while [ $trial -lt $kills ]; do
+		trial=$((trial + 1))
 		convctl -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
 		pid=$!
 		sleep 0.0$((trial % 10))
@@ -280,11 +315,15 @@ test_expect 'writers killed at any point: every add that exited 0 is kept, nothi
 	sql "$T/killed.db" "pragma integrity_check" "select count(*) from
 	    conversations c where message_count <> (select count(*) from
 	    messages m where m.conversation = c.id)" >check &&
-	test "$(cat check)" = "$(printf "ok\n0")" &&
+	file_is "ok
+0" check &&
 	convctl copy "$K" - >all &&
-	jq -r ".conversations[].messages[].content" all | sort >kept &&
-	sort -u kept | cmp - kept &&
-	sort acked | comm -23 - kept >lost && test ! -s lost &&
+	# each message kept once, each add that exited 0 kept: one jq
+	jq -r --rawfile acked acked "[.conversations[].messages[].content] as \$c |
+	    (\$c | group_by(.)[] | select(length > 1) | \"kept twice: \(.[0])\"),
+	    (\$acked | split(\"\\n\")[] | select(. != \"\") as \$m |
+	    select(\$c | any(.[]; . == \$m) | not) | \"lost: \(\$m)\")" all >wrong &&
+	file_is "" wrong &&
 	convctl -s "$K" add "after the kills" >/dev/null
 '
 
