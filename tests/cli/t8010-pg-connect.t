@@ -11,16 +11,16 @@ file_store_only "t8010-pg-connect.t starts its own server"
 # a password in two halves: neither may be printed, whole or in part
 A=Kq8v B=Wz3j
 tcp="127.0.0.1:$PG_PORT/postgres"
-leaks() {
-	grep -e "$A" -e "$B" "$@"
+# no_half FILE: no line of FILE holds a half of the password (read by the
+# shell: lacks); else shows the first that does
+no_half() {
+	lacks "$A" "$1" && lacks "$B" "$1"
 }
 # no half of the password printed by add, recent or config on URI $1
 no_leak() {
 	for c in "add hi" recent config; do
 		convctl -s "$1" $c >"$T/out" 2>&1
-		if leaks "$T/out"; then
-			echo "'$c' on $1 printed the password:"; cat "$T/out"; return 1
-		fi
+		no_half "$T/out" || { echo "('$c' on $1 printed it)"; return 1; }
 	done
 }
 
@@ -44,7 +44,7 @@ test_pg 'a URI libpq cannot read: exit 2, its user information and query masked'
 	stderr_has "store '"'postgresql://***@[::1:5432/db?***'"'" &&
 	stderr_has "is not one libpq reads" &&
 	fails_with 2 convctl -s "postgresql://alice:$A/$B@$tcp" recent &&
-	stderr_has "%2F" && ! leaks "$T/err"
+	stderr_has "%2F" && no_half "$T/err"
 '
 
 test_pg 'settings libpq refuses are a usage error, never "try again"' '
@@ -75,9 +75,15 @@ test_pg 'the server refusing the password, the role or the database: exit 1' '
 
 test_pg 'a server that is not there: exit 75, and a line saying what that means' '
 	fails_with 75 convctl -s "postgresql:///postgres?host=$T/none&user=postgres" add hi &&
-	test "$(wc -l <"$T/err")" -eq 2 &&
-	head -n 1 "$T/err" | grep -q "^convctl: add: cannot connect to store .*No such file or directory$" &&
-	tail -n 1 "$T/err" | grep -q "^convctl: add: no PostgreSQL server is running or reachable at that host or socket.*exit 75 means try again later$"
+	lines_are 2 "$T/err" && { read -r first && read -r last; } <"$T/err" &&
+	case $first in
+	"convctl: add: cannot connect to store "*"No such file or directory") ;;
+	*) echo "line 1: $first"; return 1 ;;
+	esac &&
+	case $last in
+	"convctl: add: no PostgreSQL server is running or reachable at that host or socket"*"exit 75 means try again later") ;;
+	*) echo "line 2: $last"; return 1 ;;
+	esac
 '
 
 test_pg 'PostgreSQL'"'"'s own schemas are refused, and nothing is made in them' '
@@ -85,9 +91,10 @@ test_pg 'PostgreSQL'"'"'s own schemas are refused, and nothing is made in them' 
 		fails_with 2 convctl -s "$PG_URI&schema=$s" add hi &&
 		stderr_has "schema" && stderr_has "$s" && stderr_has "is PostgreSQL" || exit 1
 	done &&
-	test "$(psql_as "select count(*) from pg_tables where tablename in
+	psql_as "select count(*) from pg_tables where tablename in
 	    ('"'root'"', '"'conversations'"', '"'messages'"') and (schemaname =
-	    '"'information_schema'"' or schemaname like '"'pg\\_%'"')")" = 0
+	    '"'information_schema'"' or schemaname like '"'pg\\_%'"')" >made &&
+	file_is 0 made
 '
 
 # the postmaster stopped (SIGSTOP): the kernel takes the connection, no one
@@ -96,7 +103,7 @@ test_pg 'PostgreSQL'"'"'s own schemas are refused, and nothing is made in them' 
 # 10-second default beside them (make check leaves that wait out): one
 # minute at most, however it goes, and the server always let go again
 stopped_server() {
-	pid=$(head -n 1 "$PG_DIR/data/postmaster.pid")
+	read -r pid <"$PG_DIR/data/postmaster.pid"
 	kill -STOP "$pid" || return 1
 	( timeout 60 "$CONVCTL_BIN" --wait 2 -s "$PG_TCP&schema=stopped&connect_timeout=2" \
 	    add x 2>"$T/uri.err"; echo "uri $?" >"$T/uri.rc" ) &
@@ -112,8 +119,12 @@ default 75" ways="$ways default"
 	fi
 	wait
 	kill -CONT "$pid"
-	cat "$T"/*.err
-	test "$(for w in $ways; do cat "$T/$w.rc"; done)" = "$want" &&
+	got= && for w in $ways; do
+		while IFS= read -r l; do printf "%s\n" "$l"; done <"$T/$w.err"
+		read -r rc <"$T/$w.rc" && got=${got:+$got
+}$rc
+	done
+	test "$got" = "$want" &&
 	for w in $ways; do
 		holds "timeout expired" "$T/$w.err" &&
 		holds "within connect_timeout" "$T/$w.err" || return 1
