@@ -8,11 +8,14 @@ file_store_only "the upgrade test restores its own PostgreSQL fixture"
 . "$top/tests/pg.sh"
 
 fixture=$top/tests/fixtures/pg/store-v1.sql
-# restore SCHEMA [DB]: the fixture's store as schema SCHEMA of database DB
-# (one psql)
+# restore SCHEMA [DB [SQL...]]: the fixture's store as schema SCHEMA of
+# database DB, then each SQL (one psql)
 restore() {
-	psql "$PG_URI${2:+&dbname=$2}" -X -q -v ON_ERROR_STOP=1 -f "$fixture" \
-	    -c "alter schema convctl rename to $1" >/dev/null
+	r_schema=$1 r_db=${2:-}
+	shift $(($# < 2 ? $# : 2))
+	for sql; do set -- "$@" -c "$sql"; shift; done
+	psql "$PG_URI${r_db:+&dbname=$r_db}" -X -q -v ON_ERROR_STOP=1 -f "$fixture" \
+	    -c "alter schema convctl rename to $r_schema" "$@" >/dev/null
 }
 # state SCHEMA [SQL]: "VERSION INDEXES": its schema version and whether it
 # has the trigram index (1) or not (0); then SQL's rows: one psql
@@ -26,26 +29,34 @@ test_pg 'a reader reads a version 1 store as it is, and does not upgrade it' '
 	restore up1 &&
 	U="$PG_URI&schema=up1" &&
 	convctl -s "$U" recent --json >recent &&
-	test "$(jq length recent)" = 4 &&
+	jq_is recent -c length 4 &&
 	convctl -s "$U" search -E "milk|Привет" >found &&
-	test "$(wc -l <found)" -ge 3 &&
-	test "$(state up1)" = "1 0"
+	n=0 && while IFS= read -r l; do n=$((n + 1)); done <found &&
+	test "$n" -ge 3 &&
+	state up1 >state && file_is "1 0" state
 '
 
 test_pg 'the first writer upgrades it to version 2 in place, nothing lost' '
 	U="$PG_URI&schema=up1" &&
 	convctl copy "$U" - >before &&
-	test "$(jq "[.conversations[].messages[]] | length" before)" = 16 &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$U" add "after the upgrade" &&
-	test "$(state up1)" = "2 1" &&
+	state up1 >state && file_is "2 1" state &&
 	convctl copy "$U" - >after &&
-	jq "(.conversations[] | select(.endedAt == null) | .messages) |= .[:-1]" \
-	    after >after-less &&
-	jq . before >before-pretty && test_cmp before-pretty after-less &&
-	jq -e "[.conversations[] | select(.endedAt == null) | .messages[-1].content] ==
-	    [\"after the upgrade\"]" after >/dev/null &&
-	tr -d " \n" <after | grep -qF "\"futureTop\":{\"k\":[1,2.50,\"x\"]}" &&
-	grep -qF "\"content\":\"nul\\u0000byte and café\",\"rating\":1e3}" after
+	# 16 messages before; after, but for its last message, is before (its
+	# JSON, keys in their order); that last message is the add: one jq
+	jq -rn --slurpfile b before --slurpfile a after "
+	    (\$b[0] | [.conversations[].messages[]] | length) as \$n |
+	    (if \$n != 16 then \"before: \(\$n) messages, want 16\" else empty end),
+	    ((\$a[0] | (.conversations[] | select(.endedAt == null) | .messages)
+	    |= .[:-1] | tojson) as \$less | (\$b[0] | tojson) as \$was |
+	    if \$less != \$was then \"after, less its last message:\n\(\$less)\nbefore:\n\(\$was)\"
+	    else empty end),
+	    ([\$a[0].conversations[] | select(.endedAt == null) | .messages[-1].content] |
+	    if . != [\"after the upgrade\"] then \"last messages: \(.)\" else empty end)
+	    " >wrong && file_is "" wrong &&
+	tr -d " \n" <after >after.flat &&
+	holds "\"futureTop\":{\"k\":[1,2.50,\"x\"]}" after.flat &&
+	holds "\"content\":\"nul\\u0000byte and café\",\"rating\":1e3}" after
 '
 
 test_pg 'eight writers at once on a version 1 store: upgraded once, every add there' '
@@ -57,30 +68,29 @@ test_pg 'eight writers at once on a version 1 store: upgraded once, every add th
 	done &&
 	wait &&
 	test ! -s "$T/failed" &&
-	test "$(state up8 "select count(*) from up8.messages;
-	    select count(*) from up8.meta")" = "2 1
+	state up8 "select count(*) from up8.messages;
+	    select count(*) from up8.meta" >state && file_is "2 1
 24
-1"
+1" state
 '
 
 test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, and search answers alike' '
 	psql_as "create database noext" "create role bob login" &&
-	restore upb noext &&
-	psql "$PG_URI&dbname=noext" -X -q -v ON_ERROR_STOP=1 \
-	    -c "alter schema upb owner to bob" \
-	    -c "alter table upb.meta owner to bob" \
-	    -c "alter table upb.root owner to bob" \
-	    -c "alter table upb.conversations owner to bob" \
-	    -c "alter table upb.messages owner to bob" &&
+	restore upb noext "alter schema upb owner to bob" \
+	    "alter table upb.meta owner to bob" \
+	    "alter table upb.root owner to bob" \
+	    "alter table upb.conversations owner to bob" \
+	    "alter table upb.messages owner to bob" &&
 	B="$PG_URI&dbname=noext&user=bob&schema=upb" &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$B" add "after the upgrade" &&
-	test "$(psql "$PG_URI&dbname=noext" -XAt -c "select value from upb.meta" \
-	    -c "select count(*) from pg_extension where extname = '"'pg_trgm'"'")" = "2
-0" &&
+	psql "$PG_URI&dbname=noext" -XAt -c "select value from upb.meta" \
+	    -c "select count(*) from pg_extension where extname = '"'pg_trgm'"'" >got &&
+	file_is "2
+0" got &&
 	for q in milk SESSION "日本" byte; do
 		convctl -s "$B" search --json "$q" >b.out &&
 		convctl -s "$PG_URI&schema=up1" search --json "$q" >a.out &&
-		test_cmp a.out b.out || exit 1
+		same_file a.out b.out || return 1
 	done
 '
 
@@ -90,7 +100,7 @@ test_pg 'a schema newer than this convctl is refused, and nothing is written' '
 	fails_with 1 convctl -s "$U" add more &&
 	stderr_has "schema version 3, and this convctl knows versions 1 to 2: use a newer convctl" &&
 	fails_with 1 convctl -s "$U" recent &&
-	test "$(psql_as "select count(*) from up1.messages")" = 17
+	psql_as "select count(*) from up1.messages" >count && file_is 17 count
 '
 
 test_done
