@@ -15,6 +15,7 @@
 #   pg_ctl_as ARGS...   pg_ctl on the cluster (stop -m immediate, start ...)
 #   psql_as SQL...      runs each SQL in turn on the cluster, in one psql
 #                       (one process, one connection), prints rows unaligned
+#   pg_wait SQL         waits until the boolean SQL holds on the cluster
 #   test_pg 'name' 'commands'  test_expect, or a skip saying $PG_SKIP
 #                       (with tests/lib.sh)
 PG_SKIP=
@@ -69,6 +70,21 @@ pg_ctl_as() {
 psql_as() {
 	for sql; do set -- "$@" -c "$sql"; shift; done
 	psql "$PG_URI" -X -q -A -t -v ON_ERROR_STOP=1 "$@"
+}
+
+# pg_wait SQL: waits until the boolean SQL holds, asked every 0.05 s for 20
+# s at most (wait_until's bound) in one psql and one session, not a psql and
+# a sleep a try; else fails, saying which one did not hold. The session's
+# snapshot of the server's statistics (pg_stat_*) is dropped at each try
+pg_wait() {
+	psql_as "do \$pg_wait\$ begin
+	    for i in 1..400 loop
+		perform pg_stat_clear_snapshot();
+		if ($1) then return; end if;
+		perform pg_sleep(0.05);
+	    end loop;
+	    raise exception 'gave up waiting for: %', \$pg_q\$$1\$pg_q\$;
+	    end \$pg_wait\$"
 }
 
 test_pg() {

@@ -29,19 +29,6 @@ nwriters=0
 for w in $writers; do nwriters=$((nwriters + 1)); done
 tab='	'
 
-# pg_wait SQL: waits until the boolean SQL holds on the cluster, asked every
-# 0.05 s for 20 s at most (wait_until's bound) in one psql and one session
-# (not a psql and a sleep a try); else fails, saying which one did not hold
-pg_wait() {
-	psql_as "do \$pg_wait\$ begin
-	    for i in 1..400 loop
-		if ($1) then return; end if;
-		perform pg_sleep(0.05);
-	    end loop;
-	    raise exception 'gave up waiting for: %', \$pg_q\$$1\$pg_q\$;
-	    end \$pg_wait\$"
-}
-
 test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 	session "$F" >file.out &&
 	session "$P" >pg.out &&
@@ -300,13 +287,12 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try agai
 	convctl -s "$W" --wait 5 add hi
 '
 
-# root_locked GRANTED: (for pg_wait) a session holds the store's root table
-# (true), or a writer waits on it (false), inside its transaction and so
-# with the writers' lock
-root_locked() {
-	echo "(select count(*) from pg_locks l join pg_class c on
-	    c.oid = l.relation where c.relname = 'root' and l.granted = $1) = 1"
-}
+# root_held, root_waited: (for pg_wait) a session holds the store's root
+# table, or a writer waits on it, inside its transaction and so with the
+# writers' lock
+root_locked="(select count(*) from pg_locks l join pg_class c on
+    c.oid = l.relation where c.relname = 'root' and l.granted ="
+root_held="$root_locked true) = 1" root_waited="$root_locked false) = 1"
 
 # a host that froze, as a writer stopped (SIGSTOP) holding the lock: the
 # server ends its transaction once it has been idle convctl's bound (10 s)
@@ -316,10 +302,10 @@ test_pg_timed 'a writer frozen holding the lock: the next writer goes on within 
 	{ psql "$PG_URI" -X -q -c "begin" -c "lock table frozen.root in
 	    access exclusive mode" -c "select pg_sleep(600)" -c "commit" \
 	    >/dev/null 2>&1 & } &&
-	pg_wait "$(root_locked true)" || exit 1
+	pg_wait "$root_held" || exit 1
 	"$CONVCTL_BIN" -s "$F" --wait 60 add frozen >/dev/null 2>frozen.err 3>&- &
 	frozen=$!
-	pg_wait "$(root_locked false)" && kill -STOP $frozen && unhold
+	pg_wait "$root_waited" && kill -STOP $frozen && unhold
 	held=$?
 	read -r began x </proc/uptime	# seconds since boot: a clock, no date
 	convctl -s "$F" --wait 30 add after >/dev/null
