@@ -53,12 +53,17 @@ elif [ "$pg_uid" -eq 0 ] && ! has_postgres; then
 	PG_SKIP="running as root, and there is no postgres user to run the server"
 fi
 
-# as the user that owns the cluster: postgres when we are root
+# as the user that owns the cluster: postgres when we are root, through
+# setpriv, which becomes the command (runuser forks it: a process more a
+# call), with the environment runuser gives; runuser where there is none
 pg_as() {
-	if [ "$pg_uid" -eq 0 ]; then
-		(cd / && exec runuser -u postgres -- "$@")
-	else
+	if [ "$pg_uid" -ne 0 ]; then
 		"$@"
+	elif command -v setpriv >/dev/null; then
+		(cd / && HOME=~postgres USER=postgres LOGNAME=postgres \
+		    exec setpriv --reuid=postgres --regid=postgres --init-groups "$@")
+	else
+		(cd / && exec runuser -u postgres -- "$@")
 	fi
 }
 
