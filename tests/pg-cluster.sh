@@ -115,9 +115,17 @@ pg_initdb() {
 # pg_initdb for the run), or else a cluster made anew: initdb once a run
 pg_start() {
 	PG_DIR=$(mktemp -d /tmp/cvpg.XXXXXX) || return 1
-	PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	# a free port (written to PG_DIR/port), and PG_DIR given to postgres
+	# when we are root: one python, no chown
+	python3 -c 'import os, pwd, socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+with open(sys.argv[1] + "/port", "w") as f:
+    f.write("%d\n" % s.getsockname()[1])
+if os.geteuid() == 0:
+    os.chown(sys.argv[1], pwd.getpwnam("postgres").pw_uid, -1)' "$PG_DIR" &&
+	    read -r PG_PORT <"$PG_DIR/port" || return 1
 	if [ -n "${CONVCTL_TEST_PG_TEMPLATE:-}" ]; then
-		[ "$pg_uid" -ne 0 ] || chown postgres "$PG_DIR"
 		pg_as cp -a "$CONVCTL_TEST_PG_TEMPLATE/data" "$PG_DIR/data" || return 1
 	else
 		pg_initdb "$PG_DIR" || return 1

@@ -432,7 +432,7 @@ test_pg_timed 'the server stopped mid-run: exit 75, and after a restart nothing 
 
 test_pg 'without libpq: exit 69, naming the package' '
 	if [ "$pg_uid" -ne 0 ] || ! command -v unshare >/dev/null; then
-		echo "# needs root and unshare to hide libpq" && exit 0
+		echo "# needs root and unshare to hide libpq" && return 0
 	fi
 	ldconfig -p >libs && lib= &&
 	while IFS= read -r l; do

@@ -35,7 +35,7 @@ test_pg 'no password is shown, whatever the shape of the URI' '
 	    "postgresql://alice:$A?$B@$tcp" \
 	    "postgresql://postgres:$A$B@$tcp?sslmode=disable&schema=leak" \
 	    "postgresql://postgres:$A%40$B@$tcp?sslmode=disable"; do
-		no_leak "$u" || exit 1
+		no_leak "$u" || return 1
 	done
 '
 
@@ -53,7 +53,7 @@ test_pg 'settings libpq refuses are a usage error, never "try again"' '
 	    "$PG_TCP&bogus=1" "$PG_TCP&password" \
 	    "postgresql://a%ZZ@127.0.0.1:$PG_PORT/postgres?sslmode=disable" \
 	    "$PG_TCP&connect_timeout=soon"; do
-		fails_with 2 convctl -s "$u&schema=x" add hi || exit 1
+		fails_with 2 convctl -s "$u&schema=x" add hi || return 1
 	done &&
 	: >"$T/services" &&
 	PGSERVICEFILE=$T/services PGSERVICE=nosuch fails_with 2 \
@@ -89,7 +89,7 @@ test_pg 'a server that is not there: exit 75, and a line saying what that means'
 test_pg 'PostgreSQL'"'"'s own schemas are refused, and nothing is made in them' '
 	for s in information_schema pg_catalog pg_toast pg_temp pg_mine; do
 		fails_with 2 convctl -s "$PG_URI&schema=$s" add hi &&
-		stderr_has "schema" && stderr_has "$s" && stderr_has "is PostgreSQL" || exit 1
+		stderr_has "schema" && stderr_has "$s" && stderr_has "is PostgreSQL" || return 1
 	done &&
 	psql_as "select count(*) from pg_tables where tablename in
 	    ('"'root'"', '"'conversations'"', '"'messages'"') and (schemaname =

@@ -21,7 +21,8 @@ rm -rf ${PG_DIR:+"$PG_DIR"} "$T"' EXIT
 
 # the standby, streaming from the primary, which waits for it at each commit
 standby_start() {
-	S_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' >"$T/sport" &&
+	    read -r S_PORT <"$T/sport" || return 1
 	pg_as "$pg_bin/pg_basebackup" -D "$S" -h "$PG_DIR" -p "$PG_PORT" \
 	    -U postgres -R -X stream -c fast >"$T/basebackup.log" 2>&1 ||
 	    { cat "$T/basebackup.log"; return 1; }
