@@ -108,24 +108,26 @@ session() {
 	sed -e "s|$1|STORE|g" -e 's/m-\([0-9]*\)-[0-9a-f]\{8\}/m-\1-X/g' "$2"
 }
 
-# a store of N conversations (two messages each) whose texts hold what
-# COPY's text format escapes (backslash, tab, newline, carriage return),
-# \u0000, \N, non-ASCII and unknown fields; conversation N is active
+# bulk_store N PATH [N PATH]...: at each PATH, a store of N conversations
+# (two messages each) whose texts hold what COPY's text format escapes
+# (backslash, tab, newline, carriage return), \u0000, \N, non-ASCII and
+# unknown fields; conversation N is active. One python for them all
 bulk_store() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$@" <<'PY'
 import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-odd = 'tab\there\\N back\\slash \\\\t nl\nnl cr\r end \u0000 caf\u00e9 \u2603 \U0001F600 "q"'
-convs = []
-for i in range(1, n + 1):
-    t = "2026-01-01T00:%02d:%02d.000Z" % (i // 60 % 60, i % 60)
-    convs.append('{"id":"c\\t%d","startedAt":"%s","endedAt":%s,"title":%s,'
-        '"summary":null,"messages":[{"id":"m\\\\%d","timestamp":"%s",'
-        '"role":"user","content":%s,"n":1.50},{"timestamp":"%s",'
-        '"role":"assistant","content":"%s","toolsUsed":["a\\tb"]}],"z":-0.0}'
-        % (i, t, "null" if i == n else '"%s"' % t,
-           '"t\\r\\n%d"' % i, i, t, __import__("json").dumps(odd * (i % 3 + 1), ensure_ascii=False),
-           t, "x" * (i % 7) * 100))
-open(path, "w").write('{"version":1,"conversations":[%s],"k":"\\\\"}\n' % ",".join(convs))
+for n, path in zip(sys.argv[1::2], sys.argv[2::2]):
+    n = int(n)
+    odd = 'tab\there\\N back\\slash \\\\t nl\nnl cr\r end \u0000 caf\u00e9 \u2603 \U0001F600 "q"'
+    convs = []
+    for i in range(1, n + 1):
+        t = "2026-01-01T00:%02d:%02d.000Z" % (i // 60 % 60, i % 60)
+        convs.append('{"id":"c\\t%d","startedAt":"%s","endedAt":%s,"title":%s,'
+            '"summary":null,"messages":[{"id":"m\\\\%d","timestamp":"%s",'
+            '"role":"user","content":%s,"n":1.50},{"timestamp":"%s",'
+            '"role":"assistant","content":"%s","toolsUsed":["a\\tb"]}],"z":-0.0}'
+            % (i, t, "null" if i == n else '"%s"' % t,
+               '"t\\r\\n%d"' % i, i, t, __import__("json").dumps(odd * (i % 3 + 1), ensure_ascii=False),
+               t, "x" * (i % 7) * 100))
+    open(path, "w").write('{"version":1,"conversations":[%s],"k":"\\\\"}\n' % ",".join(convs))
 PY
 }

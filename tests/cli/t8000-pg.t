@@ -81,7 +81,8 @@ test_pg 'copying again adds nothing; a conversation that differs is refused' '
 
 test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
 	R="$PG_URI&schema=bulk" &&
-	bulk_store 400 "$T/bulk.json" &&
+	# the stores of this case and the next ones: one python
+	bulk_store 400 "$T/bulk.json" 300 "$T/bulk3.json" 5 "$T/nul.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
 	holds "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
@@ -119,7 +120,6 @@ test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
 	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "before" &&
 	convctl -s "$R" end &&
 	convctl -s "$R" copy "$R" - >before &&
-	bulk_store 300 "$T/bulk3.json" &&
 	psql_as "alter table halfway.conversations add constraint no_c150
 	    check (id <> e'"'c\\\\t150'"')" &&
 	fails_with 1 convctl copy "$T/bulk3.json" "$R" &&
@@ -137,7 +137,6 @@ test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
 
 test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 	R="$PG_URI&schema=nulid" &&
-	bulk_store 5 "$T/nul.json" &&
 	read -r l <"$T/nul.json" && m="\"m\\\\3\"" && holds "$m" "$T/nul.json" &&
 	printf "%s\n" "${l%%"$m"*}\"m\\u00003\"${l#*"$m"}" >"$T/nul2.json" &&
 	holds "\"m\\u00003\"" "$T/nul2.json" &&
@@ -156,6 +155,35 @@ test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
 # The stores copied from and to are made empty first and their trigram
 # index dropped: the server's work on it (3 s of the 250 conversations'
 # 3.5) is no part of the client's memory
+# peak_rss_each RSS ERR CMD... [-- RSS ERR CMD...] [--]: peak_rss of each CMD in
+# turn, in one python, not one a command: CMD's peak resident memory in KB
+# to the file RSS, its standard error to the file ERR, what it prints on
+# standard output not kept; fails at the first CMD that fails
+peak_rss_each() {
+	python3 -c 'import os, sys
+runs, run = [], []
+for a in sys.argv[1:] + ["--"]:
+    if a == "--":
+        runs.append(run)
+        run = []
+    else:
+        run.append(a)
+for rss, err, *cmd in filter(None, runs):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    status, usage = os.wait4(pid, 0)[1:]
+    with open(rss, "w") as f:
+        f.write("%d\n" % (usage.ru_maxrss if status == 0 else -1))
+    if status != 0:
+        sys.exit("%s: wait status %d; its stderr in %s" % (" ".join(cmd), status, err))' "$@"
+}
+
 if memory_measured; then
 	test_pg 'copy holds a batch of conversations in memory, not the store, copying anew or again' '
 		echo "{\"version\":1,\"conversations\":[]}" >"$T/empty.json" &&
@@ -170,11 +198,12 @@ if memory_measured; then
 			    return 1
 		done &&
 		# gen50 into again50, gen250 into again250, and that once more
-		for n in 50 250 250-again; do
-			peak_rss "$CONVCTL_BIN" copy "$PG_URI&schema=gen${n%-again}" \
-			    "$PG_URI&schema=again${n%-again}" >"$T/rss$n" 2>"$T/err$n" ||
-			    return 1
+		set -- && for n in 50 250 250-again; do
+			set -- "$@" "$T/rss$n" "$T/err$n" "$CONVCTL_BIN" copy \
+			    "$PG_URI&schema=gen${n%-again}" \
+			    "$PG_URI&schema=again${n%-again}" --
 		done &&
+		peak_rss_each "$@" &&
 		line_like "*copied 0 conversations*; 250 there already*" "$T/err250-again" &&
 		# the bytes the 250 have more than the 50, for the next case too
 		wc -c "$T/gen50.json" "$T/gen250.json" >"$T/sizes" &&
@@ -192,11 +221,12 @@ if memory_measured; then
 	# migrate lists the store's conversations and reads only those it
 	# compares: into the 250 it takes no more memory than into the 50
 	test_pg 'migrate into a store five times bigger takes no more memory' '
-		for n in 50 250; do
-			peak_rss "$CONVCTL_BIN" -s "$PG_URI&schema=again$n" migrate \
-			    "$top/tests/fixtures/migrate/smarthole-history.json" \
-			    >"$T/mig$n" 2>"$T/migerr$n" || return 1
-		done &&
+		peak_rss_each "$T/mig50" "$T/migerr50" "$CONVCTL_BIN" \
+		    -s "$PG_URI&schema=again50" migrate \
+		    "$top/tests/fixtures/migrate/smarthole-history.json" -- \
+		    "$T/mig250" "$T/migerr250" "$CONVCTL_BIN" \
+		    -s "$PG_URI&schema=again250" migrate \
+		    "$top/tests/fixtures/migrate/smarthole-history.json" &&
 		read -r grow <"$T/grow" &&
 		read -r m50 <"$T/mig50" && read -r m250 <"$T/mig250" &&
 		echo "peak RSS of migrate $m50 KB into 50 conversations, $m250 KB into 250 ($grow bytes more)" &&

@@ -126,7 +126,8 @@ test_expect 'copying again adds nothing; a conversation that differs is refused'
 
 test_expect 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte, indexed whole for search' '
 	R=sqlite:$T/bulk.db &&
-	bulk_store 400 "$T/bulk.json" &&
+	# the stores of this case and the next one: one python
+	bulk_store 400 "$T/bulk.json" 2100 "$T/many.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
 	holds "copied 400 conversations" err &&
 	convctl copy "$T/bulk.json" - >want &&
@@ -157,7 +158,6 @@ ok
 
 # more messages may match than search sorts (2000): -n walks them by time
 test_expect 'search -n through many matches prints what the file prints' '
-	bulk_store 2100 "$T/many.json" &&
 	convctl copy "$T/many.json" "sqlite:$T/many.db" 2>/dev/null &&
 	# the output and status of each search, on the file in f/, on SQLite
 	# in d/: one diff for them all
@@ -176,8 +176,7 @@ test_expect 'search -n through many matches prints what the file prints' '
 # every process that opens the database first reads the WAL again: a
 # commit that leaves it long (a prune of hundreds) empties it
 test_expect 'the WAL is kept short: a prune of hundreds of conversations leaves it short' '
-	bulk_store 400 "$T/wal.json" &&
-	convctl copy "$T/wal.json" "sqlite:$T/wal.db" 2>/dev/null &&
+	convctl copy "$T/bulk.json" "sqlite:$T/wal.db" 2>/dev/null &&	# 400
 	convctl -s "sqlite:$T/wal.db" add first >/dev/null &&
 	CONVCTL_MAX_CONVERSATIONS=10 convctl -s "sqlite:$T/wal.db" end 2>err &&
 	holds "removed 391 oldest" err &&
