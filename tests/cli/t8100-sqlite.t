@@ -12,14 +12,61 @@ kills=$(counts 12 40)
 
 # sql DB STATEMENT...: each statement's rows on DB (a file), through
 # Python's sqlite3 (the same libsqlite3), one line a row, "|" between
-# columns; exits 1 with the error when one fails
+# columns, committed at the end; exits 1 with the error (on standard error)
+# when one fails, nothing of that call committed. One python serves the
+# whole file's calls, through two FIFOs (fd 7 its requests, fd 8 its
+# answers), not a python a call: a request is the database's line, each
+# statement's lines and a line ".;." after each, then ".end."; the answer
+# is the rows' lines, "@@err MESSAGE" on an error, then "@@rc STATUS"
+mkfifo "$T/sql.in" "$T/sql.out" || exit 1
+# started apart ( & in a subshell), so that no case's wait waits for it;
+# it ends when the file's shell does, closing fd 7
+( python3 -c 'import sqlite3, sys
+inp, out = sys.stdin, sys.stdout
+while True:
+    db = inp.readline()
+    if not db:
+        break
+    qs, q = [], []
+    while True:
+        line = inp.readline()
+        if line in ("", ".end.\n"):
+            break
+        if line == ".;.\n":
+            qs.append("".join(q))
+            q = []
+        else:
+            q.append(line)
+    rc = 0
+    try:
+        c = sqlite3.connect(db[:-1])
+        try:
+            for sql in qs:
+                for row in c.execute(sql):
+                    out.write("|".join("" if v is None else str(v) for v in row) + "\n")
+            c.commit()
+        finally:
+            c.close()
+    except Exception as e:
+        out.write("@@err %s: %s\n" % (type(e).__name__, str(e).replace("\n", " ")))
+        rc = 1
+    out.write("@@rc %d\n" % rc)
+    out.flush()' <"$T/sql.in" >"$T/sql.out" & )
+exec 7>"$T/sql.in" 8<"$T/sql.out"
 sql() {
-	python3 -c 'import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for q in sys.argv[2:]:
-    for row in c.execute(q):
-        print("|".join("" if v is None else str(v) for v in row))
-c.commit()' "$@"
+	printf "%s\n" "$1" >&7
+	shift
+	for sq_q; do printf "%s\n.;.\n" "$sq_q" >&7; done
+	printf ".end.\n" >&7
+	sq_rc=1	# when the python is gone: no answer
+	while IFS= read -r sq_l <&8; do
+		case $sq_l in
+		"@@rc "*) sq_rc=${sq_l#"@@rc "}; break ;;
+		"@@err "*) printf "%s\n" "${sq_l#"@@err "}" >&2 ;;
+		*) printf "%s\n" "$sq_l" ;;
+		esac
+	done
+	return "$sq_rc"
 }
 
 test_expect 'a scripted session prints the same on SQLite as on a file' '
