@@ -825,3 +825,9 @@ holds_n() {
 	done <"$3" || return 1
 	[ "$hn_n" -eq "$1" ] || { echo "$3: $hn_n lines hold '$2', want $1"; return 1; }
 }
+
+# counts_to NAME QUICK FULL: NAME=$(counts QUICK FULL), set by the shell
+# (no subshell)
+counts_to() {
+	if [ -n "${TEST_FULL:-}" ]; then eval "$1=\$3"; else eval "$1=\$2"; fi
+}

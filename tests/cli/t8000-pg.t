@@ -11,8 +11,9 @@ file_store_only "t8000-pg.t compares both engines itself"
 F=$T/store.json
 # 4 writers of 6 adds (each add a process and a connection, on a server),
 # 12 kills (12 writers of 30 adds and 40 kills at full counts, TEST_FULL=1)
-writers=$(counts "1 2 3 4" "1 2 3 4 5 6 7 8 9 10 11 12")
-adds=$(counts 6 30) kills=$(counts 12 40)
+counts_to writers "1 2 3 4" "1 2 3 4 5 6 7 8 9 10 11 12"
+counts_to adds 6 30
+counts_to kills 12 40
 # test_pg, but for the cases about timing (waits, kills, a server stopped
 # mid-run), which a wrapper (valgrind) slows past their meaning: skipped there
 test_pg_timed() {

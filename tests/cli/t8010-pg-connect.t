@@ -131,7 +131,8 @@ default 75" ways="$ways default"
 	done &&
 	convctl -s "$PG_TCP&schema=stopped" add "after" >/dev/null
 }
-test_pg "a server that does not answer: connect_timeout (the URI's, PGCONNECT_TIMEOUT$(counts "" ", else 10 s")) ends the wait, exit 75" '
+counts_to else10 "" ", else 10 s"
+test_pg "a server that does not answer: connect_timeout (the URI's, PGCONNECT_TIMEOUT$else10) ends the wait, exit 75" '
 	stopped_server
 '
 

@@ -99,7 +99,7 @@ refused75() {
 # standby's promotion, before the writers stop (the 4 writers and 2
 # readers loop all the while): 4 each in make check, 10 at full counts
 # (TEST_FULL=1)
-enough=$(counts 4 10)
+counts_to enough 4 10
 
 # a reader may meet the primary as it stops, mid-handshake ("server closed
 # the connection unexpectedly"), which libpq does not take to the next

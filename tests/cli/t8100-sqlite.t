@@ -8,7 +8,7 @@ file_store_only "t8100-sqlite.t compares both engines itself"
 . "$top/tests/engines.sh"
 
 F=$T/store.json D=sqlite:$T/parity.db
-kills=$(counts 12 40)
+counts_to kills 12 40
 
 # sql DB STATEMENT...: each statement's rows on DB (a file), through
 # Python's sqlite3 (the same libsqlite3), one line a row, "|" between
@@ -330,7 +330,7 @@ test_expect '8 writers at once on a database not made yet: each add kept once, i
 # (the WAL emptied, read again by the first to open it): it waits them out
 test_expect 'readers alongside two writers never fail' '
 	R=sqlite:$T/readers.db &&
-	adds=$(counts 40 150) prompts=$(counts 80 300) &&
+	counts_to adds 40 150 && counts_to prompts 80 300 &&
 	for w in a b; do
 		i=0
 		while [ $i -lt $adds ]; do
