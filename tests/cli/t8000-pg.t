@@ -25,6 +25,11 @@ test_pg_timed() {
 	fi
 }
 P="$PG_URI&schema=parity"
+# a store's URI on the cluster but for its schema's name, over the socket
+# (PS) and over TCP (TS): a case whose text holds no "&" runs in the file's
+# shell, not a subshell (case_inline, lib.sh, takes "&" for a command put in
+# the background)
+PS="$PG_URI&schema=" TS="$PG_TCP&schema="
 . "$top/tests/engines.sh"
 nwriters=0
 for w in $writers; do nwriters=$((nwriters + 1)); done
@@ -58,7 +63,7 @@ test_pg 'the database refuses a second active conversation and a bad role' '
 '
 
 test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number texts' '
-	R="$PG_URI&schema=roundtrip" &&
+	R="${PS}roundtrip" &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
 	holds "copied 2 conversations" err &&
 	convctl copy "$R" "$T/back.json" &&
@@ -68,7 +73,7 @@ test_pg 'copy to PostgreSQL and back keeps every byte, unknown fields and number
 '
 
 test_pg 'copying again adds nothing; a conversation that differs is refused' '
-	R="$PG_URI&schema=roundtrip" &&
+	R="${PS}roundtrip" &&
 	convctl copy "$T/odd.json" "$R" 2>err &&
 	line_like "*copied 0 conversations*; 2 there already*" err &&
 	read -r l <"$T/odd.json" && t="\"title\":\"t\"" &&
@@ -81,7 +86,7 @@ test_pg 'copying again adds nothing; a conversation that differs is refused' '
 '
 
 test_pg 'copy of many conversations with escapes, \u0000 and non-ASCII comes back byte for byte' '
-	R="$PG_URI&schema=bulk" &&
+	R="${PS}bulk" &&
 	# the stores of this case and the next ones: one python
 	bulk_store 400 "$T/bulk.json" 300 "$T/bulk3.json" 5 "$T/nul.json" &&
 	convctl copy "$T/bulk.json" "$R" 2>err &&
@@ -103,7 +108,7 @@ c${tab}1,c${tab}2,c${tab}3" rows &&
 '
 
 test_pg 'copy between all three engines keeps every byte: file, PostgreSQL, SQLite and back' '
-	R="$PG_URI&schema=three" R2="$PG_URI&schema=three2" &&
+	R="${PS}three" R2="${PS}three2" &&
 	convctl copy "$T/bulk.json" "sqlite:$T/three.db" 2>/dev/null &&
 	convctl copy "sqlite:$T/three.db" "$R" 2>/dev/null &&
 	convctl copy "$R" "sqlite:$T/three2.db" 2>/dev/null &&
@@ -117,7 +122,7 @@ test_pg 'copy between all three engines keeps every byte: file, PostgreSQL, SQLi
 '
 
 test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
-	R="$PG_URI&schema=halfway" &&
+	R="${PS}halfway" &&
 	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "before" &&
 	convctl -s "$R" end &&
 	convctl -s "$R" copy "$R" - >before &&
@@ -137,7 +142,7 @@ test_pg 'a copy a constraint stops mid-way reports it and stores nothing' '
 '
 
 test_pg 'a copy with \u0000 in a message id is refused, nothing stored' '
-	R="$PG_URI&schema=nulid" &&
+	R="${PS}nulid" &&
 	read -r l <"$T/nul.json" && m="\"m\\\\3\"" && holds "$m" "$T/nul.json" &&
 	printf "%s\n" "${l%%"$m"*}\"m\\u00003\"${l#*"$m"}" >"$T/nul2.json" &&
 	holds "\"m\\u00003\"" "$T/nul2.json" &&
@@ -223,10 +228,10 @@ if memory_measured; then
 	# compares: into the 250 it takes no more memory than into the 50
 	test_pg 'migrate into a store five times bigger takes no more memory' '
 		peak_rss_each "$T/mig50" "$T/migerr50" "$CONVCTL_BIN" \
-		    -s "$PG_URI&schema=again50" migrate \
+		    -s "${PS}again50" migrate \
 		    "$top/tests/fixtures/migrate/smarthole-history.json" -- \
 		    "$T/mig250" "$T/migerr250" "$CONVCTL_BIN" \
-		    -s "$PG_URI&schema=again250" migrate \
+		    -s "${PS}again250" migrate \
 		    "$top/tests/fixtures/migrate/smarthole-history.json" &&
 		read -r grow <"$T/grow" &&
 		read -r m50 <"$T/mig50" && read -r m250 <"$T/mig250" &&
@@ -243,7 +248,7 @@ else
 fi
 
 test_pg 'a write the database refuses, sent with the next query, is reported; nothing is stored' '
-	R="$PG_URI&schema=refused" &&
+	R="${PS}refused" &&
 	CONVCTL_NOW=2026-02-04T17:00:00Z convctl -s "$R" add "first" &&
 	convctl -s "$R" copy "$R" - >before &&
 	psql_as "alter table refused.messages add constraint no_poison
@@ -263,14 +268,14 @@ test_pg 'a write the database refuses, sent with the next query, is reported; no
 '
 
 test_pg 'stores in one database are apart, by schema=' '
-	A="$PG_URI&schema=one" B="$PG_URI&schema=two" &&
+	A="${PS}one" B="${PS}two" &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl -s "$A" add "in one" &&
 	convctl -s "$B" recent --json >b && file_is "[]" b &&
 	convctl -s "$A" show --json >a && jq_is a -r ".messages[0].content" "in one"
 '
 
 test_pg 'a schema name that is not a plain name is a usage error' '
-	fails_with 2 convctl -s "$PG_URI&schema=Robert%27)" recent &&
+	fails_with 2 convctl -s "${PS}Robert%27)" recent &&
 	stderr_has "is not a name"
 '
 
@@ -286,10 +291,10 @@ test_pg 'a wrong password: exit 1, and the password is not printed' '
 '
 
 test_pg 'config names the engine, and masks the password' '
-	convctl -s "$PG_TCP&schema=cfg" config >out &&
+	convctl -s "${TS}cfg" config >out &&
 	line_like "store *postgres:[*][*][*]@127.0.0.1*schema=cfg*postgresql store*" out &&
 	lacks "$PG_PASSWORD" out &&
-	convctl -s "$PG_TCP&schema=cfg" config --json >out.json &&
+	convctl -s "${TS}cfg" config --json >out.json &&
 	jq_is out.json -r .settings.store.engine postgresql &&
 	lacks "$PG_PASSWORD" out.json
 '
