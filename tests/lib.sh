@@ -831,3 +831,45 @@ holds_n() {
 counts_to() {
 	if [ -n "${TEST_FULL:-}" ]; then eval "$1=\$3"; else eval "$1=\$2"; fi
 }
+
+# has_prefix TEXT FILE: a line of FILE begins with TEXT, as grep -q "^TEXT"
+# finds it with TEXT taken literally, read by the shell; else says so
+has_prefix() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in "$1"*) return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2 has no line beginning '$1'"
+	return 1
+}
+
+# line_is N TEXT FILE: line N of FILE (1 the first, -1 the last) is TEXT,
+# as head, sed -n Np or tail piped to grep -qx would find it, read by the
+# shell; else says what the line is
+line_is() {
+	li_n=0 li_got= li_last=
+	while IFS= read -r l || [ -n "$l" ]; do
+		li_n=$((li_n + 1)) li_last=$l
+		[ "$li_n" -ne "$1" ] || { li_got=$l; break; }
+	done <"$3" || return 1
+	[ "$1" -ne -1 ] || { li_got=$li_last; [ "$li_n" -gt 0 ] || li_n=-2; }
+	[ "$li_n" -ge "$1" ] && [ "$li_got" = "$2" ] && return 0
+	echo "$3: line $1 is '$li_got', want '$2'"
+	return 1
+}
+
+# cut_f N FILE: field N of each line of FILE, fields split at tabs, as cut
+# -f N prints it (a line without a tab whole), by the shell: no cut
+cut_f() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"	"*) ;; *) printf '%s\n' "$l"; continue ;; esac
+		cf_i=1
+		while [ "$cf_i" -lt "$1" ]; do
+			case $l in
+			*"	"*) l=${l#*"	"} ;;
+			*) l= && break ;;
+			esac
+			cf_i=$((cf_i + 1))
+		done
+		printf '%s\n' "${l%%"	"*}"
+	done <"$2"
+}
