@@ -29,14 +29,14 @@ test_expect '-f is --format everywhere; delete takes --force only in full' '
 	fails_with 2 convctl delete -f $a &&
 	stderr_has "delete: unknown option '\''-f'\''" &&
 	unchanged "$CONVCTL_STORE" &&
-	convctl show -f json $a | jq -e ".id == \"$a\"" >/dev/null
+	convctl show -f json $a >j && jq_is j -r .id "$a"
 '
 
 test_expect 'values: in the same word, the next word, or after =' '
 	convctl recent -n1 >one && lines_are 1 one &&
-	convctl recent -n 1 >two && test_cmp one two &&
-	convctl show --format=json $a | jq -e ".id == \"$a\"" >/dev/null &&
-	convctl show -fjson $a | jq -e ".id == \"$a\"" >/dev/null
+	convctl recent -n 1 >two && same_file one two &&
+	convctl show --format=json $a >j1 && convctl show -fjson $a >j2 &&
+	jq_is j1 -r .id "$a" && same_file j1 j2
 '
 
 test_expect 'short options cluster, and a value ends the cluster' '
@@ -52,24 +52,24 @@ test_expect 'a value that is missing or not wanted is a usage error' '
 '
 
 test_expect 'options may follow operands, and -- ends the options' '
-	convctl delete $a --dry-run >out && test "$(cat out)" = $a &&
+	convctl delete $a --dry-run >out && file_is $a out &&
 	CONVCTL_NOW=2026-02-04T12:00:01Z convctl add -- --not-an-option -n >/dev/null &&
-	convctl prompt --last 1 | grep -q "^User: --not-an-option -n$"
+	convctl prompt --last 1 >out && has_line "User: --not-an-option -n" out
 '
 
 test_expect 'a mistyped command or long option gets the closest as a suggestion' '
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 2 convctl ad hello &&
 	echo "convctl: unknown command '\''ad'\''; did you mean '\''add'\''?" >want &&
-	test_cmp want "$T/err" &&
+	same_file want "$T/err" &&
 	fails_with 2 convctl shwo && stderr_has "unknown command '\''shwo'\''; did you mean '\''show'\''?" &&
 	fails_with 2 convctl help recnet && stderr_has "help: unknown command '\''recnet'\''; did you mean '\''recent'\''?" &&
 	fails_with 2 convctl frobnicate &&
 	echo "convctl: unknown command '\''frobnicate'\''; see '\''convctl --help'\''" >want &&
-	test_cmp want "$T/err" &&
+	same_file want "$T/err" &&
 	fails_with 2 convctl recent --jsno &&
 	printf "%s\n" "convctl: recent: unknown option '\''--jsno'\''; did you mean '\''--json'\''?" \
-	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want "$T/err" &&
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && same_file want "$T/err" &&
 	fails_with 2 convctl add --idle-timout=3 hi &&
 	stderr_has "add: unknown option '\''--idle-timout'\''; did you mean '\''--idle-timeout'\''?" &&
 	fails_with 2 convctl --stroe x recent &&
@@ -77,7 +77,7 @@ test_expect 'a mistyped command or long option gets the closest as a suggestion'
 	fails_with 2 convctl prune --dryrun &&
 	stderr_has "prune: unknown option '\''--dryrun'\''; did you mean '\''--dry-run'\''?" &&
 	fails_with 2 convctl show --frobnicate &&
-	stderr_has "show: unknown option '\''--frobnicate'\''" && ! stderr_has "did you mean" &&
+	stderr_has "show: unknown option '\''--frobnicate'\''" && lacks "did you mean" "$T/err" &&
 	unchanged "$CONVCTL_STORE"
 '
 
@@ -96,10 +96,10 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 	snapshot "$CONVCTL_STORE" &&
 	for cmd in add end show recent prompt prune summarize search delete migrate config; do
 		for opt in "--wait abc" "--idle-timeout abc" "--max-conversations 1x" "--idle-timeout -1"; do
-			set -- $opt
-			printf "2 %s %s %s\n\t%s\n\t%s\n\t%s\n" "$cmd" "$1" "$2" \
-			    "convctl: $cmd: $1 expects a" " from 0 to " ", not '\''$2'\''"
-			printf "2 %s %s %s\n\t%s\n" "$1" "$2" "$cmd" "convctl: $cmd: $1 expects a"
+			o=${opt%% *} v=${opt#* }
+			printf "2 %s %s %s\n\t%s\n\t%s\n\t%s\n" "$cmd" "$o" "$v" \
+			    "convctl: $cmd: $o expects a" " from 0 to " ", not '\''$v'\''"
+			printf "2 %s %s %s\n\t%s\n" "$o" "$v" "$cmd" "convctl: $cmd: $o expects a"
 		done
 	done >numbers &&
 	for v in abc -1 1e400; do
@@ -108,13 +108,12 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 	done >>numbers &&
 	for bad in "prompt --last abc" "prompt --max-tokens 1e3" "prune --max abc" \
 	    "prune --older-than 3x" "search -n x first" "recent -n 99999999999999999999"; do
-		set -- $bad
-		printf "2 %s\n\t%s expects\n\t'\''%s'\''\n" "$bad" "$2" "$3"
+		o=${bad#* } && v=${o#* } && o=${o%% *}
+		printf "2 %s\n\t%s expects\n\t'\''%s'\''\n" "$bad" "$o" "${v%% *}"
 	done >>numbers &&
 	commands_table numbers &&
 	fails_with 2 convctl show --wait inf &&
-	echo "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" >want &&
-	head -n 1 "$T/err" >got && test_cmp want got &&
+	line_is 1 "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" "$T/err" &&
 	fails_with 2 convctl --idle-timeout -1 end &&
 	stderr_has "convctl: end: --idle-timeout expects a" &&
 	unchanged "$CONVCTL_STORE"
@@ -123,16 +122,23 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 test_expect 'one wording for a bad number; a common option'\''s error shows the common options' '
 	fails_with 2 convctl recent -n abc &&
 	printf "%s\n" "convctl: recent: -n expects a whole number from 0 to 100000000, not '\''abc'\''" \
-	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want "$T/err" &&
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && same_file want "$T/err" &&
 	fails_with 2 convctl prune --max -1 &&
 	stderr_has "prune: --max expects a whole number from 0 to 100000000, not '\''-1'\''" &&
 	fails_with 2 convctl recent --wait -1 &&
-	head -n 2 "$T/err" >got &&
+	# the two lines, then the common options as -h gives them, from its
+	# line "common options:" on, read by the shell
 	printf "%s\n" "convctl: recent: --wait expects a number from 0 to 86400, not '\''-1'\''" \
-	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want && test_cmp want got &&
-	sed -n "3,\$p" "$T/err" >got && convctl recent -h | sed -n "/^common options:/,\$p" >want &&
-	test_cmp want got &&
-	grep -q "^ *--wait SECONDS" got && grep -q "^  -s, --store PATH" got
+	    "usage: convctl recent [-n N] [--json] [--tag TAG]" >want &&
+	convctl recent -h >help && on= wait= store= &&
+	while IFS= read -r l; do
+		case $l in "common options:"*) on=1 ;; esac
+		[ -n "$on" ] || continue
+		printf "%s\n" "$l"
+		case ${l#"${l%%[! ]*}"} in "--wait SECONDS"*) wait=1 ;; esac
+		case $l in "  -s, --store PATH"*) store=1 ;; esac
+	done <help >>want &&
+	same_file want "$T/err" && test -n "$on" && test -n "$wait" && test -n "$store"
 '
 
 test_expect 'an ID is an operand: --id is no option of any command' '
@@ -144,18 +150,48 @@ test_expect 'an ID is an operand: --id is no option of any command' '
 
 # names_in_help CMD OPTION BAD-ARGS...: each name the library lists when
 # CMD refuses BAD-ARGS ("expected a, b or c") is in the -h text of OPTION;
-# the help texts list them by hand, the errors from the enums' tables
+# the help texts list them by hand, the errors from the enums' tables. The
+# shell reads both (no sed, tr, awk nor grep): the list from the last
+# "(expected " of a line that ends in ")", the option's text from its line
+# (led by a blank, holding "--OPTION ") to the next line led by 1 to 6
+# blanks and a "-", or an empty one
 names_in_help() {
 	c=$1 o=$2 && shift 2 &&
 	fails_with 2 convctl "$c" "$@" &&
-	names=$(sed -n "s/.*(expected \(.*\))\$/\1/p" "$T/err" |
-	    sed "s/ or /, /" | tr "," "\n" | tr -d " ") &&
-	test -n "$names" || { echo "$c: no list in: $(cat "$T/err")"; return 1; }
-	help=$(convctl "$c" -h | awk -v o="--$o " "/^ / && index(\$0, o) { on = 1; print; next }
-	    on && (/^ {1,6}-/ || /^\$/) { exit } on { print }") &&
-	for n in $names; do
-		printf "%s\n" "$help" | grep -qw -- "$n" ||
-		    { echo "$c --$o -h lacks $n: $help"; return 1; }
+	names= &&
+	while IFS= read -r l; do
+		case $l in *"(expected "*")") ;; *) continue ;; esac
+		l=${l##*"(expected "} && names="$names ${l%")"}"
+	done <"$T/err" &&
+	test -n "$names" || { echo "$c: no list in:"; cat "$T/err"; return 1; }
+	convctl "$c" -h >"$T/help" && help= on= &&
+	while IFS= read -r l; do
+		case $l in " "*"--$o "*) on=1 help="$help$l
+" && continue ;; esac
+		[ -n "$on" ] || continue
+		case $l in "" | " -"* | "  -"* | "   -"* | "    -"* | "     -"* | "      -"*) break ;; esac
+		help="$help$l
+"
+	done <"$T/help" &&
+	ifs=$IFS && IFS=", " && set -- $names && IFS=$ifs &&
+	for n; do
+		[ "$n" != or ] || continue
+		word_in "$n" "$help" || { echo "$c --$o -h lacks $n: $help"; return 1; }
+	done
+}
+
+# word_in WORD TEXT: TEXT holds WORD with no letter, digit or _ either side,
+# as grep -w finds it
+word_in() {
+	wi_t=$2 wi_pre=
+	while :; do
+		case $wi_t in *"$1"*) ;; *) return 1 ;; esac
+		wi_pre=$wi_pre${wi_t%%"$1"*} wi_t=${wi_t#*"$1"}
+		case $wi_pre in
+		*[A-Za-z0-9_]) ;;
+		*) case $wi_t in [A-Za-z0-9_]*) ;; *) return 0 ;; esac ;;
+		esac
+		wi_pre=$wi_pre$1
 	done
 }
 
@@ -169,7 +205,8 @@ test_expect 'the names an option takes, listed by -h, are all the table has' '
 '
 
 test_expect '-h wins over what follows it' '
-	convctl show -h --no-such-option >out && head -n 1 out | grep -q "^usage: convctl show"
+	convctl show -h --no-such-option >out && IFS= read -r l <out &&
+	case $l in "usage: convctl show"*) ;; *) echo "out: $l" && false ;; esac
 '
 
 test_done
