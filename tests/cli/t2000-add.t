@@ -4,14 +4,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-# jq over the store; a file store read by jq itself (no cat and pipe)
-q() {
-	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
-}
 
 test_expect 'the first add starts a conversation and prints its id' '
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk" >out &&
-	echo conv-1770226000000 >want && test_cmp want out &&
+	echo conv-1770226000000 >want && same_file want out &&
 	store_is "$S" -r ".version" 1 \
 	    -r ".conversations | length" 1 \
 	    -r ".conversations[0].startedAt" 2026-02-04T17:26:40.000Z \
@@ -23,7 +19,7 @@ test_expect 'the first add starts a conversation and prints its id' '
 
 test_expect 'a message 29 minutes after the last joins the conversation' '
 	CONVCTL_NOW=2026-02-04T17:55:40Z convctl add --role assistant ok >out &&
-	echo conv-1770226000000 >want && test_cmp want out &&
+	echo conv-1770226000000 >want && same_file want out &&
 	store_is "$S" -r ".conversations | length" 1 \
 	    -r ".conversations[0].messages | length" 2 \
 	    -r ".conversations[0].messages[1].role" assistant
@@ -31,13 +27,13 @@ test_expect 'a message 29 minutes after the last joins the conversation' '
 
 test_expect 'exactly the idle timeout after the last still joins' '
 	CONVCTL_NOW=2026-02-04T18:25:40Z convctl add again >out &&
-	echo conv-1770226000000 >want && test_cmp want out &&
-	test "$(q ".conversations[0].messages | length")" = 3
+	echo conv-1770226000000 >want && same_file want out &&
+	store_is "$S" -r ".conversations[0].messages | length" 3
 '
 
 test_expect 'a message 31 minutes after the last ends the old one and starts anew' '
 	CONVCTL_NOW=2026-02-04T18:56:40Z convctl add later >out &&
-	echo conv-1770231400000 >want && test_cmp want out &&
+	echo conv-1770231400000 >want && same_file want out &&
 	store_is "$S" -r ".conversations | length" 2 \
 	    -r ".conversations[0].endedAt" 2026-02-04T18:25:40.000Z \
 	    -r ".conversations[1].endedAt" null \
@@ -48,7 +44,7 @@ test_expect 'a message 31 minutes after the last ends the old one and starts ane
 test_expect 'after an explicit end the next add starts a new conversation' '
 	CONVCTL_NOW=2026-02-04T18:57:00Z convctl end &&
 	CONVCTL_NOW=2026-02-04T18:57:10Z convctl add next >out &&
-	echo conv-1770231430000 >want && test_cmp want out &&
+	echo conv-1770231430000 >want && same_file want out &&
 	store_is "$S" -r ".conversations | length" 3 \
 	    -r ".conversations[1].endedAt" 2026-02-04T18:57:00.000Z \
 	    -r "[.conversations[] | select(.endedAt == null)] | length" 1
@@ -56,10 +52,10 @@ test_expect 'after an explicit end the next add starts a new conversation' '
 
 test_expect '--idle-timeout sets the gap that ends a conversation' '
 	CONVCTL_NOW=2026-02-04T19:03:10Z convctl --idle-timeout 5 add six >out &&
-	test "$(cat out)" != conv-1770231430000 &&
-	test "$(q ".conversations | length")" = 4 &&
+	read -r id <out && test "$id" != conv-1770231430000 &&
+	store_is "$S" -r ".conversations | length" 4 &&
 	CONVCTL_NOW=2026-02-04T19:07:10Z convctl add --idle-timeout 5 four >out2 &&
-	test_cmp out out2
+	same_file out out2
 '
 
 test_expect '--role, --tool and --at are stored on the message' '
@@ -71,24 +67,24 @@ test_expect '--role, --tool and --at are stored on the message' '
 '
 
 test_expect 'text comes from standard input when no TEXT is given' '
-	printf "line one\nline two\n\n" | CONVCTL_NOW=2026-02-04T19:09:00Z convctl add &&
-	printf "line one\nline two" >want &&
-	q ".conversations[-1].messages[-1].content" | head -c -1 >got &&
-	test_cmp want got
+	printf "line one\nline two\n\n" >in &&
+	CONVCTL_NOW=2026-02-04T19:09:00Z convctl add <in &&
+	# as JSON: the text exactly, no newline after it
+	store_is "$S" -c ".conversations[-1].messages[-1].content" "\"line one\\nline two\""
 '
 
 test_expect 'several TEXT operands are joined by spaces' '
 	CONVCTL_NOW=2026-02-04T19:09:01Z convctl add one two "three four" &&
-	test "$(q ".conversations[-1].messages[-1].content")" = "one two three four"
+	store_is "$S" -r ".conversations[-1].messages[-1].content" "one two three four"
 '
 
 test_expect 'NUL bytes, quotes, backslashes, emoji and CJK are stored exactly' '
 	printf "a\000b \"q\" \\\\ \\\\n \360\237\230\200 \346\274\242\345\255\227\tend" >text &&
 	CONVCTL_NOW=2026-02-04T19:09:02Z convctl add --role assistant <text &&
-	store_jq "$S" -j ".conversations[-1].messages[-1].content" >got &&
-	cmp text got &&
-	convctl prompt --format jsonl --last 1 | jq -j .content >got2 &&
-	cmp text got2
+	# jq compares the strings with the bytes of text (--rawfile: NUL too)
+	store_jq "$S" -e --rawfile t text ".conversations[-1].messages[-1].content == \$t" &&
+	convctl prompt --format jsonl --last 1 >p &&
+	jq -e --rawfile t text ".content == \$t" p
 '
 
 # 40 adds, 8 under a wrapper (valgrind: a second each)
@@ -100,9 +96,8 @@ test_expect 'many messages in the same millisecond get distinct ids' '
 		CONVCTL_NOW=2026-02-04T19:10:00.123Z convctl add "m $i" >/dev/null || return 1
 		i=$((i + 1))
 	done &&
-	test "$(q "[.conversations[].messages[].id] | length")" = \
-	    "$(q "[.conversations[].messages[].id] | unique | length")" &&
-	test "$(q "[.conversations[-1].messages[] | select(.timestamp == \"2026-02-04T19:10:00.123Z\")] | length")" = $same_ms
+	store_is "$S" -r "[.conversations[].messages[].id] | length == (unique | length)" true \
+	    -r "[.conversations[-1].messages[] | select(.timestamp == \"2026-02-04T19:10:00.123Z\")] | length" $same_ms
 '
 
 test_expect 'conversations started in the same millisecond get distinct ids' '
@@ -110,8 +105,8 @@ test_expect 'conversations started in the same millisecond get distinct ids' '
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add a >id1 &&
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T20:00:00Z convctl add b >id2 &&
-	! cmp -s id1 id2 &&
-	test "$(q "[.conversations[].id] | unique | length")" = 2
+	read -r id1 <id1 && read -r id2 <id2 && test "$id1" != "$id2" &&
+	store_is "$S" -r "[.conversations[].id] | unique | length" 2
 '
 
 test_expect 'an unknown role is a usage error and changes nothing' '
@@ -131,7 +126,8 @@ test_expect 'an empty message is refused and changes nothing' '
 '
 
 test_expect 'text that is not UTF-8 is refused, naming the byte offset' '
-	fails_with 1 convctl add "$(printf "caf\351 au lait")" &&
+	printf "caf\351 au lait\n" >latin1 && read -r latin1 <latin1 &&
+	fails_with 1 convctl add "$latin1" &&
 	stderr_has "not valid UTF-8 at byte 3" &&
 	printf "ok \355\240\200" >surrogate &&
 	fails_with 1 convctl add <surrogate &&
@@ -152,26 +148,26 @@ test_expect 'an --at older than the active conversation'\''s last message is a u
 	fails_with 2 convctl add --at 2026-02-04T19:59:59.999Z hi &&
 	stderr_has "2026-02-04T19:59:59.999Z is before the last message" &&
 	stderr_has "2026-02-04T20:00:00.000Z" &&
-	test "$(wc -l <"$T/err")" = 1 &&
+	lines_are 1 "$T/err" &&
 	unchanged "$S"
 '
 
 # the clock stepped back (NTP, a resumed VM): a plain add keeps the message
-K=$(store_at skew)
+use_store skew && K=$CONVCTL_STORE && use_store store	# store_at skew, no subshell
 test_expect 'a clock behind the last message: recorded at that message'\''s time, one warning' '
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add first >id1 &&
 	CONVCTL_NOW=2026-02-04T09:00:00Z convctl -s "$K" add "second" >id2 2>err &&
-	test_cmp id1 id2 &&
+	same_file id1 id2 &&
 	echo "convctl: add: warning: the clock (2026-02-04T09:00:00.000Z) is 1h before the last message (2026-02-04T10:00:00.000Z); recorded at the last message'\''s time" >want &&
-	test_cmp want err &&
-	store_jq "$K" -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" >got &&
-	echo "[[null,[[\"first\",\"2026-02-04T10:00:00.000Z\"],[\"second\",\"2026-02-04T10:00:00.000Z\"]]]]" >want &&
-	test_cmp want got
+	same_file want err &&
+	store_is "$K" -c "[.conversations[] | [.endedAt, [.messages[] | [.content, .timestamp]]]]" \
+	    "[[null,[[\"first\",\"2026-02-04T10:00:00.000Z\"],[\"second\",\"2026-02-04T10:00:00.000Z\"]]]]"
 '
 
 test_expect 'a clock stepped back past the idle timeout neither ends nor starts a conversation' '
-	echo third | CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add >id3 2>err &&
-	test_cmp id1 id3 &&
+	echo third >in &&
+	CONVCTL_NOW=2026-02-03T09:00:00Z convctl -s "$K" --idle-timeout 1 add <in >id3 2>err &&
+	same_file id1 id3 &&
 	holds "is 1d1h before the last message" err &&
 	store_is "$K" -c "[.conversations[] | select(.endedAt == null)] | length" 1 \
 	    -r ".conversations[0].messages[2].timestamp" 2026-02-04T10:00:00.000Z &&
@@ -180,17 +176,18 @@ test_expect 'a clock stepped back past the idle timeout neither ends nor starts 
 '
 
 test_expect 'an --at more than 5 minutes ahead of the clock is a usage error' '
-	store_json "$K" >k.before &&
+	snapshot "$K" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2062-01-01T00:00:00Z hi &&
 	stderr_has "--at 2062-01-01T00:00:00.000Z is 13114d14h after the clock (2026-02-04T10:00:00.000Z)" &&
 	stderr_has "at most 5 minutes ahead" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2026-02-04T10:05:00.001Z hi &&
-	store_json "$K" | cmp k.before - &&
+	unchanged "$K" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add --at 2026-02-04T10:05:00Z "skewed host" >/dev/null &&
-	test "$(store_jq "$K" -r ".conversations[0].messages[-1].timestamp")" = 2026-02-04T10:05:00.000Z
+	store_is "$K" -r ".conversations[0].messages[-1].timestamp" 2026-02-04T10:05:00.000Z
 '
 
 test_expect 'an empty tool name is refused' '
+	snapshot "$S" &&
 	fails_with 1 convctl add --tool "" --at 2026-02-04T20:01:00Z hi &&
 	stderr_has "tool name" &&
 	unchanged "$S"
@@ -209,10 +206,9 @@ test_expect 'every add applies the rolling limit, oldest endedAt first' '
 	for h in 10 11 12 13; do
 		CONVCTL_NOW=2026-03-01T$h:00:00Z convctl add "at $h" >/dev/null || return 1
 	done &&
-	test "$(q ".conversations | length")" = 4 &&
+	store_is "$S" -r ".conversations | length" 4 &&
 	CONVCTL_NOW=2026-03-01T14:00:00Z convctl --max-conversations 2 add last >/dev/null &&
-	q "[.conversations[].messages[0].content] | join(\",\")" >got &&
-	echo "at 12,at 13,last" >want && test_cmp want got &&
+	store_is "$S" -r "[.conversations[].messages[0].content] | join(\",\")" "at 12,at 13,last" &&
 	CONVCTL_MAX_CONVERSATIONS=1 CONVCTL_NOW=2026-03-01T14:01:00Z convctl add more &&
 	store_is "$S" -r ".conversations | length" 2 \
 	    -r ".conversations[0].messages[0].content" "at 13"
@@ -220,7 +216,7 @@ test_expect 'every add applies the rolling limit, oldest endedAt first' '
 
 test_expect 'add -h prints the usage and exits 0' '
 	convctl add -h >out &&
-	grep -q "^usage: convctl add" out
+	has_prefix "usage: convctl add" out
 '
 
 # issue 15: named system prompts, from the config or a file
@@ -231,9 +227,9 @@ test_expect '--template opens a new conversation with a system message' '
 	printf "You are a pirate.\nSay arr.\n\n" >"$XDG_CONFIG_HOME/convctl/templates/pirate" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl add --template brief "hi" >out 2>err &&
 	test ! -s err &&
-	convctl prompt --format jsonl | jq -c "[.role, .content, .timestamp]" >got &&
+	convctl prompt --format jsonl >p && jq -c "[.role, .content, .timestamp]" p >got &&
 	printf "%s\n" "[\"system\",\"Be brief.\",\"2026-02-04T10:00:00.000Z\"]" \
-	    "[\"user\",\"hi\",\"2026-02-04T10:00:00.000Z\"]" >want && test_cmp want got &&
+	    "[\"user\",\"hi\",\"2026-02-04T10:00:00.000Z\"]" >want && same_file want got &&
 	convctl config >/dev/null 2>err && test ! -s err
 '
 
@@ -241,16 +237,17 @@ test_expect '--template is a note, not a message, when the add joins a conversat
 	use_store tmpl &&
 	CONVCTL_NOW=2026-02-04T10:00:05Z convctl add --template pirate "again" >out 2>err &&
 	file_is conv-1770199200000 out &&
-	grep -qx "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
-	test "$(convctl prompt --format jsonl | jq -s "map(select(.role == \"system\")) | length")" = 1
+	has_line "convctl: add: note: template '\''pirate'\'' not used: the message went to conversation '\''conv-1770199200000'\'', already started" err &&
+	convctl prompt --format jsonl >p && jq -s "map(select(.role == \"system\")) | length" p >n &&
+	file_is 1 n
 '
 
 test_expect '--template from a file; an unknown one fails and adds nothing' '
 	use_store tmpl &&
 	CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add --template pirate "ahoy" >/dev/null &&
-	convctl prompt --format jsonl | jq -r .content | head -n 2 >got &&
-	printf "You are a pirate.\nSay arr.\n" >want && test_cmp want got &&
+	convctl prompt --format jsonl >p && jq -r .content p >got &&
+	line_is 1 "You are a pirate." got && line_is 2 "Say arr." got &&
 	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl add --template nope x &&
 	stderr_has "add: no template '\''nope'\''" &&
