@@ -12,17 +12,16 @@ test_expect 'the same key twice adds the message once, and says where it is' '
 	    "nightly report" >out2 &&
 	unchanged "$CONVCTL_STORE" &&
 	file_is $first out1 && file_is $first out2 &&
-	test "$(store_jq "$CONVCTL_STORE" "[.conversations[].messages[]] | length")" = 1
+	store_is "$CONVCTL_STORE" -r "[.conversations[].messages[]] | length" 1
 '
 
 test_expect 'the key is kept on the message as dedupeKey' '
-	store_jq "$CONVCTL_STORE" -e ".conversations[0].messages[0].dedupeKey == \"job-1\"" \
-	    >/dev/null
+	store_is "$CONVCTL_STORE" -r ".conversations[0].messages[0].dedupeKey" job-1
 '
 
 test_expect 'another key adds another message' '
 	convctl add --dedupe-key job-2 "nightly report" >/dev/null &&
-	test "$(store_jq "$CONVCTL_STORE" "[.conversations[].messages[]] | length")" = 2
+	store_is "$CONVCTL_STORE" -r "[.conversations[].messages[]] | length" 2
 '
 
 test_expect 'a retry after the idle timeout finds it in the active conversation' '
@@ -46,12 +45,12 @@ test_expect '--expect-conversation with no active conversation: exit 4, nothing 
 
 test_expect '--expect-conversation naming the active one writes into it' '
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add start >out &&
-	second=$(cat out) && test "$second" = conv-1770202800000 &&
+	read -r second <out && test "$second" = conv-1770202800000 &&
 	CONVCTL_NOW=2026-02-04T11:01:00Z convctl add \
 	    --expect-conversation "$second" more >out &&
 	file_is "$second" out &&
-	test "$(store_jq "$CONVCTL_STORE" "[.conversations[] | select(.id == \"$second\") |
-	    .messages[]] | length")" = 2
+	store_is "$CONVCTL_STORE" -r "[.conversations[] | select(.id == \"$second\") |
+	    .messages[]] | length" 2
 '
 
 test_expect '--expect-conversation naming another: exit 4, nothing written' '
