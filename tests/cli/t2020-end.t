@@ -3,11 +3,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-# q FILTER: FILTER of the store; a file store read by jq itself (no cat and
-# pipe before it)
-q() {
-	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
-}
 
 test_expect 'end with no store says so on stderr, exits 0 and writes nothing' '
 	convctl end >out 2>err &&
@@ -19,9 +14,9 @@ test_expect 'end with no store says so on stderr, exits 0 and writes nothing' '
 test_expect 'end ends the active conversation at now and prints its id' '
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add hi >id &&
 	CONVCTL_NOW=2026-02-04T17:30:00.5Z convctl end >out 2>err &&
-	test_cmp id out &&
+	same_file id out &&
 	test ! -s err &&
-	test "$(q ".conversations[0].endedAt")" = 2026-02-04T17:30:00.500Z
+	store_is "$S" -r ".conversations[0].endedAt" 2026-02-04T17:30:00.500Z
 '
 
 test_expect 'end with nothing active exits 0 and leaves the store unchanged' '
@@ -35,9 +30,9 @@ test_expect 'end with nothing active exits 0 and leaves the store unchanged' '
 test_expect 'a clock behind the last message ends it at that message, and warns' '
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add again >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:00:00Z convctl end >/dev/null 2>err &&
-	test "$(q ".conversations[1].endedAt")" = 2026-02-04T18:00:00.000Z &&
+	store_is "$S" -r ".conversations[1].endedAt" 2026-02-04T18:00:00.000Z &&
 	echo "convctl: end: warning: the clock (2026-02-04T17:00:00.000Z) is 1h before the last message (2026-02-04T18:00:00.000Z); ended at the last message'\''s time" >want &&
-	test_cmp want err
+	same_file want err
 '
 
 test_expect 'only the active conversation is ended; ended ones keep their time' '
@@ -47,14 +42,14 @@ test_expect 'only the active conversation is ended; ended ones keep their time' 
 
 test_expect 'the next add after end starts a new conversation' '
 	CONVCTL_NOW=2026-02-04T18:00:01Z convctl add new >id &&
-	echo conv-1770228001000 >want && test_cmp want id &&
-	test "$(q ".conversations | length")" = 3
+	echo conv-1770228001000 >want && same_file want id &&
+	store_is "$S" -r ".conversations | length" 3
 '
 
 test_expect 'end applies the rolling limit' '
 	CONVCTL_NOW=2026-02-04T18:00:02Z convctl --max-conversations 1 end >out &&
-	echo conv-1770228001000 >want && test_cmp want out &&
-	test "$(q "[.conversations[].id] | join(\",\")")" = conv-1770228001000
+	echo conv-1770228001000 >want && same_file want out &&
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" conv-1770228001000
 '
 
 test_expect 'end takes no operands' '
@@ -74,8 +69,8 @@ test_expect 'a bad CONVCTL_NOW is an error and changes nothing' '
 
 test_expect 'end -h prints the usage and options and exits 0' '
 	convctl end -h >out &&
-	grep -q "^usage: convctl end" out &&
-	convctl help end | cmp out -
+	has_prefix "usage: convctl end" out &&
+	convctl help end >help && same_file out help
 '
 
 test_expect 'a conversation idle past the timeout ended with its last message' '
@@ -83,11 +78,11 @@ test_expect 'a conversation idle past the timeout ended with its last message' '
 	CONVCTL_NOW=2026-02-05T09:00:00Z convctl add "left open" >id &&
 	CONVCTL_NOW=2026-02-05T09:00:05Z convctl add --role assistant ok >/dev/null &&
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl end >out 2>err &&
-	test_cmp id out && test ! -s err &&
-	test "$(q ".conversations[-1].endedAt")" = 2026-02-05T09:00:05.000Z &&
+	same_file id out && test ! -s err &&
+	store_is "$S" -r ".conversations[-1].endedAt" 2026-02-05T09:00:05.000Z &&
 	CONVCTL_NOW=2026-02-05T12:00:00Z convctl add "within the timeout" >/dev/null &&
 	CONVCTL_NOW=2026-02-05T12:29:00Z convctl end >/dev/null &&
-	test "$(q ".conversations[-1].endedAt")" = 2026-02-05T12:29:00.000Z
+	store_is "$S" -r ".conversations[-1].endedAt" 2026-02-05T12:29:00.000Z
 '
 
 # a local summarizer sends nothing, so its summaries are made under the lock
@@ -105,14 +100,18 @@ if command -v strace >/dev/null 2>&1 && [ -z "${CONVCTL_WRAPPER:-}" ]; then
 		CONVCTL_NOW=2026-02-05T09:10:00Z convctl end --no-summary >expect &&
 		CONVCTL_NOW=2026-02-05T09:10:00Z convctl summarize --pending \
 		    --summarizer offline >/dev/null &&
-		test "$(jq "[.conversations[] | select(.summary != null)] | length" "$S")" -eq 2 &&
+		jq_is "$S" -r "[.conversations[] | select(.summary != null)] | length" 2 &&
 		cp "$S" two-writes.json && cp before.json "$S" &&
 		CONVCTL_NOW=2026-02-05T09:10:00Z ASAN_OPTIONS=detect_leaks=0 \
 		    strace -f -e trace=rename,renameat,renameat2 -o trace \
 		    "$CONVCTL_BIN" end --summarizer offline >out 2>err &&
-		test_cmp expect out && test ! -s err &&
-		test "$(grep -c "rename.*store\.json\"" trace)" -eq 1 &&
-		test_cmp two-writes.json "$S"
+		same_file expect out && test ! -s err &&
+		# the renames of the store: one (as grep -c "rename.*store\.json\"")
+		n=0 && while IFS= read -r l; do
+			case $l in *rename*"store.json\""*) n=$((n + 1)) ;; esac
+		done <trace &&
+		test "$n" -eq 1 &&
+		same_file two-writes.json "$S"
 	'
 else
 	test_n=$((test_n + 1))
