@@ -17,20 +17,19 @@ seed() {
 	    "Added milk to Lists/Groceries.md." >/dev/null
 }
 
-# field ID NAME: the stored value, "null" when null; one jq reads a file
-# store (no cat or pipe before it)
-field() {
-	if is_db "$CONVCTL_STORE"; then
-		store_json "$CONVCTL_STORE" | jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
-	else
-		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
-	fi
-}
-
-# req N JQ: JQ applied to request N (from 1), the log's lines read by one
-# jq (no sed before it)
-req() {
-	jq -r -n "[limit($1; inputs)] | if length == $1 then .[-1] | $2 else empty end" "$STUB_LOG"
+# conv_is ID NAME WANT [NAME WANT]...: each field NAME of conversation ID
+# (a jq filter after its ".") is WANT, "null" when null: the store read by
+# one jq (store_is), not one a field
+conv_is() {
+	ci_c=".conversations[] | select(.id == \"$1\")"
+	shift
+	ci_n=$(($# / 2))
+	while [ "$ci_n" -gt 0 ]; do
+		set -- "$@" -r "$ci_c | .$1" "$2"
+		shift 2
+		ci_n=$((ci_n - 1))
+	done
+	store_is "$CONVCTL_STORE" "$@"
 }
 
 test_expect 'end summarizes the conversation it ends' '
@@ -38,25 +37,24 @@ test_expect 'end summarizes the conversation it ends' '
 	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
 	read -r id <out && lines_are 1 out && test ! -s err &&
 	stub_count 1 &&
-	test "$(req 1 .path)" = /v1/chat/completions &&
-	req 1 ".body.messages[1].content" | grep -qF "User: Add milk to my groceries list" &&
-	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
-	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	test "$(field "$id" summary)" = "The user asked to add milk. It was added."
+	jq_is "$STUB_LOG" -r .path /v1/chat/completions \
+	    -r ".body.messages[1].content | contains(\"User: Add milk to my groceries list\")" true &&
+	conv_is "$id" endedAt 2026-02-04T17:30:00.000Z \
+	    title "Adding milk to the grocery list" \
+	    summary "The user asked to add milk. It was added."
 '
 
 test_expect 'a failed summary never undoes the end: exit 3, summary null' '
 	use_store fail && seed && stub_script "$E401" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z fails_with 3 convctl end &&
 	read -r id <"$T/stdout" &&
-	test "$(field "$id" endedAt)" = 2026-02-04T17:30:00.000Z &&
-	test "$(field "$id" summary)" = null && test "$(field "$id" title)" = null &&
+	conv_is "$id" endedAt 2026-02-04T17:30:00.000Z summary null title null &&
 	stderr_has "convctl: end: cannot summarize '"'"'$id'"'"': HTTP 401 from '"'"'$STUB/v1/chat/completions'"'"': Incorrect API key provided" &&
 	stderr_has "convctl: end: '"'"'$id'"'"' is ended; its summary is pending (convctl summarize --pending)" &&
 	lacks "$KEY" "$T/err" "$T/stdout" &&
 	stub_script "$OK" && convctl summarize --pending >out &&
-	printf "%s\tAdding milk to the grocery list\n" "$id" >expect && test_cmp expect out &&
-	test "$(field "$id" summary)" = "The user asked to add milk. It was added."
+	printf "%s\tAdding milk to the grocery list\n" "$id" >expect && same_file expect out &&
+	conv_is "$id" summary "The user asked to add milk. It was added."
 '
 
 test_expect 'a server that is down: ended all the same, exit 3' '
@@ -64,29 +62,31 @@ test_expect 'a server that is down: ended all the same, exit 3' '
 	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 3 convctl end &&
 	read -r id <"$T/stdout" &&
-	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null &&
+	conv_is "$id" "endedAt != null" true summary null &&
 	stderr_has "failed: " && stderr_has "its summary is pending"
 '
 
 test_expect 'end --no-summary sends nothing' '
 	use_store nosum && seed && stub_script "$OK" &&
-	id=$(convctl end --no-summary) &&
+	convctl end --no-summary >out && read -r id <out &&
 	stub_count 0 &&
-	test "$(field "$id" endedAt)" != null && test "$(field "$id" summary)" = null
+	conv_is "$id" "endedAt != null" true summary null
 '
 
 test_expect 'summarizer none: end sends nothing, exit 0' '
 	use_store none && seed && stub_script "$OK" &&
-	id=$(CONVCTL_SUMMARIZER=none convctl end) && stub_count 0 &&
-	test "$(field "$id" summary)" = null &&
-	seed && id=$(convctl end --summarizer none) && stub_count 0
+	CONVCTL_SUMMARIZER=none convctl end >out && read -r id <out && stub_count 0 &&
+	conv_is "$id" summary null &&
+	seed && convctl end --summarizer none >out && read -r id <out && stub_count 0
 '
 
 test_expect 'with no key and no base URL, end uses the offline summarizer' '
 	use_store offline && seed && stub_script "$OK" &&
-	id=$(unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end) && stub_count 0 &&
-	test "$(field "$id" title)" = "Add milk to my groceries list" &&
-	field "$id" summary | grep -q "^User asked: \"Add milk to my groceries list\". Assistant answered:"
+	# (the case runs in a subshell of its own: the unset ends with it)
+	unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end >out && read -r id <out &&
+	stub_count 0 &&
+	conv_is "$id" title "Add milk to my groceries list" \
+	    "summary | startswith(\"User asked: \\\"Add milk to my groceries list\\\". Assistant answered:\")" true
 '
 
 test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
@@ -97,7 +97,7 @@ test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 	unchanged "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=soon fails_with 3 convctl end &&
 	stderr_has "convctl: end: no summary: CONVCTL_TIMEOUT expects a number from 0.001 to 86400, not '"'"'soon'"'"'" &&
-	read -r id <"$T/stdout" && test "$(field "$id" endedAt)" != null &&
+	read -r id <"$T/stdout" && conv_is "$id" "endedAt != null" true &&
 	stub_count 0
 '
 
@@ -115,13 +115,12 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 	  rm -f "$T/release"; } || return 1
 	{ convctl end >out 2>err; echo $? >status; } &
 	wait_for_request &&
-	new=$(convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation") &&
-	touch "$T/release" && wait &&
+	convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation" >new &&
+	read -r new <new && : >"$T/release" && wait &&
 	read -r st <status && test "$st" = 0 && read -r id <out &&
 	test "$id" != "$new" &&
-	test "$(field "$id" title)" = "Adding milk to the grocery list" &&
-	test "$(field "$new" "messages[0].content")" = "the next conversation" &&
-	test "$(field "$new" endedAt)" = null
+	conv_is "$id" title "Adding milk to the grocery list" &&
+	conv_is "$new" "messages[0].content" "the next conversation" endedAt null
 '
 
 test_expect 'nothing active: nothing is sent' '
@@ -132,27 +131,38 @@ test_expect 'nothing active: nothing is sent' '
 test_expect 'end --help lists its options' '
 	convctl end --help >out &&
 	for o in --no-summary --verbose --summarizer --model --api-base; do
-		grep -q -- "$o" out || { echo "no $o"; return 1; }
+		holds "$o" out || return 1
 	done
 '
 
 test_expect 'add past the idle timeout ends the old one unsummarized, for --pending' '
 	use_store idle && seed && stub_script "$OK" &&
-	old=$(convctl add --at 2026-02-04T17:27:00Z "one more") &&
-	new=$(convctl add --at 2026-02-04T19:00:00Z "much later") &&
+	convctl add --at 2026-02-04T17:27:00Z "one more" >old && read -r old <old &&
+	convctl add --at 2026-02-04T19:00:00Z "much later" >new && read -r new <new &&
 	test "$old" != "$new" && stub_count 0 &&
-	test "$(field "$old" endedAt)" = 2026-02-04T17:27:00.000Z &&
-	test "$(field "$old" summary)" = null &&
-	test "$(field "$old" title)" = null &&
+	conv_is "$old" endedAt 2026-02-04T17:27:00.000Z summary null title null &&
 	convctl summarize --pending >out &&
 	printf "%s\tAdding milk to the grocery list\n" "$old" >want &&
-	test_cmp want out && stub_count 1 &&
-	test "$(field "$new" endedAt)" = null
+	same_file want out && stub_count 1 &&
+	conv_is "$new" endedAt null
 '
 
 test_expect 'convctl-add(1) says a network summarizer leaves an idle end for summarize --pending' '
-	mandoc -Tascii -O width=1000 "$top/man/convctl-add.1" | sed "s/.\x08//g" |
-	    grep -q "pending.*leaves it without a title or summary.*convctl summarize --pending"
+	mandoc -Tascii -O width=1000 "$top/man/convctl-add.1" >page &&
+	# a line of the page, its overstrikes (a character, a backspace) undone
+	# by the shell as sed "s/.\x08//g" would, as grep finds it
+	printf "\010\n" >bs && IFS= read -r bs <bs && found= &&
+	while IFS= read -r l; do
+		while :; do
+			case $l in *"$bs"*) ;; *) break ;; esac
+			pre=${l%%"$bs"*} && l=${pre%?}${l#*"$bs"}
+		done
+		case $l in
+		*pending*"leaves it without a title or summary"*"convctl summarize --pending"*)
+			found=1 && break ;;
+		esac
+	done <page &&
+	test -n "$found"
 '
 
 test_done
