@@ -82,9 +82,9 @@ test_expect 'idle_summary = add: the add asks, after its write, with no lock hel
 '
 
 test_expect 'idle_summary = add: a failed summary leaves it pending, the add done' '
-	use_store fail && export CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 &&
+	use_store fail &&
 	stub_script "[{\"status\": 401, \"body\": {\"error\": {\"message\": \"bad key\"}}}]" &&
-	net cross >out 2>"$T/err" &&
+	CONVCTL_IDLE_SUMMARY=add CONVCTL_RETRIES=0 net cross >out 2>"$T/err" &&
 	file_is conv-1770206400000 out &&
 	stderr_has "bad key" &&
 	stderr_has "warning: '\''conv-1770199200000'\'', ended by the idle timeout, has no summary yet (convctl summarize --pending)" &&
@@ -93,15 +93,15 @@ test_expect 'idle_summary = add: a failed summary leaves it pending, the add don
 '
 
 test_expect 'a bad idle_summary is a warning; the add is done, the summary pending' '
-	use_store bad && export CONVCTL_IDLE_SUMMARY=sometimes && stub_script "$OK" &&
-	net cross >out 2>"$T/err" &&
+	use_store bad && stub_script "$OK" &&
+	CONVCTL_IDLE_SUMMARY=sometimes net cross >out 2>"$T/err" &&
 	stderr_has "warning: invalid CONVCTL_IDLE_SUMMARY '\''sometimes'\'': expected pending or add" &&
 	stub_count 0 && store_is "$CONVCTL_STORE" -r ".conversations[0].summary" null
 '
 
 test_expect 'summarizer none: nothing is summarized' '
-	use_store nosum && export CONVCTL_SUMMARIZER=none &&
-	cross >/dev/null 2>err && test ! -s err &&
+	use_store nosum &&
+	CONVCTL_SUMMARIZER=none cross >/dev/null 2>err && test ! -s err &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].summary" null
 '
 
