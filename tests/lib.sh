@@ -873,3 +873,9 @@ cut_f() {
 		printf '%s\n' "${l%%"	"*}"
 	done <"$2"
 }
+
+# write_to FILE: a here-document written to FILE line by line by the
+# shell, as cat >FILE writes it (its lines all end in a newline): no cat
+write_to() {
+	while IFS= read -r l || [ -n "$l" ]; do printf '%s\n' "$l"; done >"$1"
+}
