@@ -24,13 +24,12 @@ store_seed "$S" <<'JSON'
 JSON
 
 test_expect 'without an active one, show picks the latest ended' '
-	convctl show >out &&
-	head -n 1 out >got && echo "conversation conv-a" >want && test_cmp want got
+	convctl show >out && line_is 1 "conversation conv-a" out
 '
 
 test_expect 'show ID prints that conversation as text' '
 	convctl show conv-b >out &&
-	cat >want <<-\EOF &&
+	write_to want <<-\EOF &&
 	conversation conv-b
 	Title:    Groceries
 	Started:  2026-02-04T10:00:00.000Z
@@ -44,12 +43,12 @@ test_expect 'show ID prints that conversation as text' '
 	[2026-02-04T10:00:01.250Z]
 	Assistant: Added milk. [used: read_file, edit_file]
 	EOF
-	test_cmp want out
+	same_file want out
 '
 
 test_expect 'show --format markdown' '
 	convctl show --format markdown conv-b >out &&
-	cat >want <<-\EOF &&
+	write_to want <<-\EOF &&
 	# Groceries
 
 	- **Id:** conv-b
@@ -69,26 +68,24 @@ test_expect 'show --format markdown' '
 
 	*Tools used: read_file, edit_file*
 	EOF
-	test_cmp want out
+	same_file want out
 '
 
 test_expect 'show --json prints the stored object, unknown fields and all' '
 	convctl show --json conv-b >out &&
 	lines_are 1 out &&
-	jq -S . out >got &&
-	store_jq "$S" -S ".conversations[0]" >want &&
-	test_cmp want got &&
-	convctl show -f json conv-b | jq -S . >got2 &&
-	test_cmp want got2
+	# one jq: the object equals the stored one (as their jq -S texts would)
+	store_jq "$S" -e --slurpfile got out ".conversations[0] == \$got[0] and (\$got | length) == 1" &&
+	convctl show -f json conv-b >out2 && same_file out out2
 '
 
 test_expect 'an active conversation is shown by default, marked active' '
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "now" >id &&
 	convctl show >out &&
-	grep -qx "conversation $(cat id)" out &&
+	read -r id <id && has_line "conversation $id" out &&
 	has_line "Ended:    (active)" out &&
 	convctl show -f markdown >md &&
-	grep -qx -- "- \*\*Ended:\*\* active" md
+	has_line "- **Ended:** active" md
 '
 
 test_expect 'an unknown id fails, naming the id' '
@@ -110,32 +107,48 @@ test_expect 'show prints NUL bytes, quotes, emoji and CJK back exactly' '
 	printf "x\000y \"q\" \\\\ \360\237\230\200 \346\274\242" >text &&
 	CONVCTL_NOW=2026-02-04T12:00:01Z convctl add <text >/dev/null &&
 	convctl show >out &&
-	{ printf "\n[2026-02-04T12:00:01.000Z]\nUser: "; cat text; printf "\n"; } >want &&
-	tail -c "$(wc -c <want)" out >got &&
-	cmp want got &&
-	convctl show --json | jq -j ".messages[-1].content" >got2 &&
-	cmp text got2
+	convctl show --json >json &&
+	# one jq: the text'\''s bytes (--rawfile: NUL too) end the output after
+	# its time and role, and are the JSON'\''s content
+	jq -n -e --rawfile out out --rawfile t text "
+	    (\$out | endswith(\"\n[2026-02-04T12:00:01.000Z]\nUser: \" + \$t + \"\n\")) and
+	    input.messages[-1].content == \$t" json
 '
 
 test_expect 'show never writes the store nor takes the lock' '
-	rm -f "$S.lock" &&
+	{ test ! -e "$S.lock" || rm -f "$S.lock"; } &&
 	snapshot "$S" &&
 	convctl show >/dev/null && convctl show --json conv-a >/dev/null &&
 	unchanged "$S" &&
 	test ! -e "$S.lock"
 '
 
+# full_fails ARGS...: convctl ARGS writing to a full disk exits 1, stderr
+# kept in $T/err for stderr_has, as fails_with keeps it
+full_fails() {
+	convctl "$@" >/dev/full 2>"$T/err"
+	ff_st=$?
+	[ "$ff_st" -eq 1 ] || { echo "exit status $ff_st, want 1; stderr:"; cat "$T/err"; return 1; }
+}
+
 test_expect 'show to a full disk fails' '
-	fails_with 1 sh -c "\"$CONVCTL_BIN\" show >/dev/full" &&
+	full_fails show &&
 	stderr_has "convctl: show: cannot write to standard output: No space left on device"
 '
 
 test_expect 'a write error is said once, however much was buffered' '
 	use_store full &&
-	python3 -c "print(\"milk \" * 4000)" >long &&
+	# "milk " 4000 times and a newline, as python3 -c print("milk " * 4000)
+	# writes it, made by the shell doubling the word
+	long= && w="milk " && n=4000 &&
+	while [ $n -gt 0 ]; do
+		[ $((n % 2)) -eq 0 ] || long=$long$w
+		w=$w$w n=$((n / 2))
+	done &&
+	printf "%s\n" "$long" >long &&
 	convctl add <long >/dev/null && convctl add <long >/dev/null &&
 	for cmd in "show" "show --json" "search milk" "prompt" "prompt --format openai"; do
-		fails_with 1 sh -c "\"$CONVCTL_BIN\" $cmd >/dev/full" &&
+		full_fails $cmd &&
 		lines_are 1 "$T/err" &&
 		stderr_has "convctl: ${cmd%% *}: cannot write to standard output: No space left on device" ||
 		{ echo "$cmd:"; cat "$T/err"; return 1; }
@@ -144,8 +157,8 @@ test_expect 'a write error is said once, however much was buffered' '
 
 test_expect 'show -h prints the usage and options and exits 0' '
 	convctl show -h >out &&
-	grep -q "^usage: convctl show" out &&
-	convctl help show | cmp out -
+	has_prefix "usage: convctl show" out &&
+	convctl help show >help && same_file out help
 '
 
 test_done
