@@ -7,7 +7,7 @@ S=$CONVCTL_STORE
 
 test_expect 'recent on a missing store prints nothing and exits 0' '
 	convctl recent >out && test ! -s out &&
-	convctl recent --json >out && echo "[]" >want && test_cmp want out
+	convctl recent --json >out && echo "[]" >want && same_file want out
 '
 
 # in file order neither by start nor by end; one active in the middle
@@ -31,12 +31,12 @@ JSON
 test_expect 'recent orders by endedAt, newest first, without the active one' '
 	convctl recent >out &&
 	printf "c-new\t2026-01-09T00:00:00.000Z\t1\t\nc-mid\t2026-01-05T00:00:00.000Z\t2\tMiddle\nc-old\t2026-01-03T12:00:00.000Z\t0\tOld\n" >want &&
-	test_cmp want out
+	same_file want out
 '
 
 test_expect 'recent -n N keeps the newest N' '
-	convctl recent -n 2 | cut -f 1 >out &&
-	printf "c-new\nc-mid\n" >want && test_cmp want out &&
+	convctl recent -n 2 >out && cut_f 1 out >ids &&
+	printf "c-new\nc-mid\n" >want && same_file want ids &&
 	convctl recent -n 0 >out && test ! -s out
 '
 
@@ -58,10 +58,11 @@ test_expect 'recent shows 10 by default' '
 		printf "{\"argv\": [\"end\"], \"env\": {\"CONVCTL_NOW\": \"2026-03-01T%s:10:00Z\"}}\n" $i
 		i=$((i + 1))
 	done >adds &&
-	# the 24 adds and ends in the test tool'\''s one process, each exit 0
-	mkdir ran && test_tool run adds ran >/dev/null &&
-	while read -r rc; do test "$rc" -eq 0 || { cat ran/transcript; exit 1; }; done <ran/status &&
-	lines_are 24 ran/status &&
+	# the 24 adds and ends in the test tool'\''s one process, each exit 0;
+	# its files (N.out, N.err, status, transcript) in $T, no directory made
+	test_tool run adds "$T" >/dev/null &&
+	while read -r rc; do test "$rc" -eq 0 || { cat transcript; return 1; }; done <status &&
+	lines_are 24 status &&
 	convctl recent >out &&
 	lines_are 10 out &&
 	IFS="	" read -r id ended rest <out && test "$ended" = 2026-03-01T21:10:00.000Z &&
@@ -80,14 +81,14 @@ test_expect 'a bad -n is a usage error' '
 '
 
 test_expect 'recent never writes the store' '
-	rm -f "$S.lock" && snapshot "$S" &&
+	{ test ! -e "$S.lock" || rm -f "$S.lock"; } && snapshot "$S" &&
 	convctl recent >/dev/null && unchanged "$S" && test ! -e "$S.lock"
 '
 
 test_expect 'recent -h prints the usage and options and exits 0' '
 	convctl recent -h >out &&
-	grep -q "^usage: convctl recent" out &&
-	convctl help recent | cmp out - &&
+	has_prefix "usage: convctl recent" out &&
+	convctl help recent >help && same_file out help &&
 	fails_with 2 convctl help recent extra &&
 	stderr_has "convctl: help: unexpected argument '\''extra'\''"
 '
