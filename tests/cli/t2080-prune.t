@@ -4,16 +4,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 S=$CONVCTL_STORE
-# q FILTER: FILTER of the store; a file store read by jq itself (no cat and
-# pipe before it)
-q() {
-	if is_db "$S"; then store_json "$S" | jq -r "$1"; else jq -r "$1" "$S"; fi
-}
 
 # five ended conversations, in file order unlike their end order, and an
-# active one that is the oldest of all
+# active one that is the oldest of all; a file store written by the shell
+# (write_to, no cat: the file is made anew six times)
 fixture() {
-	store_seed "$S" <<'JSON'
+	if is_db "$S"; then store_seed "$S"; else write_to "$S"; fi <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-act", "startedAt": "2026-01-01T00:00:00Z", "endedAt": null, "messages": [], "x": 1},
  {"id": "c-3", "startedAt": "2026-01-03T00:00:00Z", "endedAt": "2026-01-03T00:00:00Z", "messages": []},
@@ -32,26 +28,24 @@ test_expect 'prune on a missing store removes nothing and creates nothing' '
 test_expect 'prune --dry-run lists the oldest ended first and removes nothing' '
 	fixture && snapshot "$S" &&
 	convctl prune --max 2 --dry-run >out &&
-	printf "c-1\nc-2\nc-3\n" >want && test_cmp want out &&
+	printf "c-1\nc-2\nc-3\n" >want && same_file want out &&
 	unchanged "$S" &&
 	convctl prune --max 2 -n --json >out &&
-	echo "[\"c-1\",\"c-2\",\"c-3\"]" >want && test_cmp want out &&
+	echo "[\"c-1\",\"c-2\",\"c-3\"]" >want && same_file want out &&
 	unchanged "$S"
 '
 
 test_expect 'prune --max N keeps the N newest ended and the active one' '
 	convctl prune --max 2 >out &&
-	printf "c-1\nc-2\nc-3\n" >want && test_cmp want out &&
-	q "[.conversations[].id] | join(\",\")" >got &&
-	echo "c-act,c-5,c-4" >want && test_cmp want got &&
-	test "$(q ".conversations[0].x")" = 1
+	printf "c-1\nc-2\nc-3\n" >want && same_file want out &&
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" c-act,c-5,c-4 \
+	    -r ".conversations[0].x" 1
 '
 
 test_expect 'prune --max 0 removes every ended one but never the active one' '
 	convctl prune --max 0 --json >out &&
-	echo "[\"c-4\",\"c-5\"]" >want && test_cmp want out &&
-	q "[.conversations[].id] | join(\",\")" >got &&
-	echo c-act >want && test_cmp want got
+	echo "[\"c-4\",\"c-5\"]" >want && same_file want out &&
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" c-act
 '
 
 test_expect 'with nothing to remove, prune leaves the store byte for byte' '
@@ -61,11 +55,11 @@ test_expect 'with nothing to remove, prune leaves the store byte for byte' '
 
 test_expect 'prune without --max uses max_conversations' '
 	CONVCTL_MAX_CONVERSATIONS=4 convctl prune >out &&
-	echo c-1 >want && test_cmp want out &&
-	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	echo c-1 >want && same_file want out &&
+	{ test -d "$XDG_CONFIG_HOME/convctl" || mkdir -p "$XDG_CONFIG_HOME/convctl"; } &&
 	printf "max_conversations = 3\n" >"$XDG_CONFIG_HOME/convctl/config" &&
-	convctl prune >out && echo c-2 >want && test_cmp want out &&
-	convctl --max-conversations 2 prune >out && echo c-3 >want && test_cmp want out &&
+	convctl prune >out && echo c-2 >want && same_file want out &&
+	convctl --max-conversations 2 prune >out && echo c-3 >want && same_file want out &&
 	rm "$XDG_CONFIG_HOME/convctl/config"
 '
 
@@ -74,12 +68,12 @@ test_expect 'every write says how many the rolling limit removed, and which sett
 	fixture &&
 	CONVCTL_NOW=2026-01-06T00:00:00Z convctl add "a limit lowered" >/dev/null 2>err &&
 	test ! -s err &&
-	mkdir -p "$XDG_CONFIG_HOME/convctl" &&
+	{ test -d "$XDG_CONFIG_HOME/convctl" || mkdir -p "$XDG_CONFIG_HOME/convctl"; } &&
 	printf "max_conversations = 3\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	CONVCTL_NOW=2026-01-06T00:00:01Z convctl add "in the config" >/dev/null 2>err &&
 	echo "convctl: add: removed 3 oldest ended conversations to keep 3 (max_conversations, set in '\''$XDG_CONFIG_HOME/convctl/config'\''; see convctl-prune(1))" >want &&
-	test_cmp want err &&
-	test "$(q "[.conversations[].id] | join(\",\")")" = "c-3,c-5,c-4,conv-1767657600000" &&
+	same_file want err &&
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" "c-3,c-5,c-4,conv-1767657600000" &&
 	CONVCTL_MAX_CONVERSATIONS=2 CONVCTL_NOW=2026-01-06T00:00:02Z convctl end --no-summary >/dev/null 2>err &&
 	has_line "convctl: end: removed 2 oldest ended conversations to keep 2 (max_conversations, set by CONVCTL_MAX_CONVERSATIONS; see convctl-prune(1))" err &&
 	rm "$XDG_CONFIG_HOME/convctl/config" &&
@@ -94,17 +88,16 @@ test_expect 'summarize, which writes too, says what the limit removed' '
 	convctl --max-conversations 3 summarize --summarizer offline c-5 \
 	    >/dev/null 2>err &&
 	has_line "convctl: summarize: removed 2 oldest ended conversations to keep 3 (max_conversations, set by --max-conversations; see convctl-prune(1))" err &&
-	test "$(q "[.conversations[].id] | join(\",\")")" = "c-act,c-3,c-5,c-4"
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" "c-act,c-3,c-5,c-4"
 '
 
 test_expect 'prune --older-than removes those that ended before now minus D' '
 	fixture &&
 	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 3d >out &&
-	printf "c-1\nc-2\n" >want && test_cmp want out &&
+	printf "c-1\nc-2\n" >want && same_file want out &&
 	CONVCTL_NOW=2026-01-06T00:00:00Z convctl prune --older-than 47h >out &&
-	printf "c-3\nc-4\n" >want && test_cmp want out &&
-	q "[.conversations[].id] | join(\",\")" >got &&
-	echo "c-act,c-5" >want && test_cmp want got
+	printf "c-3\nc-4\n" >want && same_file want out &&
+	store_is "$S" -r "[.conversations[].id] | join(\",\")" c-act,c-5
 '
 
 test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
@@ -115,15 +108,15 @@ test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
 	fails_with 2 convctl prune --older-than soon &&
 	stderr_has "--older-than expects a duration" &&
 	fails_with 2 convctl prune --older-than 3y &&
-	fails_with 1 env CONVCTL_MAX_CONVERSATIONS=many "$CONVCTL_BIN" prune &&
+	CONVCTL_MAX_CONVERSATIONS=many fails_with 1 convctl prune &&
 	stderr_has "CONVCTL_MAX_CONVERSATIONS expects a whole number from 0 to 100000000, not '\''many'\''" &&
 	unchanged "$S"
 '
 
 test_expect 'prune -h prints the usage and options and exits 0' '
 	convctl prune -h >out &&
-	grep -q "^usage: convctl prune" out &&
-	convctl help prune | cmp out -
+	has_prefix "usage: convctl prune" out &&
+	convctl help prune >help && same_file out help
 '
 
 test_done
