@@ -879,3 +879,18 @@ cut_f() {
 write_to() {
 	while IFS= read -r l || [ -n "$l" ]; do printf '%s\n' "$l"; done >"$1"
 }
+
+# conv_is ID NAME WANT [NAME WANT]...: each field NAME of conversation ID in
+# $CONVCTL_STORE (a jq filter after its ".": summary, "endedAt != null") is
+# WANT as jq -r prints it, "null" when null: one store_is, not a jq a field
+conv_is() {
+	ci_c=".conversations[] | select(.id == \"$1\")"
+	shift
+	ci_n=$(($# / 2))
+	while [ "$ci_n" -gt 0 ]; do
+		set -- "$@" -r "$ci_c | .$1" "$2"
+		shift 2
+		ci_n=$((ci_n - 1))
+	done
+	store_is "$CONVCTL_STORE" "$@"
+}

@@ -17,21 +17,6 @@ seed() {
 	    "Added milk to Lists/Groceries.md." >/dev/null
 }
 
-# conv_is ID NAME WANT [NAME WANT]...: each field NAME of conversation ID
-# (a jq filter after its ".") is WANT, "null" when null: the store read by
-# one jq (store_is), not one a field
-conv_is() {
-	ci_c=".conversations[] | select(.id == \"$1\")"
-	shift
-	ci_n=$(($# / 2))
-	while [ "$ci_n" -gt 0 ]; do
-		set -- "$@" -r "$ci_c | .$1" "$2"
-		shift 2
-		ci_n=$((ci_n - 1))
-	done
-	store_is "$CONVCTL_STORE" "$@"
-}
-
 test_expect 'end summarizes the conversation it ends' '
 	use_store ok && seed && stub_script "$OK" &&
 	CONVCTL_NOW=2026-02-04T17:30:00Z convctl end >out 2>err &&
