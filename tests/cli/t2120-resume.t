@@ -3,16 +3,6 @@
 # as end ends it; the idle timeout counts from the resume
 . "$(dirname "$0")/../lib.sh"
 
-# field ID NAME: the stored value, "null" when absent or null; one jq reads
-# a file store (no cat or pipe before it)
-field() {
-	if is_db "$CONVCTL_STORE"; then
-		store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
-	else
-		jq -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2" "$CONVCTL_STORE"
-	fi
-}
-
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Plan the trip" >/dev/null
 CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant "Where to?" >/dev/null
 CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
@@ -31,7 +21,9 @@ test_expect '--dry-run, an unknown id and the active one change nothing' '
 '
 
 test_expect 'resume ends the active one as end does, summary included' '
-	old_summary=$(field $a summary) && test "$old_summary" != null &&
+	# the summary as JSON: one line, however many it holds
+	store_jq "$CONVCTL_STORE" -c ".conversations[] | select(.id == \"$a\") | .summary" >old &&
+	read -r old_summary <old && test "$old_summary" != null &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --json $a >out &&
 	jq -e ".id == \"$a\" and .ended == \"$b\"" out >/dev/null &&
 	# the store read once: the fields field would print, by one jq
@@ -39,20 +31,19 @@ test_expect 'resume ends the active one as end does, summary included' '
 	store_is "$CONVCTL_STORE" -r "$B | .endedAt" 2026-02-04T11:00:00.000Z \
 	    -r "$B | .summary | . != null and . != \"null\"" true \
 	    -r "$A | .endedAt" null -r "$A | .resumedAt" 2026-02-04T12:00:00.000Z \
-	    -r "$A | .summary" "$old_summary" -r "$A | .summaryStale" true \
+	    -c "$A | .summary" "$old_summary" -r "$A | .summaryStale" true \
 	    -c "[.conversations[] | select(.endedAt == null)] | length" 1
 '
 
 test_expect 'an add right after joins it: the idle timeout counts from the resume' '
 	CONVCTL_NOW=2026-02-04T12:10:00Z convctl add "To Lisbon" >out &&
 	file_is $a out &&
-	convctl prompt --format jsonl | jq -r .content | tail -n 1 | grep -qx "To Lisbon"
+	convctl prompt --format jsonl >p && jq -r .content p >got && line_is -1 "To Lisbon" got
 '
 
 test_expect 'the next end refreshes the stale summary' '
 	CONVCTL_NOW=2026-02-04T12:11:00Z convctl end >/dev/null &&
-	field $a summary | grep -q "3 messages" &&
-	test "$(field $a summaryStale)" = null
+	conv_is $a "summary | contains(\"3 messages\")" true summaryStale null
 '
 
 # with no summarizer, so that the idle end leaves its summary stale (the
@@ -61,20 +52,19 @@ test_expect 'idle past the timeout after the resume, it ended at the resume' '
 	CONVCTL_NOW=2026-02-04T13:00:00Z convctl resume --no-summary $b >/dev/null &&
 	CONVCTL_NOW=2026-02-04T13:31:00Z CONVCTL_SUMMARIZER=none \
 	    convctl add "much later" >out &&
-	test "$(cat out)" != $b &&
-	test "$(field $b endedAt)" = 2026-02-04T13:00:00.000Z &&
-	test "$(field $b summaryStale)" = true
+	read -r id <out && test "$id" != $b &&
+	conv_is $b endedAt 2026-02-04T13:00:00.000Z summaryStale true
 '
 
 test_expect 'summarize --pending picks the stale one' '
 	convctl summarize --pending >out &&
-	cut -f 1 out | grep -qx $b &&
-	test "$(field $b summaryStale)" = null
+	cut_f 1 out >ids && has_line $b ids &&
+	conv_is $b summaryStale null
 '
 # three conversations, the first two ended without a summary, the third
 # active; prints nothing
 three() {
-	export CONVCTL_STORE=$(store_at "$1") &&
+	use_store "$1" &&
 	CONVCTL_NOW=2026-02-05T10:00:00Z convctl add "Left pending" >/dev/null &&
 	CONVCTL_NOW=2026-02-05T10:01:00Z convctl end --no-summary >/dev/null &&
 	CONVCTL_NOW=2026-02-05T11:00:00Z convctl add "To resume" >/dev/null &&
@@ -87,14 +77,16 @@ test_expect 'resume summarizes the pending ones too, as end does' '
 	three pending &&
 	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume $r >out 2>err &&
 	file_is $r out && test ! -s err &&
-	field $c summary | grep -q "Active one" &&
-	field $p summary | grep -q "Left pending" &&
-	test "$(field $r summary)" = null && test "$(field $r endedAt)" = null
+	C=".conversations[] | select(.id == \"$c\")" P=".conversations[] | select(.id == \"$p\")" &&
+	R=".conversations[] | select(.id == \"$r\")" &&
+	store_is "$CONVCTL_STORE" -r "$C | .summary | contains(\"Active one\")" true \
+	    -r "$P | .summary | contains(\"Left pending\")" true \
+	    -r "$R | .summary" null -r "$R | .endedAt" null
 '
 
 test_expect 'resume --no-summary leaves them all pending' '
 	three nosum &&
 	CONVCTL_NOW=2026-02-05T12:30:00Z convctl resume --no-summary $r >/dev/null &&
-	test "$(store_jq "$CONVCTL_STORE" "[.conversations[] | select(.summary != null)] | length")" = 0
+	store_is "$CONVCTL_STORE" -r "[.conversations[] | select(.summary != null)] | length" 0
 '
 test_done
