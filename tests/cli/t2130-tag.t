@@ -9,6 +9,11 @@ CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
 CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "milk for the office" >/dev/null
 CONVCTL_NOW=2026-02-04T11:01:00Z convctl end >/dev/null
 a=conv-1770199200000 b=conv-1770202800000
+# seed_from FILE: the store is the JSON in FILE (jq's output), a file store
+# written by the shell (no cat)
+seed_from() {
+	if is_db "$CONVCTL_STORE"; then store_seed <"$1"; else write_to "$CONVCTL_STORE" <"$1"; fi
+}
 # t1 ... t100 and u1 ... u101, made by the shell once (not seq a case)
 i=1 t100= u101=
 while [ $i -le 101 ]; do
@@ -19,33 +24,32 @@ done
 
 test_expect 'tag adds tags once, in order, and prints them' '
 	convctl tag $a home errands home >out &&
-	printf "home\nerrands\n" >want && test_cmp want out &&
-	store_jq "$CONVCTL_STORE" -c ".conversations[0].tags" >got &&
-	echo "[\"home\",\"errands\"]" >want && test_cmp want got &&
-	convctl tag --json $b work >out && echo "[\"work\"]" >want && test_cmp want out
+	printf "home\nerrands\n" >want && same_file want out &&
+	store_is "$CONVCTL_STORE" -c ".conversations[0].tags" "[\"home\",\"errands\"]" &&
+	convctl tag --json $b work >out && echo "[\"work\"]" >want && same_file want out
 '
 
 test_expect '--remove removes them; --dry-run prints what it would leave' '
 	snapshot "$CONVCTL_STORE" &&
-	convctl tag -n --remove $a errands >out && echo home >want && test_cmp want out &&
+	convctl tag -n --remove $a errands >out && echo home >want && same_file want out &&
 	unchanged "$CONVCTL_STORE" &&
-	convctl tag --remove $a errands nothere >out && test_cmp want out &&
-	test "$(store_jq "$CONVCTL_STORE" -c ".conversations[0].tags")" = "[\"home\"]"
+	convctl tag --remove $a errands nothere >out && same_file want out &&
+	store_is "$CONVCTL_STORE" -c ".conversations[0].tags" "[\"home\"]"
 '
 
 test_expect 'show and recent show the tags' '
-	convctl show $a | grep -qx "Tags:     home" &&
-	convctl show -f markdown $a | grep -qx -- "- \*\*Tags:\*\* home" &&
+	convctl show $a >out && has_line "Tags:     home" out &&
+	convctl show -f markdown $a >out && has_line "- **Tags:** home" out &&
 	printf "%s\t2026-02-04T11:01:00.000Z\t1\tMilk for the office\t#work\n%s\t2026-02-04T10:01:00.000Z\t1\tMilk for the house\t#home\n" $b $a >want &&
-	convctl recent >got && test_cmp want got &&
-	convctl recent --json | jq -c "map(.tags)" >got &&
-	echo "[[\"work\"],[\"home\"]]" >want && test_cmp want got
+	convctl recent >got && same_file want got &&
+	convctl recent --json >out && jq -c "map(.tags)" out >got &&
+	echo "[[\"work\"],[\"home\"]]" >want && same_file want got
 '
 
 test_expect 'recent --tag and search --tag keep only those tagged' '
-	convctl recent --tag home | cut -f 1 >got && echo $a >want && test_cmp want got &&
+	convctl recent --tag home >out && cut_f 1 out >got && echo $a >want && same_file want got &&
 	convctl recent --tag none >got && test ! -s got &&
-	convctl search --tag work milk | cut -f 1 >got && echo $b >want && test_cmp want got &&
+	convctl search --tag work milk >out && cut_f 1 out >got && echo $b >want && same_file want got &&
 	convctl search milk >got && lines_are 2 got
 '
 
@@ -55,9 +59,13 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag conv-404 x &&
 	fails_with 2 convctl tag $a &&
 	unchanged "$CONVCTL_STORE" &&
-	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && store_seed <s2 &&
+	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && seed_from s2 &&
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
-	convctl recent -n 1 >out && grep -q "Milk for the office$" out
+	convctl recent -n 1 >out && found= &&
+	while IFS= read -r l; do	# a line ends so, as grep "...$" finds it
+		case $l in *"Milk for the office") found=1 ;; esac
+	done <out &&
+	test -n "$found"
 '
 # issue 40: bounded and linear; one MCP call is bounded alike (t7000-mcp.t)
 test_expect '100 tags a call and a conversation are taken; 101 are refused naming the limit' '
@@ -79,7 +87,7 @@ test_expect '100 tags a call and a conversation are taken; 101 are refused namin
 
 test_expect 'a conversation another tool gave more tags keeps them; removing takes each given copy once' '
 	store_jq "$CONVCTL_STORE" -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
-	store_seed <s3 &&
+	seed_from s3 &&
 	convctl tag $a x7 >out && lines_are 152 out &&
 	fails_with 1 convctl tag $a y && stderr_has "would have 153 tags; at most 100" &&
 	convctl tag --json --remove $a x3 x3 x149 >out &&
