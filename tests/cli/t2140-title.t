@@ -2,51 +2,42 @@
 # title: a title set by hand, which summaries keep unless summarize --force
 . "$(dirname "$0")/../lib.sh"
 
-field() {	# field ID NAME: the stored value, "null" when absent or null
-	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .$2"
-}
-
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my list" >/dev/null
 CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant "Added milk." >/dev/null
 a=conv-1770199200000
 
 test_expect 'title sets the title of the active conversation, marked as by hand' '
 	convctl title $a "Groceries" >out && test ! -s out &&
-	test "$(field $a title)" = Groceries &&
-	test "$(field $a titleByHand)" = true &&
-	convctl show $a | grep -qx "Title:    Groceries"
+	conv_is $a title Groceries titleByHand true &&
+	convctl show $a >out && has_line "Title:    Groceries" out
 '
 
 test_expect 'end summarizes it but keeps the title set by hand' '
 	CONVCTL_NOW=2026-02-04T10:05:00Z convctl end >/dev/null &&
-	test "$(field $a title)" = Groceries &&
-	test "$(field $a summary)" != null &&
-	convctl recent | cut -f 4 | grep -qx Groceries
+	conv_is $a title Groceries "summary != null" true &&
+	convctl recent >out && cut_f 4 out >titles && has_line Groceries titles
 '
 
 test_expect 'summarize --pending redoes a stale summary, keeping the title' '
 	convctl summarize --all >/dev/null &&
-	test "$(field $a title)" = Groceries &&
+	conv_is $a title Groceries &&
 	convctl edit $a 1 "Add oat milk to my list" &&
-	test "$(field $a summaryStale)" = true &&
+	conv_is $a summaryStale true &&
 	convctl summarize --pending >out &&
-	printf "%s\tGroceries\n" $a >want && test_cmp want out &&
-	field $a summary | grep -q "Add oat milk" &&
-	test "$(field $a title)" = Groceries &&
-	test "$(field $a summaryStale)" = null
+	printf "%s\tGroceries\n" $a >want && same_file want out &&
+	conv_is $a "summary | contains(\"Add oat milk\")" true title Groceries summaryStale null
 '
 
 test_expect 'summarize --force replaces a title set by hand, and its mark' '
 	convctl summarize --force $a >/dev/null &&
-	test "$(field $a title)" = "Add oat milk to my list" &&
-	test "$(field $a titleByHand)" = null
+	conv_is $a title "Add oat milk to my list" titleByHand null
 '
 
 test_expect 'an ended conversation can be retitled; --dry-run changes nothing' '
 	snapshot "$CONVCTL_STORE" &&
 	convctl title --dry-run $a "Milk" && unchanged "$CONVCTL_STORE" &&
-	convctl title $a "Milk" && test "$(field $a title)" = Milk &&
-	convctl recent --json | jq -e ".[0].title == \"Milk\"" >/dev/null
+	convctl title $a "Milk" && conv_is $a title Milk &&
+	convctl recent --json >out && jq -e ".[0].title == \"Milk\"" out >/dev/null
 '
 
 test_expect 'an unknown id, an empty or a missing title fail and change nothing' '
