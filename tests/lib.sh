@@ -894,3 +894,29 @@ conv_is() {
 	done
 	store_is "$CONVCTL_STORE" "$@"
 }
+
+# keep_store [STORE], store_kept [STORE]: snapshot and unchanged read by the
+# shell, no cat nor cmp: STORE's text (a file store's bytes, which must hold
+# no NUL byte: JSON as convctl writes it; a database's as store_json prints
+# it; a store not written yet is empty) kept in a variable, then compared
+# byte for byte, the last newline or its absence too; diff shows a change
+store_read() {
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_db "$1"; then
+		store_json "$1" >"$T/.store_read" || return 1
+		set -- "$T/.store_read"
+	fi
+	sr_text=
+	[ -e "$1" ] || return 0
+	while IFS= read -r l; do sr_text="$sr_text$l
+"; done <"$1" || return 1
+	sr_text=$sr_text$l
+}
+keep_store() { store_read "$1" && kept_text=$sr_text; }
+store_kept() {
+	store_read "$1" || return 1
+	[ "$sr_text" != "$kept_text" ] || return 0
+	printf '%s' "$kept_text" >"$T/.kept" && printf '%s' "$sr_text" >"$T/.now"
+	echo "the store changed:" && diff -u "$T/.kept" "$T/.now"
+	return 1
+}
