@@ -25,10 +25,10 @@ test_expect 'an option another command has is unknown here' '
 '
 
 test_expect '-f is --format everywhere; delete takes --force only in full' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 2 convctl delete -f $a &&
 	stderr_has "delete: unknown option '\''-f'\''" &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	convctl show -f json $a >j && jq_is j -r .id "$a"
 '
 
@@ -58,7 +58,7 @@ test_expect 'options may follow operands, and -- ends the options' '
 '
 
 test_expect 'a mistyped command or long option gets the closest as a suggestion' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 2 convctl ad hello &&
 	echo "convctl: unknown command '\''ad'\''; did you mean '\''add'\''?" >want &&
 	same_file want "$T/err" &&
@@ -78,7 +78,7 @@ test_expect 'a mistyped command or long option gets the closest as a suggestion'
 	stderr_has "prune: unknown option '\''--dryrun'\''; did you mean '\''--dry-run'\''?" &&
 	fails_with 2 convctl show --frobnicate &&
 	stderr_has "show: unknown option '\''--frobnicate'\''" && lacks "did you mean" "$T/err" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'global options before the command are read the same way' '
@@ -93,7 +93,7 @@ test_expect 'global options before the command are read the same way' '
 # the command's name: in the test tool (the one-line error and exit status
 # of a process: the cases below)
 test_expect 'a malformed number in any option is exit 2 naming option and value' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	for cmd in add end show recent prompt prune summarize search delete migrate config; do
 		for opt in "--wait abc" "--idle-timeout abc" "--max-conversations 1x" "--idle-timeout -1"; do
 			o=${opt%% *} v=${opt#* }
@@ -116,7 +116,7 @@ test_expect 'a malformed number in any option is exit 2 naming option and value'
 	line_is 1 "convctl: show: --wait expects a number from 0 to 86400, not '\''inf'\''" "$T/err" &&
 	fails_with 2 convctl --idle-timeout -1 end &&
 	stderr_has "convctl: end: --idle-timeout expects a" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'one wording for a bad number; a common option'\''s error shows the common options' '

@@ -110,10 +110,10 @@ test_expect 'conversations started in the same millisecond get distinct ids' '
 '
 
 test_expect 'an unknown role is a usage error and changes nothing' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 2 convctl add --role wizard hi &&
 	stderr_has "convctl: add: unknown role '\''wizard'\'' (expected user, assistant, system or tool)" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'an empty message is refused and changes nothing' '
@@ -122,7 +122,7 @@ test_expect 'an empty message is refused and changes nothing' '
 	printf "" >empty &&
 	fails_with 1 convctl add <empty &&
 	stderr_has "empty message" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'text that is not UTF-8 is refused, naming the byte offset' '
@@ -132,7 +132,7 @@ test_expect 'text that is not UTF-8 is refused, naming the byte offset' '
 	printf "ok \355\240\200" >surrogate &&
 	fails_with 1 convctl add <surrogate &&
 	stderr_has "at byte 3" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'an --at that is not ISO 8601 is a usage error' '
@@ -141,7 +141,7 @@ test_expect 'an --at that is not ISO 8601 is a usage error' '
 	stderr_has "yesterday" &&
 	fails_with 2 convctl add --at 2026-02-30T10:00:00Z hi &&
 	fails_with 2 convctl add --at 2026-02-04T25:00:00Z hi &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'an --at older than the active conversation'\''s last message is a usage error' '
@@ -149,7 +149,7 @@ test_expect 'an --at older than the active conversation'\''s last message is a u
 	stderr_has "2026-02-04T19:59:59.999Z is before the last message" &&
 	stderr_has "2026-02-04T20:00:00.000Z" &&
 	lines_are 1 "$T/err" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 # the clock stepped back (NTP, a resumed VM): a plain add keeps the message
@@ -176,29 +176,29 @@ test_expect 'a clock stepped back past the idle timeout neither ends nor starts 
 '
 
 test_expect 'an --at more than 5 minutes ahead of the clock is a usage error' '
-	snapshot "$K" &&
+	keep_store "$K" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2062-01-01T00:00:00Z hi &&
 	stderr_has "--at 2062-01-01T00:00:00.000Z is 13114d14h after the clock (2026-02-04T10:00:00.000Z)" &&
 	stderr_has "at most 5 minutes ahead" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z fails_with 2 convctl -s "$K" add --at 2026-02-04T10:05:00.001Z hi &&
-	unchanged "$K" &&
+	store_kept "$K" &&
 	CONVCTL_NOW=2026-02-04T10:00:00Z convctl -s "$K" add --at 2026-02-04T10:05:00Z "skewed host" >/dev/null &&
 	store_is "$K" -r ".conversations[0].messages[-1].timestamp" 2026-02-04T10:05:00.000Z
 '
 
 test_expect 'an empty tool name is refused' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl add --tool "" --at 2026-02-04T20:01:00Z hi &&
 	stderr_has "tool name" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'no TEXT and a terminal on standard input is a usage error' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	on_tty "$CONVCTL_BIN" add >out;
 	test $? -eq 2 &&
 	holds "no TEXT given and standard input is a terminal" out &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'every add applies the rolling limit, oldest endedAt first' '
@@ -248,11 +248,11 @@ test_expect '--template from a file; an unknown one fails and adds nothing' '
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add --template pirate "ahoy" >/dev/null &&
 	convctl prompt --format jsonl >p && jq -r .content p >got &&
 	line_is 1 "You are a pirate." got && line_is 2 "Say arr." got &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl add --template nope x &&
 	stderr_has "add: no template '\''nope'\''" &&
 	fails_with 1 convctl add --template ../config x &&
 	stderr_has "bad template name" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 test_done

@@ -7,10 +7,10 @@ first=conv-1770199200000
 
 test_expect 'the same key twice adds the message once, and says where it is' '
 	convctl add --dedupe-key job-1 "nightly report" >out1 &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T10:01:00Z convctl add --dedupe-key job-1 \
 	    "nightly report" >out2 &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	file_is $first out1 && file_is $first out2 &&
 	store_is "$CONVCTL_STORE" -r "[.conversations[].messages[]] | length" 1
 '
@@ -25,22 +25,22 @@ test_expect 'another key adds another message' '
 '
 
 test_expect 'a retry after the idle timeout finds it in the active conversation' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T13:00:00Z convctl add --dedupe-key job-2 x >out &&
-	file_is $first out && unchanged "$CONVCTL_STORE"
+	file_is $first out && store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'a retry after the conversation ended finds it in the last ended one' '
 	CONVCTL_NOW=2026-02-04T10:05:00Z convctl end >/dev/null &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T10:06:00Z convctl add --dedupe-key job-1 x >out &&
-	file_is $first out && unchanged "$CONVCTL_STORE"
+	file_is $first out && store_kept "$CONVCTL_STORE"
 '
 
 test_expect '--expect-conversation with no active conversation: exit 4, nothing written' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 4 convctl add --expect-conversation $first late &&
-	stderr_has "no active conversation" && unchanged "$CONVCTL_STORE"
+	stderr_has "no active conversation" && store_kept "$CONVCTL_STORE"
 '
 
 test_expect '--expect-conversation naming the active one writes into it' '
@@ -54,35 +54,35 @@ test_expect '--expect-conversation naming the active one writes into it' '
 '
 
 test_expect '--expect-conversation naming another: exit 4, nothing written' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T11:02:00Z fails_with 4 convctl add \
 	    --expect-conversation $first oops &&
 	stderr_has "the active conversation is '\''conv-1770202800000'\''" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'when the idle timeout would start a new one: exit 4, nothing ended' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z fails_with 4 convctl add \
 	    --expect-conversation conv-1770202800000 too-late &&
 	stderr_has "idle longer than the idle timeout" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'a duplicate found in another conversation than expected: exit 4' '
 	CONVCTL_NOW=2026-02-04T11:03:00Z convctl add --dedupe-key job-3 y >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:04:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T11:05:00Z convctl add z >/dev/null &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T11:06:00Z fails_with 4 convctl add \
 	    --dedupe-key job-3 --expect-conversation conv-1770203100000 y &&
 	stderr_has "dedupe key '\''job-3'\'' is in conversation" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'an empty dedupe key is refused' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl add --dedupe-key "" x &&
-	stderr_has "dedupe key" && unchanged "$CONVCTL_STORE"
+	stderr_has "dedupe key" && store_kept "$CONVCTL_STORE"
 '
 test_done

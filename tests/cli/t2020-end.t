@@ -20,11 +20,11 @@ test_expect 'end ends the active conversation at now and prints its id' '
 '
 
 test_expect 'end with nothing active exits 0 and leaves the store unchanged' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	convctl end >out 2>err &&
 	test ! -s out &&
 	has_line "convctl: end: no active conversation" err &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'a clock behind the last message ends it at that message, and warns' '
@@ -53,18 +53,18 @@ test_expect 'end applies the rolling limit' '
 '
 
 test_expect 'end takes no operands' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 2 convctl end conv-1770228001000 &&
 	stderr_has "unexpected argument" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'a bad CONVCTL_NOW is an error and changes nothing' '
 	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add x >/dev/null &&
-	snapshot "$S" &&
+	keep_store "$S" &&
 	CONVCTL_NOW=soon fails_with 1 convctl end &&
 	stderr_has "CONVCTL_NOW is not an ISO 8601 time" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'end -h prints the usage and options and exits 0' '

@@ -76,10 +76,10 @@ test_expect 'with no key and no base URL, end uses the offline summarizer' '
 
 test_expect 'a bad summary setting still ends; a bad flag ends nothing' '
 	use_store bad && seed && stub_script "$OK" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 2 convctl end --summarizer gpt && stderr_has "unknown summarizer '"'"'gpt'"'"'" &&
 	fails_with 2 convctl end --api-base ftp://x && stderr_has "invalid --api-base '"'"'ftp://x'"'"'" &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=soon fails_with 3 convctl end &&
 	stderr_has "convctl: end: no summary: CONVCTL_TIMEOUT expects a number from 0.001 to 86400, not '"'"'soon'"'"'" &&
 	read -r id <"$T/stdout" && conv_is "$id" "endedAt != null" true &&

@@ -89,10 +89,10 @@ test_expect 'an active conversation is shown by default, marked active' '
 '
 
 test_expect 'an unknown id fails, naming the id' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl show conv-nope &&
 	stderr_has "convctl: show: no conversation '\''conv-nope'\''" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'an unknown format is a usage error' '
@@ -117,9 +117,9 @@ test_expect 'show prints NUL bytes, quotes, emoji and CJK back exactly' '
 
 test_expect 'show never writes the store nor takes the lock' '
 	{ test ! -e "$S.lock" || rm -f "$S.lock"; } &&
-	snapshot "$S" &&
+	keep_store "$S" &&
 	convctl show >/dev/null && convctl show --json conv-a >/dev/null &&
-	unchanged "$S" &&
+	store_kept "$S" &&
 	test ! -e "$S.lock"
 '
 

@@ -81,8 +81,8 @@ test_expect 'a bad -n is a usage error' '
 '
 
 test_expect 'recent never writes the store' '
-	{ test ! -e "$S.lock" || rm -f "$S.lock"; } && snapshot "$S" &&
-	convctl recent >/dev/null && unchanged "$S" && test ! -e "$S.lock"
+	{ test ! -e "$S.lock" || rm -f "$S.lock"; } && keep_store "$S" &&
+	convctl recent >/dev/null && store_kept "$S" && test ! -e "$S.lock"
 '
 
 test_expect 'recent -h prints the usage and options and exits 0' '

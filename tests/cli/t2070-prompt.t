@@ -147,8 +147,8 @@ test_expect 'bad options are usage errors' '
 '
 
 test_expect 'prompt never writes the store' '
-	{ test ! -e "$S.lock" || rm -f "$S.lock"; } && snapshot "$S" &&
-	convctl prompt >/dev/null && unchanged "$S" && test ! -e "$S.lock"
+	{ test ! -e "$S.lock" || rm -f "$S.lock"; } && keep_store "$S" &&
+	convctl prompt >/dev/null && store_kept "$S" && test ! -e "$S.lock"
 '
 
 test_expect 'prompt -h prints the usage and options and exits 0' '

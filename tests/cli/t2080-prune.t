@@ -26,13 +26,13 @@ test_expect 'prune on a missing store removes nothing and creates nothing' '
 '
 
 test_expect 'prune --dry-run lists the oldest ended first and removes nothing' '
-	fixture && snapshot "$S" &&
+	fixture && keep_store "$S" &&
 	convctl prune --max 2 --dry-run >out &&
 	printf "c-1\nc-2\nc-3\n" >want && same_file want out &&
-	unchanged "$S" &&
+	store_kept "$S" &&
 	convctl prune --max 2 -n --json >out &&
 	echo "[\"c-1\",\"c-2\",\"c-3\"]" >want && same_file want out &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'prune --max N keeps the N newest ended and the active one' '
@@ -49,8 +49,8 @@ test_expect 'prune --max 0 removes every ended one but never the active one' '
 '
 
 test_expect 'with nothing to remove, prune leaves the store byte for byte' '
-	fixture && snapshot "$S" &&
-	convctl prune >out && test ! -s out && unchanged "$S"
+	fixture && keep_store "$S" &&
+	convctl prune >out && test ! -s out && store_kept "$S"
 '
 
 test_expect 'prune without --max uses max_conversations' '
@@ -101,7 +101,7 @@ test_expect 'prune --older-than removes those that ended before now minus D' '
 '
 
 test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
-	fixture && snapshot "$S" &&
+	fixture && keep_store "$S" &&
 	fails_with 2 convctl prune --max -1 &&
 	stderr_has "--max expects a whole number" &&
 	fails_with 2 convctl prune --max lots &&
@@ -110,7 +110,7 @@ test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
 	fails_with 2 convctl prune --older-than 3y &&
 	CONVCTL_MAX_CONVERSATIONS=many fails_with 1 convctl prune &&
 	stderr_has "CONVCTL_MAX_CONVERSATIONS expects a whole number from 0 to 100000000, not '\''many'\''" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'prune -h prints the usage and options and exits 0' '

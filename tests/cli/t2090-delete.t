@@ -18,24 +18,24 @@ store_text() {
 }
 
 test_expect '--dry-run names them and leaves the store as it is' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	convctl delete --dry-run $a $b >out &&
 	printf "%s\n" $a $b >want && same_file want out &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'an unknown id fails and deletes nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl delete $a conv-nope &&
 	stderr_has "no conversation '\''conv-nope'\''" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'the active one is refused without --force, and nothing goes' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl delete $a $c &&
 	stderr_has "'\''$c'\'' is active; --force" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'delete leaves nothing of the conversation in the store file' '

@@ -53,7 +53,7 @@ Two, again" -r "$A | .summaryStale" true &&
 '
 
 test_expect 'a message that is not there, or TEXT with --delete, changes nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	for p in 3 -3 0 -0 99999999999999999999999; do
 		fails_with 1 convctl edit $a $p x &&
 		echo "convctl: edit: no message at position $p in conversation '\''$a'\'': it has 2, 1 to 2 or -1 to -2" >want &&
@@ -72,7 +72,7 @@ test_expect 'a message that is not there, or TEXT with --delete, changes nothing
 	fails_with 2 convctl edit --delete $a 1 x &&
 	stderr_has "edit: --delete takes no TEXT" &&
 	fails_with 1 convctl edit $a 1 "" && stderr_has "empty message" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'the active conversation can be edited too' '

@@ -17,13 +17,13 @@ CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "busy" >/dev/null
 a=conv-1770199200000 b=conv-1770202800000
 
 test_expect 'a bad message, an unknown id or --dry-run change nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl fork $a --at 4 &&
 	stderr_has "convctl: fork: no message at position 4 in conversation" &&
 	fails_with 1 convctl fork conv-404 &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl fork -n $a >out &&
 	file_is conv-1770206400000 out &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'fork --at 2: a new active conversation of copies, new ids' '

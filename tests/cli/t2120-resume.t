@@ -10,14 +10,14 @@ CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "Something else" >/dev/null
 a=conv-1770199200000 b=conv-1770202800000
 
 test_expect '--dry-run, an unknown id and the active one change nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl resume --dry-run $a >out &&
-	file_is $a out && unchanged "$CONVCTL_STORE" &&
+	file_is $a out && store_kept "$CONVCTL_STORE" &&
 	fails_with 1 convctl resume conv-404 &&
 	stderr_has "convctl: resume: no conversation '\''conv-404'\''" &&
 	fails_with 1 convctl resume $b &&
 	stderr_has "resume: conversation '\''$b'\'' is already active" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'resume ends the active one as end does, summary included' '

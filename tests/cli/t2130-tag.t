@@ -30,9 +30,9 @@ test_expect 'tag adds tags once, in order, and prints them' '
 '
 
 test_expect '--remove removes them; --dry-run prints what it would leave' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	convctl tag -n --remove $a errands >out && echo home >want && same_file want out &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	convctl tag --remove $a errands nothere >out && same_file want out &&
 	store_is "$CONVCTL_STORE" -c ".conversations[0].tags" "[\"home\"]"
 '
@@ -54,11 +54,11 @@ test_expect 'recent --tag and search --tag keep only those tagged' '
 '
 
 test_expect 'tags another tool wrote are kept; bad ones change nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl tag $a "" && stderr_has "tag: tag '\'''\'' is empty" &&
 	fails_with 1 convctl tag conv-404 x &&
 	fails_with 2 convctl tag $a &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && seed_from s2 &&
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && found= &&
@@ -72,12 +72,12 @@ test_expect '100 tags a call and a conversation are taken; 101 are refused namin
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "a third" >/dev/null &&
 	c=conv-1770206400000 &&
 	convctl tag $c $t100 >out && lines_are 100 out &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 2 convctl tag $c $u101 &&
 	stderr_has "convctl: tag: 101 tags given; at most 100 are taken" &&
 	fails_with 1 convctl tag $c t5 new &&
 	stderr_has "convctl: tag: conversation '\''$c'\'' would have 101 tags; at most 100 are kept on one" &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	convctl tag $c t1 t100 >out && lines_are 100 out &&
 	convctl tag --remove $c t1 t1 t50 >out && lines_are 98 out &&
 	convctl tag $c new >out && { i=0 got= && while IFS= read -r l; do

@@ -34,18 +34,18 @@ test_expect 'summarize --force replaces a title set by hand, and its mark' '
 '
 
 test_expect 'an ended conversation can be retitled; --dry-run changes nothing' '
-	snapshot "$CONVCTL_STORE" &&
-	convctl title --dry-run $a "Milk" && unchanged "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
+	convctl title --dry-run $a "Milk" && store_kept "$CONVCTL_STORE" &&
 	convctl title $a "Milk" && conv_is $a title Milk &&
 	convctl recent --json >out && jq -e ".[0].title == \"Milk\"" out >/dev/null
 '
 
 test_expect 'an unknown id, an empty or a missing title fail and change nothing' '
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl title conv-404 "x" &&
 	stderr_has "convctl: title: no conversation '\''conv-404'\''" &&
 	fails_with 1 convctl title $a "" && stderr_has "title: empty title" &&
 	fails_with 2 convctl title $a &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 test_done

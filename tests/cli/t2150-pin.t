@@ -25,8 +25,8 @@ done
 a=conv-1770199200000 b=conv-1770202800000 c=conv-1770206400000 d=conv-1770210000000
 
 test_expect 'pin marks it; recent shows the mark; --dry-run changes nothing' '
-	snapshot "$CONVCTL_STORE" &&
-	convctl pin -n $a && unchanged "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
+	convctl pin -n $a && store_kept "$CONVCTL_STORE" &&
 	convctl pin $a >out && test ! -s out &&
 	store_is "$CONVCTL_STORE" -r ".conversations[0].pinned" true &&
 	convctl recent >out && lines_of $a out && cut_f 5 "$T/lines" >got && has_line pinned got &&
