@@ -1,6 +1,6 @@
 #!/bin/sh
 # options: each command's table is what it accepts, spelled out in full
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'first' >/dev/null
 CONVCTL_NOW=2026-02-04T10:01:00Z convctl end --no-summary >/dev/null

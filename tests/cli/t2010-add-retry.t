@@ -1,6 +1,6 @@
 #!/bin/sh
 # add --dedupe-key and --expect-conversation: safe to call from scripts that retry
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2026-02-04T10:00:00Z
 first=conv-1770199200000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl end: ends the active conversation
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

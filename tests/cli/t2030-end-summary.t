@@ -1,6 +1,6 @@
 #!/bin/sh
 # end: the end is written first, then the conversation is summarized
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 . "$top/tests/llm-stub.sh"
 
 KEY=sk-convctl-test-CANARY-7f3a9c0d

@@ -2,7 +2,7 @@
 # idle-summary: a conversation the idle timeout ended gets its summary from
 # the add (or run) that crossed the boundary (offline, or idle_summary =
 # add), else from the next end; never with the lock held
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 . "$top/tests/llm-stub.sh"
 
 OK='[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added."}]'

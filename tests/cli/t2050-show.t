@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl show: one conversation as text, markdown or JSON
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

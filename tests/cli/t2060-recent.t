@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl recent: ended conversations, newest endedAt first
 # check: pg sqlite valgrind (listing and counting run as SQL there)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl prompt: the active conversation as context for another LLM tool
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

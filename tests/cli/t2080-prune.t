@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl prune: the rolling limit, oldest endedAt first, never the active one
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # delete: conversations removed for good
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add 'secret plan alpha' >/dev/null
 CONVCTL_NOW=2026-02-04T12:00:00Z convctl add 'public note beta' >/dev/null

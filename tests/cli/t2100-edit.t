@@ -1,7 +1,7 @@
 #!/bin/sh
 # edit: one message of any conversation replaced or removed, by id or position
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 contents() {	# contents ID: each message's content, one a line
 	store_jq "$CONVCTL_STORE" -r --arg id "$1" ".conversations[] | select(.id == \$id) | .messages[].content"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # fork: a conversation copied, up to a message, into a new active one
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 conv() {	# conv ID: the stored conversation, compact
 	store_jq "$CONVCTL_STORE" -c --arg id "$1" ".conversations[] | select(.id == \$id)"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # resume: an ended conversation active again; the one active before ended
 # as end ends it; the idle timeout counts from the resume
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Plan the trip" >/dev/null
 CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant "Where to?" >/dev/null

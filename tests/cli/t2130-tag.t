@@ -2,7 +2,7 @@
 # tag: the conversation's "tags" array; shown by show and recent, filtering
 # recent --tag and search --tag
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "milk for the house" >/dev/null
 CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null

@@ -1,6 +1,6 @@
 #!/bin/sh
 # title: a title set by hand, which summaries keep unless summarize --force
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk to my list" >/dev/null
 CONVCTL_NOW=2026-02-04T10:00:01Z convctl add -r assistant "Added milk." >/dev/null

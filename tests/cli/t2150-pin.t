@@ -2,7 +2,7 @@
 # pin: never removed by the rolling limit or prune, only by delete; the
 # limit counts only the unpinned
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 # ids_are WANT: the ids recent lists, sorted, each followed by a space, are
 # WANT (one jq sorts and joins them: no sort and tr; no pipe)

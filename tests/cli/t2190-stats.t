@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl stats: what a store holds at a glance, the same on every engine
 # check: pg sqlite valgrind (counted by SQL aggregates on PostgreSQL and SQLite, from the file's bytes here; lib/store/stats.c runs under valgrind)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 export CONVCTL_NOW=2026-11-27T00:00:00Z
