@@ -920,3 +920,10 @@ store_kept() {
 	echo "the store changed:" && diff -u "$T/.kept" "$T/.now"
 	return 1
 }
+
+# seed_text [STORE]: store_seed for a text of lines (a here-document, jq's
+# output): a file store written by the shell (write_to, no cat)
+seed_text() {
+	set -- "${1:-$CONVCTL_STORE}"
+	if is_db "$1"; then store_seed "$1"; else write_to "$1"; fi
+}
