@@ -10,7 +10,7 @@ test_expect 'show with no conversations fails and says so' '
 	! store_exists "$S"
 '
 
-store_seed "$S" <<'JSON'
+seed_text "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "conv-b", "startedAt": "2026-02-04T10:00:00.000Z", "endedAt": "2026-02-04T10:05:00.000Z",
   "title": "Groceries", "summary": "Added milk.", "messages": [

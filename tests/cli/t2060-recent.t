@@ -11,7 +11,7 @@ test_expect 'recent on a missing store prints nothing and exits 0' '
 '
 
 # in file order neither by start nor by end; one active in the middle
-store_seed "$S" <<'JSON'
+seed_text "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-mid", "startedAt": "2026-01-02T00:00:00Z", "endedAt": "2026-01-05T00:00:00.000Z",
   "title": "Middle", "summary": "the middle one", "messages": [

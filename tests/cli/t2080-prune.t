@@ -6,10 +6,10 @@ case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 S=$CONVCTL_STORE
 
 # five ended conversations, in file order unlike their end order, and an
-# active one that is the oldest of all; a file store written by the shell
-# (write_to, no cat: the file is made anew six times)
+# active one that is the oldest of all (seed_text: the file is made anew
+# six times, by the shell)
 fixture() {
-	if is_db "$S"; then store_seed "$S"; else write_to "$S"; fi <<'JSON'
+	seed_text "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-act", "startedAt": "2026-01-01T00:00:00Z", "endedAt": null, "messages": [], "x": 1},
  {"id": "c-3", "startedAt": "2026-01-03T00:00:00Z", "endedAt": "2026-01-03T00:00:00Z", "messages": []},

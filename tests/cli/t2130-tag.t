@@ -9,11 +9,6 @@ CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null
 CONVCTL_NOW=2026-02-04T11:00:00Z convctl add "milk for the office" >/dev/null
 CONVCTL_NOW=2026-02-04T11:01:00Z convctl end >/dev/null
 a=conv-1770199200000 b=conv-1770202800000
-# seed_from FILE: the store is the JSON in FILE (jq's output), a file store
-# written by the shell (no cat)
-seed_from() {
-	if is_db "$CONVCTL_STORE"; then store_seed <"$1"; else write_to "$CONVCTL_STORE" <"$1"; fi
-}
 # t1 ... t100 and u1 ... u101, made by the shell once (not seq a case)
 i=1 t100= u101=
 while [ $i -le 101 ]; do
@@ -59,7 +54,7 @@ test_expect 'tags another tool wrote are kept; bad ones change nothing' '
 	fails_with 1 convctl tag conv-404 x &&
 	fails_with 2 convctl tag $a &&
 	store_kept "$CONVCTL_STORE" &&
-	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && seed_from s2 &&
+	store_jq "$CONVCTL_STORE" ".conversations[1].tags = \"odd\"" >s2 && seed_text <s2 &&
 	fails_with 1 convctl tag $b x && stderr_has "its tags are not an array" &&
 	convctl recent -n 1 >out && found= &&
 	while IFS= read -r l; do	# a line ends so, as grep "...$" finds it
@@ -87,7 +82,7 @@ test_expect '100 tags a call and a conversation are taken; 101 are refused namin
 
 test_expect 'a conversation another tool gave more tags keeps them; removing takes each given copy once' '
 	store_jq "$CONVCTL_STORE" -c "(.conversations[] | select(.id == \"$a\") | .tags) = ([range(150)] | map(\"x\(.)\")) + [\"x3\", \"x3\"]" >s3 &&
-	seed_from s3 &&
+	seed_text <s3 &&
 	convctl tag $a x7 >out && lines_are 152 out &&
 	fails_with 1 convctl tag $a y && stderr_has "would have 153 tags; at most 100" &&
 	convctl tag --json --remove $a x3 x3 x149 >out &&

@@ -38,9 +38,8 @@ test_expect 'stats of a missing store: all zero, exit 0' '
 # c-d is older than the chart's year and titled "work" (not tagged so);
 # c-c and c-e start at once (the newest: the larger id); c-c has 11 tools
 # used once, past the 10 shown; c-b holds \u0000 (which PostgreSQL's JSON
-# functions refuse) in a message that used a tool; a file store written by
-# the shell (write_to, no cat)
-if is_db "$S"; then store_seed "$S"; else write_to "$S"; fi <<'JSON'
+# functions refuse) in a message that used a tool
+seed_text "$S" <<'JSON'
 {"version": 1, "conversations": [
  {"id": "c-a", "startedAt": "2026-01-05T10:00:00.000Z", "endedAt": "2026-01-05T11:00:00.000Z",
   "title": null, "summary": null, "tags": ["work", "home"], "pinned": true, "messages": [
