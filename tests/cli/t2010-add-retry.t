@@ -45,7 +45,7 @@ test_expect '--expect-conversation with no active conversation: exit 4, nothing 
 
 test_expect '--expect-conversation naming the active one writes into it' '
 	CONVCTL_NOW=2026-02-04T11:00:00Z convctl add start >out &&
-	read -r second <out && test "$second" = conv-1770202800000 &&
+	read -r second <out && lines_are 1 out && test "$second" = conv-1770202800000 &&
 	CONVCTL_NOW=2026-02-04T11:01:00Z convctl add \
 	    --expect-conversation "$second" more >out &&
 	file_is "$second" out &&

@@ -53,22 +53,25 @@ test_expect 'a server that is down: ended all the same, exit 3' '
 
 test_expect 'end --no-summary sends nothing' '
 	use_store nosum && seed && stub_script "$OK" &&
-	convctl end --no-summary >out && read -r id <out &&
+	convctl end --no-summary >out && read -r id <out && lines_are 1 out &&
 	stub_count 0 &&
 	conv_is "$id" "endedAt != null" true summary null
 '
 
 test_expect 'summarizer none: end sends nothing, exit 0' '
 	use_store none && seed && stub_script "$OK" &&
-	CONVCTL_SUMMARIZER=none convctl end >out && read -r id <out && stub_count 0 &&
+	CONVCTL_SUMMARIZER=none convctl end >out && read -r id <out && lines_are 1 out &&
+	stub_count 0 &&
 	conv_is "$id" summary null &&
-	seed && convctl end --summarizer none >out && read -r id <out && stub_count 0
+	seed && convctl end --summarizer none >out && read -r id <out && lines_are 1 out &&
+	stub_count 0
 '
 
 test_expect 'with no key and no base URL, end uses the offline summarizer' '
 	use_store offline && seed && stub_script "$OK" &&
 	# (the case runs in a subshell of its own: the unset ends with it)
 	unset CONVCTL_API_KEY CONVCTL_API_BASE && convctl end >out && read -r id <out &&
+	lines_are 1 out &&
 	stub_count 0 &&
 	conv_is "$id" title "Add milk to my groceries list" \
 	    "summary | startswith(\"User asked: \\\"Add milk to my groceries list\\\". Assistant answered:\")" true
@@ -101,7 +104,7 @@ test_expect 'no lock is held while end summarizes: a writer goes on' '
 	{ convctl end >out 2>err; echo $? >status; } &
 	wait_for_request &&
 	convctl --wait 0 add --at 2026-02-04T18:00:00Z "the next conversation" >new &&
-	read -r new <new && : >"$T/release" && wait &&
+	read -r new <new && lines_are 1 new && : >"$T/release" && wait &&
 	read -r st <status && test "$st" = 0 && read -r id <out &&
 	test "$id" != "$new" &&
 	conv_is "$id" title "Adding milk to the grocery list" &&
@@ -122,8 +125,8 @@ test_expect 'end --help lists its options' '
 
 test_expect 'add past the idle timeout ends the old one unsummarized, for --pending' '
 	use_store idle && seed && stub_script "$OK" &&
-	convctl add --at 2026-02-04T17:27:00Z "one more" >old && read -r old <old &&
-	convctl add --at 2026-02-04T19:00:00Z "much later" >new && read -r new <new &&
+	convctl add --at 2026-02-04T17:27:00Z "one more" >old && read -r old <old && lines_are 1 old &&
+	convctl add --at 2026-02-04T19:00:00Z "much later" >new && read -r new <new && lines_are 1 new &&
 	test "$old" != "$new" && stub_count 0 &&
 	conv_is "$old" endedAt 2026-02-04T17:27:00.000Z summary null title null &&
 	convctl summarize --pending >out &&

@@ -82,7 +82,7 @@ test_expect 'show --json prints the stored object, unknown fields and all' '
 test_expect 'an active conversation is shown by default, marked active' '
 	CONVCTL_NOW=2026-02-04T12:00:00Z convctl add "now" >id &&
 	convctl show >out &&
-	read -r id <id && has_line "conversation $id" out &&
+	read -r id <id && lines_are 1 id && has_line "conversation $id" out &&
 	has_line "Ended:    (active)" out &&
 	convctl show -f markdown >md &&
 	has_line "- **Ended:** active" md

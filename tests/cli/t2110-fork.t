@@ -56,13 +56,13 @@ test_expect 'the next add joins the fork; the idle timeout counts from its start
 
 test_expect 'fork of the active one, whole, by default; --at takes an id' '
 	CONVCTL_NOW=2026-02-04T13:00:00Z convctl fork conv-1770206400000 >out &&
-	read -r g <out && test "$g" = conv-1770210000000 &&
+	read -r g <out && lines_are 1 out && test "$g" = conv-1770210000000 &&
 	# one jq: the new one'\''s length, the first message'\''s id
 	sel $g && G=$sel && sel $a &&
 	store_jq "$CONVCTL_STORE" -r "($G | .messages | length), ($sel | .messages[0].id)" >got &&
 	{ read -r n && read -r mid; } <got && test "$n" = 3 &&
 	CONVCTL_NOW=2026-02-04T13:01:00Z convctl fork --no-summary $a --at "$mid" >out &&
-	read -r h <out && sel "$h" &&
+	read -r h <out && lines_are 1 out && sel "$h" &&
 	store_is "$CONVCTL_STORE" -c "$sel | [.messages[].content]" "[\"one\"]" \
 	    -r "$G | .summary" null
 '
