@@ -529,7 +529,7 @@ tool_serve(int argc, char **argv)
 {
 	static char altstack[64 * 1024];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
-	char line[24], status[16];
+	char line[24], status[16], *tmp_path;
 	int req_fd, shell_fd, client, i, got;
 
 	if (argc != 3) {
@@ -555,13 +555,18 @@ tool_serve(int argc, char **argv)
 		    strerror(errno));
 		return 2;
 	}
-	/* made last: a client asks only once req is there */
-	if (mkfifo(req_path, 0600) != 0 ||
-	    (req_fd = open(req_path, O_RDWR | O_CLOEXEC)) < 0) {
+	/* made last, and named req only once it is open here: a client
+	 * asks once req is there, and what it writes to a FIFO that no one
+	 * else holds open is gone when it closes it */
+	tmp_path = path_in(argv[1], "req.new");
+	if (mkfifo(tmp_path, 0600) != 0 ||
+	    (req_fd = open(tmp_path, O_RDWR | O_CLOEXEC)) < 0 ||
+	    rename(tmp_path, req_path) != 0) {
 		fprintf(stderr, "test-tool: serve: %s: %s\n", req_path,
 		    strerror(errno));
 		return 2;
 	}
+	free(tmp_path);
 	for (i = 0; i < 3; i++)
 		if ((saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10)) < 0)
 			return 2;
