@@ -82,13 +82,19 @@ convctl() {
 	trap - XFSZ
 	echo "$cv_me" 1<>"$cv_serve/req"
 	# the answer read with stdin on resp, the command's stdin on fd 7: the
-	# server takes the descriptors once fd 0 is resp
-	cv_st=exec
+	# server takes the descriptors once fd 0 is resp; the end of resp
+	# before an answer is the server gone (killed: a crash answers)
+	cv_st=
 	while read -r cv_x cv_st; do
 		[ "$cv_x" != "$cv_me" ] || break
-	done 7<&0 8<>"$cv_serve/resp" <&8
+		cv_st=
+	done 7<&0 8<"$cv_serve/resp" <&8
 	case $cv_st in
 	exec) convctl_exec "$@" ;;
+	"")
+		echo "convctl: the test tool's server ended before it answered" >&2
+		return 125
+		;;
 	*) return "$cv_st" ;;
 	esac
 }
