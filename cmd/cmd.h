@@ -142,8 +142,10 @@ int cmd_stdin_text(struct ctx *, const char *instead, long max, struct buf *);
 int cmd_colour(const struct ctx *, int *on);
 /* writes s[0..len) to stdout; a failure is said once */
 int cmd_print(const struct ctx *, const char *s, size_t len);
-/* cmd_print has said that stdout failed: main.c need not say it again */
+/* cmd_print has said that stdout failed: main.c need not say it again;
+ * forgotten as main() begins (the test tool runs it many times) */
 int cmd_stdout_reported(void);
+void cmd_stdout_forget(void);
 /* standard output is a terminal: a message's content is written for it,
  * its control characters escaped (buf_add_for_terminal); to a pipe or a
  * file it is written as it is */

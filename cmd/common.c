@@ -199,6 +199,12 @@ cmd_print(const struct ctx *ctx, const char *s, size_t len)
 	return 0;
 }
 
+void
+cmd_stdout_forget(void)
+{
+	stdout_reported = 0;
+}
+
 int
 cmd_stdout_reported(void)
 {

@@ -288,6 +288,7 @@ main(int argc, char **argv)
 
 	memset(&ctx, 0, sizeof(ctx));
 	options_init();
+	cmd_stdout_forget();
 	/* past a file size limit, a write fails (EFBIG) and is reported;
 	 * the signal would kill convctl mid-write without a word */
 	signal(SIGXFSZ, SIG_IGN);
