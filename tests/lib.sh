@@ -717,18 +717,6 @@ line_starts() {
 	return 1
 }
 
-# has_match PATTERN FILE: a line of FILE matches the shell PATTERN whole
-# (case's * ? [...]: "store *secret=[*]*" as grep -q "^store .*secret=\*"),
-# read by the shell (no grep a check); else says so
-has_match() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		# shellcheck disable=SC2254
-		case $l in $1) return 0 ;; esac
-	done <"$2" || return 1	# (a file that cannot be read)
-	echo "$2 has no line matching '$1'"
-	return 1
-}
-
 # cut_is LIST FILE WANT: the fields LIST (N[,M]...) of FILE's tab-separated
 # lines are WANT, as test "$(cut -f LIST FILE)" = WANT compares them (a
 # line without a tab whole, trailing newlines dropped), cut by the shell:
@@ -764,12 +752,8 @@ cut_is() {
 }
 
 # line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
-# (case's: * ? [...]; grep -q "^TEXT" is line_like "TEXT*"), read by the
-# shell: no grep a check; else says so
-
-# line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
-# (case's: * and ?, [*] for a star itself; grep's "^A.*B" is "A*B*"), read
-# by the shell (no grep a check); else says so
+# (case's: * and ?, [...], [*] for a star itself; grep's "^A.*B" is
+# "A*B*"), read by the shell (no grep a check); else says so
 line_like() {
 	while IFS= read -r l || [ -n "$l" ]; do
 		case $l in $1) return 0 ;; esac
@@ -797,31 +781,6 @@ copy_text() {
 	[ -z "$l" ] || printf %s "$l" >>"$2"
 }
 
-# small_snapshot STORE, small_unchanged STORE: snapshot and unchanged for a
-# small store (a few KB: the shell reads a byte a call), a file store read
-# by the shell, no cat and cmp a check; NUL-free (read -r keeps every other
-# byte, and the last line's lack of a newline). A database's store is
-# snapshot's and unchanged's
-small_snapshot() {
-	if is_db "$1"; then snapshot "$1"; else small_read "$1" && small_kept=$small_text; fi
-}
-small_unchanged() {
-	if is_db "$1"; then
-		unchanged "$1"
-		return
-	fi
-	small_text=	# a store not written yet is empty, as for unchanged
-	{ [ ! -e "$1" ] || small_read "$1"; } && [ "$small_text" = "$small_kept" ] ||
-	    { echo "store '$1' changed"; return 1; }
-}
-# small_read FILE: FILE's bytes in $small_text, read by the shell
-small_read() {
-	small_text=
-	while IFS= read -r l; do small_text="$small_text$l
-"; done <"$1" || return 1
-	small_text="$small_text$l"
-}
-
 # holds_n N TEXT FILE: N lines of FILE hold TEXT, as grep -c counts them,
 # counted by the shell; else says how many
 holds_n() {
@@ -836,16 +795,6 @@ holds_n() {
 # (no subshell)
 counts_to() {
 	if [ -n "${TEST_FULL:-}" ]; then eval "$1=\$3"; else eval "$1=\$2"; fi
-}
-
-# has_prefix TEXT FILE: a line of FILE begins with TEXT, as grep -q "^TEXT"
-# finds it with TEXT taken literally, read by the shell; else says so
-has_prefix() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in "$1"*) return 0 ;; esac
-	done <"$2" || return 1	# (a file that cannot be read)
-	echo "$2 has no line beginning '$1'"
-	return 1
 }
 
 # line_is N TEXT FILE: line N of FILE (1 the first, -1 the last) is TEXT,

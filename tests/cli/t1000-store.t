@@ -11,13 +11,13 @@ S=$CONVCTL_STORE
 # store is byte for byte unchanged; the five commands run in the test tool's
 # one process (a table: test-tool commands), none of them may write
 refused() {
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	printf '1 add --at 2026-06-01T00:00:00Z hello\n\tconvctl: add: '\''%s'\''\n\t%s\n' "$S" "$1" >refused.table &&
 	printf '1 end\n\t%s\n1 show\n\tconvctl: show: '\''%s'\''\n\t%s\n1 prompt\n\t%s\n1 recent\n\t%s\n' \
 	    "$1" "$S" "$1" "$1" "$1" >>refused.table &&
 	{ [ -z "${2:-}" ] || printf '\t%s\n' "$2" >>refused.table; } &&
 	commands_table refused.table &&
-	small_unchanged "$S"
+	store_kept "$S"
 }
 
 # stat_is FORMAT WANT FILE...: stat -c FORMAT FILE... prints WANT (one stat,
@@ -232,14 +232,14 @@ release() { kill $holder; wait $holder 2>/dev/null; true; }
 
 test_file 'a lock held longer than --wait is exit 75, try again; the store stays' '
 	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	hold_lock &&
 	check() {
 		fails_with 75 convctl --wait 0.3 add --at 2026-01-01T00:00:01Z second &&
 		stderr_has "store '\''$S'\'' is locked by another convctl; gave up after 0.3 seconds (nothing was written; try again, or raise --wait)" &&
 		CONVCTL_WAIT=0 fails_with 75 convctl end &&
 		stderr_has "is locked by another convctl; gave up after 0 seconds (nothing was written; try again" &&
-		small_unchanged "$S"
+		store_kept "$S"
 	}
 	check; rc=$?; release; test $rc -eq 0 &&
 	convctl --wait 5 add --at 2026-01-01T00:00:01Z second >/dev/null &&
@@ -255,14 +255,14 @@ test_file 'readers do not need the lock' '
 test_file 'a summary made while another writer holds the lock past --wait: exit 75, try again; the store stays' '
 	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z first >/dev/null &&
 	CONVCTL_NOW=2026-01-01T00:01:00Z convctl end --no-summary >/dev/null &&
-	small_snapshot "$S" && store_jq "$S" -r ".conversations[0].id" >id.txt &&
+	keep_store "$S" && store_jq "$S" -r ".conversations[0].id" >id.txt &&
 	read -r id <id.txt &&
 	hold_lock &&
 	CONVCTL_WAIT=0 fails_with 75 convctl summarize --summarizer offline "$id"
 	rc=$?; release; test $rc -eq 0 &&
 	stderr_has "is locked by another convctl; gave up after 0 seconds (nothing was written; try again" &&
 	stderr_has "summary of '\''$id'\'' not stored" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	convctl summarize --summarizer offline "$id" >/dev/null &&
 	store_is "$S" -r ".conversations[0].title" First
 '
@@ -375,7 +375,7 @@ test_expect 'CONVCTL_CONFIG names another config file' '
 '
 
 test_expect 'a bad config file or setting is an error naming where it is' '
-	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z x >/dev/null && small_snapshot "$S" &&
+	store_rm "$S" && convctl add --at 2026-01-01T00:00:00Z x >/dev/null && keep_store "$S" &&
 	printf "idle_timeout = 10\nidle timeout\n" >"$XDG_CONFIG_HOME/convctl/config" &&
 	fails_with 1 convctl add y &&
 	stderr_has "$XDG_CONFIG_HOME/convctl/config:2: expected '\''key = value'\''" &&
@@ -391,7 +391,7 @@ test_expect 'a bad config file or setting is an error naming where it is' '
 	fails_with 2 convctl --idle-timeout x add y &&
 	stderr_has "--idle-timeout expects a whole number from 0 to 52560000, not '\''x'\''" &&
 	fails_with 2 convctl --wait forever add y &&
-	small_unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'a parse error names the offending byte: 1-based line and byte column' '

@@ -100,10 +100,10 @@ test_expect 'every number keeps its text, the conversation touched or not' '
 
 test_expect 'a number where convctl wants a string is still refused' '
 	printf "%s\n" "{\"conversations\":[{\"id\":\"a\",\"startedAt\":\"2026-02-04T17:00:00.000Z\",\"title\":1e400,\"messages\":[]}],\"n\":1e400}" >"$S" &&
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl add "x" &&
 	stderr_has "conversations[0].title: expected a string or null" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	printf "{\"version\": 1e400}\n" >"$S" &&
 	fails_with 1 convctl add "x" &&
 	stderr_has "version: expected a whole number from 1"
@@ -111,26 +111,26 @@ test_expect 'a number where convctl wants a string is still refused' '
 
 test_expect 'broken JSON is refused with line and column, the store unchanged' '
 	printf "{\"conversations\": [\n  {\"id\": \"a\",,}\n]}\n" >"$S" &&
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl add "x" &&
 	stderr_has "store.json'"'"':2:14: string or '"'"'}'"'"' expected" &&
-	small_unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'a bad shape is refused with its JSON path, the store unchanged' '
 	printf "{\"conversations\": [{\"id\": \"a\", \"startedAt\": \"2026-02-04\", \"messages\": [{\"role\": \"robot\", \"content\": \"\", \"timestamp\": \"2026-02-04\"}]}]}\n" >"$S" &&
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl add "x" &&
 	stderr_has "conversations[0].messages[0].role: unknown role '"'"'robot'"'"'" &&
-	small_unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'a duplicate key is refused, as jansson refuses it' '
 	printf "{\"conversations\": [], \"conversations\": []}\n" >"$S" &&
-	small_snapshot "$S" &&
+	keep_store "$S" &&
 	fails_with 1 convctl add "x" &&
 	stderr_has "duplicate object key" &&
-	small_unchanged "$S"
+	store_kept "$S"
 '
 
 test_expect 'readers see the same fields the scanner kept' '

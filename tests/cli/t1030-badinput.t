@@ -89,11 +89,11 @@ test_file 'bad migrate sources through the binary: one in 600' '
 # would be a process more a case)
 test_expect 'add: invalid UTF-8 of each kind is refused, naming the byte' '
 	store_rm "$CONVCTL_STORE" &&
-	convctl add --at 2026-01-01T00:00:00Z first >/dev/null && small_snapshot "$CONVCTL_STORE" &&
+	convctl add --at 2026-01-01T00:00:00Z first >/dev/null && keep_store "$CONVCTL_STORE" &&
 	for b in "\200" "\303" "\300\257" "\340\200\257" "\355\240\200" "\364\220\200\200" \
 	    "\370\210\200\200\200" "\377" "\342\202"; do
 		printf "ok $b" >in && fails_with 1 convctl add <in || { echo "for $b"; return 1; }
-		stderr_has "not valid UTF-8 at byte 3" && small_unchanged "$CONVCTL_STORE" || return 1
+		stderr_has "not valid UTF-8 at byte 3" && store_kept "$CONVCTL_STORE" || return 1
 	done
 '
 
@@ -115,18 +115,18 @@ test_expect 'add: CRLF input keeps inner line ends, drops the final one' '
 '
 
 test_expect 'add: empty input is refused, nothing changed' '
-	small_snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	: >in && fails_with 1 convctl add <in && stderr_has "empty message" &&
-	small_unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'add: a bad --at and a bad setting are refused before any change' '
-	small_snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 2 convctl add --at 1969-12-31T23:59:59Z x && stderr_has "--at" &&
 	fails_with 2 convctl add --at "2026-02-30" x &&
 	CONVCTL_IDLE_TIMEOUT=abc fails_with 1 convctl add x && stderr_has "CONVCTL_IDLE_TIMEOUT" &&
 	CONVCTL_NOW=yesterday fails_with 1 convctl add x && stderr_has "CONVCTL_NOW" &&
-	small_unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 # 10 MB, 50 at full counts (the default max_message_bytes is 64 MiB)

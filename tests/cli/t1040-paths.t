@@ -167,10 +167,10 @@ test_as_root 'root rewriting a user'\''s store keeps its owner, group and mode' 
 '
 
 test_as_root 'a 0444 store is refused, not replaced: the permission named' '
-	chmod 444 "$T/own/store.json" && small_snapshot "$T/own/store.json" &&
+	chmod 444 "$T/own/store.json" && keep_store "$T/own/store.json" &&
 	fails_with 1 asnobody -s "$T/own/store.json" add "not written" &&
 	stderr_has "cannot write store '\''$T/own/store.json'\'' (mode 0444, owner uid $nobody_uid): Permission denied" &&
-	small_unchanged "$T/own/store.json" &&
+	store_kept "$T/own/store.json" &&
 	stat_is %a "$T/own/store.json" 444 &&
 	none_like "$T/own" .store
 '
@@ -188,31 +188,31 @@ test_as_root_acl 'a store read-only by ACL is refused, not replaced: the permiss
 	cp "$S" "$T/own/acl.json" && chmod 666 "$T/own/acl.json" &&
 	: >"$T/own/acl.json.lock" && chmod 666 "$T/own/acl.json.lock" &&
 	setfacl -m "u:$nobody_uid:r" "$T/own/acl.json" &&
-	small_snapshot "$T/own/acl.json" &&
+	keep_store "$T/own/acl.json" &&
 	fails_with 1 asnobody -s "$T/own/acl.json" add "not written" &&
 	stderr_has "cannot write store '\''$T/own/acl.json'\'' (mode 0666, owner uid 0): Permission denied" &&
-	small_unchanged "$T/own/acl.json" &&
+	store_kept "$T/own/acl.json" &&
 	none_like "$T/own" .acl
 '
 
 test_as_root 'a writable store of another user: its owner cannot be kept, refused' '
 	cp "$S" "$T/own/theirs.json" && chmod 666 "$T/own/theirs.json" &&
-	small_snapshot "$T/own/theirs.json" &&
+	keep_store "$T/own/theirs.json" &&
 	fails_with 1 asnobody -s "$T/own/theirs.json" add "not written" &&
 	stderr_has "cannot keep the owner of store" &&
 	stderr_has "Operation not permitted" &&
-	small_unchanged "$T/own/theirs.json" && stat_is %u "$T/own/theirs.json" 0
+	store_kept "$T/own/theirs.json" && stat_is %u "$T/own/theirs.json" 0
 '
 
 # --- symlinks in a sticky world-writable directory
 
 test_as_root 'a symlink of another user in a sticky /tmp-like directory is not followed' '
 	mkdir "$T/tmp" && chmod 1777 "$T/tmp" &&
-	cp "$S" "$T/victim.json" && small_snapshot "$T/victim.json" &&
+	cp "$S" "$T/victim.json" && keep_store "$T/victim.json" &&
 	ln -s "$T/victim.json" "$T/tmp/store.json" && chown -h "$NOBODY" "$T/tmp/store.json" &&
 	fails_with 1 convctl -s "$T/tmp/store.json" add planted &&
 	stderr_has "symlink '\''$T/tmp/store.json'\'' is owned by uid $nobody_uid in the sticky world-writable directory" &&
-	small_unchanged "$T/victim.json" && test ! -e "$T/victim.json.lock" &&
+	store_kept "$T/victim.json" && test ! -e "$T/victim.json.lock" &&
 	fails_with 1 convctl -s "$T/tmp/store.json" show &&
 	chown -h 0:0 "$T/tmp/store.json" &&
 	convctl -s "$T/tmp/store.json" add mine >/dev/null &&
@@ -332,7 +332,7 @@ test_expect 'a store truncated under a search that maps it: never SIGBUS' '
 # --- bounded reads
 
 test_expect 'a message past max_message_bytes is refused, naming the setting' '
-	cp "$S" "$T/keep.json" && small_snapshot "$S" &&
+	cp "$S" "$T/keep.json" && keep_store "$S" &&
 	x10=xxxxxxxxxx && x100=$x10$x10$x10$x10$x10$x10$x10$x10$x10$x10 &&
 	x1001=$x100$x100$x100$x100$x100$x100$x100$x100$x100${x100}x &&
 	printf %s "$x1001" >"$T/1001" &&
@@ -341,12 +341,12 @@ test_expect 'a message past max_message_bytes is refused, naming the setting' '
 	printf %s "$y1000" >"$T/1000" &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add <"$T/1001" &&
 	stderr_has "'\''standard input'\'' is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add "$x1001" &&
 	stderr_has "TEXT is larger than the limit of 1000 bytes (the max_message_bytes setting)" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	cat "$T/1001" | CONVCTL_MAX_MESSAGE_BYTES=1000 fails_with 1 convctl add &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	CONVCTL_MAX_MESSAGE_BYTES=1000 convctl add <"$T/1000" >/dev/null &&
 	convctl show --format json >shown &&
 	jq_is shown -c ".messages[-1].content | length" 1000 &&
@@ -359,26 +359,26 @@ test_expect 'a message past max_message_bytes is refused, naming the setting' '
 '
 
 test_expect 'a store past max_input_bytes is refused by readers and writers' '
-	small_snapshot "$S" && stat -c %s "$S" >size && read -r size <size &&
+	keep_store "$S" && stat -c %s "$S" >size && read -r size <size &&
 	for c in "add hi" "end" "show" "recent" "prompt"; do
 		CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl $c &&
 		stderr_has "store '\''$S'\'' is $size bytes, larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
-		small_unchanged "$S" || { echo "in $c"; return 1; }
+		store_kept "$S" || { echo "in $c"; return 1; }
 	done &&
 	CONVCTL_MAX_INPUT_BYTES=$size convctl show >/dev/null
 '
 
 test_expect 'a migrate source past max_input_bytes: refused, the store unchanged' '
-	small_snapshot "$S" && src=$top/tests/fixtures/migrate/data.json &&
+	keep_store "$S" && src=$top/tests/fixtures/migrate/data.json &&
 	CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 convctl migrate "$src" &&
 	stderr_has "larger than the limit of 1000 bytes (the max_input_bytes setting)" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 timeout 20 \
 	    $CONVCTL_WRAPPER "$CONVCTL_BIN" migrate /dev/zero &&
 	stderr_has "'\''/dev/zero'\'' is larger than the limit of 1000 bytes" &&
-	small_unchanged "$S" &&
+	store_kept "$S" &&
 	head -c 2000 "$src" | CONVCTL_MAX_INPUT_BYTES=1000 fails_with 1 \
-	    convctl migrate /dev/stdin && stderr_has "max_input_bytes" && small_unchanged "$S"
+	    convctl migrate /dev/stdin && stderr_has "max_input_bytes" && store_kept "$S"
 '
 
 # reading PID: PID is blocked reading a pipe or FIFO (the kernel's wait

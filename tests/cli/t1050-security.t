@@ -47,9 +47,9 @@ for s in sys.argv[2:]:
 
 test_file 'a symlink planted at the lock path is refused, not followed' '
 	rm -f "$CONVCTL_STORE.lock" && ln -s "$T/victim2" "$CONVCTL_STORE.lock" &&
-	small_snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl add x && stderr_has "cannot open lock" &&
-	test ! -e "$T/victim2" && small_unchanged "$CONVCTL_STORE" &&
+	test ! -e "$T/victim2" && store_kept "$CONVCTL_STORE" &&
 	rm "$CONVCTL_STORE.lock"
 '
 

@@ -217,7 +217,7 @@ test_expect 'every add applies the rolling limit, oldest endedAt first' '
 
 test_expect 'add -h prints the usage and exits 0' '
 	convctl add -h >out &&
-	has_prefix "usage: convctl add" out
+	line_starts "usage: convctl add" out
 '
 
 # issue 15: named system prompts, from the config or a file

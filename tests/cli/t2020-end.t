@@ -69,7 +69,7 @@ test_expect 'a bad CONVCTL_NOW is an error and changes nothing' '
 
 test_expect 'end -h prints the usage and options and exits 0' '
 	convctl end -h >out &&
-	has_prefix "usage: convctl end" out &&
+	line_starts "usage: convctl end" out &&
 	convctl help end >help && same_file out help
 '
 

@@ -157,7 +157,7 @@ test_expect 'a write error is said once, however much was buffered' '
 
 test_expect 'show -h prints the usage and options and exits 0' '
 	convctl show -h >out &&
-	has_prefix "usage: convctl show" out &&
+	line_starts "usage: convctl show" out &&
 	convctl help show >help && same_file out help
 '
 

@@ -87,7 +87,7 @@ test_expect 'recent never writes the store' '
 
 test_expect 'recent -h prints the usage and options and exits 0' '
 	convctl recent -h >out &&
-	has_prefix "usage: convctl recent" out &&
+	line_starts "usage: convctl recent" out &&
 	convctl help recent >help && same_file out help &&
 	fails_with 2 convctl help recent extra &&
 	stderr_has "convctl: help: unexpected argument '\''extra'\''"

@@ -153,7 +153,7 @@ test_expect 'prompt never writes the store' '
 
 test_expect 'prompt -h prints the usage and options and exits 0' '
 	convctl prompt -h >out &&
-	has_prefix "usage: convctl prompt" out &&
+	line_starts "usage: convctl prompt" out &&
 	convctl help prompt >help && same_file out help
 '
 
@@ -230,7 +230,7 @@ test_expect 'the page says which context lines are not SmartHole'\''s: System:, 
 	page=$top/man/convctl-prompt.1 &&
 	has_line ".Li System: Ar CONTENT" "$page" &&
 	has_line ".Li Tool: Ar CONTENT" "$page" &&
-	has_prefix "Those two lines are the only ones that differ from what SmartHole" "$page" &&
+	line_starts "Those two lines are the only ones that differ from what SmartHole" "$page" &&
 	# no line as grep "SmartHole.s context text byte for byte" finds one
 	# (any characters between, the apostrophe a byte or three)
 	while IFS= read -r l; do

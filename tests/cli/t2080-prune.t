@@ -115,7 +115,7 @@ test_expect 'a bad --max or --older-than is a usage error and changes nothing' '
 
 test_expect 'prune -h prints the usage and options and exits 0' '
 	convctl prune -h >out &&
-	has_prefix "usage: convctl prune" out &&
+	line_starts "usage: convctl prune" out &&
 	convctl help prune >help && same_file out help
 '
 

@@ -185,7 +185,7 @@ test_expect 'a database password in a config file readable by others is refused,
 	done &&
 	chmod 600 pg.conf &&
 	(unset CONVCTL_STORE && CONVCTL_CONFIG=$T/pg.conf convctl config >out) &&
-	has_match "store *sslpassword=[*][*][*]*" out && lacks file-secret out &&
+	line_like "store *sslpassword=[*][*][*]*" out && lacks file-secret out &&
 	printf "store = postgresql://app@db.example.org/convctl?sslmode=verify-full\n" >pg.conf &&
 	chmod 644 pg.conf && CONVCTL_CONFIG=$T/pg.conf convctl config >/dev/null
 '

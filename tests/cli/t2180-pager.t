@@ -132,7 +132,7 @@ test_expect '-p pages any command, but run, mcp and one reading a terminal' '
 '
 
 test_expect 'through the pager output is written as for the terminal' '
-	ran colour && has_match "paged: *$esc[[]*" colour.tty
+	ran colour && line_like "paged: *$esc[[]*" colour.tty
 '
 
 test_expect 'a pager quit early is no failure, and convctl waits for it' '
