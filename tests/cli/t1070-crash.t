@@ -16,28 +16,19 @@ python3 "$top/tests/helpers/bigstore.py" 150 1 >"$T/before.json"
 # killed $trials times; one line per command, so a new writer is one more
 # line below. --between names the command whose result is a documented step
 # on the way (quoted, one word an argument); --between-env, the same command
-# with VAR=VALUE in its environment
+# with VAR=VALUE in its environment. The cases are written to
+# $T/crash.cases, a line each, and run by one crashkill.py (not a python a
+# case), each leaving its line in $T/crash/NAME.out for its test below
+crash_names=
 crash_case() {
-	between=
-	if [ "$1" = --between ]; then
-		for w in $2; do between="$between --between=$w"; done
-		shift 2
-	elif [ "$1" = --between-env ]; then
-		between="--between-env=$2"
-		shift 2
-	fi
+	kind=- value=-
+	case $1 in
+	--between | --between-env) kind=${1#--} value=$2 && shift 2 ;;
+	esac
 	name=$1
 	shift
-	test_expect "$name killed $trials times: the store is before or after, never torn" '
-		python3 "$top/tests/helpers/crashkill.py" --store "$CONVCTL_STORE" \
-		    --before "$T/before.json" --trials $trials ${CRASH_SEED:+--seed $CRASH_SEED} \
-		    --prefix $(echo $CONVCTL_WRAPPER "$CONVCTL_BIN" | wc -w) \
-		    --follow add --follow=--at --follow 2027-01-01T00:00:00Z --follow "after the kill" \
-		    $between \
-		    -- $CONVCTL_WRAPPER "$CONVCTL_BIN" '"$*"' >"$T/crash.out"; status=$?
-		cat "$T/crash.out"; exit $status
-	'
-	sed -n "s/^/# /p" "$T/crash.out"
+	crash_names="$crash_names $name"
+	printf "%s\t%s\t%s\t%s\n" "$name" "$kind" "$value" "$*" >>"$T/crash.cases"
 }
 
 # the active conversation is idle past the timeout: add ends it and writes
@@ -53,6 +44,21 @@ crash_case prune-older prune --older-than 90d
 crash_case summarize summarize --force --summarizer offline
 crash_case migrate migrate "$top/tests/fixtures/migrate/data.json"
 crash_case migrate-dir migrate "$top/tests/fixtures/migrate/sessions"
+
+python3 "$top/tests/helpers/crashkill.py" --store "$CONVCTL_STORE" \
+    --before "$T/before.json" --trials $trials ${CRASH_SEED:+--seed $CRASH_SEED} \
+    --follow add --follow=--at --follow 2027-01-01T00:00:00Z --follow "after the kill" \
+    --cases "$T/crash.cases" --out "$T/crash" \
+    -- $CONVCTL_WRAPPER "$CONVCTL_BIN" >"$T/crash.log" 2>&1
+for name in $crash_names; do
+	test_expect "$name killed $trials times: the store is before or after, never torn" '
+		read -r line <"$T/crash/'"$name"'.out" ||
+		    { echo "crashkill.py left no line for '"$name"':"; cat "$T/crash.log"; return 1; }
+		echo "$line"
+		case $line in FAIL*) return 1 ;; esac
+	'
+	{ read -r line <"$T/crash/$name.out"; } 2>/dev/null && echo "# $line"
+done
 
 test_expect 'a lock file left by a killed writer does not block the next' '
 	cp "$T/before.json" "$CONVCTL_STORE" &&
@@ -70,14 +76,15 @@ test_expect 'a stale temporary file is removed by the next write, nothing else' 
 	test ! -e "$T/.store.json.convctl-tmp.AbC123" &&
 	test -e "$T/.store.json.notmine" && test -e "$T/.store.json.AbC123" &&
 	test -e "$T/.other.json.convctl-tmp.XyZ987" &&
-	convctl show --format json | jq -e ".messages[-1].content == \"cleans up\"" >/dev/null
+	convctl show --format json >shown &&
+	jq_is shown -r ".messages[-1].content" "cleans up"
 '
 
 test_expect 'a reader ignores stale temporary files' '
 	echo "{ torn" >"$T/.store.json.convctl-tmp.QwE456" &&
 	convctl recent -n 1000 --json >"$T/recent" &&
-	jq -e --argjson n "$(jq "[.conversations[] | select(.endedAt)] | length" \
-	    "$CONVCTL_STORE")" "length == \$n and \$n > 100" "$T/recent" >/dev/null
+	jq -e --slurpfile s "$CONVCTL_STORE" "([\$s[0].conversations[] | select(.endedAt)] | length) as \$n |
+	    length == \$n and \$n > 100" "$T/recent" >/dev/null
 '
 
 test_done
