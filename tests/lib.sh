@@ -882,3 +882,9 @@ seed_text() {
 	set -- "${1:-$CONVCTL_STORE}"
 	if is_db "$1"; then store_seed "$1"; else write_to "$1"; fi
 }
+
+# convctl_exec ARGS...: convctl as a process of its own (the binary, under
+# $CONVCTL_WRAPPER), where the test needs one: run in the background and
+# killed or waited for by its pid, under timeout or setsid, or racing other
+# processes for the store's lock
+convctl_exec() { $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"; }
