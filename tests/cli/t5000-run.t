@@ -131,12 +131,14 @@ test_expect 'SIGINT and SIGTERM sent to convctl reach CMD, once each' '
 	last_message >got && echo "user: sig TERM" >want && same_file want got
 '
 
+# convctl a process of its own (convctl_exec): the signal dispositions it
+# inherits from the shell, and gives CMD, are what this checks
 test_expect 'CMD finds the signals as convctl did: ignored ones (nohup) ignored' '
 	sh -c "grep SigIgn /proc/\$\$/status" >want &&
-	convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh >got &&
+	convctl_exec run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh >got &&
 	same_file want got &&
 	(trap "" HUP; sh -c "grep SigIgn /proc/\$\$/status") >want &&
-	(trap "" HUP; convctl run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh) >got &&
+	(trap "" HUP; convctl_exec run --prompt x -- sh -c "grep SigIgn /proc/\$\$/status" sh) >got &&
 	same_file want got &&
 	while IFS= read -r l; do	# a signal ignored, as grep "SigIgn:[[:space:]]*0*$" would not find
 		case $l in SigIgn:*)
