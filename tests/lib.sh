@@ -888,3 +888,41 @@ seed_text() {
 # killed or waited for by its pid, under timeout or setsid, or racing other
 # processes for the store's lock
 convctl_exec() { $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"; }
+
+# spool_fds PID FILE DIR/: the files PID holds open that have no name, as
+# spool_links prints them, in FILE, all read by one readlink (not one a
+# descriptor); $spool_in is how many of them name an unnamed file made in
+# DIR/, the lines unnamed_in DIR/ FILE prints, counted by the shell
+spool_fds() {
+	readlink /proc/"$1"/fd/* >"$T/.fds" 2>/dev/null
+	: >"$2"
+	spool_in=0
+	while IFS= read -r sf_l; do
+		case $sf_l in *" (deleted)") ;; *) continue ;; esac
+		printf "%s\n" "$sf_l" >>"$2"
+		case $sf_l in "$3"*) ;; *) continue ;; esac
+		sf_r=${sf_l#"$3"}
+		sf_r=${sf_r%" (deleted)"}
+		case $sf_r in
+		\# | \#*[!0-9]*) ;;
+		\#*) spool_in=$((spool_in + 1)) ;;
+		.convctl-spool.??????)
+			case ${sf_r#.convctl-spool.} in
+			*[!A-Za-z0-9]*) ;;
+			*) spool_in=$((spool_in + 1)) ;;
+			esac ;;
+		esac
+	done <"$T/.fds"
+}
+
+# dir_empty DIR [vgdb]: DIR holds nothing (with vgdb, nothing but the FIFOs
+# valgrind leaves, as left_in leaves them out); else names what it holds.
+# The shell looks, not ls
+dir_empty() {
+	for de_f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$de_f" ] || [ -L "$de_f" ] || continue
+		case ${de_f##*/} in vgdb-pipe-*) [ -z "${2:-}" ] || continue ;; esac
+		echo "$1 holds ${de_f##*/}"
+		return 1
+	done
+}
