@@ -7,13 +7,24 @@
 
 export CONVCTL_NOW=2030-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
 
-# prompt.py N FILE: about N bytes of text every escape of JSON needs (quotes,
+# the prompt: about $n bytes of text every escape of JSON needs (quotes,
 # backslashes, every control character, NUL too) and characters of 2, 3 and
 # 4 bytes, one of them across each boundary of convctl's 256 KiB reads, ending
-# in newlines chomp drops but for a "\r"
-cat >"$T/prompt.py" <<'EOP'
+# in newlines chomp drops but for a "\r", in big.txt; and, made by the same
+# python (not a cp, head, tr or wc a file): cut (big.txt and a character cut
+# short), bad (and a bad last byte), fits (300000 bytes: its text to a
+# character, then x's), over (fits and a y), split-N (N a's, then a
+# character cut short, then an x); big.txt's size in big.size
+#
+# a few 256 KiB reads under valgrind, in make check and on PostgreSQL (the
+# spool is read the same whatever the engine), a dozen at full counts
+# (TEST_FULL=1)
+n=$(counts 800000 3000000)
+[ -z "$CONVCTL_WRAPPER" ] && ! is_pg "$CONVCTL_STORE" || n=800000
+
+python3 - $n "$T" <<'EOP'
 import sys
-n, path = int(sys.argv[1]), sys.argv[2]
+n, t = int(sys.argv[1]), sys.argv[2]
 chars = list('say "hi" \\ C:\\dir\\ caf\u00e9 \u65e5\u672c\u8a9e \U0001f642 '
              + ''.join(chr(c) for c in range(32)) + '\u2028 end\n')
 wide = ['\u00e9', '\u65e5', '\U0001f642']
@@ -28,33 +39,39 @@ while len(out) < n:
     out += w
     k += 1
     assert out[b - 1] >= 0x80 and out[b] >= 0x80 and out[b] < 0xc0
-with open(path, 'wb') as f:
-    f.write(bytes(out) + b'\ntail\r\r\n\n')
+big = bytes(out) + b'\ntail\r\r\n\n'
+d = big[:299999].decode("utf-8", "ignore").encode()
+fits = d + b"x" * (300000 - len(d))
+assert len(fits) == 300000
+for name, text in [("big.txt", big), ("cut", big + b"\346\227"),
+                   ("bad", big + b"\377"), ("fits", fits), ("over", fits + b"y"),
+                   ("split-262142", b"a" * 262142 + b"\346\227x"),
+                   ("split-262143", b"a" * 262143 + b"\346\227x")]:
+    with open(t + "/" + name, "wb") as f:
+        f.write(text)
+with open(t + "/big.size", "w") as f:
+    f.write("%d\n" % len(big))
 EOP
+read -r big_size <"$T/big.size"
 
 # refused ERROR: convctl run, its prompt on standard input, failed with ERROR
-# before CMD ran (it would have made the file ran), and recorded nothing
+# before CMD ran (it would have made the file ran), and recorded nothing:
+# the store is what snapshot saved last (a case takes one before its
+# refusals, not a copy of the store each)
 refused() {
-	snapshot "$CONVCTL_STORE" &&
 	fails_with 1 convctl run -- sh -c "touch ran; cat" &&
 	stderr_has "run: $1" && test ! -e ran && test ! -s "$T/stdout" &&
 	unchanged "$CONVCTL_STORE"
 }
-
-# a few 256 KiB reads under valgrind, in make check and on PostgreSQL (the
-# spool is read the same whatever the engine), a dozen at full counts
-# (TEST_FULL=1)
-n=$(counts 800000 3000000)
-[ -z "$CONVCTL_WRAPPER" ] && ! is_pg "$CONVCTL_STORE" || n=800000
-python3 "$T/prompt.py" $n "$T/big.txt"
 
 test_expect 'a long prompt on standard input, a character across each read: passed on and recorded byte for byte' '
 	convctl add "before" &&
 	convctl run -- cat <"$T/big.txt" >out &&
 	cmp out "$T/big.txt" && message_is -2 "$T/big.txt" &&
 	message_is -1 "$T/big.txt" &&
-	convctl show --format json | jq -r ".messages[].role" >got &&
-	printf "user\nuser\nassistant\n" >want && test_cmp want got
+	jq_is "$T/shown" -r ".messages[].role" "user
+user
+assistant"
 '
 
 test_expect '--context: the conversation, a blank line, then the prompt' '
@@ -65,30 +82,24 @@ test_expect '--context: the conversation, a blank line, then the prompt' '
 '
 
 test_expect 'a prompt of exactly max_message_bytes is taken; one byte more is refused before CMD runs' '
-	python3 -c "import sys
-d = open(sys.argv[1], \"rb\").read(299999).decode(\"utf-8\", \"ignore\").encode()
-sys.stdout.buffer.write(d + b\"x\" * (300000 - len(d)))" "$T/big.txt" >fits &&
-	test "$(wc -c <fits)" -eq 300000 &&
 	CONVCTL_MAX_MESSAGE_BYTES=300000 convctl run -- cat <fits >out &&
 	cmp out fits && message_is -2 fits &&
-	cp fits over && printf y >>over &&
+	snapshot "$CONVCTL_STORE" &&
 	CONVCTL_MAX_MESSAGE_BYTES=300000 refused "'"'"'standard input'"'"' is larger than the limit of 300000 bytes (the max_message_bytes setting)" <over
 '
 
 test_expect 'invalid UTF-8 at the very end, or cut by a read: refused before CMD runs, at its byte' '
-	cp "$T/big.txt" cut && printf "\346\227" >>cut &&
-	refused "message text is not valid UTF-8 at byte $(($(wc -c <cut) - 2))" <cut &&
-	cp "$T/big.txt" bad && printf "\377" >>bad &&
-	refused "message text is not valid UTF-8 at byte $(($(wc -c <bad) - 1))" <bad &&
+	snapshot "$CONVCTL_STORE" &&
+	refused "message text is not valid UTF-8 at byte $big_size" <cut &&
+	refused "message text is not valid UTF-8 at byte $big_size" <bad &&
 	for at in 262142 262143; do
-		head -c $at /dev/zero | tr "\0" a >split &&
-		printf "\346\227x" >>split &&
-		refused "message text is not valid UTF-8 at byte $at" <split ||
-		exit 1
+		refused "message text is not valid UTF-8 at byte $at" <split-$at ||
+		return 1
 	done
 '
 
 test_expect 'empty standard input, or newlines only: refused before CMD runs' '
+	snapshot "$CONVCTL_STORE" &&
 	refused "empty message" </dev/null &&
 	printf "\r\n\n" >nl && refused "empty message" <nl
 '
@@ -111,7 +122,7 @@ sys.exit(0 if a == b else \"the stores differ\")" "$s" "$a" &&
 		convctl -s "$s" $r >with || return 1
 		# shellcheck disable=SC2086
 		CONVCTL_NO_INDEX=1 convctl -s "$s" $r >without || return 1
-		test_cmp without with || return 1
+		cmp without with || return 1
 	done
 '
 
@@ -123,11 +134,11 @@ test_expect 'convctl killed while CMD runs: no file left beside the store nor in
 	    cat >fed; echo \$\$ >cmd.pid; while [ ! -e never ]; do sleep 0.05; done
 	" <"$T/big.txt" >out 2>err) &
 	pid=$! && wait_until "[ -s cmd.pid ]" &&
-	spool_links $pid >links && cat links &&
-	test "$(unnamed_in "$where" links | wc -l)" -eq 3 &&
+	spool_fds $pid links "$where" &&
+	{ test "$spool_in" -eq 3 || { echo "$spool_in unnamed files in $where, want 3:"; cat links; return 1; }; } &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
-	kill "$(cat cmd.pid)" && test -z "$(ls -A d)" &&
-	test -z "$(left_in tmp)" && cmp fed "$T/big.txt"
+	read -r cmd <cmd.pid && kill "$cmd" && dir_empty d &&
+	dir_empty tmp vgdb && cmp fed "$T/big.txt"
 '
 
 test_done
