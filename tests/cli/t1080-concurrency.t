@@ -99,12 +99,13 @@ readers() {
 
 # watch_store &: one python, alongside the readers: on a file store, reads
 # the store file and parses it, again and again (not a cat and jq a round),
-# until $T/readers-done exists; then checks that each round's answers parse
-# as JSON, as jq -e takes them: prompt --format jsonl's values (none, or
-# the last true); show's one with an .id; recent's an array; the store's
-# .conversations (each file read, and on a database each round's copy).
+# until $T/readers-done exists; and checks, as each round ends, that its
+# answers parse as JSON, as jq -e takes them: prompt --format jsonl's values
+# (none, or the last true); show's one with an .id; recent's an array; the
+# store's .conversations (each file read, and on a database each round's
+# copy); a round's files are removed once read.
 # Names each that does not; exits 1 then, or when it read the store never
-watch_store_py='import glob, json, os, sys, time
+watch_store_py='import json, os, sys, time
 t, store = sys.argv[1], sys.argv[2]
 def values(text):  # the JSON values of text, one after another, as jq reads them
     d, i, out = json.JSONDecoder(parse_constant=lambda c: 1 / 0), 0, []
@@ -126,20 +127,33 @@ def good(ok, data):
         return ok(values(data.decode("utf-8", "surrogateescape")))
     except (ValueError, ZeroDivisionError, IndexError):
         return False
-fails, reads = [], 0
-while not os.path.exists(t + "/readers-done"):
-    if store:
+fails, reads, checked = [], 0, 0
+while True:
+    done = os.path.exists(t + "/readers-done")
+    if store and not done:
         with open(store, "rb") as f:
             data = f.read()
         reads += 1
         if not good(checks[3][2], data):
             fails.append("store read %d does not parse: %r" % (reads, data[:300]))
+    # the rounds the readers ended (their "round" lines), checked and
+    # removed as they come: a round'"'"'s answers are not kept longer
+    try:
+        with open(t + "/reader-log") as f:
+            ended = f.read().count("round\n")
+    except FileNotFoundError:
+        ended = 0
+    for k in range(checked + 1, ended + 1):
+        for f, what, ok in checks[:3] if store else checks:
+            path = "%s/round-%s-%d" % (t, f, k)
+            data = open(path, "rb").read()
+            if not good(ok, data):
+                fails.append("%s: %s does not parse as wanted: %r" % (path, what, data[:300]))
+            os.remove(path)
+    checked = max(checked, ended)
+    if done:
+        break
     time.sleep(0.01)
-for f, what, ok in checks[:3] if store else checks:
-    for path in sorted(glob.glob("%s/round-%s-*" % (t, f))):
-        data = open(path, "rb").read()
-        if not good(ok, data):
-            fails.append("%s: %s does not parse as wanted: %r" % (path, what, data[:300]))
 print("\n".join(fails[:10] + ["(%d more)" % (len(fails) - 10)] * (len(fails) > 10)))
 if store:
     print("# %d reads of the store file during the writes" % reads)
