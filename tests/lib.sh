@@ -282,28 +282,6 @@ past_tick() {
 	test "$(date +%s%N)" -gt $(($(stat -c %.9Z "${1:-$CONVCTL_STORE}" | tr -d .) + 20000000))
 }
 
-# spool_links PID: the files PID holds open that have no name (convctl run's
-# spools: unnamed temporary files), as /proc shows them, "DIR/#INODE (deleted)"
-spool_links() {
-	for f in /proc/"$1"/fd/*; do readlink "$f"; done 2>/dev/null |
-	    grep " (deleted)$" || true
-}
-
-# unnamed_in DIR/ LINKS: the lines of LINKS (spool_links' output) naming an
-# unnamed file made in DIR: "DIR/#INODE" where O_TMPFILE made it, and
-# "DIR/.convctl-spool.XXXXXX" where a name was unlinked at once (the
-# portable build: lib/base/os.c)
-unnamed_in() {
-	grep -E "^$1(#[0-9]+|\.convctl-spool\.[A-Za-z0-9]{6}) \(deleted\)$" "$2" ||
-	    true
-}
-
-# left_in DIR: what DIR holds, but the FIFOs valgrind leaves in TMPDIR when
-# it is killed with convctl under CONVCTL_WRAPPER (vgdb-pipe-*)
-left_in() {
-	ls -A "$1" | grep -v "^vgdb-pipe-" || true
-}
-
 if [ "$engine" = file ]; then
 	CONVCTL_STORE=$T/store.json	# store_at's, without a subshell
 else
@@ -883,16 +861,12 @@ seed_text() {
 	if is_db "$1"; then store_seed "$1"; else write_to "$1"; fi
 }
 
-# convctl_exec ARGS...: convctl as a process of its own (the binary, under
-# $CONVCTL_WRAPPER), where the test needs one: run in the background and
-# killed or waited for by its pid, under timeout or setsid, or racing other
-# processes for the store's lock
-convctl_exec() { $CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"; }
-
-# spool_fds PID FILE DIR/: the files PID holds open that have no name, as
-# spool_links prints them, in FILE, all read by one readlink (not one a
-# descriptor); $spool_in is how many of them name an unnamed file made in
-# DIR/, the lines unnamed_in DIR/ FILE prints, counted by the shell
+# spool_fds PID FILE DIR/: the files PID holds open that have no name (as
+# /proc shows them, "DIR/#INODE (deleted)": convctl run's spools) in FILE,
+# all read by one readlink (not one a descriptor); $spool_in is how many of
+# them name an unnamed file made in DIR/: "DIR/#INODE" where O_TMPFILE made
+# it, "DIR/.convctl-spool.XXXXXX" where a name was unlinked at once (the
+# portable build: lib/base/os.c), counted by the shell
 spool_fds() {
 	readlink /proc/"$1"/fd/* >"$T/.fds" 2>/dev/null
 	: >"$2"
@@ -916,7 +890,8 @@ spool_fds() {
 }
 
 # dir_empty DIR [vgdb]: DIR holds nothing (with vgdb, nothing but the FIFOs
-# valgrind leaves, as left_in leaves them out); else names what it holds.
+# valgrind leaves in TMPDIR when it is killed with convctl under
+# CONVCTL_WRAPPER, vgdb-pipe-*); else names what it holds.
 # The shell looks, not ls
 dir_empty() {
 	for de_f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
