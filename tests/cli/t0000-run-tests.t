@@ -4,7 +4,7 @@
 # failure's TAP lines, the files' total time, and last the line CI reads,
 # N passed, N failed; its exit status says whether all passed.
 # check: plain-only (the test runner)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the test runner, no store"
 # the runner under test prints what a plain make check does
 unset VERBOSE RUN_TESTS_PERF

@@ -3,7 +3,7 @@
 # scripts/install-deps installs only what is missing, one line saying what
 # and why, and `make` asks it for the build group only
 # check: plain-only (the Makefile and install-deps: a build of another kind adds nothing)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the build, no store"
 
 # a copy of the built tree, timestamps kept, so touching a header there

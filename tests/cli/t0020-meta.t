@@ -2,7 +2,7 @@
 # every command in the table: -h, help CMD, and a man page whose SYNOPSIS is
 # the usage line
 # check: plain-only (the help texts and man pages: no lib/ line that another file does not run)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the commands, their help and pages, no store"
 
 man=$top/man

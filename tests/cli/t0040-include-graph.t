@@ -4,7 +4,7 @@
 # none between folders, and no folder using one above it in the layers
 # lib/README.md declares; scripts/include-graph draws it and says where
 # check: plain-only (the sources' include graph)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the source tree, no store"
 
 test_expect 'the tree has no circle, of files or folders, and keeps its layers' '

@@ -2,7 +2,7 @@
 # make install / uninstall into a DESTDIR: the command, its pages and
 # completions, and nothing of lib/ (convctl's own, not an installed API)
 # check: plain-only (make install's files)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "make install, no store"
 
 dest=$T/dest

@@ -4,7 +4,7 @@
 # looks and the README, depends on what the binary links, lintian finds
 # nothing to say, and the files it installs work
 # check: all-only (it builds the whole program again under dpkg-buildpackage, and runs lintian: a minute)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the Debian package, no store"
 
 version=$(sed -n 's/^VERSION = //p' "$top/Makefile")

@@ -3,7 +3,7 @@
 # under test calls none of Linux's own functions when it is the portable
 # one, and keeps every fast path when it is not; scripts/configure finds a
 # facility by compiling it, not by the system's name
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the build, no store"
 
 # what macOS or FreeBSD lack, as functions a binary calls

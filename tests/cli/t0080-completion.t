@@ -1,7 +1,7 @@
 #!/bin/sh
 # shell completion: bash driven for real; zsh and fish loaded by their shells
 # check: plain-only (the completion scripts: no lib/ line that another file does not run)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "shell completion, no store"
 
 comp=$top/completions

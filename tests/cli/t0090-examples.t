@@ -5,7 +5,7 @@
 # the Internet, and PostgreSQL ones a throwaway cluster (tests/pg.sh), not
 # db.example.org; they are skipped, saying why, where there is no server.
 # tests/helpers/examples.py extracts them and says what is done to run them.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t0090-examples.t runs PostgreSQL examples on a cluster of its own"
 . "$top/tests/llm-stub.sh"
 . "$top/tests/pg.sh"

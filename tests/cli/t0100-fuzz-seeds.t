@@ -5,7 +5,7 @@
 # under ASan and valgrind too when the suite runs there. A crash the fuzzer
 # found stays fixed.
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the fuzz harnesses, which open file stores"
 
 # replay_all NAME DIR: every seed of DIR through build/replay/NAME, all in

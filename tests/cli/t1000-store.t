@@ -2,7 +2,7 @@
 # the store: refusing what is corrupt, keeping what is unknown, locking,
 # permissions, paths and settings
 # check: pg sqlite valgrind (which engine a store name picks)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 

@@ -2,7 +2,7 @@
 # The store is loaded by a scanner and unchanged conversations are written
 # back as their bytes: what a user sees in the file must be what jansson's
 # full parse and dump gave before.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the file store's bytes"
 
 S=$CONVCTL_STORE

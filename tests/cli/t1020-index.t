@@ -5,7 +5,7 @@
 # byte for byte those without it (CONVCTL_NO_INDEX=1). A writer killed
 # between the store's rename and the index's leaves a correct system.
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the index of a file store"
 
 export CONVCTL_NOW=2027-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000

@@ -4,7 +4,7 @@
 # tests/helpers/badinput.py; every reader and writer runs on each, in the
 # test tool's one process (tests/tool/badinput.c), a few through the binary.
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z
 

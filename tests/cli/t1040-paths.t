@@ -5,7 +5,7 @@
 # followed; a store truncated under a reader (one that reads it, or one
 # that maps it) is an error, never a signal;
 # every input is read up to a limit, and never while the lock is held.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "what a file store's path may name"
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z

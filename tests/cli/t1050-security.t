@@ -1,7 +1,7 @@
 #!/bin/sh
 # Files convctl creates are private whatever the umask; the temporary file is
 # made safely beside the store; a store that is a symlink is followed.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z
 # modes_are WANT PATH...: the PATHs' modes, one a line, are WANT (one stat

@@ -1,7 +1,7 @@
 #!/bin/sh
 # I/O faults during a write: each is a clear error, exit 1, the store byte
 # for byte unchanged and no temporary file left.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "I/O faults of file writes"
 
 export CONVCTL_NOW=2026-06-01T00:00:00Z

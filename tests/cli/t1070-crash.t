@@ -4,7 +4,7 @@
 # (a temporary file, the lock file) never blocks or confuses the next run.
 # CRASH_TRIALS kills per command (10; 60 at full counts, TEST_FULL=1; make
 # stress sets thousands); CRASH_SEED replays a failure exactly.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "file writes killed mid-rename (t8000-pg.t kills PostgreSQL writers)"
 
 trials=${CRASH_TRIALS:-$(counts 10 60)}

@@ -2,7 +2,7 @@
 # Writers in parallel on one store: every add lands exactly once, in a store
 # jq parses, across idle timeouts; readers never see a partial store.
 # check: pg sqlite (locks and transactions)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 # W writers of N adds each: 8 x CONCURRENCY_ADDS (12; 200 at full counts,
 # TEST_FULL=1, and in make stress); on PostgreSQL, whose adds each connect

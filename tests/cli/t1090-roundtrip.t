@@ -8,7 +8,7 @@
 # the top. ROUNDTRIP_STORES=N sets how many stores (6 in make check, 40 at
 # full counts, TEST_FULL=1).
 # check: pg sqlite (number texts and unknown fields through SQL and COPY)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 RT="python3 $top/tests/helpers/roundtrip.py"

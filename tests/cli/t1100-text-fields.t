@@ -2,7 +2,7 @@
 # titles, tags and summaries as text: what a person gives is one line of
 # printable text, bounded; what a store already holds (an import, an older
 # convctl) is escaped in every text output, and --json carries it as it is
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 CONVCTL_NOW=2026-02-04T10:00:00Z convctl add "Add milk" >/dev/null
 CONVCTL_NOW=2026-02-04T10:01:00Z convctl end >/dev/null

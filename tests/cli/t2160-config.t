@@ -1,7 +1,7 @@
 #!/bin/sh
 # config: every effective setting and where it came from
 # check: pg valgrind (a URI in the config, its password masked)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 # last_lines N FILE: FILE's last N lines, as tail -n N prints them, read by
 # the shell

@@ -1,6 +1,6 @@
 #!/bin/sh
 # progress on stderr: only when stderr is a terminal
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 i=0
 while [ $i -lt 5 ]; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # the pager: a reader's output at a terminal goes through one, as git's does
 # check: plain-only (the pager is cmd/'s: no lib/ line that another file does not run)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the pager is about the terminal, not the store"
 
 # a store with two ended conversations, and an active one whose one message

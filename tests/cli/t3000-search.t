@@ -1,7 +1,7 @@
 #!/bin/sh
 # search: lines of messages across every conversation
 # check: pg sqlite valgrind (search runs as SQL there)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 printf "\033\n" >"$T/esc" && read -r ESC <"$T/esc"	# the cases look for it with holds and lacks
 TAB='	' NL='
 '

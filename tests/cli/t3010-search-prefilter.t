@@ -19,7 +19,7 @@
 # On SQLite the search goes through an FTS5 trigram index: random stores
 # of a third seed, each copied into a database, answer every query as the
 # file does.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "this file compares the file engine with PostgreSQL and SQLite itself"
 . "$top/tests/pg.sh"
 

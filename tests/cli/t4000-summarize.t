@@ -1,7 +1,7 @@
 #!/bin/sh
 # summarize: titles and summaries through a stub LLM server, and offline
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 . "$top/tests/llm-stub.sh"
 
 KEY=sk-convctl-test-CANARY-7f3a9c0d

@@ -1,7 +1,7 @@
 #!/bin/sh
 # summarize-stop: how a model's reply ended (cut, refused) and what the
 # Anthropic settings take, against the stub LLM server
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 . "$top/tests/llm-stub.sh"
 
 export CONVCTL_API_BASE="$STUB/v1" CONVCTL_API_KEY=sk-test CONVCTL_MODEL=test-model

@@ -3,7 +3,7 @@
 # (tests/helpers/fake-gemini-api.py and fake-model-api.py, on fakeapi.py):
 # each answers as its API does, logs each request, and ends cleanly when
 # the scripts stop it (SIGTERM)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the helpers, not a store"
 
 H=$top/tests/helpers

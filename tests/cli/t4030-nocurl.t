@@ -1,7 +1,7 @@
 #!/bin/sh
 # libcurl is opened by the first HTTP request, not at start-up: commands that
 # need no HTTP never load it, and without it a summary fails cleanly
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 test_expect 'convctl does not load libcurl at start-up' '
 	LD_TRACE_LOADED_OBJECTS=1 "$CONVCTL_BIN" >libs &&

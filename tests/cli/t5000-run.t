@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl run -- CMD: CMD's output streamed and recorded with its prompt
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_BIN
 # bg_convctl ARGS... &: convctl as the job itself, for $! to be its pid (the

@@ -3,7 +3,7 @@
 # not in memory: what is recorded is still the answer byte for byte, the
 # store is what `add` of the same text writes, and nothing is left behind.
 # check: pg sqlite valgrind (the spooled answer copied into the database)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2030-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
 

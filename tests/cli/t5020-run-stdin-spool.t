@@ -3,7 +3,7 @@
 # files before CMD runs, never whole in memory: CMD still gets it byte for
 # byte, the store records it byte for byte, and the limits and refusals are
 # those of a prompt read into memory.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2030-01-01T00:00:00.000Z CONVCTL_IDLE_TIMEOUT=52560000
 

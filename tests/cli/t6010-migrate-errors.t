@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl migrate: errors that say what is wrong and where, a torn line told
 # from a bad one, and a Markdown round trip whatever the messages hold
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 export CONVCTL_NOW=2026-06-01T12:00:00Z

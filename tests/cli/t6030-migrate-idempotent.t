@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: "imported before" decided by content, not by the file's bytes
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1

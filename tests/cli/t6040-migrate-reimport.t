@@ -3,7 +3,7 @@
 # with add, run or MCP, or edited since) is never removed nor changed, and
 # what a re-import replaces is named, by id, before it is done (issue 40)
 # check: sqlite (a re-import rewrites a conversation's messages from where the source parts: rows deleted and inserted, the search index kept)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1

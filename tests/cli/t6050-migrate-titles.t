@@ -1,7 +1,7 @@
 #!/bin/sh
 # convctl migrate: a title the source gave is given, as one set with `title`
 # is: summaries fill in the summary and keep it; only --force replaces it
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 S=2b7c9e10-4f3a-4d6e-9a51-7c0ffee0b0b1

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: convctl's own JSON, detected first, nothing lost
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 export CONVCTL_NOW=2026-06-01T12:00:00Z
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: ChatGPT's data export (conversations.json)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 export CONVCTL_NOW=2026-06-01T12:00:00Z

@@ -2,7 +2,7 @@
 # convctl migrate: ChatGPT trees that are not a plain path (a cycle, a root
 # cut off, an answer regenerated between two exports) and ids a source gives
 # twice (tests/fixtures/migrate/chatgpt-trees/)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate/chatgpt-trees
 export CONVCTL_NOW=2026-06-01T12:00:00Z

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: the conversations.json of claude.ai's data export
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 C=$F/claudeai/conversations.json

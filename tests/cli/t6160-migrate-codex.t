@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: Codex CLI rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 R=$F/codex/2025/10/03/rollout-2025-10-03T09-12-44-0199a1c2-7d3e-7f10-9b2a-5e6f70819a2b.jsonl

@@ -2,7 +2,7 @@
 # convctl migrate: Gemini CLI's sessions (~/.gemini/tmp/PROJECT/chats/), as
 # Gemini CLI 0.61.0 and 0.30.0 really wrote them, run offline against
 # tests/helpers/fake-gemini-api.py (tests/fixtures/migrate/real/gemini/README)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 R=$top/tests/fixtures/migrate/real/gemini
 HS=d563813a-b25b-4005-9460-699e8983a7bd		# headless/

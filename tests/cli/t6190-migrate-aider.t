@@ -1,6 +1,6 @@
 #!/bin/sh
 # convctl migrate: aider's .aider.chat.history.md, a session a conversation
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 F=$top/tests/fixtures/migrate
 H=$F/aider/kiln/.aider.chat.history.md

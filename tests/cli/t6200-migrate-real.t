@@ -2,7 +2,7 @@
 # convctl migrate: transcripts Claude Code and Codex CLI really wrote, run
 # offline against tests/helpers/fake-model-api.py (tests/fixtures/migrate/
 # real/README says which versions and how)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 R=$top/tests/fixtures/migrate/real
 CS=afca8234-fd93-4a4b-b842-722535c23e6b

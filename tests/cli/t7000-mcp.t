@@ -6,7 +6,7 @@
 # The SDK is installed once, by npm, under the caller's cache directory
 # (read before lib.sh gives the test a HOME of its own)
 sdk_cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/convctl-tests
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 export CONVCTL_WRAPPER	# tests/helpers/mcp-session.py runs convctl under it

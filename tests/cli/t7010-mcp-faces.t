@@ -6,7 +6,7 @@
 # (one a run of lines with the same environment) and the test tool's one
 # process (tests/helpers/mcp-faces.py)
 # check: pg sqlite (the writes compared go through each engine's write path)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 
 S=$CONVCTL_STORE
 export CONVCTL_WRAPPER	# mcp-faces.py runs convctl under it

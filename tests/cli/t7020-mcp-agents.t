@@ -15,7 +15,7 @@
 # directory (read before lib.sh gives the test a HOME of its own); a version
 # bump is one line here
 cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/convctl-tests
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t7020-mcp-agents.t is about the clients; t7000-mcp.t covers both engines"
 
 CLAUDE_CODE=@anthropic-ai/claude-code@2.1.197

@@ -4,7 +4,7 @@
 # socket and TCP, writers killed, the server stopped, passwords, copy (to
 # and from SQLite too).
 # check: valgrind
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8000-pg.t compares both engines itself"
 . "$top/tests/pg.sh"
 

@@ -4,7 +4,7 @@
 # no password shown in any form it was written, every wait bounded, and the
 # schemas PostgreSQL keeps for itself refused; on a server the test starts
 # (tests/pg.sh).
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8010-pg-connect.t starts its own server"
 . "$top/tests/pg.sh"
 

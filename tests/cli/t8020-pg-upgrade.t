@@ -3,7 +3,7 @@
 # release with schema version 1 (tests/fixtures/pg/store-v1.sql, pg_dump of
 # it, with rows) is read as it is, and the first writer upgrades it, under
 # the writers' lock, once, with nothing lost; a newer schema is refused.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the upgrade test restores its own PostgreSQL fixture"
 . "$top/tests/pg.sh"
 

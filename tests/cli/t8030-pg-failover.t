@@ -6,7 +6,7 @@
 # (-m immediate) and the standby promoted while writers and readers run
 # loses no add that exited 0, stores none that exited 75 before its commit,
 # and fails no reader on target_session_attrs=prefer-standby.
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8030-pg-failover.t starts its own primary and standby"
 . "$top/tests/pg.sh"
 

@@ -10,7 +10,7 @@
 # pooler stopped mid-run, and the server stopped behind it, give exit 75
 # and store nothing that was not acknowledged.
 # check: all-only (a cluster and a pooler of its own, and every add a SCRAM login: 18 s of processor time)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8040-pg-pooler.t starts its own server and pooler"
 pgbouncer=/usr/sbin/pgbouncer
 if [ ! -x "$pgbouncer" ]; then

@@ -15,7 +15,7 @@
 # "may or may not be stored", once). The namespaces, the server and every
 # process the file started are gone at its end, however it ends.
 # check: all-only (root, network namespaces, nftables and a server of its own; about 20 s, most of it the server's bound)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8050-pg-silent-host.t starts its own server in a network namespace"
 . "$top/tests/pg-cluster.sh"
 if [ -n "$PG_SKIP" ]; then

@@ -3,7 +3,7 @@
 # on a file; its schema as convctl(5) tells it, and what it refuses; copy
 # keeps every byte; one writer at a time, --wait, writers killed.
 # check: pg (an engine of its own)
-. "$(dirname "$0")/../lib.sh"
+case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8100-sqlite.t compares both engines itself"
 . "$top/tests/engines.sh"
 
