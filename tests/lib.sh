@@ -56,6 +56,12 @@ fi
 convctl_exec() {
 	$CONVCTL_WRAPPER "$CONVCTL_BIN" "$@"
 }
+# convctl_tool ARG...: convctl for the harness's own reading and seeding
+# (store_json, store_seed): never under $CONVCTL_WRAPPER, the server's
+# when there is one
+convctl_tool() {
+	if [ -n "$cv_serve" ]; then convctl "$@"; else "$CONVCTL_BIN" "$@"; fi
+}
 convctl() {
 	[ -n "$cv_serve" ] && [ -p "$cv_serve/req" ] || {
 		convctl_exec "$@"
@@ -206,7 +212,7 @@ pg_schema() {
 store_json() {
 	set -- "${1:-$CONVCTL_STORE}"
 	if is_db "$1"; then
-		"$CONVCTL_BIN" copy "$1" -
+		convctl_tool copy "$1" -
 	else
 		cat "$1"
 	fi
@@ -239,7 +245,7 @@ store_seed() {
 	set -- "${1:-$CONVCTL_STORE}"
 	if is_db "$1"; then
 		cat >"$T/.seed.json" && store_rm "$1" &&
-		    "$CONVCTL_BIN" copy "$T/.seed.json" "$1" 2>"$T/.seed.err" ||
+		    convctl_tool copy "$T/.seed.json" "$1" 2>"$T/.seed.err" ||
 		    { cat "$T/.seed.err"; return 1; }
 	else
 		cat >"$1"
