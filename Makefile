@@ -167,10 +167,14 @@ test_files = $(sort $(wildcard tests/cli/$(1).t \
 	tests/cli/$(1)[0-9]*-*.t)))
 CHECK_CLI = $(if $(TESTS),$(foreach w,$(TESTS),$(call \
 	test_files,$(w))),$(CLI_TESTS))
-# marked WORD[,FILES]: the files (of CHECK_CLI) with a line "# check: ... WORD ..."
-marked = $(shell grep -l '^\# check:.* $(1)\( \|$$\)' /dev/null $(or $(2),$(CHECK_CLI)))
-PG_CLI = $(shell grep -L '^file_store_only ' /dev/null $(CHECK_CLI) | \
-	grep -v '^/dev/null$$')
+# MARKS: every file's markers, FILE@WORD, read once a run and only when
+# asked (scripts/test-marks); marked WORD[,FILES]: the files (of
+# CHECK_CLI) with a line "# check: ... WORD ... (why)"; PG_CLI: those that
+# do not start with file_store_only
+MARKS = $(eval MARKS := $$(shell scripts/test-marks))$(MARKS)
+marked = $(filter $(or $(2),$(CHECK_CLI)),$(patsubst %@$(1),%,$(filter \
+	%@$(1),$(MARKS))))
+PG_CLI = $(filter-out $(call marked,file_store_only),$(CHECK_CLI))
 # LEAVE_OUT=WORD...: make check leaves out the files marked so too (make
 # check-asan and check-portable leave out plain-only: those check the tree,
 # not the build)
