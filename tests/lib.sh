@@ -12,7 +12,12 @@ case $0 in
 *) top=. ;;
 esac
 cd "$top/../.." && top=$PWD || exit 1
-T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX")
+# $T, named by this shell's pid, made with its home and bin by one mkdir
+# (a name taken, by a shell of the same pid before: mktemp's)
+T=${TMPDIR:-/tmp}/convctl-test.$$
+mkdir -m 700 "$T" "$T/home" "$T/bin" 2>/dev/null ||
+    { T=$(mktemp -d "${TMPDIR:-/tmp}/convctl-test.XXXXXX") &&
+    mkdir "$T/home" "$T/bin"; } || exit 1
 trap 'rm -rf "$T"' EXIT
 # nothing from the caller's environment may leak into a test, but the
 # harness's own variables
@@ -29,19 +34,21 @@ unset OPENAI_API_KEY ANTHROPIC_API_KEY NO_COLOR LESS LV
 export PAGER=cat
 export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 export TZ=UTC LC_ALL=C.UTF-8
-mkdir -p "$HOME" "$T/bin"
 # a test writes only in its temporary directory: a relative name lands there
 # even outside test_expect, however the file was started
 cd "$T" || exit 1
 CONVCTL_BIN=${CONVCTL_BIN:-$top/convctl}
 # the helpers' python3 is Debian's, which scripts/install-deps installs: a
-# version manager's shim first in PATH (pyenv's) costs about a second a call
-# on a busy two-core machine, and the suite makes hundreds of calls. A link
-# first in PATH, not a shell function: `python3 ... &` must leave $! the
-# server's own pid, for the EXIT trap to stop it
-if [ -x /usr/bin/python3 ]; then
-	ln -s /usr/bin/python3 "$T/bin/python3" && PATH="$T/bin:$PATH"
-fi
+# version manager's shims first in PATH (pyenv's, .../shims) cost about a
+# second a call on a busy two-core machine, and the suite makes hundreds of
+# calls. So PATH is the caller's without its shims directories (cut by the
+# shell: no process), and with $T/bin first, where a case puts its stubs
+tp_rest=$PATH PATH=$T/bin
+while [ -n "$tp_rest" ]; do
+	tp_dir=${tp_rest%%:*}
+	case $tp_rest in *:*) tp_rest=${tp_rest#*:} ;; *) tp_rest= ;; esac
+	case $tp_dir in */shims) ;; *) PATH=$PATH:$tp_dir ;; esac
+done
 
 # convctl ARG...: convctl's command, as a process of its own or, in make
 # check, run by the test tool's server for this file (test-tool serve:
