@@ -203,8 +203,8 @@ in_start_env(const char *name, const char *value)
 }
 
 /* the environment made what the client's `export -p` says (from p to
- * end): "export NAME='VALUE'" a variable, "export NAME" one without a
- * value, which a command does not get; then a line "." (a request cut
+ * end): "export NAME='VALUE'" a variable (bash: declare -x NAME="VALUE"),
+ * "export NAME" one without a value, which a command does not get; then a line "." (a request cut
  * short has none: -1) */
 static int
 set_environment(char *p, const char *end)
@@ -222,9 +222,12 @@ set_environment(char *p, const char *end)
 		}
 		if (end - p == 2 && memcmp(p, ".\n", 2) == 0)
 			break;
-		if (end - p < 7 || memcmp(p, "export ", 7) != 0)
+		if (end - p >= 7 && memcmp(p, "export ", 7) == 0)
+			name = p + 7;			/* dash's */
+		else if (end - p >= 11 && memcmp(p, "declare -x ", 11) == 0)
+			name = p + 11;			/* bash's */
+		else
 			return -1;
-		name = p + 7;
 		eq = name;
 		while (eq < end && *eq != '=' && *eq != '\n')
 			eq++;
