@@ -201,7 +201,8 @@ test_expect 'without perf the total is the machine'\''s count, saying so' '
 # a case runs in the file's shell only when it can change nothing that
 # outlives it (tests/lib.sh, case_inline: what it assigns is put back; a
 # function it defines stays, which tells where it ran); either way a failure
-# is its own. cases.t sources this tree's tests/lib.sh
+# is its own. cases.t sources this tree's tests/lib.sh, run as if it were
+# a file of tests/cli ($0 says so: lib.sh finds the tree from it)
 printf '. "%s/tests/lib.sh"\n' "$top" >"$T/cases.t"
 while IFS= read -r l; do printf '%s\n' "$l"; done >>"$T/cases.t" <<-\END
 	X=0
@@ -223,7 +224,7 @@ while IFS= read -r l; do printf '%s\n' "$l"; done >>"$T/cases.t" <<-\END
 	test_done
 END
 test_expect 'a case runs in the file'\''s shell or a subshell; a failure stays its own' '
-	! sh cases.t >out &&
+	! sh -c ". ./cases.t" "$top/tests/cli/cases.t" >out &&
 	printf "%s\n" "not ok 1 - inline, fails" "ok 2 - inline: what it assigned is back" \
 	    "ok 3 - inline: a capital before a command" \
 	    "not ok 4 - inline: return ends the case alone" \
