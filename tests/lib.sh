@@ -292,10 +292,23 @@ case_inline() {
 		*) break ;;
 		esac
 	done
-	case $ci_body in
-	*exit* | *"cd "* | *exec* | *trap* | *"set "* | *shift* | \
-	    *export* | *unset* | *readonly* | *ulimit* | *umask* | \
-	    *[!\&\>\<]\& | *[!\&\>\<]\&[!\&]*)
+	# a word of those, not part of a longer name (convctl_exec, exit_code,
+	# cdir: the body padded with blanks, so that one at either end is
+	# a word too); an & that puts a command in the background (one
+	# before a blank, ; ) or } : not && nor >&2, nor one in a URI's
+	# query, &schema=)
+	case " $ci_body " in
+	*[!A-Za-z0-9_]exit[!A-Za-z0-9_]* | *[!A-Za-z0-9_]cd[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]exec[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]trap[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]set[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]shift[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]export[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]unset[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]readonly[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]ulimit[!A-Za-z0-9_]* | \
+	    *[!A-Za-z0-9_]umask[!A-Za-z0-9_]* | \
+	    *[!\&\>\<]\&[[:space:]\;\)\}]*)
 		return 1 ;;
 	esac
 }
