@@ -21,6 +21,7 @@
 # file does.
 case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "this file compares the file engine with PostgreSQL and SQLite itself"
+pg_share=yes	# a database of the file's own on make check's cluster
 . "$top/tests/pg.sh"
 
 S=$CONVCTL_STORE

@@ -6,6 +6,9 @@
 # check: valgrind
 case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8000-pg.t compares both engines itself"
+# a database of the file's own on make check's shared cluster; a cluster of
+# its own only for the case that stops the server (pg_own, tests/pg.sh)
+pg_share=yes
 . "$top/tests/pg.sh"
 
 F=$T/store.json
@@ -300,12 +303,15 @@ test_pg 'config names the engine, and masks the password' '
 '
 
 # holding: a session other than ours holds an advisory lock (the writers'
-# lock), for pg_wait; unhold: that session is ended, and its lock with it
+# lock) in this database (the cluster may be shared: make check), for
+# pg_wait; unhold: that session is ended, and its lock with it
+this_db="(select oid from pg_database where datname = current_database())"
 holding="(select count(*) from pg_locks where locktype = 'advisory' and
-    granted) >= 1"
+    granted and database = $this_db) >= 1"
 unhold() {
 	psql_as "select pg_terminate_backend(pid) from pg_stat_activity
-	    where query like '%pg_sleep(600)%' and pid <> pg_backend_pid()" >/dev/null
+	    where query like '%pg_sleep(600)%' and pid <> pg_backend_pid()
+	    and datname = current_database()" >/dev/null
 }
 
 test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try again)' '
@@ -327,7 +333,8 @@ test_pg_timed '--wait bounds the wait for another writer, then exit 75 (try agai
 # table, or a writer waits on it, inside its transaction and so with the
 # writers' lock
 root_locked="(select count(*) from pg_locks l join pg_class c on
-    c.oid = l.relation where c.relname = 'root' and l.granted ="
+    c.oid = l.relation where l.database = $this_db and c.relname = 'root'
+    and l.granted ="
 root_held="$root_locked true) = 1" root_waited="$root_locked false) = 1"
 
 # a host that froze, as a writer stopped (SIGSTOP) holding the lock: the
@@ -426,6 +433,8 @@ nlines() {
 	while IFS= read -r l; do n=$((n + 1)); done <"$1"
 }
 
+# the file's own cluster, for the case that stops it (when it runs)
+[ -n "$CONVCTL_WRAPPER" ] || pg_own
 # adds run one after another until $T/enough exists; the server is stopped
 # once two were acknowledged, started again once one met it stopped, and
 # the adds end once two more were acknowledged after the restart

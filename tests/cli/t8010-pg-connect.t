@@ -6,6 +6,9 @@
 # (tests/pg.sh).
 case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "t8010-pg-connect.t starts its own server"
+# a database of the file's own on make check's shared cluster; a cluster of
+# its own only for the case that stops the server (pg_own, tests/pg.sh)
+pg_share=yes
 . "$top/tests/pg.sh"
 
 # a password in two halves: neither may be printed, whole or in part
@@ -132,6 +135,7 @@ default 75" ways="$ways default"
 	convctl -s "$PG_TCP&schema=stopped" add "after" >/dev/null
 }
 counts_to else10 "" ", else 10 s"
+pg_own
 test_pg "a server that does not answer: connect_timeout (the URI's, PGCONNECT_TIMEOUT$else10) ends the wait, exit 75" '
 	stopped_server
 '

@@ -5,7 +5,11 @@
 # the writers' lock, once, with nothing lost; a newer schema is refused.
 case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "the upgrade test restores its own PostgreSQL fixture"
+pg_share=yes	# a database of the file's own on make check's cluster
 . "$top/tests/pg.sh"
+# the second database's name and its role's, the file's database's name in
+# them on a shared cluster (databases and roles are the cluster's)
+noext=noext${pg_db:+_$pg_db} bob=bob${pg_db:+_$pg_db}
 
 fixture=$top/tests/fixtures/pg/store-v1.sql
 # a store's URI but for its schema's name: a case whose text holds no "&"
@@ -78,15 +82,15 @@ test_pg 'eight writers at once on a version 1 store: upgraded once, every add th
 '
 
 test_pg 'without pg_trgm (no CREATE on the database) it is version 2 unindexed, and search answers alike' '
-	psql_as "create database noext" "create role bob login" &&
-	restore upb noext "alter schema upb owner to bob" \
-	    "alter table upb.meta owner to bob" \
-	    "alter table upb.root owner to bob" \
-	    "alter table upb.conversations owner to bob" \
-	    "alter table upb.messages owner to bob" &&
-	B="$PG_URI&dbname=noext&user=bob&schema=upb" &&
+	psql_as "create database $noext" "create role $bob login" &&
+	restore upb $noext "alter schema upb owner to $bob" \
+	    "alter table upb.meta owner to $bob" \
+	    "alter table upb.root owner to $bob" \
+	    "alter table upb.conversations owner to $bob" \
+	    "alter table upb.messages owner to $bob" &&
+	B="$PG_URI&dbname=$noext&user=$bob&schema=upb" &&
 	CONVCTL_NOW=2026-02-07T10:00:30.000Z convctl -s "$B" add "after the upgrade" &&
-	psql "$PG_URI&dbname=noext" -XAt -c "select value from upb.meta" \
+	psql "$PG_URI&dbname=$noext" -XAt -c "select value from upb.meta" \
 	    -c "select count(*) from pg_extension where extname = '"'pg_trgm'"'" >got &&
 	file_is "2
 0" got &&
