@@ -42,7 +42,7 @@ test_pg 'a scripted session prints the same on PostgreSQL as on a file' '
 	session "$F" >file.out &&
 	session "$P" >pg.out &&
 	has_line "== exit 4" file.out && has_line "== exit 0" file.out &&
-	test_cmp file.out pg.out
+	same_file file.out pg.out
 '
 
 test_pg 'the database holds a row per conversation and per message' '
@@ -118,7 +118,7 @@ test_pg 'copy between all three engines keeps every byte: file, PostgreSQL, SQLi
 	convctl copy "$T/odd.json" "sqlite:$T/odd.db" 2>/dev/null &&
 	convctl copy "sqlite:$T/odd.db" "$R2" 2>/dev/null &&
 	convctl copy "$R2" "$T/odd-back.json" &&
-	convctl copy "$T/odd.json" - >want && test_cmp want "$T/odd-back.json" &&
+	convctl copy "$T/odd.json" - >want && same_file want "$T/odd-back.json" &&
 	convctl copy "$T/bulk.json" - >want &&
 	convctl copy "sqlite:$T/three2.db" - >back && test_cmp want back &&
 	convctl copy "$R" - >back && test_cmp want back
