@@ -1,7 +1,8 @@
 # tests/pg-cluster.sh - a throwaway PostgreSQL cluster, made with Debian's
 # initdb and pg_ctl in a short temporary directory (a unix socket's path
 # must stay under 107 bytes), listening there and on 127.0.0.1 at a free
-# port, as the postgres user (through setpriv, or runuser where there is none) when the tests run as root.
+# port, as the postgres user (through setpriv, or runuser where there is
+# none) when the tests run as root.
 # Never a mock. Sourced by tests/pg.sh (a cluster for one test file) and
 # tests/with-pg (one for a whole run); it defines, and starts nothing:
 #   pg_start            makes and starts the cluster, sets what follows
