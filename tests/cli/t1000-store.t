@@ -271,7 +271,7 @@ test_expect 'writers running at once lose nothing' '
 	store_rm "$S" &&
 	i=0 && pids= &&
 	while [ $i -lt 16 ]; do
-		CONVCTL_NOW=2026-04-01T00:00:00Z convctl --wait 60 add "writer $i" >/dev/null &
+		CONVCTL_NOW=2026-04-01T00:00:00Z convctl_exec --wait 60 add "writer $i" >/dev/null &
 		pids="$pids $!"
 		i=$((i + 1))
 	done &&

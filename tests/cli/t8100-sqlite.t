@@ -352,7 +352,7 @@ test_expect 'writers killed at any point: every add that exited 0 is kept, nothi
 	trial=0
 	while [ $trial -lt $kills ]; do
 		trial=$((trial + 1))
-		convctl -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
+		convctl_exec -s "$K" --wait 30 add "k$trial" >/dev/null 2>&1 &
 		pid=$!
 		sleep 0.0$((trial % 10))
 		kill -9 $pid 2>/dev/null
