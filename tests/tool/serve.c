@@ -14,17 +14,21 @@
  *
  * In DIR, which the server makes:
  *   req    a FIFO: the client writes "PID\n" when its request is whole
- *   resp   a FIFO: the server answers "PID STATUS\n", STATUS the exit
- *          status or "exec"
+ *   resp   a FIFO: the server answers "PID STATUS\n" there, STATUS the
+ *          exit status or "exec", then closes it: the end of it before an
+ *          answer is the server gone. A FIFO a client: before it answers,
+ *          the server renames a new one over it for the next client (the
+ *          shell's read takes a byte at a time: two readers of one FIFO
+ *          would share one answer's bytes)
  *   lock   the request, which the client makes with O_EXCL (the shell's
  *          noclobber): whoever made it has the server until the server
- *          removes it, once the answer is read (the shell's read takes a
- *          byte at a time: a second reader would share it). It holds
- *          "PID\nARGC\n", each argument as "LENGTH\nBYTES\n", then the
- *          client's `export -p`, then a line ".".
+ *          removes it, after the answer. It holds "PID\nARGC\n", each
+ *          argument as "LENGTH\nBYTES\n", then the client's `export -p`,
+ *          then a line ".".
  * The client waits with its standard input on resp and the one the command
- * is to read on fd 7 (lib.sh: `7<&0 8<>resp <&8`); the server takes the
- * client's descriptors once fd 0 is resp, when they are all in place.
+ * is to read on fd 7 (serve-client.sh: `7<&0 8<resp <&8`); the server
+ * takes the client's descriptors once fd 0 is resp, when they are all in
+ * place.
  * A fatal signal in a command is answered as the status a process killed by
  * it would give, before the server dies of it; a client met later runs
  * convctl as a process (lock is left). Linux only: elsewhere the server
@@ -46,7 +50,6 @@
 
 #ifdef __linux__
 #include <poll.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #ifndef SYS_pidfd_open
@@ -58,6 +61,7 @@
 
 /* a command's crash: answered before the server dies of it */
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+static const char *dir_path;
 static char *req_path, *resp_path, *lock_path;
 static int resp_fd = -1;
 static struct stat resp_st;
@@ -73,10 +77,10 @@ path_in(const char *dir, const char *name)
 	return b.data;
 }
 
-/* the answer "PID STATUS\n" on resp: written whole (shorter than
- * PIPE_BUF) or not at all; async-signal-safe */
+/* the answer "PID STATUS\n" on the client's resp, fd: written whole
+ * (shorter than PIPE_BUF) or not at all; async-signal-safe */
 static void
-answer(const char *pid, const char *status)
+write_answer(int fd, const char *pid, const char *status)
 {
 	char line[64];
 	size_t n = 0, k;
@@ -87,7 +91,7 @@ answer(const char *pid, const char *status)
 	for (k = 0; status[k] != '\0' && n < 62; k++)
 		line[n++] = status[k];
 	line[n++] = '\n';
-	if (write(resp_fd, line, n) < 0)
+	if (write(fd, line, n) < 0)
 		return;
 }
 
@@ -106,7 +110,7 @@ on_fatal(int sig)
 		st[i++] = '0' + n / 10 % 10;
 		st[i++] = '0' + n % 10;
 		st[i] = '\0';
-		answer(current_pid, st);
+		write_answer(resp_fd, current_pid, st);
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -283,18 +287,16 @@ same_file(int fd, const struct stat *st)
 	    s.st_ino == st->st_ino;
 }
 
-/* the client's descriptors its command is to have as 0, 1 and 2 (its fd
- * 7, 1 and 2), taken once the client waits: its fd 0 is resp; 0 when
- * taken, -1 when the client is gone or a descriptor is closed */
+/* the client waits for its answer: its fd 0 is resp (which it opened
+ * before, and all its descriptors are in place); 0, or -1 when it is gone
+ * or went astray (30 s) */
 static int
-take_fds(int pidfd, int fds[3])
+client_waits(int pidfd)
 {
-	static const int from[3] = { 7, 1, 2 };
 	struct timespec nap = { 0, 200000 };	/* 0.2 ms */
 	long tries;
-	int i;
 
-	for (tries = 0;; tries++) {
+	for (tries = 0; tries < 150000; tries++) {
 		int zero = (int)syscall(SYS_pidfd_getfd, pidfd, 0, 0);
 		int waiting;
 
@@ -303,11 +305,20 @@ take_fds(int pidfd, int fds[3])
 		waiting = same_file(zero, &resp_st);
 		close(zero);
 		if (waiting)
-			break;
-		if (tries == 150000)	/* 30 s: the client went astray */
-			return -1;
+			return 0;
 		nanosleep(&nap, NULL);
 	}
+	return -1;
+}
+
+/* the client's descriptors its command is to have as 0, 1 and 2 (its fd
+ * 7, 1 and 2, once it waits); 0 when taken, -1 when one is closed */
+static int
+take_fds(int pidfd, int fds[3])
+{
+	static const int from[3] = { 7, 1, 2 };
+	int i;
+
 	for (i = 0; i < 3; i++)
 		if ((fds[i] = (int)syscall(SYS_pidfd_getfd, pidfd, from[i],
 		    0)) < 0) {
@@ -413,10 +424,9 @@ run(int argc, char **argv, const int fds[3])
 	return rc;
 }
 
-/* the request the client of pid made, served; the answer's status, and
- * in *client a pidfd of the client (-1 when there is none) */
+/* the request the client of pid made, served; the answer's status */
 static const char *
-serve(const char *pid_text, char *status, size_t size, int *client)
+serve(const char *pid_text, char *status, size_t size)
 {
 	struct buf req = { 0 };
 	char **argv = NULL, *p, *end;
@@ -445,8 +455,9 @@ serve(const char *pid_text, char *status, size_t size, int *client)
 		p += len + 1;
 	}
 	if ((pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0)) < 0 ||
-	    !same_limits((pid_t)pid) || set_environment(p, end) < 0 ||
-	    take_place((pid_t)pid) < 0 || take_fds(pidfd, fds) < 0)
+	    client_waits(pidfd) < 0 || !same_limits((pid_t)pid) ||
+	    set_environment(p, end) < 0 || take_place((pid_t)pid) < 0 ||
+	    take_fds(pidfd, fds) < 0)
 		goto out;
 	rc = run((int)argc + 1, argv, fds);
 	if (rc < 0) {
@@ -457,36 +468,32 @@ serve(const char *pid_text, char *status, size_t size, int *client)
 	snprintf(status, size, "%d", rc);
 	verdict = status;
 out:
-	*client = pidfd;
+	if (pidfd >= 0)
+		close(pidfd);
 	free(argv);
 	buf_free(&req);
 	return verdict;
 }
 
-/* the answer on resp read whole by its client, or thrown away once the
- * client is gone (after 30 s where it cannot be watched): only then may
- * another client ask, and read resp (the shell's read takes a byte at a
- * time: two readers at once would share one answer's bytes) */
-static void
-answer_taken(int client)
+/* a FIFO of its own for the next client, at resp (renamed over it: the
+ * name is never missing), this one's kept open to answer on; -1 when none
+ * could be made. Each client reads a FIFO no other reads (the shell's read
+ * takes a byte at a time: two readers would share one answer's bytes), and
+ * the next may ask as soon as this one is answered */
+static int
+new_resp(void)
 {
-	struct pollfd pf = { client, POLLIN, 0 };
-	int left, waited;
+	char *tmp = path_in(dir_path, "resp.new");
+	int fd = -1, rc = -1;
 
-	for (waited = 0; ioctl(resp_fd, FIONREAD, &left) == 0 && left > 0;
-	    waited++) {
-		if (client >= 0 ? poll(&pf, 1, 1) > 0 : waited == 30000)
-			break;
-		if (client < 0)
-			poll(NULL, 0, 1);
-	}
-	/* what is left there now, no reader being left to take it */
-	while (ioctl(resp_fd, FIONREAD, &left) == 0 && left > 0) {
-		char junk[256];
-
-		if (read(resp_fd, junk, left < 256 ? (size_t)left : 256) <= 0)
-			break;
-	}
+	if (mkfifo(tmp, 0600) == 0 &&
+	    (fd = open(tmp, O_RDWR | O_CLOEXEC)) >= 0 &&
+	    fstat(fd, &resp_st) == 0 && rename(tmp, resp_path) == 0)
+		rc = fd;
+	else if (fd >= 0)
+		close(fd);
+	free(tmp);
+	return rc;
 }
 
 /* the next line of req, its newline dropped, in line (size bytes); 0 when
@@ -533,7 +540,7 @@ tool_serve(int argc, char **argv)
 	static char altstack[64 * 1024];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	char line[24], status[16], *tmp_path;
-	int req_fd, shell_fd, client, i, got;
+	int req_fd, shell_fd, this_resp, i, got;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: test-tool serve DIR SHELL-PID\n");
@@ -550,10 +557,9 @@ tool_serve(int argc, char **argv)
 	req_path = path_in(argv[1], "req");
 	resp_path = path_in(argv[1], "resp");
 	lock_path = path_in(argv[1], "lock");
+	dir_path = argv[1];
 	if ((mkdir(argv[1], 0700) != 0 && errno != EEXIST) ||
-	    mkfifo(resp_path, 0600) != 0 ||
-	    (resp_fd = open(resp_path, O_RDWR | O_CLOEXEC)) < 0 ||
-	    fstat(resp_fd, &resp_st) != 0) {
+	    (resp_fd = new_resp()) < 0) {
 		fprintf(stderr, "test-tool: serve: %s: %s\n", argv[1],
 		    strerror(errno));
 		return 2;
@@ -590,12 +596,18 @@ tool_serve(int argc, char **argv)
 		if (got < 0 || line[0] == '\0')
 			continue;
 		memcpy(current_pid, line, sizeof(current_pid));
-		verdict = serve(line, status, sizeof(status), &client);
-		answer(line, verdict);
+		verdict = serve(line, status, sizeof(status));
+		/* the next client's resp made before this one's answer and
+		 * before the lock goes; this one still reads its own */
+		this_resp = resp_fd;
+		if ((resp_fd = new_resp()) < 0) {
+			fprintf(stderr, "test-tool: serve: %s: %s\n",
+			    resp_path, strerror(errno));
+			return 2;
+		}
+		write_answer(this_resp, line, verdict);
+		close(this_resp);
 		current_pid[0] = '\0';
-		answer_taken(client);
-		if (client >= 0)
-			close(client);
 		unlink(lock_path);
 	}
 	return 0;
