@@ -2,9 +2,10 @@
 """examples.py - the examples of the man pages and the README, as scripts.
 
 usage: examples.py --out DIR --root DIR --stub URL [--pg URI] [--skip PATTERN]...
-                   [--copy SRC DEST]... FILE...
-       examples.py run --seed DIR --runs DIR --bin DIR [--timeout S]
-                   [--env NAME=VALUE]... EXAMPLE...
+                   [--copy SRC DEST]... [--link TARGET NAME]... [--executable FILE]...
+                   [--seed DIR --runs DIR --bin DIR RUN-OPTION...] FILE...
+       examples.py run --seed DIR --runs DIR --bin DIR RUN-OPTION... EXAMPLE...
+RUN-OPTION: --timeout S, --env NAME=VALUE, --source FILE, --set NAME=VALUE
 
 Writes each example of each FILE to DIR/NNN.sh, its first line a comment
 naming where it is ("# man/convctl-add.1:101"). An example is:
@@ -27,8 +28,13 @@ A line that starts with a --skip PATTERN is commented out (it builds or
 installs, or needs a program that is not here); a PATTERN no example uses is
 an error, so the list of what is not run cannot grow stale.
 Each --copy SRC DEST copies the file or directory SRC to DEST (as cp -r
-does; DEST's directory must exist) before the examples are written: the
-seed's files, one process for all.
+does; DEST's directory must exist), each --link TARGET NAME makes NAME a
+symbolic link to TARGET (ln -s) and each --executable FILE is made
+executable (chmod +x), before the examples are written: the seed's files
+and the stand-ins in BIN, one process for all. Given --seed, it then runs
+each example it wrote, as "run" does, but those marked "# uses PostgreSQL"
+when there is no --pg: writing and running, one process. It prints how
+many examples it wrote (before it runs them).
 
 "run" runs each EXAMPLE (a file the first form wrote, DIR/NNN.sh) as the
 test would with `cp -r SEED RUNS/run.NNN.sh` and `timeout S setsid bash -e
@@ -41,10 +47,20 @@ group is killed and its status is 124, as timeout's). It leaves the
 example's standard output and error in RUN/out and RUN/err and its exit
 status in RUN/status (a line), for the test to read; an example that could
 not be run has no RUN/status.
+With --source FILE, each example's bash reads FILE before the example
+(BASH_ENV, RUNS/bash-env, which unsets BASH_ENV: a bash the example starts
+reads nothing), each --set NAME=VALUE a variable of that bash, not
+exported: a test's tests/serve-client.sh, whose convctl function then runs
+the example's convctl commands in the test file's server (its cv_serve,
+CONVCTL_BIN and CONVCTL_WRAPPER set so), no process a command; what the
+example runs by PATH (xargs convctl, an MCP client's convctl mcp, a
+stand-in's) still finds BIN's convctl, and what it exports is what the
+command is given, as a process would be.
 """
 import argparse
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -112,15 +128,17 @@ def copy(src, dest):
         shutil.copy(src, dest)
 
 
-def run(argv):
-    ap = argparse.ArgumentParser(prog="examples.py run")
-    ap.add_argument("--seed", required=True)
-    ap.add_argument("--runs", required=True)
-    ap.add_argument("--bin", required=True)
+def run_options(ap):
+    ap.add_argument("--seed")
+    ap.add_argument("--runs")
+    ap.add_argument("--bin")
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--env", action="append", default=[])
-    ap.add_argument("examples", nargs="*")
-    a = ap.parse_args(argv)
+    ap.add_argument("--source")
+    ap.add_argument("--set", action="append", default=[])
+
+
+def run_all(a, examples):
     env = dict(os.environ)
     for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "CONVCTL_STORE"):
         env.pop(name, None)
@@ -128,7 +146,16 @@ def run(argv):
     for e in a.env:
         name, _, value = e.partition("=")
         env[name] = value
-    for ex in a.examples:
+    if a.source:
+        env["BASH_ENV"] = os.path.join(a.runs, "bash-env")
+        with open(env["BASH_ENV"], "w") as f:
+            f.write("# examples.py --source: read by each example's bash "
+                    "first\nunset BASH_ENV\n")
+            for e in a.set:
+                name, _, value = e.partition("=")
+                f.write("%s=%s\n" % (name, shlex.quote(value)))
+            f.write(". %s\n" % shlex.quote(a.source))
+    for ex in examples:
         rundir = os.path.join(a.runs, "run." + os.path.basename(ex))
         copy(a.seed, rundir)
         env["HOME"] = os.path.join(rundir, "home")
@@ -154,6 +181,16 @@ def run(argv):
             f.write("%d\n" % status)
 
 
+def run(argv):
+    ap = argparse.ArgumentParser(prog="examples.py run")
+    run_options(ap)
+    ap.add_argument("examples", nargs="*")
+    a = ap.parse_args(argv)
+    if not (a.seed and a.runs and a.bin):
+        ap.error("--seed, --runs and --bin are required")
+    run_all(a, a.examples)
+
+
 def main():
     if sys.argv[1:2] == ["run"]:
         run(sys.argv[2:])
@@ -166,17 +203,26 @@ def main():
                     help="the test cluster's URI; empty when there is none")
     ap.add_argument("--skip", action="append", default=[])
     ap.add_argument("--copy", action="append", nargs=2, default=[])
+    ap.add_argument("--link", action="append", nargs=2, default=[])
+    ap.add_argument("--executable", action="append", default=[])
+    run_options(ap)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    if a.seed and not (a.runs and a.bin):
+        ap.error("--seed needs --runs and --bin")
     for src, dest in a.copy:
         copy(src, dest)
+    for target, name in a.link:
+        os.symlink(target, name)
+    for path in a.executable:    # chmod +x
+        os.chmod(path, os.stat(path).st_mode | 0o111)
     used = {p: 0 for p in a.skip}
     pg_env = ""
     if a.pg:
         q = urllib.parse.parse_qs(urllib.parse.urlsplit(a.pg).query)
         pg_env = "PGHOST=%s PGPORT=%s PGUSER=postgres " % (q["host"][0],
                                                            q["port"][0])
-    k = 0
+    k, written = 0, []
     for path in a.files:
         name = os.path.relpath(path, a.root)
         found = (markdown_examples(path) if path.endswith(".md")
@@ -210,16 +256,20 @@ def main():
             if not any(l and not l.startswith("#") for l in script):
                 continue    # nothing left to run
             k += 1
-            with open(os.path.join(a.out, "%03d.sh" % k), "w",
-                      encoding="utf-8") as f:
+            out = os.path.join(a.out, "%03d.sh" % k)
+            with open(out, "w", encoding="utf-8") as f:
                 f.write("# %s:%d\n%s%s\n" % (name, first,
                         "# uses PostgreSQL\n" if pg else "",
                         "\n".join(script)))
+            if a.pg or not pg:
+                written.append(out)
     unused = [p for p, n in used.items() if n == 0]
     if unused:
         sys.exit("examples.py: no example has a line starting %s"
                  % ", ".join(repr(p) for p in unused))
-    print(k)
+    print(k, flush=True)
+    if a.seed:
+        run_all(a, written)
 
 
 if __name__ == "__main__":
