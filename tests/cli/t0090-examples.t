@@ -17,19 +17,28 @@ file_store_only "t0090-examples.t runs PostgreSQL examples on a cluster of its o
 NOT_RUN_MAX=2
 KEY=sk-examples-KEY-0c1d
 
-mkdir -p "$T/ex" "$T/exbin" "$T/seed/home" "$T/seed/work"
+# every directory of the setup by one mkdir: the seed's HOME and work
+# directory, with the places of the sources the migrate examples name
+seedhome=$T/seed/home
+mkdir -p "$T/ex" "$T/exbin" "$T/seed/work" \
+    "$seedhome/vault/.obsidian/plugins/smarthole" "$seedhome/.agent" \
+    "$seedhome/Downloads/chatgpt-export" "$seedhome/.claude" "$seedhome/.codex" \
+    "$seedhome/src" "$seedhome/.gemini/tmp/work/chats" ||
+    { echo "Bail out! cannot make the seed's directories"; exit 1; }
 # convctl and the LLM tools the examples pipe into or run, first in PATH:
 # each reads what it is given and answers the same; llm's "logs --json"
-# prints the llm fixture, as llm prints its SQLite log
+# prints the llm fixture, as llm prints its SQLite log.
+# Made executable by examples.py (below: no chmod)
 f=$top/tests/fixtures/migrate
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${CONVCTL_WRAPPER:-}" "$CONVCTL_BIN" >"$T/exbin/convctl"
 printf '#!/bin/sh\necho "Added milk to Lists/Groceries.md."\n' >"$T/exbin/some-llm-tool"
-# (what a tool is given is read by its shell, not cat: no process a call;
-# the scripts written by printf, not cat and a here-document)
+# (what a tool is given, and what llm prints, read by its shell, not cat:
+# no process a call; the scripts written by printf, not cat and a
+# here-document)
 printf '%s\n' '#!/bin/sh
 if [ "$1" = logs ]; then
 	[ "$2" = --json ] || { echo "llm: logs: only --json here" >&2; exit 2; }' \
-    "	exec cat \"$f/llm/logs.json\"" 'fi
+    "	while IFS= read -r l; do printf '%s\\n' \"\$l\"; done <\"$f/llm/logs.json\" && exit" 'fi
 while IFS= read -r l; do :; done && echo "Milk, and eggs too."' >"$T/exbin/llm"
 printf '%s\n' '#!/bin/sh
 while IFS= read -r l; do :; done && echo "Add milk to the grocery list"' >"$T/exbin/mods"
@@ -47,35 +56,58 @@ EOF
 while IFS= read -r l; do
 	case $l in *"\"protocolVersion\":\"2025-11-25\""*) exit 0 ;; esac' \
     "done <\"$T/claude.out\"" 'exit 1' >"$T/exbin/claude"
-chmod +x "$T/exbin/convctl" "$T/exbin/some-llm-tool" "$T/exbin/llm" \
-    "$T/exbin/mods" "$T/exbin/ollama" "$T/exbin/claude"
-ln -s "$T/exbin/convctl" "$T/seed/work/convctl"	# the README's ./convctl
 
 # the seed: a HOME with a store at its default place (an ended conversation
 # of two questions, then an active one), and the sources the migrate
 # examples name; no template: an example that uses one makes it first, as
-# on a fresh machine
-(
-	export HOME="$T/seed/home" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
+# on a fresh machine. Made in this shell, not a subshell: HOME and the
+# rest are lib.sh's again after it
+export HOME="$seedhome" && unset XDG_DATA_HOME XDG_CONFIG_HOME CONVCTL_STORE &&
 	CONVCTL_NOW=2026-02-04T17:26:40Z convctl add "Add milk to my grocery list; the backup failed with E1234, password hunter2" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:26:41.250Z convctl add --role assistant --tool read_file --tool edit_file "Added milk to Lists/Groceries.md. The invoice is sent." >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:27:00Z convctl add "Add eggs too" >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:27:02Z convctl add --role assistant --tool edit_file "Added eggs." >/dev/null &&
 	CONVCTL_NOW=2026-02-04T17:28:00Z convctl end >/dev/null &&
 	CONVCTL_NOW=2026-02-04T18:00:00Z convctl add "What is on my list?" >/dev/null &&
-	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null
-) || { echo "Bail out! cannot make the seed store"; exit 1; }
-# the sources the migrate examples name, copied by examples.py (one
-# process for all, not a cp each)
-mkdir -p "$T/seed/home/vault/.obsidian/plugins/smarthole" "$T/seed/home/.agent" \
-    "$T/seed/home/Downloads/chatgpt-export" "$T/seed/home/.claude" "$T/seed/home/.codex" \
-    "$T/seed/home/src" "$T/seed/home/.gemini/tmp/work/chats" ||
-    { echo "Bail out! cannot make the seed's directories"; exit 1; }
+	CONVCTL_NOW=2026-02-04T18:00:03Z convctl add --role assistant "Milk." >/dev/null ||
+	{ echo "Bail out! cannot make the seed store"; exit 1; }
+export HOME="$T/home" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data" \
+    CONVCTL_STORE="$T/store.json"
 # a Gemini CLI home: its settings beside tmp/PROJECT/chats/ (a real session)
-echo "{}" >"$T/seed/home/.gemini/settings.json"
-seedhome=$T/seed/home
+echo "{}" >"$seedhome/.gemini/settings.json"
+# a work tree with a change not yet staged, for "git diff | convctl run -- mods"
+w=$T/seed/work
+git -C "$w" init -q && echo milk >"$w/list.txt" && git -C "$w" add list.txt &&
+    echo eggs >>"$w/list.txt" || { echo "Bail out! cannot make the git work tree"; exit 1; }
+
+stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
+
+# examples.py, one process: copies the seed's sources (not a cp each),
+# makes the stand-ins executable and links the README's ./convctl, writes
+# each example to $T/ex/NNN.sh (its first line names it, "# WHERE", its
+# second says whether it uses PostgreSQL) and prints how many, then runs
+# those that can run here (the PostgreSQL ones only with --pg), each under
+# bash -e -o pipefail (dash has no pipefail) so that no command of it fails
+# unseen, before the last or inside a pipeline, on a fresh copy of the
+# seed, with convctl first in PATH, in a session of its own with no
+# terminal, so that a prompt (createuser --pwprompt) reads standard input,
+# 60 s at most: a process an example (not a cp, a subshell, timeout and
+# setsid an example). Where this file's convctl is its server's (make
+# check), each example's bash first sources tests/serve-client.sh
+# (--source), given the server: the convctl the example types is then the
+# server's too, no process a command, as a user's shell runs it otherwise
+# (its exported variables the command's, its failure the example's under
+# -e); what it runs by PATH (xargs convctl, the MCP client's convctl mcp,
+# ./convctl) is the binary still. Each case below then reads what its
+# example left
+pg=
+[ -n "$PG_SKIP" ] || pg=$PG_URI
+set --
+[ -z "$cv_serve" ] || set -- --source "$top/tests/serve-client.sh" \
+    --set cv_serve="$cv_serve" --set CONVCTL_BIN="$CONVCTL_BIN" \
+    --set CONVCTL_WRAPPER="$CONVCTL_WRAPPER"
 n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
-    --stub "$STUB" ${PG_URI:+--pg "$PG_URI"} --skip make --skip "ollama pull" \
+    --stub "$STUB" ${pg:+--pg "$pg"} --skip make --skip "ollama pull" \
     --copy "$f/data.json" "$seedhome/vault/.obsidian/plugins/smarthole/data.json" \
     --copy "$f/sessions" "$seedhome/.agent/sessions" \
     --copy "$f/chatsidian" "$seedhome/chatsidian-export" \
@@ -91,44 +123,29 @@ n=$(python3 "$top/tests/helpers/examples.py" --out "$T/ex" --root "$top" \
     --copy "$f/real/gemini/interactive/session.jsonl" \
 	"$seedhome/.gemini/tmp/work/chats/session-2026-11-27T05-25-51ae66fd.jsonl" \
     --copy "$seedhome/.local/share/convctl/store.json" "$T/seed/work/store.json" \
+    --link "$T/exbin/convctl" "$T/seed/work/convctl" \
+    --executable "$T/exbin/convctl" --executable "$T/exbin/some-llm-tool" \
+    --executable "$T/exbin/llm" --executable "$T/exbin/mods" \
+    --executable "$T/exbin/ollama" --executable "$T/exbin/claude" \
+    --seed "$T/seed" --runs "$T" --bin "$T/exbin" --timeout 60 \
+    --env OPENAI_API_KEY=$KEY --env CONVCTL_API_BASE="$STUB/v1" \
+    --env question="Add milk to my grocery list" --env q="Add eggs too" "$@" \
     "$top"/man/*.1 "$top"/man/*.5 "$top/README.md") ||
-    { echo "Bail out! examples.py failed"; exit 1; }
-# (the last: the README's "convctl copy store.json ...", a file store in the
-# work dir)
-# a work tree with a change not yet staged, for "git diff | convctl run -- mods"
-w=$T/seed/work
-git -C "$w" init -q && echo milk >"$w/list.txt" && git -C "$w" add list.txt &&
-    echo eggs >>"$w/list.txt" || { echo "Bail out! cannot make the git work tree"; exit 1; }
-
-stub_script '[{"reply": "TITLE: Milk on the grocery list\nSUMMARY: Milk was added to the list."}]'
-
-# an example's first line names it ("# WHERE"), its second says whether it
-# uses PostgreSQL: read by the shell, not sed and grep an example; its
-# lines that are not run counted (not_run). Those that can run here are
-# run by examples.py, each under bash -e -o pipefail (dash has no
-# pipefail) so that no command of it fails unseen, before the last or
-# inside a pipeline, on a fresh copy of the seed, with convctl first in
-# PATH, in a session of its own with no terminal, so that a prompt
-# (createuser --pwprompt) reads standard input, 60 s at most: one process
-# for all, a process an example (not a cp, a subshell, timeout and setsid
-# an example). Each case below then reads what its example left
-not_run=0
+    echo "# examples.py: exit status $?"
+# (the last copy: the README's "convctl copy store.json ...", a file store
+# in the work dir)
+[ -n "$n" ] || { echo "Bail out! examples.py wrote no examples"; exit 1; }
 set --
+
+# the examples' lines that are not run, counted by the shell (not grep)
+not_run=0
 for ex in "$T"/ex/*.sh; do
-	ex_1= ex_2=
-	{ IFS= read -r ex_1; IFS= read -r ex_2; } <"$ex"
 	while IFS= read -r l; do
 		case $l in "# not run: "*) not_run=$((not_run + 1)) ;; esac
 	done <"$ex"
-	[ "$ex_2" = "# uses PostgreSQL" ] && [ -n "$PG_SKIP" ] || set -- "$@" "$ex"
 done
-python3 "$top/tests/helpers/examples.py" run --seed "$T/seed" --runs "$T" \
-    --bin "$T/exbin" --timeout 60 --env OPENAI_API_KEY=$KEY \
-    --env CONVCTL_API_BASE="$STUB/v1" --env question="Add milk to my grocery list" \
-    --env q="Add eggs too" "$@" || echo "# examples.py run: exit status $?"
-set --
 
-# example_ran FILE WHERE: FILE ran to exit 0 (examples.py run, above), and
+# example_ran FILE WHERE: FILE ran to exit 0 (examples.py, above), and
 # no convctl in it (in a pipeline, say) met an option it does not know;
 # what it printed is shown when it did not. Each example had a copy of its
 # own ($T/run.NAME, left for $T's removal: no rm a case)
@@ -182,10 +199,17 @@ test_expect 'every request to the API carried the key the example named' '
 	test ! -s auth || { cat auth; return 1; }
 '
 
+# (the example's lines, from its first to the .Ed that ends it, cut out by
+# the shell: no sed)
 test_expect 'convctl(5)'\''s config file example is read as it is shown' '
-	sed -n "/^# ~\/.config\/convctl\/config/,/^\.Ed/{/^\.Ed/d;p;}" \
-	    "$top/man/convctl.5" >config &&
-	cf_n=0 && while IFS= read -r l; do cf_n=$((cf_n + 1)); done <config &&
+	cf_in= cf_n=0 &&
+	while IFS= read -r l; do
+		case $l in
+		"# ~/.config/convctl/config"*) cf_in=1 ;;
+		.Ed*) [ -z "$cf_in" ] || break ;;
+		esac
+		[ -z "$cf_in" ] || { printf "%s\n" "$l" && cf_n=$((cf_n + 1)); }
+	done <"$top/man/convctl.5" >config &&
 	test "$cf_n" -ge 5 && chmod 600 config &&
 	CONVCTL_CONFIG=$T/config convctl config >out 2>err &&
 	test ! -s err &&
