@@ -190,13 +190,19 @@ for ex in "$T"/ex/*.sh; do
 	fi
 done
 
-# the authorizations that were not the key, each with its count: one jq
+# each request's headers (its log line before "body", as the stub's
+# json.dumps orders and spaces them) hold the key; a request whose did not
+# is shown without its body: read by the shell, not jq
 test_expect 'every request to the API carried the key the example named' '
-	test -s "$STUB_LOG" &&
-	jq -rn --arg want "Bearer $KEY" "[inputs | .headers.authorization // \"none\" |
-	    select(. != \$want)] | group_by(.)[] | \"\(length) \(.[0])\"" \
-	    "$STUB_LOG" >auth &&
-	test ! -s auth || { cat auth; return 1; }
+	test -s "$STUB_LOG" && au_bad= &&
+	while IFS= read -r l; do
+		l=${l%%"\"body\": "*}
+		case $l in
+		*"\"authorization\": \"Bearer $KEY\""*) ;;
+		*) echo "no key: $l" && au_bad=1 ;;
+		esac
+	done <"$STUB_LOG" &&
+	test -z "$au_bad"
 '
 
 # (the example's lines, from its first to the .Ed that ends it, cut out by
