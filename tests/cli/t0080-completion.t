@@ -104,8 +104,18 @@ q first-fork convctl -s "$q_dir/other.json" fork --at 2 ""
 q first-pin convctl pin conv-1770199200000 ""'
 	for c in title edit fork tag resume pin; do echo "q first.$c convctl $c \"\""; done
 } >"$T/questions.bash"
-bash -c 'q_dir=$4 && . "$1" && . "$2" && . "$3"' sh "$comp/convctl.bash" \
-    "$T/complete.bash" "$T/questions.bash" "$T" >"$T/b.all"
+# The completion's `command convctl` runs the convctl of
+# tests/serve-client.sh in this bash (the file's server, where there is one:
+# not a process an id question; else the PATH's convctl, as a user's bash)
+cv_serve=$cv_serve CONVCTL_BIN=$CONVCTL_BIN CONVCTL_WRAPPER=$CONVCTL_WRAPPER \
+    bash -c 'q_dir=$4 &&
+	if [ -n "$cv_serve" ]; then
+		. "$5" && command() {
+			if [ "$1" = convctl ]; then shift && convctl "$@"
+			else builtin command "$@"; fi
+		}
+	fi && . "$1" && . "$2" && . "$3"' sh "$comp/convctl.bash" \
+    "$T/complete.bash" "$T/questions.bash" "$T" "$top/tests/serve-client.sh" >"$T/b.all"
 bash_rc=$?
 
 # zsh: one session (tests/helpers/zsh-complete.zsh: zsh with compinit
