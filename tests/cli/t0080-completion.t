@@ -5,8 +5,6 @@ case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 file_store_only "shell completion, no store"
 
 comp=$top/completions
-mkdir -p "$T/bin" "$T/nojq"
-ln -s "$CONVCTL_BIN" "$T/bin/convctl"
 PATH=$T/bin:$PATH
 
 # Every answer of every shell is asked for first, one session a shell (a
@@ -48,11 +46,16 @@ for c in $commands; do
 	convctl "$c" -h >"$T/help.$c"
 done
 
-# a PATH without jq for bash's ids (through grep and sed): convctl, grep
-# and sed (command -v is the shell's: no process)
+# the convctl the shells find in PATH, in $T/bin (lib.sh makes it), with
+# grep and sed: alone, a PATH without jq for bash's ids (through grep and
+# sed); one ln where the tree's convctl is named convctl (command -v is the
+# shell's: no process)
 command -v grep >"$T/nojq.paths" && command -v sed >>"$T/nojq.paths" &&
     { read -r nj_grep && read -r nj_sed; } <"$T/nojq.paths" &&
-    ln -s "$T/bin/convctl" "$nj_grep" "$nj_sed" "$T/nojq/"
+    case $CONVCTL_BIN in
+    */convctl) ln -s "$CONVCTL_BIN" "$nj_grep" "$nj_sed" "$T/bin/" ;;
+    *) ln -s "$CONVCTL_BIN" "$T/bin/convctl" && ln -s "$nj_grep" "$nj_sed" "$T/bin/" ;;
+    esac
 
 # bash: complete.bash, sourced after convctl.bash: q NAME WORD... prints
 # "== b.NAME", then COMPREPLY, a word a line, for the words typed, the
@@ -93,7 +96,7 @@ q ids-delete convctl delete --force conv-17702064
 q ids-expect convctl add --expect-conversation ""
 q ids-other convctl --store "$q_dir/other.json" show ""
 q_path=$PATH
-PATH="$q_dir/nojq"
+PATH="$q_dir/bin"
 q ids-nojq convctl show ""
 PATH=$q_path
 q none-recent convctl recent ""
@@ -200,7 +203,11 @@ printf '%s\n' '{ n = index($0, "\t"); name = n ? substr($0, 1, n - 1) : $0
 help_files=
 for c in $commands; do help_files="$help_files $T/help.$c"; done
 # shellcheck disable=SC2086
-awk -f "$T/collect.awk" "$T/zsh.names" $help_files $zopts "$T/b.all" "$T/f.all" |
+# want.all: what the first word completes to, every command and help,
+# sorted with the answers into want.first
+{ echo "== want.first" && printf "%s\n" $commands help; } >"$T/want.all"
+awk -f "$T/collect.awk" "$T/zsh.names" $help_files $zopts "$T/b.all" "$T/f.all" \
+    "$T/want.all" |
     sort | awk -v dir="$T" -f "$T/by_name.awk"
 
 # first_fields FILE: FILE's lines to their first tab (as cut -f1)
@@ -214,8 +221,7 @@ bash_answered() {
 
 test_expect 'bash: the first word completes to every command and help' '
 	bash_answered &&
-	printf "%s\n" $commands help >cmds && sort cmds >want &&
-	same_file want b.first && file_is search b.se
+	same_file want.first b.first && file_is search b.se
 '
 
 for c in $commands; do
@@ -260,7 +266,7 @@ test_expect 'bash: ids come from the store --store names' '
 '
 
 test_expect 'bash: ids without jq, through grep and sed' '
-	test -x nojq/grep && test -x nojq/sed && test ! -e nojq/jq &&
+	test -x bin/grep && test -x bin/sed && test ! -e bin/jq &&
 	printf "%s\n" conv-1770199200000 conv-1770206400000 >want &&
 	same_file want b.ids-nojq
 '
