@@ -133,15 +133,83 @@ number(char **p, const char *end)
 	return v;
 }
 
+/* one character of a $'...' word at *p, *p moved past it: bash's and
+ * zsh's `export -p` quote a value with control characters or bytes that
+ * are not text so: \n \t \\ \' \" and the like, octal \NNN, \xHH, and
+ * zsh's \C-X (X & 0x9f, \C-? 0x7f) and \M-X (X | 0x80), X a character,
+ * or after \M- \C-X, \t or \n, as zsh reads them (AFTER: 'C' or 'M' for
+ * the X of \C- or \M-, else 0); -1 for an escape not in this list, the
+ * end, and a backslash after \C- or \M- else: zsh writes 0x1c as \C-\
+ * and 0xdc as \M-\, which it does not read back as they were (the
+ * command is then a process's). A NUL is the caller's to refuse */
+static int
+ansi_char(char **p, const char *end, int after)
+{
+	static const char names[] = "abefnrtvE\\'\"?";
+	static const char codes[] = "\a\b\033\f\n\r\t\v\033\\'\"?";
+	char *s = *p;
+	const char *at;
+	int c, n;
+
+	if (s >= end)
+		return -1;
+	if (*s != '\\') {
+		*p = s + 1;
+		return (unsigned char)*s;
+	}
+	if (++s >= end || after == 'C' ||
+	    (after == 'M' && *s != 'C' && *s != 't' && *s != 'n'))
+		return -1;
+	if (*s >= '0' && *s <= '7') {
+		for (c = 0, n = 0; n < 3 && s < end && *s >= '0' && *s <= '7'; n++)
+			c = c * 8 + (*s++ - '0');
+		c &= 0xff;
+	} else if (*s == 'x') {
+		for (s++, c = 0, n = 0; n < 2 && s < end && strchr(
+		    "0123456789abcdefABCDEF", *s) != NULL && *s != '\0'; n++, s++)
+			c = c * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+		if (n == 0)
+			return -1;
+	} else if ((*s == 'C' || *s == 'M') && s + 1 < end && s[1] == '-') {
+		int control = *s == 'C';
+
+		*p = s + 2;
+		if ((c = ansi_char(p, end, *s)) < 0)
+			return -1;
+		if (control)
+			return c == '?' ? 0x7f : c & 0x9f;
+		return c | 0x80;
+	} else if (*s != '\0' && (at = strchr(names, *s)) != NULL) {
+		c = (unsigned char)codes[at - names];
+		s++;
+	} else {
+		return -1;
+	}
+	*p = s;
+	return c;
+}
+
 /* one word of `export -p`'s value at *p, unquoted into *out; *p left at
- * the newline or end that ends it */
-static void
+ * the newline or end that ends it; -1 for a $'...' word not understood */
+static int
 shell_word(char **p, const char *end, struct buf *out)
 {
 	char *s = *p;
 
 	while (s < end && *s != '\n') {
-		if (*s == '\'') {
+		if (*s == '$' && s + 1 < end && s[1] == '\'') {
+			for (s += 2; s < end && *s != '\''; ) {
+				int c = ansi_char(&s, end, 0);
+				char ch = (char)c;
+
+				if (c <= 0)	/* (a NUL: no value holds one) */
+					return -1;
+				buf_add(out, &ch, 1);
+			}
+			if (s >= end)
+				return -1;
+			s++;
+		} else if (*s == '\'') {
 			for (s++; s < end && *s != '\''; s++)
 				buf_add(out, s, 1);
 			s++;
@@ -161,6 +229,7 @@ shell_word(char **p, const char *end, struct buf *out)
 		}
 	}
 	*p = s;
+	return 0;
 }
 
 /* the variables a process reads as it starts, not later (the dynamic
@@ -207,7 +276,11 @@ in_start_env(const char *name, const char *value)
 }
 
 /* the environment made what the client's `export -p` says (from p to
- * end): "export NAME='VALUE'" a variable (bash: declare -x NAME="VALUE"),
+ * end): "export NAME='VALUE'" a variable (bash: declare -x NAME="VALUE";
+ * zsh: export NAME=VALUE, quoted only where it must be; bash and zsh
+ * write $'...' for a value with control characters: ansi_char), a NAME
+ * with an option before it (zsh's export -i10 N=1, outside its sh
+ * emulation) is a process's,
  * "export NAME" one without a value, which a command does not get; then a line "." (a request cut
  * short has none: -1) */
 static int
@@ -232,6 +305,8 @@ set_environment(char *p, const char *end)
 			name = p + 11;			/* bash's */
 		else
 			return -1;
+		if (*name == '-')
+			return -1;
 		eq = name;
 		while (eq < end && *eq != '=' && *eq != '\n')
 			eq++;
@@ -242,7 +317,8 @@ set_environment(char *p, const char *end)
 		*eq = '\0';
 		p = eq + 1;
 		value.len = 0;
-		shell_word(&p, end, &value);
+		if (shell_word(&p, end, &value) < 0)
+			return -1;
 		buf_addc(&value, '\0');
 		if (read_at_start(name) && !in_start_env(name, value.data))
 			return -1;
