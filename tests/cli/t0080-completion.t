@@ -132,7 +132,10 @@ for c in $commands; do
 	ncommands=$((ncommands + 1))
 done
 zsh_rc=0
-timeout 120 zsh -f "$top/tests/helpers/zsh-complete.zsh" "$comp" "$T/zopt" \
+# (the completion's convctl the file's server's, as in bash's session)
+cv_serve=$cv_serve CONVCTL_BIN=$CONVCTL_BIN CONVCTL_WRAPPER=$CONVCTL_WRAPPER \
+    zc_client=$top/tests/serve-client.sh \
+    timeout 120 zsh -f "$top/tests/helpers/zsh-complete.zsh" "$comp" "$T/zopt" \
     "$@" "convctl -s $T/other.json show " "convctl --store=$T/other.json show " \
     "convctl resume " "export CONVCTL_STORE=$T/other.json" "convctl fork " \
     >"$T/zsh.err" 2>&1 || zsh_rc=$?

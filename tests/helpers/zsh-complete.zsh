@@ -3,12 +3,16 @@
 # candidate compadd is given, a line of OUT (a candidate may come twice);
 # with several LINEs, those of the I-th go to OUT.I. A LINE "export
 # NAME=VALUE" is run as a command, not completed (its OUT.I stays empty):
-# the completions after it see NAME's new value
+# the completions after it see NAME's new value. With cv_serve and
+# zc_client (tests/serve-client.sh) in the environment, the completion's
+# `command convctl` is that file's convctl (the test file's server), in
+# zsh's sh emulation (its export -p as the server reads it)
 zmodload zsh/zpty || exit 2
 compdir=$1 out=$2
 shift 2
 zpty z zsh -f -i
 zpty -w z "PS1=''; fpath=($compdir \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z '[[ -z $cv_serve || -z $zc_client ]] || { emulate sh -c ". \"\$zc_client\"" && command() { if [[ $1 == convctl ]]; then shift && convctl "$@"; else disable -f command; command "$@"; local r=$?; enable -f command; return $r; fi; }; }'
 zpty -w z "compadd() { local -a __h; builtin compadd -A __h \"\$@\"; print -rl -- \$__h >>\$__out; builtin compadd \"\$@\"; }"
 # each mark printed as ${:-X}Y, so that the terminal's echo of the command
 # line is not taken for it. What is typed may reach the terminal before zle
