@@ -198,20 +198,23 @@ FILENAME ~ /\/zopt\.[0-9]+$/ {
 FILENAME ~ /\/b\.all$/ { if ($0 != "") print name "\t" $0; next }
 name ~ /^fgot\./ { if ($0 ~ /^-/) { split($0, a, "\t"); once(a[1]) }; next }
 { print name "\t" $0 }' >"$T/collect.awk"
-# by_name.awk (-v dir=D): "NAME<TAB>LINE" lines into D/NAME; a NAME alone
-# makes D/NAME, empty (it sorts before NAME's lines)
-printf '%s\n' '{ n = index($0, "\t"); name = n ? substr($0, 1, n - 1) : $0
-  out = dir "/" name; if (out != last) { if (last != "") close(last); last = out }
-  if (n) print substr($0, n + 1) > out; else printf "" > out }' >"$T/by_name.awk"
 help_files=
 for c in $commands; do help_files="$help_files $T/help.$c"; done
-# shellcheck disable=SC2086
 # want.all: what the first word completes to, every command and help,
 # sorted with the answers into want.first
 { echo "== want.first" && printf "%s\n" $commands help; } >"$T/want.all"
+# shellcheck disable=SC2086
 awk -f "$T/collect.awk" "$T/zsh.names" $help_files $zopts "$T/b.all" "$T/f.all" \
-    "$T/want.all" |
-    sort | awk -v dir="$T" -f "$T/by_name.awk"
+    "$T/want.all" | sort >"$T/answers"
+# the sorted lines into a file a NAME, by the shell (not an awk more):
+# "NAME<TAB>LINE" a line of $T/NAME; a NAME alone makes $T/NAME, empty (it
+# sorts before NAME's lines)
+an_last=
+while IFS= read -r l; do
+	an_name=${l%%"	"*}
+	[ "$an_name" = "$an_last" ] || { : >"$T/$an_name" && an_last=$an_name; }
+	[ "$an_name" = "$l" ] || printf '%s\n' "${l#*"	"}" >>"$T/$an_name"
+done <"$T/answers"
 
 # first_fields FILE: FILE's lines to their first tab (as cut -f1)
 first_fields() {
