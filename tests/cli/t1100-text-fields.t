@@ -247,36 +247,17 @@ test_expect 'a stored id, title, tags and tool names print escaped: show, prompt
 
 # on_ttys NAME CMD...: each CMD (convctl's arguments, split at spaces) run
 # as on_tty "$CONVCTL_BIN" CMD runs it, on a pseudo-terminal of its own,
-# by one python (not one a command): what the Nth one's terminal showed in
-# NAME.N, its exit status in NAME.N.status
+# by one tests/helpers/on-ttys.py (not a python a command): what the Nth
+# one's terminal showed in NAME.N.tty, its exit status in NAME.N.status
 on_ttys() {
-	ot_name=$1
+	ot_name=$1 ot_n=0
 	shift
-	python3 -c 'import os, pty, signal, sys
-name, bin = sys.argv[1], sys.argv[2]
-for n, c in enumerate(sys.argv[3:], 1):
-    pid, fd = pty.fork()
-    if pid == 0:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        try:
-            os.execv(bin, [bin] + c.split())
-        finally:
-            os._exit(127)
-    seen = b""
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:  # EIO: the terminal'"'"'s other side is closed
-            break
-        if not data:
-            break
-        seen += data
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    open("%s.%d" % (name, n), "wb").write(seen)
-    open("%s.%d.status" % (name, n), "w").write("%d\n" % (
-        os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)))
-' "$ot_name" "$CONVCTL_BIN" "$@"
+	for ot_c; do
+		ot_n=$((ot_n + 1))
+		printf "run %s.%d\narg %s\n" "$ot_name" $ot_n "$CONVCTL_BIN"
+		for ot_w in $ot_c; do printf "arg %s\n" "$ot_w"; done
+	done >"$T/.ttys" &&
+	python3 "$top/tests/helpers/on-ttys.py" "$T" <"$T/.ttys"
 }
 
 # a message's content is what was said, newlines and all: as it is to a
@@ -290,12 +271,12 @@ test_expect 'on a terminal, show, prompt and search escape the content'\''s cont
 	n=0 &&
 	for c in show "show -f markdown" prompt "prompt -f markdown" "search --color never see" "search --color never over"; do
 		n=$((n + 1)) && read -r status <"tty.$n.status" &&
-		test "$status" -eq 0 && lacks "$esc" "tty.$n" || { echo "$c: exit $status"; cat -v "tty.$n"; return 1; }
+		test "$status" -eq 0 && lacks "$esc" "tty.$n.tty" || { echo "$c: exit $status"; cat -v "tty.$n.tty"; return 1; }
 		case $c in
-		"search --color never see") holds "$seen" "tty.$n" ;;
-		"search --color never over") holds "next\\rover \\xc2\\x9bx${tab}end" "tty.$n" ;;
-		*) holds "$seen" "tty.$n" && holds "next\\rover \\xc2\\x9bx${tab}end" "tty.$n" ;;
-		esac || { echo "$c:"; cat -v "tty.$n"; return 1; }
+		"search --color never see") holds "$seen" "tty.$n.tty" ;;
+		"search --color never over") holds "next\\rover \\xc2\\x9bx${tab}end" "tty.$n.tty" ;;
+		*) holds "$seen" "tty.$n.tty" && holds "next\\rover \\xc2\\x9bx${tab}end" "tty.$n.tty" ;;
+		esac || { echo "$c:"; cat -v "tty.$n.tty"; return 1; }
 	done &&
 	convctl show >got && holds "$esc]52;c;cHduZWQ=$bel and" got &&
 	convctl search see >got && holds "$esc]52" got
