@@ -52,11 +52,12 @@ show conv-1767236400000 --format json'
 # agree's requests for test-tool run, three passes of every reader: with
 # the index twice, then without it (the reference), run in one process;
 # agree reads the transcript as three
-n_readers=0 rd_pass=0
-for rd_env in "{}" "{}" '{"CONVCTL_NO_INDEX": "1"}'; do
-	rd_pass=$((rd_pass + 1))
+# reader_requests ENV: a test-tool run request for each reader (its words
+# split at blanks), with the environment ENV (JSON); $n_readers, how many
+reader_requests() {
+	rr_env=$1 n_readers=0
 	while IFS= read -r r; do
-		[ "$rd_pass" != 1 ] || n_readers=$((n_readers + 1))
+		n_readers=$((n_readers + 1))
 		set -f
 		# shellcheck disable=SC2086
 		set -- $r
@@ -64,10 +65,13 @@ for rd_env in "{}" "{}" '{"CONVCTL_NO_INDEX": "1"}'; do
 		printf '{"argv": ['
 		sep=
 		for w; do printf '%s"%s"' "$sep" "$w"; sep=", "; done
-		printf '], "env": %s}\n' "$rd_env"
+		printf '], "env": %s}\n' "$rr_env"
 	done <<-EOF
 	$all_readers
 	EOF
+}
+for rd_env in "{}" "{}" '{"CONVCTL_NO_INDEX": "1"}'; do
+	reader_requests "$rd_env"
 done >"$T/agree.requests"
 # readers DIR [no-index]: every reader run, "== READER", what it printed and
 # "== exit N" each, in DIR/transcript; with no-index, each with
@@ -80,18 +84,7 @@ readers() {
 	[ -z "${2:-}" ] || rd_env='{"CONVCTL_NO_INDEX": "1"}' rd_wrapper=
 	[ -d "$rd_dir" ] || mkdir "$rd_dir" || return 1
 	if [ -x "$top/tests/tool/test-tool" ] && [ "$CONVCTL_BIN" -ef "$top/convctl" ]; then
-		while IFS= read -r r; do
-			set -f
-			# shellcheck disable=SC2086
-			set -- $r
-			set +f
-			printf '{"argv": ['
-			sep=
-			for w; do printf '%s"%s"' "$sep" "$w"; sep=", "; done
-			printf '], "env": %s}\n' "$rd_env"
-		done >"$rd_dir/requests" <<-EOF
-		$all_readers
-		EOF
+		reader_requests "$rd_env" >"$rd_dir/requests"
 		$rd_wrapper "$top/tests/tool/test-tool" run "$rd_dir/requests" \
 		    "$rd_dir" >/dev/null
 		return
