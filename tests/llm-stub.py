@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """A stub LLM server for convctl's tests: real HTTP on 127.0.0.1, no model.
 
-usage: llm-stub.py --port-file FILE --script FILE --log FILE
+usage: llm-stub.py (--port-fd N | --port-file FILE) --script FILE --log FILE
                    [--tls-cert PEM --tls-key PEM]
 
-It listens on a free port and writes the port to --port-file once it is
-ready. It speaks OpenAI's chat completions (POST .../chat/completions) and
+It listens on a free port and, once it is ready, writes the port and a
+newline to --port-file (made whole: written aside, then renamed), or to the
+descriptor --port-fd (a pipe or FIFO its starter reads, so that the starter
+blocks until then and sees the end of the pipe if the stub dies first: no
+polling). The descriptor stays open while the stub lives, and a line "."
+goes to it every 20 ms (dropped when no one reads it): a clock a shell
+waits on with `read`, not with a sleep a try (tests/llm-stub.sh,
+wait_for_request). It speaks OpenAI's chat completions (POST .../chat/completions) and
 Anthropic's Messages (POST .../messages); a request whose target is an
 absolute URL (as a client sends it to a proxy) is answered the same way.
 
@@ -133,9 +139,25 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = handle_any
 
 
+def tick(fd):
+    """a line "." on fd every 20 ms; none while no one reads (EPIPE: Python
+    ignores SIGPIPE), and a line a reader left unread only wakes it once
+    more, so a reader checks its own condition at each line"""
+    while True:
+        time.sleep(0.02)
+        try:
+            os.write(fd, b".\n")
+        except BrokenPipeError:
+            pass
+        except OSError:
+            return
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--port-file", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port-file")
+    where.add_argument("--port-fd", type=int)
     ap.add_argument("--script", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--tls-cert")
@@ -149,10 +171,15 @@ def main():
     server.daemon_threads = True
     server.script = a.script
     server.log = a.log
-    tmp = a.port_file + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("%d\n" % server.server_address[1])
-    os.rename(tmp, a.port_file)
+    if a.port_fd is None:
+        tmp = a.port_file + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("%d\n" % server.server_address[1])
+        os.rename(tmp, a.port_file)
+    else:
+        os.set_inheritable(a.port_fd, False)
+        os.write(a.port_fd, b"%d\n" % server.server_address[1])
+        threading.Thread(target=tick, args=(a.port_fd,), daemon=True).start()
     server.serve_forever()
 
 
