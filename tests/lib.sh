@@ -232,9 +232,22 @@ wait_until() {
 # past_tick [FILE]: the clock has left the tick of FILE's last change (its
 # ctime, $CONVCTL_STORE's by default): a reader writes a file store's index
 # only then (git's racy rule, convctl(5)), and the coarse clock it reads
-# runs at most a tick (10 ms) behind
+# runs at most a tick (10 ms) behind. In one process a wait, not a date, a
+# stat and a tr a try: it sleeps until the clock (CLOCK_REALTIME, as date
+# reads it) is more than 20 ms past the ctime, and holds then; false at
+# once when that is more than 20 s away (the clock set back), or FILE is
+# not there. So `wait_until past_tick` holds at its first try (python3 -S:
+# no site module, a faster start)
 past_tick() {
-	test "$(date +%s%N)" -gt $(($(stat -c %.9Z "${1:-$CONVCTL_STORE}" | tr -d .) + 20000000))
+	python3 -S -c 'import os, sys, time
+ctime = os.stat(sys.argv[1]).st_ctime_ns
+while True:
+    left = ctime + 20000000 - time.time_ns()
+    if left < 0:
+        break
+    if left > 20000000000:
+        sys.exit(1)
+    time.sleep(left / 1e9 + 0.001)' "${1:-$CONVCTL_STORE}" 2>/dev/null
 }
 
 if [ "$engine" = file ]; then
