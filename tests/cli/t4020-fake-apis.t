@@ -24,13 +24,17 @@ for out, path, body in zip(*[iter(sys.argv[2:])] * 3):
         open(out, "w").write(body)' "$@"
 }
 
-# serve FAKE DIR: FAKE started on a free port, once it listens; $pid, $url
+# serve FAKE DIR: FAKE started on a free port, once it listens; $pid, $url.
+# The port is read from a FIFO where the fake writes it (its port file
+# before the rename, DIR/port.tmp), the shell blocked on the read: no
+# polling. The FIFO is held open for the fake (its fd 3) from before
+# python3 starts, so that a fake that fails ends the read (no port)
 serve() {
-	mkdir -p "$2" &&
-	python3 "$H/$1" --port-file "$2/port" --log "$2/log" --read-path /w/notes.txt &
+	{ mkdir -p "$2" && mkfifo "$2/port.tmp"; } || return 1
+	python3 "$H/$1" --port-file "$2/port" --log "$2/log" --read-path /w/notes.txt \
+	    3>"$2/port.tmp" &
 	pid=$! &&
-	wait_until "test -s $2/port" &&
-	read -r url <"$2/port" && url=http://127.0.0.1:$url
+	read -r url <"$2/port.tmp" && url=http://127.0.0.1:$url
 }
 
 # stopped: $pid ended by SIGTERM, and exited 0
