@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -44,20 +45,45 @@ sq_stmt(struct store *st, int k, const char *what, struct error *e)
 	return ss->stmt[k];
 }
 
+/* seconds since t0 on the monotonic clock */
+static double
+since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	    (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 /* a writer's transaction, which holds the database's write lock: -1 and
- * e, ERROR_TEMPORARY, when another writer held it past the busy timeout */
+ * e, ERROR_TEMPORARY, when another writer held it past the wait. SQLite's
+ * busy handler waits for a lock, but some it answers busy at once (one
+ * that another connection holds while it makes the file WAL's, the first
+ * writers of a new database all at once): those are tried again, 10 ms
+ * apart, the handler given what is left of the wait, so that giving up
+ * always means the wait was spent */
 int
 sq_begin_write(struct store *st, double wait, struct error *e)
 {
 	struct sq_state *ss = st->be;
-	int rc;
+	struct timespec t0, nap = { 0, 10 * 1000000 };
+	double left;
+	int rc, retried = 0;
 
-	if ((rc = sqlite3_exec(ss->db, "BEGIN IMMEDIATE", NULL, NULL,
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((rc = sqlite3_exec(ss->db, "BEGIN IMMEDIATE", NULL, NULL,
 	    NULL)) != SQLITE_OK) {
-		if ((rc & 0xff) == SQLITE_BUSY)
+		if ((rc & 0xff) != SQLITE_BUSY)
+			return sq_error(st, "cannot begin a transaction", e);
+		if ((left = wait - since(&t0)) <= 0.01)
 			return store_locked(st->path, wait, e);
-		return sq_error(st, "cannot begin a transaction", e);
+		nanosleep(&nap, NULL);
+		sqlite3_busy_timeout(ss->db, (int)(left * 1000));
+		retried = 1;
 	}
+	if (retried)	/* the rest of the transaction waits as it did */
+		sqlite3_busy_timeout(ss->db, sq_busy_ms(wait));
 	ss->intx = 1;
 	return 0;
 }

@@ -59,6 +59,13 @@ wal_frames(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
+int
+sq_busy_ms(double wait)
+{
+	return wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
+	    (int)(wait * 1000);
+}
+
 /* the size of file, 0 when it is not there */
 static off_t
 sb_size(const char *file)
@@ -81,7 +88,7 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 {
 	struct sq_state *ss = xmalloc(sizeof(*ss));
 	struct stat sb;
-	int rc, fd, ms, flags;
+	int rc, fd, flags;
 
 	(void)whole;	/* only what a command asks for is ever read */
 	memset(ss, 0, sizeof(*ss));
@@ -128,9 +135,7 @@ sq_open(struct store *st, const char *path, double wait, int whole,
 	 * switch to WAL): it waits READ_WAIT for them */
 	if (st->mode != STORE_WRITE && wait < READ_WAIT)
 		wait = READ_WAIT;
-	ms = wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
-	    (int)(wait * 1000);
-	sqlite3_busy_timeout(ss->db, ms);
+	sqlite3_busy_timeout(ss->db, sq_busy_ms(wait));
 	ss->wait = wait;
 	if (st->mode == STORE_WRITE) {
 		/* WAL is the file's own mode once set; a file still empty is
