@@ -58,11 +58,10 @@ since(const struct timespec *t0)
 
 /* a writer's transaction, which holds the database's write lock: -1 and
  * e, ERROR_TEMPORARY, when another writer held it past the wait. SQLite's
- * busy handler waits for a lock, but some it answers busy at once (one
- * that another connection holds while it makes the file WAL's, the first
- * writers of a new database all at once): those are tried again, 10 ms
- * apart, the handler given what is left of the wait, so that giving up
- * always means the wait was spent */
+ * busy handler waits for a lock, but SQLite may answer busy without asking
+ * it (seen with the first writers of a new database all at once, under
+ * load): tried again, 10 ms apart, the handler given what is left of the
+ * wait, so that giving up always means the wait was spent */
 int
 sq_begin_write(struct store *st, double wait, struct error *e)
 {
