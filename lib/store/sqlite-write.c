@@ -7,6 +7,7 @@
  * messages from the first that differs. Many new conversations go in batches (sq_flush_new()); a copy
  * into a store with no messages indexes them all at once (bulk_begin()).
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,13 @@ sq_stmt(struct store *st, int k, const char *what, struct error *e)
 	sqlite3_reset(ss->stmt[k]);
 	sqlite3_clear_bindings(ss->stmt[k]);
 	return ss->stmt[k];
+}
+
+int
+sq_busy_ms(double wait)
+{
+	return wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
+	    (int)(wait * 1000);
 }
 
 /* seconds since t0 on the monotonic clock */

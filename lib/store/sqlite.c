@@ -25,7 +25,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +56,6 @@ wal_frames(void *arg, sqlite3 *db, const char *name, int frames)
 	(void)name;
 	((struct sq_state *)arg)->walframes = frames;
 	return SQLITE_OK;
-}
-
-int
-sq_busy_ms(double wait)
-{
-	return wait <= 0 ? 0 : wait >= INT_MAX / 1000 ? INT_MAX :
-	    (int)(wait * 1000);
 }
 
 /* the size of file, 0 when it is not there */

@@ -96,7 +96,7 @@ sqlite3_stmt *sq_stmt(struct store *, int k, const char *what,
  * e, ERROR_TEMPORARY, when another writer held it past the wait (a lock
  * SQLite answers busy at once is tried again while the wait lasts) */
 int sq_begin_write(struct store *, double wait, struct error *);
-/* sqlite.c: SQLite's busy timeout for a wait of wait seconds, in ms */
+/* SQLite's busy timeout for a wait of wait seconds, in ms */
 int sq_busy_ms(double wait);
 /* every change in memory into the transaction, not yet committed */
 int sq_flush(struct store *, struct error *);
