@@ -65,7 +65,13 @@ if [ -z "$CONVCTL_WRAPPER${ASAN_OPTIONS:-}${TEST_FULL:-}${TEST_EXEC:-}" ] &&
     [ "$CONVCTL_BIN" = "$top/convctl" ] && [ -x "$top/tests/tool/test-tool" ]
 then
 	cv_serve=$T/.serve
-	("$top/tests/tool/test-tool" serve "$cv_serve" $$ </dev/null >/dev/null &)
+	("$top/tests/tool/test-tool" serve "$cv_serve" $$ --remove "$T" \
+	    </dev/null >/dev/null &)
+	# the server removes $T when this shell has ended (--remove): the
+	# trap's rm only when it is not there to (not yet up, or crashed: its
+	# lock left behind)
+	trap '[ -p "$T/.serve/req" ] && [ ! -e "$T/.serve/lock" ] ||
+	    rm -rf "$T"' EXIT
 fi
 
 # counts QUICK FULL: how many inputs a randomized case tries: QUICK in make

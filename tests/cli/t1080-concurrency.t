@@ -7,12 +7,12 @@ case $0 in */*) . "${0%/*}/../lib.sh" ;; *) . ../lib.sh ;; esac	# (no dirname)
 # W writers of N adds each: 4 x CONCURRENCY_ADDS (4: four processes
 # racing for the lock, a process an add) in make check, 8 x 200 at full
 # counts (TEST_FULL=1, and in make stress); on PostgreSQL, whose adds each connect
-# (and where t8000-pg.t races its own writers on a socket and TCP), 4 x 8 in make
+# (and where t8000-pg.t races its own writers on a socket and TCP), 4 x 4 in make
 # check and 8 x 60 at full counts; under a slow wrapper
 # (valgrind) 4 x 10
 if [ -n "${CONVCTL_WRAPPER:-}" ]; then W=4 N=10
 elif is_pg "$CONVCTL_STORE"; then
-	W=$(counts 4 8) N=${CONCURRENCY_ADDS:-$(counts 8 60)}
+	W=$(counts 4 8) N=${CONCURRENCY_ADDS:-$(counts 4 60)}
 else W=$(counts 4 8) N=${CONCURRENCY_ADDS:-$(counts 4 200)}; fi
 export CONVCTL_WAIT=120 CONVCTL_MAX_CONVERSATIONS=100000
 

@@ -1,5 +1,5 @@
 /*
- * serve.c - `test-tool serve DIR SHELL-PID`: a test file's convctl commands run in
+ * serve.c - `test-tool serve DIR SHELL-PID [--remove TOP]`: a test file's convctl commands run in
  * this one process, as Mercurial's command server (chg) runs hg's, instead
  * of a process each: tests/lib.sh's convctl function is the client. A
  * command runs as it would in a process of its own started by the client:
@@ -10,7 +10,9 @@
  * holds it, the server is not there) or the server says so (the client's
  * resource limits are not the server's, a descriptor is closed, it sets a
  * variable read only as a process starts: LD_PRELOAD, say). The server
- * ends when SHELL-PID (the file's shell) does.
+ * ends when SHELL-PID (the file's shell) does, and with --remove removes
+ * TOP then (the file's directory, which holds DIR): the shell's EXIT trap
+ * leaves that to it, a process fewer.
  *
  * In DIR, which the server makes:
  *   req    a FIFO: the client writes "PID\n" when its request is whole
@@ -49,6 +51,7 @@
 #include "tool.h"
 
 #ifdef __linux__
+#include <ftw.h>
 #include <poll.h>
 #include <sys/syscall.h>
 
@@ -62,6 +65,7 @@
 /* a command's crash: answered before the server dies of it */
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 static const char *dir_path;
+static const char *remove_top;	/* --remove TOP: gone when the shell is */
 static char *req_path, *resp_path, *lock_path;
 static int resp_fd = -1;
 static struct stat resp_st;
@@ -572,6 +576,20 @@ new_resp(void)
 	return rc;
 }
 
+/* nftw's: path removed, whatever it is; the walk goes on past a failure */
+static int
+remove_one(const char *path, const struct stat *sb, int type,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
 /* the next line of req, its newline dropped, in line (size bytes); 0 when
  * the shell that started the server has ended (or req is gone), -1 when
  * interrupted: tried again */
@@ -618,8 +636,11 @@ tool_serve(int argc, char **argv)
 	char line[24], status[16], *tmp_path;
 	int req_fd, shell_fd, this_resp, i, got;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test-tool serve DIR SHELL-PID\n");
+	if (argc == 5 && strcmp(argv[3], "--remove") == 0)
+		remove_top = argv[4];
+	else if (argc != 3) {
+		fprintf(stderr, "usage: test-tool serve DIR SHELL-PID "
+		    "[--remove TOP]\n");
 		return 2;
 	}
 	/* gone with the test file's shell that started it (not its child:
@@ -686,6 +707,11 @@ tool_serve(int argc, char **argv)
 		current_pid[0] = '\0';
 		unlink(lock_path);
 	}
+	/* the shell has ended: its file's directory goes with it, as its
+	 * EXIT trap would have removed it (not across a mount point) */
+	if (remove_top != NULL)
+		nftw(remove_top, remove_one, 16, FTW_DEPTH | FTW_PHYS |
+		    FTW_MOUNT);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
  *   test-tool run REQUESTS DIR
  *                             commands with their environments, what each
  *                             printed and its status kept in DIR
- *   test-tool serve DIR SHELL-PID
+ *   test-tool serve DIR SHELL-PID [--remove TOP]
  *                             a test file's convctl commands, each run here
  *                             with its caller's descriptors (serve.c)
  * Each prints one line per failure and a summary, and exits 1 when a check
@@ -149,7 +149,7 @@ static const struct {
 	{ "badinput", tool_badinput, "DIR" },
 	{ "commands", tool_table, "FILE" },
 	{ "run", tool_run, "REQUESTS DIR" },
-	{ "serve", tool_serve, "DIR SHELL-PID" },
+	{ "serve", tool_serve, "DIR SHELL-PID [--remove TOP]" },
 };
 
 int
