@@ -153,34 +153,34 @@ test_expect '429 with Retry-After: waits as told, then stores' '
 test_expect '429 past the retries: one line with the status and the message' '
 	use_store 429-all && seed &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"0\"}, \"body\": {\"error\": {\"message\": \"Rate limit reached\"}}}]" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_RETRIES=2 fails_with 1 convctl summarize &&
 	stub_count 3 &&
 	lines_are 1 "$T/err" &&
 	stderr_has "convctl: summarize: cannot summarize '"'"'$id'"'"': HTTP 429 from '"'"'$STUB/v1/chat/completions'"'"': Rate limit reached (gave up after 3 attempts)" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect '429 asking for more than a minute: no wait, no retry, says so' '
 	use_store 429-long && seed &&
 	stub_script "[{\"status\": 429, \"headers\": {\"Retry-After\": \"120\"}, \"body\": {\"error\": {\"message\": \"Slow down\"}}}]" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
 	stub_count 1 &&
 	stderr_has "convctl: summarize: cannot summarize '"'"'$id'"'"': HTTP 429 from '"'"'$STUB/v1/chat/completions'"'"': Slow down (the server asks to wait 120 seconds; try again later)" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect '401: no retry, the provider message, the key redacted, store unchanged' '
 	use_store 401 && seed && stub_script "$E401" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize --verbose &&
 	stub_count 1 &&
 	stderr_has "HTTP 401 from '"'"'$STUB/v1/chat/completions'"'"': Incorrect API key provided: [redacted]" &&
 	stderr_has "> Authorization: Bearer [redacted]" &&
 	no_key "$T/err" "$T/stdout" &&
 	fields_are "$id" summary null &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect '401 from Anthropic: its error shape is read' '
@@ -193,15 +193,15 @@ test_expect '401 from Anthropic: its error shape is read' '
 
 test_expect 'a malformed body: a clear error, nothing stored' '
 	use_store html && seed && stub_script "$HTML" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	fails_with 1 convctl summarize &&
 	stub_count 1 &&
 	stderr_has "malformed reply from '"'"'$STUB/v1/chat/completions'"'"': not JSON" &&
-	unchanged "$CONVCTL_STORE" &&
+	store_kept "$CONVCTL_STORE" &&
 	stub_script "$NOCHOICE" &&
 	fails_with 1 convctl summarize &&
 	stderr_has "no '"'"'choices[0].message.content'"'"' string" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'a reply without TITLE: the offline title, the reply as summary' '
@@ -220,24 +220,24 @@ test_expect 'a reply in markdown with a <think> block is read tolerantly' '
 
 test_expect 'a server slower than the timeout: retried, then one clear line' '
 	use_store slow && seed && stub_script "$SLOW" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_TIMEOUT=1 CONVCTL_RETRIES=1 fails_with 1 convctl summarize &&
 	stub_count 2 &&
 	lines_are 1 "$T/err" &&
 	stderr_has "request to '"'"'$STUB/v1/chat/completions'"'"' failed: operation timed out" &&
 	stderr_has "(gave up after 2 attempts)" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'connection refused: no retry, a clear error, store unchanged' '
 	use_store refused && seed &&
 	python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])" >port &&
 	read -r port <port &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=http://127.0.0.1:$port/v1 fails_with 1 convctl summarize --verbose &&
 	stderr_has "cannot summarize '"'"'$id'"'"': request to '"'"'http://127.0.0.1:$port/v1/chat/completions'"'"' failed: " &&
 	lacks retrying "$T/err" &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'the offline summarizer: exact, deterministic, no request' '
@@ -253,9 +253,9 @@ Also eggs." >/dev/null &&
 	stub_count 0 &&
 	printf "%s\tAdd milk to the groceries list, please\n" "$id" >expect && same_file expect out &&
 	fields_are "$id" summary "User asked: \"add milk to the groceries list, please. And eggs.\" Assistant answered: \"Added eggs too.\" Tools used: read_file, edit_file. 4 messages over 2 hours 4 minutes, 2026-02-04 17:26 to 19:31 UTC." &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_SUMMARIZER=offline convctl summarize --force >/dev/null &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'offline is the default when no key or base URL is set' '
@@ -320,10 +320,10 @@ test_expect 'the proxy variables libcurl honours are used' '
 test_expect 'TLS is verified: a self-signed server fails, its CA bundle works' '
 	test -n "$TLS" || { echo "no openssl to make a certificate"; return 1; }
 	use_store tls && seed && stub_script "$OK" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	CONVCTL_API_BASE=$TLS/v1 fails_with 1 convctl summarize &&
 	stderr_has "request to '"'"'$TLS/v1/chat/completions'"'"' failed: " &&
-	stderr_has "certificate" && stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	stderr_has "certificate" && stub_count 0 && store_kept "$CONVCTL_STORE" &&
 	if line_like "*[Ff][Aa][Ii][Ll][Ee][Dd]: [Ss][Ss][Ll]*" "$T/err"; then
 		# libcurl names the library: quoted as it wrote it, not "sSL"
 		stderr_has "failed: SSL certificate problem"
@@ -344,10 +344,10 @@ test_expect '--pending, --all, --force, --dry-run and --json' '
 	CONVCTL_NOW=2026-02-06T10:05:00Z convctl end --no-summary >c && read -r c <c &&
 	convctl add --at 2026-02-07T10:00:00Z "still active" >/dev/null &&
 	CONVCTL_SUMMARIZER=offline convctl summarize "$b" >/dev/null &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	convctl summarize --pending --dry-run >out &&
 	printf "%s\n%s\n" "$c" "$a" >expect && test_cmp expect out &&
-	stub_count 0 && unchanged "$CONVCTL_STORE" &&
+	stub_count 0 && store_kept "$CONVCTL_STORE" &&
 	convctl summarize --all --dry-run --json >out &&
 	jq_is out -c "[.[] | [.id, .status]]" "[[\"$c\",\"would-summarize\"],[\"$b\",\"skipped\"],[\"$a\",\"would-summarize\"]]" &&
 	convctl summarize --pending --json >out &&
@@ -373,10 +373,10 @@ test_expect 'a progress line on a terminal, none elsewhere' '
 test_expect 'an already summarized conversation is left alone without --force' '
 	use_store again && seed && stub_script "$OK" &&
 	convctl summarize >/dev/null && stub_script "$OK" &&
-	snapshot "$CONVCTL_STORE" &&
+	keep_store "$CONVCTL_STORE" &&
 	convctl summarize "$id" >out 2>err && test ! -s out && stub_count 0 &&
 	holds "already has a summary; --force makes a new one" err &&
-	unchanged "$CONVCTL_STORE"
+	store_kept "$CONVCTL_STORE"
 '
 
 test_expect 'bad requests: usage errors and missing conversations' '

@@ -157,12 +157,12 @@ table "$T/reads.jsonl" <<'EOF'
 EOF
 
 test_sdk 'the SDK client connects, pings and lists the eight tools' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	sdk_client "$T/reads.jsonl" reads.out 2>reads.err &&
 	answers reads.out 1 ".server.name == \"convctl\" and
 	    .capabilities.tools != null and
 	    .tools == [\"search\",\"recent\",\"show\",\"context\",\"add\",\"end\",\"title\",\"tag\"]" &&
-	lines_are 22 reads.out && unchanged "$S"
+	lines_are 22 reads.out && store_kept "$S"
 '
 
 test_sdk 'search answers what convctl search --json answers, its text that JSON' '
@@ -225,7 +225,7 @@ test_sdk 'resources list the conversations newest first and read one as show pri
 	    content: {type: \"text\", text: (if .role == \"user\" or .role == \"assistant\" then .content else \"[\\(.role)] \\(.content)\" end)}}]))" \
 	    21 ".result.messages | length == 2 and .[0].content.text == \"[system] Be brief.\"" \
 	    22 ".result.messages | map(.content.text) == [\"Add milk\", \"Added milk.\"]" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 # the writing tools against the commands, with the same clock, on two stores
@@ -342,7 +342,7 @@ test_expect 'a blank or whitespace-only line is no message: no answer, and the n
 '
 
 test_expect 'names are whole strings: a NUL in a method, jsonrpc, tool, argument or value name matches nothing' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	{ printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\\u0000xyz\",\"params\":{\"name\":\"recent\"}}" \
 	    "{\"jsonrpc\":\"2.0\\u0000\",\"id\":2,\"method\":\"ping\"}"
 	  call "recent\\u0000x" "{}" 3
@@ -362,7 +362,7 @@ test_expect 'names are whole strings: a NUL in a method, jsonrpc, tool, argument
 	    7 ".id == 7 and .result.isError and (.result.content[0].text | startswith(\"argument '\''tools'\'' expects an array of strings without a NUL character\"))" \
 	    8 ".id == 8 and .result.protocolVersion == \"2025-11-25\"" \
 	    9 ".id == 9 and .error.code == -32602 and .error.message == \"ping\\\\u0000: params must be an object\"" &&
-	lines_are 9 out && unchanged "$S"
+	lines_are 9 out && store_kept "$S"
 '
 
 # a server each: answer N of all is the Nth version's
@@ -381,7 +381,7 @@ test_expect 'initialize agrees on the client'\''s version, else the newest' '
 '
 
 test_expect 'bad arguments are isError answers naming the argument, nothing written' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	{ call show "{\"format\":\"pdf\"}" 1; call search "{}" 2
 	  call context "{\"last\":-1}" 3; call tag "{\"id\":\"conv-b\",\"tags\":[]}" 4
 	  call add "{\"text\":\"x\",\"role\":\"robot\"}" 5; call add "{\"text\":\"\"}" 6
@@ -396,7 +396,7 @@ test_expect 'bad arguments are isError answers naming the argument, nothing writ
 	    7 ".result.isError and .result.content[0].text == \"unknown argument '\''bogus'\''\"" \
 	    8 ".result.isError and (.result.content[0].text | test(\"^argument .query.\"))" \
 	    9 ".error.code == -32602 and (.error.message | test(\"nosuch\"))" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 # issue 40: the limits of a query and of tags, each refused in the words
@@ -436,7 +436,7 @@ test_expect 'a clock behind the last message: add and end warn as the commands d
 '
 
 test_expect '--read-only lists and calls only the tools that read' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	{ printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"
 	  call add "{\"text\":\"x\"}" 2; call recent "{}" 3; } >in &&
 	convctl mcp --read-only <in >out &&
@@ -444,7 +444,7 @@ test_expect '--read-only lists and calls only the tools that read' '
 	    1 "all(.result.tools[]; .annotations.readOnlyHint and .inputSchema.type == \"object\")" \
 	    1 "[.result.tools[] | select(.outputSchema.type == \"object\") | .name] == [\"search\",\"recent\"]" \
 	    2 ".error.code == -32602 and (.error.message | test(\"read-only\"))" \
-	    3 ".result.isError == false" && unchanged "$S"
+	    3 ".result.isError == false" && store_kept "$S"
 '
 
 test_expect 'the text asked for is the answer: show and context have no output schema, the others give their JSON as text too' '
@@ -492,7 +492,7 @@ page() {
 }
 
 test_expect 'resources/list walks a store in pages of 50 with the cursor, newest first, the active one first' '
-	snapshot "$many" && : >all &&
+	keep_store "$many" && : >all &&
 	cursor= pages=0 &&
 	while :; do
 		list "$cursor" >in && CONVCTL_STORE=$many convctl mcp <in >out || return 1
@@ -503,7 +503,7 @@ test_expect 'resources/list walks a store in pages of 50 with the cursor, newest
 	test $pages -eq 3 && lines_are 120 all &&
 	i=120 && while [ $i -ge 1 ]; do printf "conv-%03d\n" $i; i=$((i - 1)); done >want &&
 	same_file want all &&
-	unchanged "$many"
+	store_kept "$many"
 '
 
 # walk TOOL ARGS-JSON KEY: calls TOOL with ARGS and each nextCursor until
@@ -579,18 +579,18 @@ test_expect 'no lock is held between calls: a command writes while the server wa
 '
 
 test_expect 'an idle timeout that does not parse stops the server at start, as it stops add' '
-	snapshot "$S" &&
+	keep_store "$S" &&
 	call add "{\"text\":\"x\"}" >in &&
 	CONVCTL_IDLE_TIMEOUT=abc fails_with 1 convctl mcp <in &&
 	test ! -s "$T/stdout" && lines_are 1 "$T/err" &&
 	stderr_has "convctl: mcp: CONVCTL_IDLE_TIMEOUT expects a whole number from 0 to 52560000, not '\''abc'\''" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 # issue 44: every setting a tool reads is checked before the first
 # message, and a bad one stops the server as it stops a command
 test_expect 'any bad setting stops the server at start with one line' '
-	snapshot "$S" && printf "%s\n" "$ping" >in &&
+	keep_store "$S" && printf "%s\n" "$ping" >in &&
 	for bad in CONVCTL_MAX_CONVERSATIONS=x CONVCTL_WAIT=-1 CONVCTL_MAX_INPUT_BYTES=q \
 	    CONVCTL_SUMMARIZER=bogus CONVCTL_RETRIES=many; do
 		eval "$bad convctl mcp <in >out 2>err" && return 1
@@ -598,7 +598,7 @@ test_expect 'any bad setting stops the server at start with one line' '
 	done &&
 	CONVCTL_SUMMARIZER=bogus fails_with 1 convctl mcp <in &&
 	stderr_has "convctl: mcp: invalid CONVCTL_SUMMARIZER '\''bogus'\'': expected openai, anthropic, offline or none" &&
-	unchanged "$S"
+	store_kept "$S"
 '
 
 # a client shows the model no server that stopped at start, but it does
