@@ -54,18 +54,18 @@ test_expect 'smarthole: the store records the source, its SHA-256 and lastMigrat
 '
 
 test_expect 'running it again imports nothing new, says so, and writes nothing' '
-	snapshot sh.json &&
+	keep_store sh.json &&
 	convctl -s sh.json migrate "$F/smarthole-history.json" >out &&
-	unchanged sh.json &&
+	store_kept sh.json &&
 	holds "smarthole, imported before (2026-06-01T12:00:00.000Z); skipped" out &&
 	has_line "nothing new to import from '\''$F/smarthole-history.json'\''" out
 '
 
 test_expect 'the same bytes under another name are the same source' '
 	copy_text "$F/smarthole-history.json" copy.json &&
-	snapshot sh.json &&
+	keep_store sh.json &&
 	convctl -s sh.json migrate copy.json >out &&
-	unchanged sh.json &&
+	store_kept sh.json &&
 	holds "nothing new to import" out
 '
 
@@ -189,10 +189,10 @@ test_expect 'jsonl: a torn last line is reported and skipped' '
 
 test_expect 'jsonl: a bad line that is not the last fails, naming line and column' '
 	printf "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\": \"user\" \"content\"}\n{\"role\":\"user\",\"content\":\"b\"}\n" >mid.jsonl &&
-	snapshot t.json &&
+	keep_store t.json &&
 	fails_with 1 convctl -s t.json migrate mid.jsonl &&
 	stderr_has "convctl: migrate: '\''mid.jsonl'\'':2:25: " &&
-	unchanged t.json
+	store_kept t.json
 '
 
 test_expect 'chatsidian: a folder, ids and titles kept, times in ISO 8601' '
@@ -227,9 +227,9 @@ test_expect 'every imported conversation loads and renders' '
 '
 
 test_expect '--dry-run says what it would import and leaves the store alone' '
-	snapshot sh.json &&
+	keep_store sh.json &&
 	convctl -s sh.json migrate --dry-run "$F/chatsidian" >out &&
-	unchanged sh.json &&
+	store_kept sh.json &&
 	has_line "would import 2 conversations (7 messages) from 2 sources" out &&
 	convctl -s none.json migrate -n "$F/messages.json" >/dev/null &&
 	test ! -e none.json
@@ -239,10 +239,10 @@ test_expect 'an id already in the store, not imported there, is a conflict: noth
 	sed "s/Balcony garden/Balcony garden, edited/; s/north-facing/south-facing/" "$F/chatsidian/garden.json" >again/garden.json &&
 	copy_text "$F/chatsidian/tax.json" again/tax2.json && echo >>again/tax2.json &&
 	jq "del(.imports)" c.json >c2.json && copy_text c2.json c.json &&
-	snapshot c.json &&
+	keep_store c.json &&
 	fails_with 1 convctl -s c.json migrate again &&
 	stderr_has "'\''again/garden.json'\'': conversation '\''chat_1743500000000_garden'\'' is already in the store; nothing imported (--rename-conflicts imports it as '\''chat_1743500000000_garden-2'\'')" &&
-	unchanged c.json
+	store_kept c.json
 '
 
 test_expect '--rename-conflicts imports it under a free id and says so' '
@@ -366,24 +366,24 @@ test_expect 'on a terminal, a large import shows a progress line on stderr' '
 '
 
 test_expect 'unknown format: a usage error that lists the formats' '
-	snapshot sh.json &&
+	keep_store sh.json &&
 	fails_with 2 convctl -s sh.json migrate --format slack "$F/messages.json" &&
 	stderr_has "unknown format '\''slack'\'' (expected smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider, gemini)" &&
-	unchanged sh.json
+	store_kept sh.json
 '
 
 test_expect 'a shape no format has: asks for --format, listing them' '
 	echo "{\"hello\": 1}" >odd.json &&
 	fails_with 1 convctl -s sh.json migrate odd.json &&
 	stderr_has "'\''odd.json'\'': cannot tell its format; name it with --format (smarthole, messages, jsonl, chatsidian, aiwhisperer, chatgpt, claude, codex, llm, convctl, markdown, claudeai, aider, gemini)" &&
-	unchanged sh.json
+	store_kept sh.json
 '
 
 test_expect 'malformed JSON: file, line and column, store unchanged' '
 	printf "{\n  \"recentConversations\": [\n    {\"id\": \"x\",, }\n  ]\n}\n" >broken.json &&
 	fails_with 1 convctl -s sh.json migrate broken.json &&
 	stderr_has "convctl: migrate: '\''broken.json'\'':3:16: " &&
-	unchanged sh.json
+	store_kept sh.json
 '
 
 test_expect 'wrong shapes name the JSON path, store unchanged' '
@@ -427,26 +427,26 @@ test_expect 'wrong shapes name the JSON path, store unchanged' '
 	printf "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"wizard\",\"content\":\"b\"}\n" >s7.jsonl &&
 	fails_with 1 convctl -s sh.json migrate s7.jsonl &&
 	stderr_has "'\''s7.jsonl'\'': line 2: role: unknown role '\''wizard'\''" &&
-	unchanged sh.json
+	store_kept sh.json
 '
 
 test_expect 'one bad file in a directory: nothing from the others either' '
 	copy_text "$F/chatsidian/tax.json" mixed/a.json &&
 	echo "{\"id\": \"x\", \"messages\": [{\"content\": \"hi\"}]}" >mixed/b.json &&
-	snapshot c.json &&
+	keep_store c.json &&
 	fails_with 1 convctl -s c.json migrate mixed &&
 	stderr_has "'\''mixed/b.json'\'': messages[0].role: missing" &&
-	unchanged c.json
+	store_kept c.json
 '
 
 test_expect '--format overrides what the name and content say' '
 	copy_text "$F/sessions/sess-9f3e.jsonl" log.txt &&
 	convctl -s f.json migrate --format jsonl log.txt >out &&
 	holds "log.txt: jsonl, 1 conversation, 3 messages" out &&
-	snapshot f.json &&
+	keep_store f.json &&
 	fails_with 1 convctl -s f.json migrate --format chatsidian "$F/messages.json" &&
 	stderr_has "expected a Chatsidian conversation object at the top" &&
-	unchanged f.json
+	store_kept f.json
 '
 
 test_expect 'a file name that is not UTF-8 is imported and recorded' '
@@ -551,9 +551,9 @@ test_expect '--summarize: a failed summary leaves the import, exit 3, pending' '
 	stub_script "$OK" &&
 	CONVCTL_API_BASE=$STUB/v1 convctl -s fail.json summarize --pending >out &&
 	has_line "conv-1772359200000	Groceries, a dinner and two tools" out &&
-	snapshot fail.json &&
+	keep_store fail.json &&
 	convctl -s fail.json migrate --summarize "$F/messages.json" >out &&
-	holds "skipped" out && unchanged fail.json
+	holds "skipped" out && store_kept fail.json
 '
 
 test_expect '--summarize --dry-run sends nothing and writes nothing' '
