@@ -147,7 +147,7 @@ include $(wildcard $(DEP_FILES))
 #                   the files with a line "# check: pg" and on SQLite those
 #                   with "# check: sqlite" (each engine's contract), the
 #                   randomized suites at quick counts: what to run before a
-#                   commit (about four minutes)
+#                   commit (about two minutes)
 #   make check-all  every unit test, every CLI file on all three engines, at
 #                   full counts (TEST_FULL=1): what CI runs
 # A new tests/cli file needs nothing more to be in all; one that starts
