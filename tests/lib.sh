@@ -716,6 +716,17 @@ cut_is() {
 	[ "$ci_got" = "$3" ] || { echo "cut -f $1 $2 gives '$ci_got', want '$3'"; return 1; }
 }
 
+# line_ends TEXT FILE: a line of FILE ends with TEXT, as grep -q "TEXT\$"
+# finds it (TEXT as it is, no pattern), read by the shell (no grep a
+# check); else says so
+line_ends() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in *"$1") return 0 ;; esac
+	done <"$2" || return 1	# (a file that cannot be read)
+	echo "$2: no line ends with '$1'"
+	return 1
+}
+
 # line_like PATTERN FILE: a line of FILE matches the shell PATTERN whole
 # (case's: * and ?, [...], [*] for a star itself; grep's "^A.*B" is
 # "A*B*"), read by the shell (no grep a check); else says so

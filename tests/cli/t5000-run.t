@@ -40,16 +40,6 @@ first_is() {
 	[ "$fi_first" = "$1" ] || { echo "$2: first line '$fi_first', want '$1'"; return 1; }
 }
 
-# ends_line TEXT FILE: a line of FILE ends with TEXT, as grep -q "TEXT\$"
-# finds it, read by the shell; else says so
-ends_line() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in *"$1") return 0 ;; esac
-	done <"$2"
-	echo "$2: no line ends with '$1'"
-	return 1
-}
-
 # wait_for FILE TEXT: until FILE holds TEXT, 20 s at most (read by the
 # shell: a sleep a try, no grep)
 wait_for() {
@@ -377,7 +367,7 @@ test_expect 'a reader that goes away from a failing CMD: its status, what was ke
 	{ convctl run --prompt fail -- sh -c "seq 1 100000; exit 5" 2>err; echo $? >rc; } |
 	    head -n 1 >out &&
 	echo 5 >want && same_file want rc &&
-	ends_line "closed before '\''sh'\'' ended; it was read to its end (588895 bytes)" err &&
+	line_ends "closed before '\''sh'\'' ended; it was read to its end (588895 bytes)" err &&
 	holds "'\''sh'\'' exited with status 5; recorded the prompt, not its partial answer" err &&
 	convctl show --format json >shown && jq_is shown -r ".messages[-1].content" fail
 '

@@ -24,16 +24,6 @@ conv_lines() {
 	    "ended \(.endedAt)"'
 }
 
-# ends TEXT FILE: a line of FILE ends with TEXT (grep -q "TEXT$"), read by
-# the shell
-ends() {
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in *"$1") return 0 ;; esac
-	done <"$2"
-	echo "$2: no line ends with '$1'"
-	return 1
-}
-
 test_expect 'a note and an exchange added to an imported session survive the session growing' '
 	copy_text "$F/claude/-home-aiko-src-kiln/$S.jsonl" $S.jsonl &&
 	convctl migrate $S.jsonl >/dev/null &&
@@ -70,7 +60,7 @@ test_expect 'a message edited since is kept as edited, and not imported again be
 	has_line "a6c1f0de-0000-4000-8000-000000000008	Thanks, in my words." got &&
 	lacks "that fixed it" got &&
 	has_line "u-10	Still fine." got &&
-	ends "	my own note" got &&
+	line_ends "	my own note" got &&
 	lines_are 12 got
 '
 
@@ -88,12 +78,12 @@ test_expect 'an answer regenerated: --dry-run, --json and the report name the re
 	convctl migrate --dry-run --json "$F/chatgpt-trees/regenerated-after.json" >dry.json 2>/dev/null &&
 	unchanged "$CONVCTL_STORE" &&
 	has_line "  c-regen: 1 message from the source would be replaced by its current branch: '\''a-old'\''" dry &&
-	ends "conversation '\''c-regen'\'': 1 message from the source would be replaced by its current branch: '\''a-old'\''" dryerr &&
+	line_ends "conversation '\''c-regen'\'': 1 message from the source would be replaced by its current branch: '\''a-old'\''" dryerr &&
 	jq_is dry.json -c ".sources[0].grown" "[{\"id\":\"c-regen\",\"messages\":1,\"replaced\":[\"a-old\"],\"kept\":1}]" \
 	    -c .dryRun true &&
 	convctl migrate "$F/chatgpt-trees/regenerated-after.json" >out 2>err &&
 	has_line "  c-regen: 1 message from the source replaced by its current branch: '\''a-old'\''" out &&
-	ends "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''" err &&
+	line_ends "conversation '\''c-regen'\'': 1 message from the source replaced by its current branch: '\''a-old'\''" err &&
 	conv_lines c-regen >got &&
 	printf "q1\tThree days in Lisbon: wh\na-new\tDay 1 Baixa and Alfama, \nm-ID\tremember the tram 28\nended 2026-06-01T12:00:00.000Z\n" >want &&
 	same_file want got
