@@ -58,15 +58,17 @@ done
 # run of the tree's own convctl; not under a wrapper or a sanitizer (each
 # command its own process, as they measure it), in make check-all (CI
 # runs every command as the process a user starts), nor with TEST_EXEC=1.
-# Started by a subshell, so that it is no child of this shell (a case's
-# `wait` waits for its own); it ends when this shell does
+# Started by a command substitution, so that it is no child of this shell
+# (a case's `wait` waits for its own), whose end this shell waits for: the
+# server closes its standard output once it is up, so that the first call
+# finds it; it ends when this shell does
 cv_serve=
 if [ -z "$CONVCTL_WRAPPER${ASAN_OPTIONS:-}${TEST_FULL:-}${TEST_EXEC:-}" ] &&
     [ "$CONVCTL_BIN" = "$top/convctl" ] && [ -x "$top/tests/tool/test-tool" ]
 then
 	cv_serve=$T/.serve
-	("$top/tests/tool/test-tool" serve "$cv_serve" $$ --remove "$T" \
-	    </dev/null >/dev/null &)
+	cv_x=$("$top/tests/tool/test-tool" serve "$cv_serve" $$ --remove "$T" \
+	    </dev/null &)
 	# the server removes $T when this shell has ended (--remove): the
 	# trap's rm only when it is not there to (not yet up, or crashed: its
 	# lock left behind)

@@ -673,6 +673,10 @@ tool_serve(int argc, char **argv)
 		return 2;
 	}
 	free(tmp_path);
+	/* up: the shell, reading standard output till its end (lib.sh's
+	 * $(...)), goes on; the tool's report stream, a copy of it, too */
+	fclose(tool_out);
+	tool_out = stderr;
 	for (i = 0; i < 3; i++)
 		if ((saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10)) < 0)
 			return 2;
