@@ -24,7 +24,7 @@
  *          would share one answer's bytes)
  *   lock   the request, which the client makes with O_EXCL (the shell's
  *          noclobber): whoever made it has the server until the server
- *          removes it, after the answer. It holds "PID\nARGC\n", each
+ *          removes it, just before the answer. It holds "PID\nARGC\n", each
  *          argument as "LENGTH\nBYTES\n", then the client's `export -p`,
  *          then a line ".".
  * The client waits with its standard input on resp and the one the command
@@ -698,18 +698,19 @@ tool_serve(int argc, char **argv)
 			continue;
 		memcpy(current_pid, line, sizeof(current_pid));
 		verdict = serve(line, status, sizeof(status));
-		/* the next client's resp made before this one's answer and
-		 * before the lock goes; this one still reads its own */
+		/* the next client's resp made, and the lock gone, before this
+		 * one's answer: the next may ask as soon as this one has it
+		 * (and goes on), and reads a FIFO of its own */
 		this_resp = resp_fd;
 		if ((resp_fd = new_resp()) < 0) {
 			fprintf(stderr, "test-tool: serve: %s: %s\n",
 			    resp_path, strerror(errno));
 			return 2;
 		}
-		write_answer(this_resp, line, verdict);
-		close(this_resp);
 		current_pid[0] = '\0';
 		unlink(lock_path);
+		write_answer(this_resp, line, verdict);
+		close(this_resp);
 	}
 	/* the shell has ended: its file's directory goes with it, as its
 	 * EXIT trap would have removed it (not across a mount point) */
